@@ -1,0 +1,217 @@
+//! `urldb.toml`: the configuration file, found by walking up from the
+//! current directory (or given with `--config`).
+//!
+//! The field comments here are the user documentation of each key.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::diagnostic::Severity;
+use crate::render::EmptyMetadata;
+
+pub const FILE_NAME: &str = "urldb.toml";
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Config {
+    /// The database directory, relative to the configuration file.
+    pub root: Option<PathBuf>,
+    /// `auto` keeps each file's line endings (new files get LF), or `lf`,
+    /// `crlf`, `native`.
+    #[serde(default)]
+    pub line_ending: LineEnding,
+    /// How an empty metadata document is written: `bare` (`---`) or
+    /// `braces` (`--- {}`). Files already in either form keep it.
+    #[serde(default)]
+    pub empty_metadata: EmptyMetadata,
+    /// Larger files are not read (`file-too-large`), e.g. `"64 MiB"`.
+    pub max_file_size: Option<String>,
+    /// Globs (relative to the database root) of files and directories to skip.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    #[serde(default)]
+    pub lint: LintConfig,
+    #[serde(default)]
+    pub verify: VerifyConfig,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineEnding {
+    #[default]
+    Auto,
+    Lf,
+    Crlf,
+    Native,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LintConfig {
+    /// Rule codes to enable (`"ALL"` for every rule; the default).
+    pub select: Option<Vec<String>>,
+    /// Rule codes to add to `select`.
+    #[serde(default)]
+    pub extend_select: Vec<String>,
+    /// Rule codes to disable.
+    #[serde(default)]
+    pub ignore: Vec<String>,
+    /// Per-rule severity overrides: `{ suspicious-key = "error" }`.
+    #[serde(default)]
+    pub severity: BTreeMap<String, Severity>,
+    /// A closed vocabulary of categories (enables `unknown-category`).
+    pub categories: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct VerifyConfig {
+    pub concurrency: Option<usize>,
+    pub timeout: Option<String>,
+    pub retries: Option<u32>,
+}
+
+/// A configuration problem: always exit code 2.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+/// Everything rules need from the configuration.
+#[derive(Debug, Clone)]
+pub struct LintSettings {
+    pub categories: Option<Vec<String>>,
+    pub max_file_size: u64,
+}
+
+impl Default for LintSettings {
+    fn default() -> Self {
+        LintSettings {
+            categories: None,
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        }
+    }
+}
+
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
+
+impl Config {
+    /// Read and validate a configuration file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Config::parse(&text).map_err(|message| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        })
+    }
+
+    pub fn parse(text: &str) -> Result<Config, String> {
+        let config: Config = toml::from_str(text).map_err(|e| did_you_mean(&e.to_string()))?;
+        for code in config
+            .lint
+            .select
+            .iter()
+            .flatten()
+            .chain(&config.lint.extend_select)
+            .chain(&config.lint.ignore)
+            .chain(config.lint.severity.keys())
+        {
+            if code != "ALL" && crate::rules::by_code(code).is_none() {
+                return Err(unknown_rule_message(code));
+            }
+        }
+        config.max_file_size()?;
+        Ok(config)
+    }
+
+    /// Walk up from `dir` to find `urldb.toml`.
+    pub fn discover(dir: &Path) -> Option<PathBuf> {
+        dir.ancestors()
+            .map(|d| d.join(FILE_NAME))
+            .find(|p| p.is_file())
+    }
+
+    pub fn max_file_size(&self) -> Result<u64, String> {
+        match &self.max_file_size {
+            None => Ok(DEFAULT_MAX_FILE_SIZE),
+            Some(s) => parse_size(s).ok_or_else(|| {
+                format!("max-file-size: `{s}` is not a size (try \"64 MiB\" or \"500 kB\")")
+            }),
+        }
+    }
+
+    pub fn lint_settings(&self) -> LintSettings {
+        LintSettings {
+            categories: self.lint.categories.clone(),
+            max_file_size: self.max_file_size().unwrap_or(DEFAULT_MAX_FILE_SIZE),
+        }
+    }
+}
+
+/// `"64 MiB"`, `"500kB"`, `"1048576"`.
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: u64 = num.parse().ok()?;
+    let mult: u64 = match unit.trim() {
+        "" | "B" => 1,
+        "kB" | "KB" => 1000,
+        "KiB" => 1024,
+        "MB" => 1000 * 1000,
+        "MiB" => 1024 * 1024,
+        "GB" => 1000 * 1000 * 1000,
+        "GiB" => 1024 * 1024 * 1024,
+        _ => return None,
+    };
+    n.checked_mul(mult)
+}
+
+pub fn unknown_rule_message(code: &str) -> String {
+    let codes = crate::rules::ALL.iter().map(|r| r.code);
+    match closest(code, codes) {
+        Some(best) => format!("unknown rule code `{code}` (did you mean `{best}`?)"),
+        None => format!("unknown rule code `{code}` (`urldb rules` lists them)"),
+    }
+}
+
+/// The candidate closest to `word`, when it is close enough to be a typo.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(word, c), c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// serde says "unknown field `x`, expected one of `a`, `b`": add the
+/// nearest one as a suggestion.
+fn did_you_mean(message: &str) -> String {
+    let Some(rest) = message.split("unknown field `").nth(1) else {
+        return message.to_string();
+    };
+    let Some(field) = rest.split('`').next() else {
+        return message.to_string();
+    };
+    let expected: Vec<&str> = rest
+        .split("expected")
+        .nth(1)
+        .map(|list| list.split('`').skip(1).step_by(2).collect())
+        .unwrap_or_default();
+    match closest(field, expected) {
+        Some(best) => format!("{}\n  did you mean `{best}`?", message.trim_end()),
+        None => message.to_string(),
+    }
+}

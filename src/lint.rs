@@ -1,0 +1,315 @@
+//! Checking one file: text rules, parsing, model rules, the canonical text,
+//! layout rules — and repairing it (`check --fix`).
+//!
+//! Everything here works on one file at a time and owns nothing global, so
+//! the database layer can run it on every core.
+
+use std::path::Path;
+
+use crate::config::{LineEnding, LintSettings};
+use crate::diagnostic::{Applicability, Edit, Finding, NodePath};
+use crate::model::node::{Document, Node, Value};
+use crate::parse::{comments::find_comments, tree::parse_tree, tree::Problem};
+use crate::render::{render, EmptyMetadata, RenderOptions};
+use crate::rules::{self, Check, FileContext, FileFacts, LayoutContext, Rule, TextContext};
+use crate::selection::Selection;
+use crate::source::Source;
+
+/// How files are checked and written: one value for a whole run.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub settings: LintSettings,
+    pub selection: Selection,
+    pub line_ending: LineEnding,
+    pub empty_metadata: EmptyMetadata,
+    /// `fmt --drop-comments`: comments do not block a rewrite.
+    pub drop_comments: bool,
+}
+
+/// One file, checked.
+#[derive(Debug)]
+pub struct Checked {
+    pub source: Source,
+    /// The documents, when the file parsed completely.
+    pub documents: Option<Vec<Document>>,
+    /// Enabled findings, in file order.
+    pub findings: Vec<Finding>,
+    /// A finding (enabled or not) forbids rewriting the file.
+    pub blocked_by: Option<&'static Rule>,
+    /// The canonical text, when the file may be rewritten.
+    pub canonical: Option<String>,
+}
+
+impl Checked {
+    /// The file differs from its canonical text.
+    pub fn needs_format(&self) -> bool {
+        self.canonical.as_deref().is_some_and(|c| c != self.source.text)
+    }
+}
+
+/// Check one file's bytes. `path` is shown to the user and gives the domain.
+pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
+    let text = match std::str::from_utf8(raw) {
+        Ok(t) => t.to_string(),
+        Err(_) => String::from_utf8_lossy(raw).into_owned(),
+    };
+    let source = Source::new(path, text);
+    let mut all: Vec<Finding> = Vec::new();
+
+    for rule in rules::ALL {
+        if let Check::Text(check) = rule.check {
+            check(&TextContext { raw, source: &source }, &mut all);
+        }
+    }
+
+    let bom = if source.text.starts_with('\u{FEFF}') { 3 } else { 0 };
+    let mut tree = parse_tree(&source.text[bom..]);
+    tree.shift(bom);
+    for problem in &tree.problems {
+        all.push(match problem {
+            Problem::Syntax { span, message } => rules::yaml_syntax::finding(span.clone(), message),
+            Problem::Anchor { span, name } => rules::yaml_alias::anchor(span.clone(), name.as_deref()),
+            Problem::Alias { span } => rules::yaml_alias::alias(span.clone()),
+            Problem::Tag { span, tag } => rules::yaml_tag::finding(span.clone(), tag),
+            Problem::TooDeep { span } => rules::nesting_too_deep::finding(span.clone()),
+        });
+    }
+    for span in find_comments(&source.text, &tree.scalar_spans) {
+        all.push(rules::yaml_comment::finding(span));
+    }
+
+    let domain = rules::domain_of(path);
+    let documents = (!tree.incomplete).then_some(tree.documents);
+    let mut canonical = None;
+    if let Some(docs) = &documents {
+        let ctx = FileContext {
+            source: &source,
+            documents: docs,
+            domain: &domain,
+            settings: &options.settings,
+        };
+        for rule in rules::ALL {
+            if let Check::File(check) = rule.check {
+                check(&ctx, &mut all);
+            }
+        }
+        if blocking(&all, options).is_none() {
+            let text = render(docs, &render_options(&source.text, docs, options));
+            if text != source.text {
+                let layout = LayoutContext {
+                    file: &ctx,
+                    canonical: &text,
+                };
+                for rule in rules::ALL {
+                    if let Check::Layout(check) = rule.check {
+                        check(&layout, &mut all);
+                    }
+                }
+            }
+            canonical = Some(text);
+        }
+    }
+    let blocked_by = blocking(&all, options);
+    if blocked_by.is_some() {
+        canonical = None;
+    }
+    let mut findings = options.selection.apply(all);
+    findings.sort_by_key(|f| (f.span.start, f.span.end));
+    Checked {
+        source,
+        documents,
+        findings,
+        blocked_by,
+        canonical,
+    }
+}
+
+fn blocking(findings: &[Finding], options: &Options) -> Option<&'static Rule> {
+    findings
+        .iter()
+        .map(|f| f.rule)
+        .find(|r| r.blocks_rewrite && !(options.drop_comments && r.code == rules::yaml_comment::RULE.code))
+}
+
+/// The line break and empty-metadata form a file's canonical text uses.
+pub fn render_options(text: &str, docs: &[Document], options: &Options) -> RenderOptions {
+    let newline = match options.line_ending {
+        LineEnding::Lf => "\n",
+        LineEnding::Crlf => "\r\n",
+        LineEnding::Native => {
+            if cfg!(windows) {
+                "\r\n"
+            } else {
+                "\n"
+            }
+        }
+        LineEnding::Auto => match text.find(['\n', '\r']) {
+            Some(i) if text[i..].starts_with("\r\n") => "\r\n",
+            _ => "\n",
+        },
+    };
+    // Both `---` and `--- {}` are canonical for empty metadata; a file keeps
+    // the one it has, and the configuration picks for the others.
+    let empty_metadata = match docs.first().and_then(|d| d.root.as_ref()) {
+        Some(root) if root.flow && root.as_map().is_some_and(<[_]>::is_empty) => EmptyMetadata::Braces,
+        None => EmptyMetadata::Bare,
+        _ => options.empty_metadata,
+    };
+    RenderOptions {
+        newline,
+        empty_metadata,
+        sort: true,
+    }
+}
+
+/// The result of `check --fix` on one file.
+#[derive(Debug)]
+pub struct Fixed {
+    /// The new text, when it differs from the old one.
+    pub text: Option<String>,
+    /// How many findings the fixes repaired.
+    pub fixed: usize,
+    /// The check of the final text (what remains to report).
+    pub after: Checked,
+}
+
+/// Apply every safe fix and render canonical text, repeating (at most ten
+/// times) while fixes uncover more fixes.
+pub fn fix(checked: Checked, options: &Options) -> Fixed {
+    let original = checked.source.text.clone();
+    let path = checked.source.path.clone();
+    let before = checked.findings.len();
+    let mut current = checked;
+    let mut fixed = 0;
+    for _ in 0..10 {
+        if current.blocked_by.is_some() {
+            break;
+        }
+        let Some(docs) = current.documents.clone() else {
+            break;
+        };
+        let fixable: Vec<&Finding> = current.findings.iter().filter(|f| f.fixable()).collect();
+        if fixable.is_empty() {
+            break;
+        }
+        let edits: Vec<Edit> = fixable
+            .iter()
+            .filter_map(|f| f.fix.as_ref())
+            .filter(|f| f.applicability == Applicability::Safe)
+            .flat_map(|f| f.edits.iter().cloned())
+            .collect();
+        let docs = apply_edits(docs, edits);
+        let text = render(&docs, &render_options(&current.source.text, &docs, options));
+        if text == current.source.text {
+            break;
+        }
+        fixed += fixable.len();
+        current = check_bytes(&path, text.as_bytes(), options);
+    }
+    let _ = before;
+    let text = (current.source.text != original).then(|| current.source.text.clone());
+    Fixed {
+        text,
+        fixed,
+        after: current,
+    }
+}
+
+/// Apply edits to the documents: scalar replacements first, then removals
+/// from the last to the first so that indexes stay valid.
+pub fn apply_edits(mut docs: Vec<Document>, mut edits: Vec<Edit>) -> Vec<Document> {
+    edits.sort_by(|a, b| match (a, b) {
+        (Edit::SetScalar { .. }, Edit::Remove { .. }) => std::cmp::Ordering::Less,
+        (Edit::Remove { .. }, Edit::SetScalar { .. }) => std::cmp::Ordering::Greater,
+        (Edit::Remove { at: x }, Edit::Remove { at: y }) => y.cmp(x),
+        _ => std::cmp::Ordering::Equal,
+    });
+    edits.dedup_by(|a, b| matches!((a, b), (Edit::Remove { at: x }, Edit::Remove { at: y }) if x == y));
+    for edit in edits {
+        match edit {
+            Edit::SetScalar { at, value } => {
+                if let Some(node) = node_mut(&mut docs, &at) {
+                    node.value = Value::Scalar(value);
+                }
+            }
+            Edit::Remove { at } => {
+                let Some((&last, parent_steps)) = at.steps.split_last() else {
+                    continue;
+                };
+                let parent = NodePath::new(at.doc, parent_steps);
+                if let Some(node) = node_mut(&mut docs, &parent) {
+                    match &mut node.value {
+                        Value::Seq(items) if last < items.len() => {
+                            items.remove(last);
+                        }
+                        Value::Map(entries) if last < entries.len() => {
+                            entries.remove(last);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    docs
+}
+
+fn node_mut<'a>(docs: &'a mut [Document], at: &NodePath) -> Option<&'a mut Node> {
+    let mut node = docs.get_mut(at.doc)?.root.as_mut()?;
+    for &step in &at.steps {
+        node = match &mut node.value {
+            Value::Seq(items) => items.get_mut(step)?,
+            Value::Map(entries) => &mut entries.get_mut(step)?.value,
+            Value::Scalar(_) => return None,
+        };
+    }
+    Some(node)
+}
+
+/// The cross-file facts of a file: its domain and cnames. Only the
+/// metadata document is parsed.
+pub fn facts(path: &Path, text: &str, checked: bool) -> FileFacts {
+    let domain = rules::domain_of(path);
+    let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
+    let text = &text[bom..];
+    let first_doc_end = second_document_start(text);
+    let mut tree = parse_tree(&text[..first_doc_end]);
+    tree.shift(bom);
+    let mut cnames = Vec::new();
+    if let Some(entry) = tree
+        .documents
+        .first()
+        .and_then(|d| d.root.as_ref())
+        .and_then(Node::as_map)
+        .and_then(|m| crate::model::node::get(m, crate::model::domain::CNAMES))
+    {
+        for item in entry.value.as_seq().unwrap_or(&[]) {
+            if let Some(s) = item.as_scalar() {
+                cnames.push((s.value.clone(), item.span.clone()));
+            }
+        }
+    }
+    FileFacts {
+        path: path.to_path_buf(),
+        domain,
+        cnames,
+        checked,
+    }
+}
+
+/// Where the second `---` line starts (the end of the metadata document).
+fn second_document_start(text: &str) -> usize {
+    // An implicit first document (no leading `---`) is already open.
+    let mut seen = usize::from(!text.starts_with("---"));
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("---") && line[3..].chars().next().is_none_or(|c| c.is_whitespace()) {
+            seen += 1;
+            if seen == 2 {
+                return offset;
+            }
+        }
+        offset += line.len();
+    }
+    text.len()
+}

@@ -1,0 +1,132 @@
+//! The typed view of a domain file: metadata, records and their fields,
+//! over the spanned YAML tree.
+
+use crate::model::node::{get, Document, Entry, Node};
+
+pub const PATH: &str = "_path";
+pub const CONTENT_TYPE: &str = "content-type";
+pub const CATEGORIES: &str = "categories";
+pub const CONTENT_LENGTH: &str = "content-length";
+pub const CONTENT_SHA256: &str = "content-sha256";
+pub const RECORD_KEYS: [&str; 5] = [PATH, CATEGORIES, CONTENT_LENGTH, CONTENT_SHA256, CONTENT_TYPE];
+
+pub const CASE_SENSITIVE_PATHS: &str = "case-sensitive-paths";
+pub const CNAMES: &str = "cnames";
+pub const HTTPS: &str = "https";
+pub const METADATA_KEYS: [&str; 3] = [CASE_SENSITIVE_PATHS, CNAMES, HTTPS];
+
+/// Categories that mean something to `verify`.
+pub const DEPRECATED: &str = "deprecated";
+pub const REDIRECT_OK: &str = "redirect-ok";
+pub const CONTENT_TYPE_CHANGE_OK: &str = "content-type-change-ok";
+
+/// How a field's scalars are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKind {
+    /// Read by its text, whatever YAML 1.1 would make of it.
+    String,
+    /// A list of strings.
+    StringList,
+    /// Any YAML value, typed as YAML types it.
+    Any,
+}
+
+pub fn field_kind(key: &str) -> FieldKind {
+    match key {
+        PATH | CONTENT_TYPE | CONTENT_SHA256 => FieldKind::String,
+        CATEGORIES => FieldKind::StringList,
+        _ => FieldKind::Any,
+    }
+}
+
+pub fn metadata_field_kind(key: &str) -> FieldKind {
+    match key {
+        CNAMES => FieldKind::StringList,
+        _ => FieldKind::Any,
+    }
+}
+
+/// A record document that is a mapping.
+#[derive(Debug, Clone, Copy)]
+pub struct Record<'a> {
+    /// Index of the document in the file (the metadata is 0).
+    pub doc: usize,
+    pub node: &'a Node,
+    pub entries: &'a [Entry],
+}
+
+impl<'a> Record<'a> {
+    pub fn get(&self, key: &str) -> Option<&'a Entry> {
+        get(self.entries, key)
+    }
+
+    /// The `_path` text, when it is a scalar.
+    pub fn path(&self) -> Option<&'a str> {
+        Some(self.get(PATH)?.value.as_scalar()?.value.as_str())
+    }
+
+    /// The categories that are scalars.
+    pub fn categories(&self) -> impl Iterator<Item = &'a str> {
+        self.get(CATEGORIES)
+            .and_then(|e| e.value.as_seq())
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|n| n.as_scalar().map(|s| s.value.as_str()))
+    }
+}
+
+/// Records of a file: every document after the first that is a mapping.
+pub fn records(documents: &[Document]) -> impl Iterator<Item = Record<'_>> {
+    documents.iter().enumerate().skip(1).filter_map(|(doc, d)| {
+        let node = d.root.as_ref()?;
+        Some(Record {
+            doc,
+            node,
+            entries: node.as_map()?,
+        })
+    })
+}
+
+/// The metadata mapping's entries (empty when there is none).
+pub fn metadata(documents: &[Document]) -> &[Entry] {
+    documents
+        .first()
+        .and_then(|d| d.root.as_ref())
+        .and_then(Node::as_map)
+        .unwrap_or(&[])
+}
+
+/// A metadata boolean as the file means it: `true`/`false`, or a YAML 1.1
+/// spelling (which the `invalid-boolean` rule reports).
+pub fn metadata_bool(documents: &[Document], key: &str) -> Option<bool> {
+    let s = get(metadata(documents), key)?.value.as_scalar()?;
+    parse_bool(&s.value)
+}
+
+pub fn parse_bool(text: &str) -> Option<bool> {
+    match text {
+        "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(true),
+        "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),
+        _ => None,
+    }
+}
+
+/// `case-sensitive-paths` (default `true`).
+pub fn case_sensitive_paths(documents: &[Document]) -> bool {
+    metadata_bool(documents, CASE_SENSITIVE_PATHS).unwrap_or(true)
+}
+
+/// `https` (default `false`).
+pub fn https(documents: &[Document]) -> bool {
+    metadata_bool(documents, HTTPS).unwrap_or(false)
+}
+
+/// The cnames that are scalars, in file order.
+pub fn cnames(documents: &[Document]) -> Vec<&str> {
+    get(metadata(documents), CNAMES)
+        .and_then(|e| e.value.as_seq())
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|n| n.as_scalar().map(|s| s.value.as_str()))
+        .collect()
+}

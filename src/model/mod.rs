@@ -1,0 +1,6 @@
+//! What a domain file means: the spanned YAML tree ([`node`]) and the typed
+//! view of metadata and records over it ([`domain`]).
+
+pub mod domain;
+pub mod node;
+pub mod path;

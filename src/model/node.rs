@@ -1,0 +1,163 @@
+//! The YAML tree of a domain file, with a byte span for every node.
+//!
+//! This is deliberately plain YAML (scalars, sequences, mappings) rather than
+//! a typed record: extras may hold any value, fixes edit the tree, and the
+//! canonical renderer walks it. The typed view of a domain file lives in
+//! [`super::domain`].
+
+use crate::parse::resolve::Implicit;
+use crate::source::Span;
+
+/// How a scalar was written in the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarStyle {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded,
+}
+
+/// A scalar: its value (after unquoting and unescaping) and how it was
+/// written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scalar {
+    pub value: String,
+    pub style: ScalarStyle,
+}
+
+impl Scalar {
+    /// A string scalar that has no source (made by a fix or by `add`).
+    pub fn string(value: impl Into<String>) -> Self {
+        Scalar {
+            value: value.into(),
+            style: ScalarStyle::DoubleQuoted,
+        }
+    }
+
+    /// A plain scalar whose text is kept as written, such as an integer.
+    pub fn plain(value: impl Into<String>) -> Self {
+        Scalar {
+            value: value.into(),
+            style: ScalarStyle::Plain,
+        }
+    }
+
+    /// What the YAML 1.1 loader of the reference tool (PyYAML) makes of
+    /// this scalar: only plain scalars can be anything but a string.
+    pub fn implicit(&self) -> Implicit {
+        if self.style == ScalarStyle::Plain {
+            Implicit::of(&self.value)
+        } else {
+            Implicit::Str
+        }
+    }
+
+    pub fn is_plain_null(&self) -> bool {
+        self.implicit() == Implicit::Null
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    Scalar(Scalar),
+    Seq(Vec<Node>),
+    Map(Vec<Entry>),
+}
+
+/// A node and where it is in the source. Nodes made by fixes have an empty
+/// span at the position of what they replace.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub value: Value,
+    pub span: Span,
+    /// Written in flow style (`[a, b]`, `{a: b}`).
+    pub flow: bool,
+}
+
+/// Two nodes are equal when their values are: spans and layout do not count.
+/// This is the equality of "parse(fmt(x)) equals parse(x)".
+impl PartialEq for Node {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+impl Eq for Node {}
+
+impl Node {
+    pub fn new(value: Value, span: Span) -> Self {
+        Node {
+            value,
+            span,
+            flow: false,
+        }
+    }
+
+    pub fn as_scalar(&self) -> Option<&Scalar> {
+        match &self.value {
+            Value::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&[Entry]> {
+        match &self.value {
+            Value::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// `true` for an empty plain scalar, `~` or `null`: what YAML loads as
+    /// nothing.
+    pub fn is_null(&self) -> bool {
+        self.as_scalar().is_some_and(Scalar::is_plain_null)
+    }
+
+    pub fn kind_name(&self) -> &'static str {
+        match &self.value {
+            Value::Scalar(s) if s.is_plain_null() => "null",
+            Value::Scalar(_) => "scalar",
+            Value::Seq(_) => "sequence",
+            Value::Map(_) => "mapping",
+        }
+    }
+}
+
+/// One `key: value` pair of a mapping. Keys of domain files are strings;
+/// anything else is reported (`non-string-key`) and blocks rewriting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub key: Node,
+    pub value: Node,
+}
+
+impl Entry {
+    /// The key's text, when the key is a scalar.
+    pub fn key_str(&self) -> Option<&str> {
+        self.key.as_scalar().map(|s| s.value.as_str())
+    }
+}
+
+/// Look a key up in a mapping's entries (the first one, when duplicated).
+pub fn get<'a>(entries: &'a [Entry], key: &str) -> Option<&'a Entry> {
+    entries.iter().find(|e| e.key_str() == Some(key))
+}
+
+/// One YAML document of a file: `---` and what follows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    /// `None` for a document with no content at all (a bare `---`).
+    pub root: Option<Node>,
+    /// From the `---` marker (or the first node, when the marker is
+    /// missing) to the end of the document's content.
+    pub span: Span,
+    /// The document started with an explicit `---`.
+    pub explicit_start: bool,
+}

@@ -1,0 +1,423 @@
+//! YAML 1.1 implicit typing of plain scalars, exactly as PyYAML's
+//! `Resolver` does it.
+//!
+//! The reference tool loaded and dumped files with PyYAML, so two questions
+//! are answered with PyYAML's regular expressions: "would this plain scalar
+//! load as something other than a string?" (a key like `yes:` is a boolean,
+//! not a string) and "must this string be quoted to stay a string?" (the
+//! renderer quotes `'1.0'`, `'yes'`, `'2001-12-14'`). The expressions are
+//! small, and hand-written matchers keep the formatter's hot path free of a
+//! regex engine; the differential test against PyYAML checks every branch.
+
+/// The type PyYAML's resolver gives a plain scalar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Implicit {
+    Str,
+    Bool,
+    Float,
+    Int,
+    /// `<<`, the merge key.
+    Merge,
+    Null,
+    Timestamp,
+    /// `=`, the "value" key.
+    Value,
+}
+
+impl Implicit {
+    /// Resolve `value` as PyYAML resolves a plain scalar: the resolvers
+    /// registered for its first character, in registration order.
+    pub fn of(value: &str) -> Implicit {
+        // Python's `$` also matches before one final newline.
+        let v = value.strip_suffix('\n').unwrap_or(value).as_bytes();
+        let Some(&first) = v.first() else {
+            // Only the null resolver is registered for the empty string;
+            // `value` may still be "\n", which no resolver takes.
+            return if value.is_empty() {
+                Implicit::Null
+            } else {
+                Implicit::Str
+            };
+        };
+        if b"yYnNtTfFoO".contains(&first) && is_bool(v) {
+            return Implicit::Bool;
+        }
+        if b"-+0123456789.".contains(&first) && is_float(v) {
+            return Implicit::Float;
+        }
+        if b"-+0123456789".contains(&first) && is_int(v) {
+            return Implicit::Int;
+        }
+        if v == b"<<" {
+            return Implicit::Merge;
+        }
+        if matches!(v, b"~" | b"null" | b"Null" | b"NULL") {
+            return Implicit::Null;
+        }
+        if first.is_ascii_digit() && is_timestamp(v) {
+            return Implicit::Timestamp;
+        }
+        if v == b"=" {
+            return Implicit::Value;
+        }
+        Implicit::Str
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Implicit::Str => "string",
+            Implicit::Bool => "boolean",
+            Implicit::Float => "float",
+            Implicit::Int => "integer",
+            Implicit::Merge => "merge key",
+            Implicit::Null => "null",
+            Implicit::Timestamp => "timestamp",
+            Implicit::Value => "value key",
+        }
+    }
+}
+
+/// `yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF`
+pub fn is_bool(v: &[u8]) -> bool {
+    matches!(
+        v,
+        b"yes"
+            | b"Yes"
+            | b"YES"
+            | b"no"
+            | b"No"
+            | b"NO"
+            | b"true"
+            | b"True"
+            | b"TRUE"
+            | b"false"
+            | b"False"
+            | b"FALSE"
+            | b"on"
+            | b"On"
+            | b"ON"
+            | b"off"
+            | b"Off"
+            | b"OFF"
+    )
+}
+
+/// A tiny cursor for writing the resolver's regular expressions by hand.
+struct Cur<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Cur<'a> {
+    fn new(s: &'a [u8]) -> Self {
+        Cur { s, i: 0 }
+    }
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+    fn eat(&mut self, pred: impl Fn(u8) -> bool) -> bool {
+        match self.peek() {
+            Some(c) if pred(c) => {
+                self.i += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+    fn eat_byte(&mut self, b: u8) -> bool {
+        self.eat(|c| c == b)
+    }
+    fn eat_str(&mut self, lit: &[u8]) -> bool {
+        if self.s[self.i..].starts_with(lit) {
+            self.i += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+    /// Eat as many as match; returns how many.
+    fn eat_many(&mut self, pred: impl Fn(u8) -> bool) -> usize {
+        let start = self.i;
+        while self.eat(&pred) {}
+        self.i - start
+    }
+    fn sign(&mut self) {
+        self.eat(|c| c == b'-' || c == b'+');
+    }
+    fn done(&self) -> bool {
+        self.i == self.s.len()
+    }
+}
+
+fn digit(c: u8) -> bool {
+    c.is_ascii_digit()
+}
+fn digit_(c: u8) -> bool {
+    c.is_ascii_digit() || c == b'_'
+}
+
+/// `[eE][-+][0-9]+` (optional)
+fn exponent_then_end(mut c: Cur) -> bool {
+    if c.eat(|b| b == b'e' || b == b'E') {
+        if !c.eat(|b| b == b'-' || b == b'+') {
+            return false;
+        }
+        if c.eat_many(digit) == 0 {
+            return false;
+        }
+    }
+    c.done()
+}
+
+/// `(?::[0-5]?[0-9])+` — at least one sexagesimal group. Regex
+/// backtracking never matters here: `[0-5]?[0-9]` followed by `:` or the
+/// end is taken greedily, and a greedy one-or-two-digit group is always
+/// right for the alternatives below.
+fn sexagesimal_groups(c: &mut Cur) -> bool {
+    let mut groups = 0;
+    loop {
+        let save = c.i;
+        if !c.eat_byte(b':') {
+            break;
+        }
+        let a = c.peek();
+        let b = c.s.get(c.i + 1).copied();
+        match (a, b) {
+            (Some(x @ b'0'..=b'5'), Some(y)) if digit(y) => {
+                let _ = x;
+                c.i += 2;
+            }
+            (Some(x), _) if digit(x) => c.i += 1,
+            _ => {
+                c.i = save;
+                break;
+            }
+        }
+        groups += 1;
+    }
+    groups > 0
+}
+
+/// PyYAML's float expression:
+/// ```text
+/// [-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+/// |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+/// |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+/// |[-+]?\.(?:inf|Inf|INF)
+/// |\.(?:nan|NaN|NAN)
+/// ```
+pub fn is_float(v: &[u8]) -> bool {
+    // 1: digits '.' digits exponent?
+    {
+        let mut c = Cur::new(v);
+        c.sign();
+        if c.eat(digit) {
+            c.eat_many(digit_);
+            if c.eat_byte(b'.') {
+                c.eat_many(digit_);
+                if exponent_then_end(Cur { s: c.s, i: c.i }) {
+                    return true;
+                }
+            }
+        }
+    }
+    // 2: '.' digit [0-9_]* exponent?
+    {
+        let mut c = Cur::new(v);
+        if c.eat_byte(b'.') && c.eat(digit) {
+            c.eat_many(digit_);
+            if exponent_then_end(c) {
+                return true;
+            }
+        }
+    }
+    // 3: sexagesimal float
+    {
+        let mut c = Cur::new(v);
+        c.sign();
+        if c.eat(digit) {
+            c.eat_many(digit_);
+            if sexagesimal_groups(&mut c) && c.eat_byte(b'.') {
+                c.eat_many(digit_);
+                if c.done() {
+                    return true;
+                }
+            }
+        }
+    }
+    // 4: [-+]?\.(inf|Inf|INF)
+    {
+        let mut c = Cur::new(v);
+        c.sign();
+        if c.eat_byte(b'.') && (c.eat_str(b"inf") || c.eat_str(b"Inf") || c.eat_str(b"INF")) {
+            if c.done() {
+                return true;
+            }
+        }
+    }
+    // 5: \.(nan|NaN|NAN)
+    matches!(v, b".nan" | b".NaN" | b".NAN")
+}
+
+/// PyYAML's int expression:
+/// ```text
+/// [-+]?0b[0-1_]+
+/// |[-+]?0[0-7_]+
+/// |[-+]?(?:0|[1-9][0-9_]*)
+/// |[-+]?0x[0-9a-fA-F_]+
+/// |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+
+/// ```
+pub fn is_int(v: &[u8]) -> bool {
+    let mut c = Cur::new(v);
+    c.sign();
+    let body = Cur { s: c.s, i: c.i };
+    let rest = &v[c.i..];
+    if let Some(bits) = rest.strip_prefix(b"0b") {
+        if !bits.is_empty() && bits.iter().all(|&b| b == b'0' || b == b'1' || b == b'_') {
+            return true;
+        }
+    }
+    if let Some(oct) = rest.strip_prefix(b"0") {
+        if !oct.is_empty() && oct.iter().all(|&b| (b'0'..=b'7').contains(&b) || b == b'_') {
+            return true;
+        }
+    }
+    if rest == b"0" {
+        return true;
+    }
+    if let Some((&first, tail)) = rest.split_first() {
+        if (b'1'..=b'9').contains(&first) && tail.iter().all(|&b| digit_(b)) {
+            return true;
+        }
+    }
+    if let Some(hex) = rest.strip_prefix(b"0x") {
+        if !hex.is_empty() && hex.iter().all(|&b| b.is_ascii_hexdigit() || b == b'_') {
+            return true;
+        }
+    }
+    let mut c = body;
+    if c.eat(|b| (b'1'..=b'9').contains(&b)) {
+        c.eat_many(digit_);
+        if sexagesimal_groups(&mut c) && c.done() {
+            return true;
+        }
+    }
+    false
+}
+
+/// PyYAML's timestamp expression:
+/// ```text
+/// [0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+/// |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+///  (?:[Tt]|[ \t]+)[0-9][0-9]?
+///  :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
+///  (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?
+/// ```
+pub fn is_timestamp(v: &[u8]) -> bool {
+    let is_date = v.len() == 10
+        && v[..4].iter().all(|&b| digit(b))
+        && v[4] == b'-'
+        && v[5..7].iter().all(|&b| digit(b))
+        && v[7] == b'-'
+        && v[8..].iter().all(|&b| digit(b));
+    if is_date {
+        return true;
+    }
+    let mut c = Cur::new(v);
+    let one_or_two = |c: &mut Cur| c.eat(digit) && {
+        c.eat(digit);
+        true
+    };
+    if c.eat_many(digit) != 4 || !c.eat_byte(b'-') || !one_or_two(&mut c) {
+        return false;
+    }
+    if !c.eat_byte(b'-') || !one_or_two(&mut c) {
+        return false;
+    }
+    if !(c.eat(|b| b == b'T' || b == b't') || c.eat_many(|b| b == b' ' || b == b'\t') > 0) {
+        return false;
+    }
+    if !one_or_two(&mut c) || !c.eat_byte(b':') || c.eat_many(digit) != 2 {
+        return false;
+    }
+    if !c.eat_byte(b':') || c.eat_many(digit) != 2 {
+        return false;
+    }
+    if c.eat_byte(b'.') {
+        c.eat_many(digit);
+    }
+    // `[ \t]*` then `Z` or an offset, all optional.
+    let save = c.i;
+    c.eat_many(|b| b == b' ' || b == b'\t');
+    if c.eat_byte(b'Z') {
+        return c.done();
+    }
+    if c.eat(|b| b == b'-' || b == b'+') {
+        if !one_or_two(&mut c) {
+            return false;
+        }
+        if c.eat_byte(b':') && c.eat_many(digit) != 2 {
+            return false;
+        }
+        return c.done();
+    }
+    c.i = save;
+    c.done()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Implicit::{self, *};
+
+    #[test]
+    fn pyyaml_examples() {
+        let cases: &[(&str, Implicit)] = &[
+            ("", Null),
+            ("~", Null),
+            ("null", Null),
+            ("nULL", Str),
+            ("yes", Bool),
+            ("On", Bool),
+            ("y", Str),
+            ("1.0", Float),
+            ("1.", Float),
+            (".5", Float),
+            ("1e5", Str),
+            ("1.0e+5", Float),
+            ("1.0e5", Str),
+            ("190:20:30.15", Float),
+            (".inf", Float),
+            ("-.Inf", Float),
+            (".NaN", Float),
+            ("-.nan", Str),
+            ("0", Int),
+            ("0123", Int),
+            ("0128", Str),
+            ("0x1F", Int),
+            ("0b101", Int),
+            ("1_000", Int),
+            ("12:30", Int),
+            ("012:30", Str),
+            ("1:60", Str),
+            ("1:5:9", Int),
+            ("<<", Merge),
+            ("=", Value),
+            ("2001-12-14", Timestamp),
+            ("2001-12-14t21:59:43.10-05:00", Timestamp),
+            ("2001-12-14 21:59:43.10 -5", Timestamp),
+            ("2001-12-14 21:59:43.10 Z", Timestamp),
+            ("2001-1-4", Str),
+            ("/a/b", Str),
+            ("text/html", Str),
+            ("+", Str),
+            ("-", Str),
+            (".", Str),
+            ("._", Str),
+            ("1_", Int),
+            ("0_", Int),
+        ];
+        for (text, want) in cases {
+            assert_eq!(Implicit::of(text), *want, "{text:?}");
+        }
+    }
+}

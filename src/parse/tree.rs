@@ -1,0 +1,425 @@
+//! yaml-rust2's event parser → [`Document`]s of spanned [`Node`]s.
+//!
+//! The event parser is used (never `YamlLoader`, which expands aliases
+//! without limit) and fed by hand so that parsing can stop at the first
+//! nesting violation. Events carry only a start marker; ends of scalars are
+//! found by scanning the text, and a scalar's end is settled when the next
+//! event arrives, because that event's position bounds it.
+
+use yaml_rust2::parser::{Event, Parser, Tag};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+use crate::model::node::{Document, Entry, Node, Scalar, ScalarStyle, Value};
+use crate::source::{LineIndex, Span};
+
+/// Deeper nesting than this is refused (`nesting-too-deep`). A domain file
+/// needs three levels; extras may nest, but not without bound.
+pub const MAX_DEPTH: usize = 64;
+
+/// What the event stream said besides the tree: features that cannot be
+/// rewritten, and where the text was not YAML.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    Syntax { span: Span, message: String },
+    Anchor { span: Span, name: Option<String> },
+    Alias { span: Span },
+    Tag { span: Span, tag: String },
+    TooDeep { span: Span },
+}
+
+#[derive(Debug, Default)]
+pub struct Tree {
+    pub documents: Vec<Document>,
+    /// Spans of every scalar, in text order: the comment scanner skips them.
+    pub scalar_spans: Vec<Span>,
+    pub problems: Vec<Problem>,
+    /// Parsing stopped early (syntax error or nesting): the tree is partial.
+    pub incomplete: bool,
+}
+
+enum Frame {
+    Seq {
+        start: usize,
+        items: Vec<Node>,
+        flow: bool,
+    },
+    Map {
+        start: usize,
+        entries: Vec<Entry>,
+        key: Option<Node>,
+        flow: bool,
+    },
+}
+
+struct Builder<'s> {
+    text: &'s str,
+    lines: LineIndex,
+    stack: Vec<Frame>,
+    tree: Tree,
+    /// A scalar whose end is not settled yet, waiting for the next event.
+    pending: Option<(Node, usize)>,
+    doc_start: usize,
+    doc_explicit: bool,
+    root: Option<Node>,
+}
+
+/// Parse `text` (a domain file without its byte order mark).
+pub fn parse_tree(text: &str) -> Tree {
+    let mut parser = Parser::new_from_str(text).keep_tags(true);
+    let mut b = Builder {
+        text,
+        lines: LineIndex::new(text),
+        stack: Vec::new(),
+        tree: Tree::default(),
+        pending: None,
+        doc_start: 0,
+        doc_explicit: false,
+        root: None,
+    };
+    loop {
+        let (event, marker) = match parser.next_token() {
+            Ok(next) => next,
+            Err(err) => {
+                let at = b.offset(err.marker());
+                b.settle_pending(at);
+                b.tree.problems.push(Problem::Syntax {
+                    span: at..at,
+                    message: err.info().to_string(),
+                });
+                b.tree.incomplete = true;
+                break;
+            }
+        };
+        let at = b.offset(&marker);
+        b.settle_pending(at);
+        match event {
+            Event::StreamEnd => break,
+            Event::StreamStart | Event::Nothing => {}
+            Event::DocumentStart => {
+                b.doc_start = at;
+                b.doc_explicit = text[at..].starts_with("---");
+                b.root = None;
+            }
+            Event::DocumentEnd => {
+                let root = b.root.take();
+                let end = root.as_ref().map_or(at, |r| r.span.end.max(b.doc_start));
+                // A bare `---` followed by nothing loads as an empty plain
+                // scalar; keep it as "no content".
+                let root = root.filter(|r| {
+                    !(r.span.is_empty() && r.as_scalar().is_some_and(|s| s.value.is_empty()))
+                });
+                b.tree.documents.push(Document {
+                    root,
+                    span: b.doc_start..end,
+                    explicit_start: b.doc_explicit,
+                });
+            }
+            Event::Alias(_) => {
+                b.tree.problems.push(Problem::Alias {
+                    span: at..alias_end(text, at),
+                });
+                let node = Node::new(Value::Scalar(Scalar::plain("")), at..at);
+                b.push(node);
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                b.node_props(at, anchor, tag.as_ref());
+                let style = match style {
+                    TScalarStyle::SingleQuoted => ScalarStyle::SingleQuoted,
+                    TScalarStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
+                    TScalarStyle::Literal => ScalarStyle::Literal,
+                    TScalarStyle::Folded => ScalarStyle::Folded,
+                    _ => ScalarStyle::Plain,
+                };
+                let col = marker.col();
+                let node = Node::new(Value::Scalar(Scalar { value, style }), at..at);
+                b.pending = Some((node, col));
+            }
+            Event::SequenceStart(anchor, tag) => {
+                b.node_props(at, anchor, tag.as_ref());
+                let flow = text[at..].starts_with('[');
+                if b.enter(at) {
+                    b.stack.push(Frame::Seq {
+                        start: if flow { at } else { dash_before(text, at) },
+                        items: Vec::new(),
+                        flow,
+                    });
+                } else {
+                    break;
+                }
+            }
+            Event::MappingStart(anchor, tag) => {
+                b.node_props(at, anchor, tag.as_ref());
+                let flow = text[at..].starts_with('{');
+                if b.enter(at) {
+                    b.stack.push(Frame::Map {
+                        start: at,
+                        entries: Vec::new(),
+                        key: None,
+                        flow,
+                    });
+                } else {
+                    break;
+                }
+            }
+            Event::SequenceEnd => {
+                if let Some(Frame::Seq { start, items, flow }) = b.stack.pop() {
+                    let end = if flow {
+                        at + 1
+                    } else {
+                        items.last().map_or(start, |n| n.span.end)
+                    };
+                    let mut node = Node::new(Value::Seq(items), start..end);
+                    node.flow = flow;
+                    b.push(node);
+                }
+            }
+            Event::MappingEnd => {
+                if let Some(Frame::Map {
+                    start,
+                    entries,
+                    flow,
+                    ..
+                }) = b.stack.pop()
+                {
+                    // A block mapping's start marker points past its first
+                    // key; the first key is where it really starts.
+                    let start = if flow {
+                        start
+                    } else {
+                        entries.first().map_or(start, |e| e.key.span.start)
+                    };
+                    let end = if flow {
+                        at + 1
+                    } else {
+                        entries.last().map_or(start, |e| e.value.span.end)
+                    };
+                    let mut node = Node::new(Value::Map(entries), start..end);
+                    node.flow = flow;
+                    b.push(node);
+                }
+            }
+        }
+    }
+    let end = text.len();
+    b.settle_pending(end);
+    if !b.stack.is_empty() || b.root.is_some() {
+        b.tree.incomplete = true;
+    }
+    b.tree
+}
+
+impl Builder<'_> {
+    fn offset(&self, m: &Marker) -> usize {
+        self.lines.offset(self.text, m.line(), m.col())
+    }
+
+    fn node_props(&mut self, at: usize, anchor: usize, tag: Option<&Tag>) {
+        let text = self.text;
+        if anchor != 0 {
+            let (span, name) = find_property_before(text, at, b'&');
+            self.tree.problems.push(Problem::Anchor { span, name });
+        }
+        if let Some(tag) = tag {
+            let (span, _) = find_property_before(text, at, b'!');
+            self.tree.problems.push(Problem::Tag {
+                span,
+                tag: format!("{}{}", tag.handle, tag.suffix),
+            });
+        }
+    }
+
+    fn enter(&mut self, at: usize) -> bool {
+        if self.stack.len() >= MAX_DEPTH {
+            self.tree.problems.push(Problem::TooDeep { span: at..at + 1 });
+            self.tree.incomplete = true;
+            return false;
+        }
+        true
+    }
+
+    fn settle_pending(&mut self, limit: usize) {
+        if let Some((mut node, col)) = self.pending.take() {
+            let start = node.span.start;
+            let end = match &node.value {
+                Value::Scalar(s) => scalar_end(self.text, start, col, limit, s),
+                _ => start,
+            };
+            node.span = start..end.max(start);
+            self.tree.scalar_spans.push(node.span.clone());
+            self.push(node);
+        }
+    }
+
+    fn push(&mut self, node: Node) {
+        match self.stack.last_mut() {
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { entries, key, .. }) => match key.take() {
+                None => *key = Some(node),
+                Some(k) => entries.push(Entry { key: k, value: node }),
+            },
+            None => self.root = Some(node),
+        }
+    }
+}
+
+/// Where a scalar starting at `start` ends. `limit` is the next event's
+/// position: no scalar reaches past it.
+fn scalar_end(text: &str, start: usize, col: usize, limit: usize, s: &Scalar) -> usize {
+    let bytes = text.as_bytes();
+    let limit = limit.min(bytes.len()).max(start);
+    match s.style {
+        ScalarStyle::SingleQuoted => {
+            let mut i = start + 1;
+            while i < bytes.len() {
+                if bytes[i] == b'\'' {
+                    if bytes.get(i + 1) == Some(&b'\'') {
+                        i += 2;
+                        continue;
+                    }
+                    return i + 1;
+                }
+                i += 1;
+            }
+            bytes.len()
+        }
+        ScalarStyle::DoubleQuoted => {
+            let mut i = start + 1;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'\\' => i += 2,
+                    b'"' => return i + 1,
+                    _ => i += 1,
+                }
+            }
+            bytes.len()
+        }
+        ScalarStyle::Plain => {
+            if s.value.is_empty() {
+                return start;
+            }
+            // The usual case: the value is the text as written, on one line.
+            if text[start..].starts_with(s.value.as_str()) {
+                return start + s.value.len();
+            }
+            trim_back(text, start, limit)
+        }
+        ScalarStyle::Literal | ScalarStyle::Folded => block_scalar_end(text, start, col, limit),
+    }
+}
+
+/// Step back from `limit` over white space, line breaks and comment lines.
+fn trim_back(text: &str, start: usize, limit: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut end = limit;
+    while end > start && matches!(bytes[end - 1], b' ' | b'\t' | b'\r' | b'\n') {
+        end -= 1;
+    }
+    end
+}
+
+/// A block scalar's content is every following line that is blank or
+/// indented at least as far as its first content line (`col`).
+fn block_scalar_end(text: &str, start: usize, col: usize, limit: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut end = start;
+    let mut line_start = start - col.min(start);
+    while line_start < limit {
+        let line_end = bytes[line_start..]
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .map_or(bytes.len(), |p| line_start + p);
+        let line = &bytes[line_start..line_end];
+        let indent = line.iter().take_while(|&&b| b == b' ').count();
+        let blank = line.iter().all(|&b| b == b' ' || b == b'\t');
+        if !blank {
+            if indent < col {
+                break;
+            }
+            end = line_end.min(limit);
+        }
+        line_start = line_end + 1;
+        if line_end < bytes.len() && bytes[line_end] == b'\r' && bytes.get(line_end + 1) == Some(&b'\n') {
+            line_start += 1;
+        }
+    }
+    end.max(start)
+}
+
+/// `- ` before a block sequence's first item: the sequence starts at the dash.
+fn dash_before(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = at;
+    while i > 0 && bytes[i - 1] == b' ' {
+        i -= 1;
+    }
+    if i > 0 && bytes[i - 1] == b'-' { i - 1 } else { at }
+}
+
+fn alias_end(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = at + 1;
+    while i < bytes.len() && !matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}') {
+        i += 1;
+    }
+    i
+}
+
+/// Find an anchor (`&name`) or tag (`!tag`) written before the node at
+/// `at`, on the same line or the lines just above it.
+fn find_property_before(text: &str, at: usize, sigil: u8) -> (Span, Option<String>) {
+    let bytes = text.as_bytes();
+    let from = at.saturating_sub(1024);
+    let window = &bytes[from..at.min(bytes.len())];
+    let Some(rel) = window.iter().rposition(|&b| b == sigil) else {
+        return (at..at, None);
+    };
+    let start = from + rel;
+    let end = alias_end(text, start);
+    let name = text.get(start + 1..end).map(str::to_string);
+    (start..end, name)
+}
+
+impl Tree {
+    /// Move every span by `delta` bytes (the length of a byte order mark
+    /// that was cut off before parsing).
+    pub fn shift(&mut self, delta: usize) {
+        if delta == 0 {
+            return;
+        }
+        let sh = |s: &mut Span| {
+            s.start += delta;
+            s.end += delta;
+        };
+        for doc in &mut self.documents {
+            sh(&mut doc.span);
+            if let Some(root) = &mut doc.root {
+                shift_node(root, delta);
+            }
+        }
+        self.scalar_spans.iter_mut().for_each(sh);
+        for p in &mut self.problems {
+            match p {
+                Problem::Syntax { span, .. }
+                | Problem::Anchor { span, .. }
+                | Problem::Alias { span }
+                | Problem::Tag { span, .. }
+                | Problem::TooDeep { span } => sh(span),
+            }
+        }
+    }
+}
+
+fn shift_node(node: &mut Node, delta: usize) {
+    node.span.start += delta;
+    node.span.end += delta;
+    match &mut node.value {
+        Value::Scalar(_) => {}
+        Value::Seq(items) => items.iter_mut().for_each(|n| shift_node(n, delta)),
+        Value::Map(entries) => {
+            for e in entries {
+                shift_node(&mut e.key, delta);
+                shift_node(&mut e.value, delta);
+            }
+        }
+    }
+}

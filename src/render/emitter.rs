@@ -1,0 +1,295 @@
+//! PyYAML's `Emitter` state (column, indentation, "whitespace" and
+//! "indention" flags) and the block-style node writers, as a direct
+//! recursive walk.
+//!
+//! Only what `yaml.dump(..., default_flow_style=False)` produces is needed:
+//! block mappings and sequences, `[]` and `{}` for empty collections, and
+//! scalars. The flag juggling mirrors the Python code so that indentation
+//! comes out identical in every nesting combination.
+
+use super::scalar::{analyze, choose_style, double_quoted_verbatim, escape_double, Style};
+
+/// A scalar to write, and what PyYAML would know about it.
+#[derive(Debug, Clone, Copy)]
+pub enum Text<'a> {
+    /// A string: PyYAML chooses plain, single or double quotes.
+    Str(&'a str),
+    /// A non-string scalar (int, bool, null, ...): written plain, as is.
+    Verbatim(&'a str),
+}
+
+/// A tree to write. Borrowed from the model, already in output order.
+pub enum Item<'a> {
+    Scalar(Text<'a>),
+    Seq(Vec<Item<'a>>),
+    Map(Vec<(Text<'a>, Item<'a>)>),
+}
+
+pub struct Emitter<'o> {
+    out: &'o mut String,
+    newline: &'static str,
+    column: usize,
+    whitespace: bool,
+    indention: bool,
+    indent: Option<usize>,
+    indents: Vec<Option<usize>>,
+    flow_level: usize,
+}
+
+const BEST_INDENT: usize = 2;
+
+impl<'o> Emitter<'o> {
+    pub fn new(out: &'o mut String, newline: &'static str) -> Self {
+        Emitter {
+            out,
+            newline,
+            column: 0,
+            whitespace: true,
+            indention: true,
+            indent: None,
+            indents: Vec::new(),
+            flow_level: 0,
+        }
+    }
+
+    /// `--- ` and the document's root, then the line break that ends it.
+    pub fn document(&mut self, root: &Item) {
+        self.write_indent();
+        self.write_indicator("---", true, false, false);
+        self.node(root, false, false, false);
+        self.write_indent();
+    }
+
+    /// A document written as the bare `---` line (no content).
+    pub fn bare_document(&mut self) {
+        self.write_indent();
+        self.write_indicator("---", true, false, false);
+        self.write_line_break();
+    }
+
+    fn increase_indent(&mut self, flow: bool, indentless: bool) {
+        self.indents.push(self.indent);
+        match self.indent {
+            None => self.indent = Some(if flow { BEST_INDENT } else { 0 }),
+            Some(i) if !indentless => self.indent = Some(i + BEST_INDENT),
+            Some(_) => {}
+        }
+    }
+
+    fn pop_indent(&mut self) {
+        self.indent = self.indents.pop().flatten();
+    }
+
+    fn node(&mut self, item: &Item, sequence: bool, mapping: bool, simple_key: bool) {
+        let _ = sequence;
+        match item {
+            Item::Scalar(text) => {
+                self.increase_indent(true, false);
+                self.scalar(*text, simple_key);
+                self.pop_indent();
+            }
+            Item::Seq(items) if items.is_empty() || self.flow_level > 0 => {
+                self.write_indicator("[", true, true, false);
+                self.flow_level += 1;
+                self.increase_indent(true, false);
+                // Only empty sequences are written in flow style.
+                self.pop_indent();
+                self.flow_level -= 1;
+                self.write_indicator("]", false, false, false);
+            }
+            Item::Map(entries) if entries.is_empty() || self.flow_level > 0 => {
+                self.write_indicator("{", true, true, false);
+                self.flow_level += 1;
+                self.increase_indent(true, false);
+                self.pop_indent();
+                self.flow_level -= 1;
+                self.write_indicator("}", false, false, false);
+            }
+            Item::Seq(items) => {
+                let indentless = mapping && !self.indention;
+                self.increase_indent(false, indentless);
+                for item in items {
+                    self.write_indent();
+                    self.write_indicator("-", true, false, true);
+                    self.node(item, true, false, false);
+                }
+                self.pop_indent();
+            }
+            Item::Map(entries) => {
+                self.increase_indent(false, false);
+                for (key, value) in entries {
+                    self.write_indent();
+                    if is_simple_key(*key) {
+                        self.node(&Item::Scalar(*key), false, true, true);
+                        self.write_indicator(":", false, false, false);
+                    } else {
+                        self.write_indicator("?", true, false, true);
+                        self.node(&Item::Scalar(*key), false, true, false);
+                        self.write_indent();
+                        self.write_indicator(":", true, false, true);
+                    }
+                    self.node(value, false, true, false);
+                }
+                self.pop_indent();
+            }
+        }
+    }
+
+    fn scalar(&mut self, text: Text, simple_key: bool) {
+        match text {
+            Text::Verbatim(t) => self.write_plain(t),
+            Text::Str(s) => {
+                let analysis = analyze(s);
+                let implicit = crate::parse::resolve::Implicit::of(s)
+                    == crate::parse::resolve::Implicit::Str;
+                match choose_style(&analysis, implicit, simple_key, self.flow_level > 0) {
+                    Style::Plain => self.write_plain(s),
+                    Style::Single => self.write_single_quoted(s),
+                    Style::Double => self.write_double_quoted(s),
+                }
+            }
+        }
+    }
+
+    fn write_raw(&mut self, data: &str) {
+        self.column += data.chars().count();
+        self.out.push_str(data);
+    }
+
+    fn write_indicator(&mut self, indicator: &str, need_whitespace: bool, whitespace: bool, indention: bool) {
+        if !(self.whitespace || !need_whitespace) {
+            self.out.push(' ');
+            self.column += 1;
+        }
+        self.out.push_str(indicator);
+        self.column += indicator.len();
+        self.whitespace = whitespace;
+        self.indention = self.indention && indention;
+    }
+
+    fn write_indent(&mut self) {
+        let indent = self.indent.unwrap_or(0);
+        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
+            self.write_line_break();
+        }
+        if self.column < indent {
+            self.whitespace = true;
+            for _ in self.column..indent {
+                self.out.push(' ');
+            }
+            self.column = indent;
+        }
+    }
+
+    fn write_line_break(&mut self) {
+        self.write_break(None);
+    }
+
+    /// A line break: the file's own, or (for NEL, LS, PS inside a quoted
+    /// scalar) the character itself, as PyYAML writes it.
+    fn write_break(&mut self, ch: Option<char>) {
+        self.whitespace = true;
+        self.indention = true;
+        self.column = 0;
+        match ch {
+            Some(c) => self.out.push(c),
+            None => self.out.push_str(self.newline),
+        }
+    }
+
+    fn write_plain(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if !self.whitespace {
+            self.out.push(' ');
+            self.column += 1;
+        }
+        self.whitespace = false;
+        self.indention = false;
+        // Plain scalars are never multi-line here (analysis forbids it and
+        // verbatim scalars are single words), so the text goes out whole.
+        self.write_raw(text);
+    }
+
+    fn write_single_quoted(&mut self, text: &str) {
+        self.write_indicator("'", true, false, false);
+        let chars: Vec<char> = text.chars().collect();
+        let mut spaces = false;
+        let mut breaks = false;
+        let mut start = 0;
+        let mut end = 0;
+        let mut buf = String::new();
+        while end <= chars.len() {
+            let ch = chars.get(end).copied();
+            if spaces {
+                if ch != Some(' ') {
+                    buf.clear();
+                    buf.extend(&chars[start..end]);
+                    self.write_raw(&buf);
+                    start = end;
+                }
+            } else if breaks {
+                if !ch.is_some_and(is_break) {
+                    if chars[start] == '\n' {
+                        self.write_line_break();
+                    }
+                    for &br in &chars[start..end] {
+                        if br == '\n' {
+                            self.write_line_break();
+                        } else {
+                            self.write_break(Some(br));
+                        }
+                    }
+                    self.write_indent();
+                    start = end;
+                }
+            } else if (ch.is_none() || ch == Some(' ') || ch.is_some_and(is_break) || ch == Some('\''))
+                && start < end
+            {
+                buf.clear();
+                buf.extend(&chars[start..end]);
+                self.write_raw(&buf);
+                start = end;
+            }
+            if ch == Some('\'') {
+                self.write_raw("''");
+                start = end + 1;
+            }
+            if let Some(c) = ch {
+                spaces = c == ' ';
+                breaks = is_break(c);
+            }
+            end += 1;
+        }
+        self.write_indicator("'", false, false, false);
+    }
+
+    fn write_double_quoted(&mut self, text: &str) {
+        self.write_indicator("\"", true, false, false);
+        let mut buf = String::with_capacity(text.len() + 8);
+        for ch in text.chars() {
+            if double_quoted_verbatim(ch) {
+                buf.push(ch);
+            } else {
+                escape_double(ch, &mut buf);
+            }
+        }
+        self.write_raw(&buf);
+        self.write_indicator("\"", false, false, false);
+    }
+}
+
+fn is_break(ch: char) -> bool {
+    matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// `check_simple_key` for a scalar key: shorter than 128 characters, not
+/// empty, on one line.
+fn is_simple_key(key: Text) -> bool {
+    let s = match key {
+        Text::Str(s) | Text::Verbatim(s) => s,
+    };
+    let a = analyze(s);
+    s.chars().count() < 128 && !a.empty && !a.multiline
+}

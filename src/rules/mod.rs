@@ -1,0 +1,331 @@
+//! The rule catalogue: one rule per file, each with its documentation in
+//! the file's `//!` comment (printed by `urldb rule CODE`, and the source of
+//! `docs/rules.md`).
+//!
+//! Rules run at the stage where what they check exists:
+//! - [`Check::Text`] on the raw bytes, before any YAML is read;
+//! - [`Check::Parse`] reported while parsing (the rule file holds the docs
+//!   and the finding's constructor, the parser calls it);
+//! - [`Check::File`] on the model of one file;
+//! - [`Check::Layout`] only when a file differs from its canonical text;
+//! - [`Check::Database`] across all files (cross-file conflicts).
+
+use std::path::Path;
+
+use crate::diagnostic::{Finding, Severity};
+use crate::model::node::Document;
+use crate::source::{Source, Span};
+
+#[allow(unused_imports)]
+mod prelude {
+    pub use crate::diagnostic::{Edit, Finding, Fix, NodePath, Severity};
+    pub use crate::model::domain::{self, records, Record};
+    pub use crate::model::node::{Entry, Node, Scalar, ScalarStyle, Value};
+    pub use crate::rules::{entry_path, sub_span, Check, DbContext, DbFinding, FileContext, FixKind, LayoutContext, Rule, TextContext};
+    pub use crate::source::Span;
+}
+
+// Encoding and YAML.
+pub mod bom;
+pub mod duplicate_key;
+pub mod file_too_large;
+pub mod invalid_utf8;
+pub mod missing_final_newline;
+pub mod mixed_line_endings;
+pub mod nesting_too_deep;
+pub mod non_string_key;
+pub mod trailing_whitespace;
+pub mod yaml_alias;
+pub mod yaml_comment;
+pub mod yaml_syntax;
+pub mod yaml_tag;
+// Structure.
+pub mod empty_file;
+pub mod metadata_not_mapping;
+pub mod missing_content_type;
+pub mod missing_path;
+pub mod record_not_mapping;
+// Metadata.
+pub mod cname_conflict;
+pub mod cname_is_primary;
+pub mod domain_conflict;
+pub mod duplicate_cname;
+pub mod invalid_boolean;
+pub mod invalid_cname;
+pub mod invalid_domain_name;
+pub mod unknown_metadata_key;
+pub mod unsorted_cnames;
+// Records.
+pub mod content_type_case;
+pub mod duplicate_category;
+pub mod duplicate_path;
+pub mod empty_categories;
+pub mod empty_category;
+pub mod equivalent_paths;
+pub mod incomplete_static;
+pub mod invalid_categories;
+pub mod invalid_content_length;
+pub mod invalid_content_type;
+pub mod invalid_sha256;
+pub mod path_bad_escape;
+pub mod path_case;
+pub mod path_dot_segment;
+pub mod path_escape_case;
+pub mod path_unneeded_escape;
+pub mod path_fragment;
+pub mod path_invalid_char;
+pub mod path_not_absolute;
+pub mod sha256_case;
+pub mod suspicious_key;
+pub mod unknown_category;
+pub mod unsorted_categories;
+pub mod unsorted_keys;
+pub mod unsorted_records;
+// Database.
+pub mod wrong_extension;
+// Formatting.
+pub mod not_canonical;
+
+/// Every rule, in catalogue order.
+pub static ALL: &[&Rule] = &[
+    &invalid_utf8::RULE,
+    &bom::RULE,
+    &yaml_syntax::RULE,
+    &mixed_line_endings::RULE,
+    &trailing_whitespace::RULE,
+    &missing_final_newline::RULE,
+    &yaml_alias::RULE,
+    &yaml_tag::RULE,
+    &yaml_comment::RULE,
+    &duplicate_key::RULE,
+    &non_string_key::RULE,
+    &file_too_large::RULE,
+    &nesting_too_deep::RULE,
+    &empty_file::RULE,
+    &metadata_not_mapping::RULE,
+    &record_not_mapping::RULE,
+    &missing_path::RULE,
+    &missing_content_type::RULE,
+    &invalid_domain_name::RULE,
+    &invalid_boolean::RULE,
+    &unknown_metadata_key::RULE,
+    &invalid_cname::RULE,
+    &unsorted_cnames::RULE,
+    &duplicate_cname::RULE,
+    &cname_is_primary::RULE,
+    &cname_conflict::RULE,
+    &domain_conflict::RULE,
+    &unsorted_records::RULE,
+    &duplicate_path::RULE,
+    &equivalent_paths::RULE,
+    &unsorted_keys::RULE,
+    &path_not_absolute::RULE,
+    &path_fragment::RULE,
+    &path_invalid_char::RULE,
+    &path_bad_escape::RULE,
+    &path_escape_case::RULE,
+    &path_unneeded_escape::RULE,
+    &path_dot_segment::RULE,
+    &path_case::RULE,
+    &invalid_content_type::RULE,
+    &content_type_case::RULE,
+    &invalid_categories::RULE,
+    &unsorted_categories::RULE,
+    &duplicate_category::RULE,
+    &empty_category::RULE,
+    &empty_categories::RULE,
+    &invalid_content_length::RULE,
+    &invalid_sha256::RULE,
+    &sha256_case::RULE,
+    &incomplete_static::RULE,
+    &suspicious_key::RULE,
+    &unknown_category::RULE,
+    &wrong_extension::RULE,
+    &not_canonical::RULE,
+];
+
+/// Look a rule up by its code.
+pub fn by_code(code: &str) -> Option<&'static Rule> {
+    ALL.iter().copied().find(|r| r.code == code)
+}
+
+/// Whether and how a rule's findings can be repaired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FixKind {
+    /// No automatic fix: a person must decide.
+    None,
+    /// `fmt` repairs it (layout only).
+    Format,
+    /// `check --fix` repairs it (it changes a value's spelling, safely).
+    Safe,
+    /// `check --fix` repairs some cases; the others need a person.
+    Sometimes,
+}
+
+impl FixKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            FixKind::None => "no automatic fix",
+            FixKind::Format => "fixed by `urldb fmt` (and `check --fix`)",
+            FixKind::Safe => "fixed by `urldb check --fix`",
+            FixKind::Sometimes => "sometimes fixed by `urldb check --fix`",
+        }
+    }
+}
+
+/// A rule: its code, default severity, fix, documentation and check.
+pub struct Rule {
+    pub code: &'static str,
+    /// One line: what is wrong, for `urldb rules`.
+    pub summary: &'static str,
+    pub severity: Severity,
+    pub fix: FixKind,
+    /// A finding of this rule means the file cannot be rewritten safely
+    /// (`fmt` and `check --fix` leave it untouched).
+    pub blocks_rewrite: bool,
+    pub check: Check,
+    /// The rule's source file; its `//!` lines are the documentation.
+    pub source: &'static str,
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code)
+    }
+}
+
+impl Rule {
+    /// The rule's documentation (Markdown), from its `//!` comment.
+    pub fn documentation(&self) -> String {
+        let mut out = String::new();
+        for line in self.source.lines() {
+            let Some(rest) = line.strip_prefix("//!") else {
+                if out.is_empty() {
+                    continue;
+                }
+                break;
+            };
+            out.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+pub enum Check {
+    Text(fn(&TextContext, &mut Vec<Finding>)),
+    /// Found by the parser or the file engine; the rule file has the docs
+    /// and the constructor of the finding.
+    Parse,
+    File(fn(&FileContext, &mut Vec<Finding>)),
+    Layout(fn(&LayoutContext, &mut Vec<Finding>)),
+    Database(fn(&DbContext, &mut Vec<DbFinding>)),
+}
+
+/// What text rules see: the bytes as read and the text made of them.
+pub struct TextContext<'a> {
+    pub raw: &'a [u8],
+    pub source: &'a Source,
+}
+
+/// What file rules see.
+pub struct FileContext<'a> {
+    pub source: &'a Source,
+    pub documents: &'a [Document],
+    /// The domain named by the file name (its stem).
+    pub domain: &'a str,
+    pub settings: &'a crate::config::LintSettings,
+}
+
+/// What layout rules see: the file and its canonical text.
+pub struct LayoutContext<'a> {
+    pub file: &'a FileContext<'a>,
+    pub canonical: &'a str,
+}
+
+/// The facts of one file that cross-file rules need.
+#[derive(Debug, Clone)]
+pub struct FileFacts {
+    pub path: std::path::PathBuf,
+    pub domain: String,
+    /// Each cname and its span in this file.
+    pub cnames: Vec<(String, Span)>,
+    /// The file is being checked (cross-file findings are reported only in
+    /// checked files, though every file is seen).
+    pub checked: bool,
+}
+
+pub struct DbContext<'a> {
+    pub files: &'a [FileFacts],
+}
+
+/// A cross-file finding and the file (index into `DbContext::files`) it is in.
+pub struct DbFinding {
+    pub file: usize,
+    pub finding: Finding,
+}
+
+/// The file's stem if it names a domain file (`example.com.yaml`).
+pub fn domain_of(path: &Path) -> String {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .map(|n| n.strip_suffix(".yaml").or_else(|| n.strip_suffix(".yml")).unwrap_or(n))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The span of bytes `range` of a scalar's value. Exact when the scalar is
+/// written as its value (plain or quoted without escapes, on one line);
+/// otherwise the whole node, which is still the right place to look.
+pub fn sub_span(source: &Source, node: &crate::model::node::Node, range: std::ops::Range<usize>) -> Span {
+    let Some(s) = node.as_scalar() else {
+        return node.span.clone();
+    };
+    let start = node.span.start
+        + match s.style {
+            crate::model::node::ScalarStyle::SingleQuoted | crate::model::node::ScalarStyle::DoubleQuoted => 1,
+            _ => 0,
+        };
+    let fits = source
+        .text
+        .get(start..start + s.value.len())
+        .is_some_and(|t| t == s.value);
+    if fits && range.end <= s.value.len() {
+        start + range.start..start + range.end
+    } else {
+        node.span.clone()
+    }
+}
+
+/// The place of `key`'s value in a document's root mapping.
+pub fn entry_path(doc: usize, entries: &[crate::model::node::Entry], key: &str) -> Option<crate::diagnostic::NodePath> {
+    let index = entries.iter().position(|e| e.key_str() == Some(key))?;
+    Some(crate::diagnostic::NodePath::new(doc, &[index]))
+}
+
+/// Helpers for the unit tests in rule files.
+#[cfg(test)]
+pub mod test_support {
+    use crate::lint::{check_bytes, Options};
+
+    /// The codes of the findings for `text` as the file `name`, in order.
+    pub fn codes(name: &str, text: &str) -> Vec<&'static str> {
+        codes_with(name, text, &Options::default())
+    }
+
+    pub fn codes_with(name: &str, text: &str, options: &Options) -> Vec<&'static str> {
+        check_bytes(std::path::Path::new(name), text.as_bytes(), options)
+            .findings
+            .iter()
+            .map(|f| f.rule.code)
+            .collect()
+    }
+
+    /// The text after `check --fix`.
+    pub fn fixed(name: &str, text: &str) -> String {
+        let options = Options::default();
+        let checked = check_bytes(std::path::Path::new(name), text.as_bytes(), &options);
+        let fixed = crate::lint::fix(checked, &options);
+        fixed.text.unwrap_or_else(|| text.to_string())
+    }
+}

@@ -1,0 +1,43 @@
+//! ## What it checks
+//! Collections nested deeper than 64 levels.
+//!
+//! ## Why it matters
+//! A domain file needs three levels. Deep nesting is a sign of a broken or
+//! hostile file, and unbounded nesting exhausts the stack of recursive
+//! readers; urldb stops reading the file at the limit.
+//!
+//! ## Example
+//! ```yaml
+//! ---
+//! x: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+//! ```
+//!
+//! Use instead: a flat structure.
+//!
+//! ## Fix
+//! None.
+
+use super::prelude::*;
+use crate::source::Span;
+
+pub static RULE: Rule = Rule {
+    code: "nesting-too-deep",
+    summary: "collections nested deeper than the limit",
+    severity: Severity::Error,
+    fix: FixKind::None,
+    blocks_rewrite: true,
+    check: Check::Parse,
+    source: include_str!("nesting_too_deep.rs"),
+};
+
+pub fn finding(span: Span) -> Finding {
+    Finding::new(
+        &RULE,
+        span,
+        format!(
+            "nesting deeper than {} levels; the rest of the file is not read",
+            crate::parse::tree::MAX_DEPTH
+        ),
+    )
+    .help("a domain file needs three levels of nesting; flatten the value")
+}

@@ -1,0 +1,91 @@
+//! ## What it checks
+//! A percent-escape in a `_path` written with lowercase hex digits
+//! (`%2f`, `%c3%a9`).
+//!
+//! ## Why it matters
+//! `%2f` and `%2F` are the same byte, so two spellings of one URL can sit
+//! side by side unnoticed, and every URL tool (url-normalize among them)
+//! writes uppercase. One spelling keeps the database searchable.
+//!
+//! ## Example
+//! ```yaml
+//! _path: /caf%c3%a9
+//! content-type: text/html
+//! ```
+//!
+//! Use instead:
+//! ```yaml
+//! _path: /caf%C3%A9
+//! content-type: text/html
+//! ```
+//!
+//! ## Fix
+//! Safe, by `urldb check --fix`: the hex digits are uppercased (the URL is
+//! the same).
+
+use super::prelude::*;
+
+pub static RULE: Rule = Rule {
+    code: "path-escape-case",
+    summary: "percent-escape with lowercase hex digits",
+    severity: Severity::Error,
+    fix: FixKind::Safe,
+    blocks_rewrite: false,
+    check: Check::File(check),
+    source: include_str!("path_escape_case.rs"),
+};
+
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::PATH) else {
+            continue;
+        };
+        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+            continue;
+        };
+        let fixed = uppercase_escapes(path);
+        if fixed == path {
+            continue;
+        }
+        let Some(at) = entry_path(record.doc, record.entries, domain::PATH) else {
+            continue;
+        };
+        for escape in crate::model::path::escapes(path) {
+            let crate::model::path::Escape::Valid { at: i, .. } = escape else {
+                continue;
+            };
+            let text = &path[i..i + 3];
+            if text == text.to_ascii_uppercase() {
+                continue;
+            }
+            let upper = text.to_ascii_uppercase();
+            out.push(
+                Finding::new(
+                    &RULE,
+                    sub_span(ctx.source, &entry.value, i..i + 3),
+                    format!("percent-escape `{text}` has lowercase hex digits"),
+                )
+                .help(format!("write `{upper}`: escapes use uppercase hex"))
+                .fix(Fix::safe(
+                    "uppercase the percent-escapes",
+                    vec![Edit::SetScalar {
+                        at: at.clone(),
+                        value: Scalar::string(fixed.clone()),
+                    }],
+                )),
+            );
+        }
+    }
+}
+
+/// The path with the hex digits of every valid escape uppercased.
+pub fn uppercase_escapes(path: &str) -> String {
+    let mut out = path.to_string();
+    for escape in crate::model::path::escapes(path) {
+        if let crate::model::path::Escape::Valid { at, .. } = escape {
+            let upper = path[at..at + 3].to_ascii_uppercase();
+            out.replace_range(at..at + 3, &upper);
+        }
+    }
+    out
+}

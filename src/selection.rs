@@ -1,0 +1,81 @@
+//! Which rules are on, and at which severity: `--select`, `--ignore`,
+//! `--extend-select` and the `[lint]` table, resolved once per run.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diagnostic::{Finding, Severity};
+use crate::rules;
+
+#[derive(Debug, Clone)]
+pub struct Selection {
+    enabled: BTreeSet<&'static str>,
+    severity: BTreeMap<&'static str, Severity>,
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Selection {
+            enabled: rules::ALL.iter().map(|r| r.code).collect(),
+            severity: BTreeMap::new(),
+        }
+    }
+}
+
+impl Selection {
+    /// `select` (default `ALL`), plus `extend_select`, minus `ignore`.
+    /// Codes are checked; an unknown one is an error with a suggestion.
+    pub fn new(
+        select: Option<&[String]>,
+        extend_select: &[String],
+        ignore: &[String],
+        severity: &BTreeMap<String, Severity>,
+    ) -> Result<Selection, String> {
+        let codes = |list: &[String]| -> Result<Vec<&'static str>, String> {
+            let mut out = Vec::new();
+            for code in list {
+                if code == "ALL" {
+                    out.extend(rules::ALL.iter().map(|r| r.code));
+                } else {
+                    let rule = rules::by_code(code).ok_or_else(|| crate::config::unknown_rule_message(code))?;
+                    out.push(rule.code);
+                }
+            }
+            Ok(out)
+        };
+        let mut enabled: BTreeSet<&'static str> = match select {
+            Some(list) => codes(list)?.into_iter().collect(),
+            None => rules::ALL.iter().map(|r| r.code).collect(),
+        };
+        enabled.extend(codes(extend_select)?);
+        for code in codes(ignore)? {
+            enabled.remove(code);
+        }
+        let mut sev = BTreeMap::new();
+        for (code, s) in severity {
+            let rule = rules::by_code(code).ok_or_else(|| crate::config::unknown_rule_message(code))?;
+            sev.insert(rule.code, *s);
+        }
+        Ok(Selection {
+            enabled,
+            severity: sev,
+        })
+    }
+
+    pub fn is_enabled(&self, code: &str) -> bool {
+        self.enabled.contains(code)
+    }
+
+    /// Keep the enabled findings, with their configured severity.
+    pub fn apply(&self, findings: Vec<Finding>) -> Vec<Finding> {
+        findings
+            .into_iter()
+            .filter(|f| self.is_enabled(f.rule.code))
+            .map(|mut f| {
+                if let Some(s) = self.severity.get(f.rule.code) {
+                    f.severity = *s;
+                }
+                f
+            })
+            .collect()
+    }
+}
