@@ -1,1 +1,245 @@
-//! TODO
+//! Command-line arguments (clap derive) and the run context every command
+//! shares: configuration, database root, rule selection, colors, threads.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::config::Config;
+use crate::lint::Options;
+use crate::selection::Selection;
+
+/// Exit codes, the same in every command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// Nothing found, nothing to change.
+    Success = 0,
+    /// Findings, files to reformat, broken URLs.
+    Failure = 1,
+    /// Usage, configuration, I/O or internal error.
+    Error = 2,
+}
+
+#[derive(Debug, Parser)]
+#[command(name = "urldb", version, about = "Lint, format and maintain a URL database kept in git")]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// The database directory (default: `root` in urldb.toml, else the current directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub db: Option<PathBuf>,
+    /// The configuration file (default: urldb.toml, found upward from the current directory).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// When to use colors.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Print less (only findings and errors).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print more (every file processed).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, global = true, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Do not read or write the results cache.
+    #[arg(long, global = true)]
+    pub no_cache: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Lint domain files.
+    Check(CheckArgs),
+    /// Rewrite domain files as canonical text.
+    Fmt(FmtArgs),
+    /// List every rule.
+    Rules,
+    /// Show one rule's documentation.
+    Rule {
+        /// The rule code, e.g. `path-escape-case`.
+        code: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// Only these rule codes (comma-separated; `ALL` for every rule).
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    pub select: Option<Vec<String>>,
+    /// Also these rule codes.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    pub extend_select: Vec<String>,
+    /// Not these rule codes.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    pub ignore: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Files or directories to check (default: the whole database).
+    pub paths: Vec<PathBuf>,
+    /// Apply safe fixes; the result is canonical text.
+    #[arg(long, conflicts_with = "diff")]
+    pub fix: bool,
+    /// Show what `--fix` would change, as a unified diff; write nothing.
+    #[arg(long)]
+    pub diff: bool,
+    /// Output format.
+    #[arg(long, value_enum, env = "URLDB_FORMAT", default_value_t = crate::report::Format::Full)]
+    pub format: crate::report::Format,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Count findings per rule.
+    #[arg(long)]
+    pub statistics: bool,
+    /// Exit 0 even when there are findings.
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Read the file from stdin, as if it were NAME.
+    #[arg(long, value_name = "NAME")]
+    pub stdin_filename: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Files or directories to format (default: the whole database).
+    pub paths: Vec<PathBuf>,
+    /// List files that would change and exit 1; write nothing.
+    #[arg(long, conflicts_with = "diff")]
+    pub check: bool,
+    /// Show the changes as a unified diff (`git apply` accepts it); write nothing.
+    #[arg(long)]
+    pub diff: bool,
+    /// Read the file from stdin as NAME and write its canonical text to stdout.
+    #[arg(long, value_name = "NAME")]
+    pub stdin_filename: Option<PathBuf>,
+    /// Rewrite files that have comments, dropping the comments.
+    #[arg(long)]
+    pub drop_comments: bool,
+}
+
+/// Everything a command needs to know about where and how it runs.
+pub struct Context {
+    pub config: Config,
+    pub root: PathBuf,
+    pub color: bool,
+    pub quiet: bool,
+    pub verbose: bool,
+}
+
+impl Context {
+    pub fn new(global: &GlobalArgs) -> Result<Context, String> {
+        let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+        let config_path = match &global.config {
+            Some(p) => Some(p.clone()),
+            None => Config::discover(&cwd),
+        };
+        let config = match &config_path {
+            Some(p) => Config::load(p).map_err(|e| e.to_string())?,
+            None => Config::default(),
+        };
+        let root = match (&global.db, &config.root, &config_path) {
+            (Some(db), _, _) => db.clone(),
+            (None, Some(root), Some(cfg)) => {
+                let base = cfg.parent().unwrap_or(Path::new("."));
+                relative_to_cwd(&base.join(root), &cwd)
+            }
+            _ => PathBuf::from("."),
+        };
+        if !root.is_dir() {
+            return Err(format!("database directory `{}` does not exist", root.display()));
+        }
+        if let Some(n) = global.threads {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build_global()
+                .map_err(|e| format!("--threads: {e}"))?;
+        }
+        let color = match global.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::IsTerminal::is_terminal(&std::io::stdout())
+            }
+        };
+        Ok(Context {
+            config,
+            root,
+            color,
+            quiet: global.quiet,
+            verbose: global.verbose,
+        })
+    }
+
+    /// Lint options from the configuration and the command line.
+    pub fn options(&self, select: Option<&SelectArgs>) -> Result<Options, String> {
+        let lint = &self.config.lint;
+        let (sel, extend, ignore) = match select {
+            Some(s) => {
+                let mut ignore = lint.ignore.clone();
+                ignore.extend(s.ignore.iter().cloned());
+                let mut extend = lint.extend_select.clone();
+                extend.extend(s.extend_select.iter().cloned());
+                (s.select.clone().or_else(|| lint.select.clone()), extend, ignore)
+            }
+            None => (lint.select.clone(), lint.extend_select.clone(), lint.ignore.clone()),
+        };
+        let selection = Selection::new(sel.as_deref(), &extend, &ignore, &lint.severity)?;
+        Ok(Options {
+            settings: self.config.lint_settings(),
+            selection,
+            line_ending: self.config.line_ending,
+            empty_metadata: self.config.empty_metadata,
+            drop_comments: false,
+        })
+    }
+
+    pub fn exclude(&self) -> Result<globset::GlobSet, String> {
+        crate::discover::exclude_set(&self.config.exclude)
+    }
+}
+
+/// Show `path` relative to the current directory when it is under it.
+fn relative_to_cwd(path: &Path, cwd: &Path) -> PathBuf {
+    match path.strip_prefix(cwd) {
+        Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
+        Ok(rel) => rel.to_path_buf(),
+        Err(_) => path.to_path_buf(),
+    }
+}
+
+/// Parse arguments, run the command, return the exit status.
+pub fn run(cli: Cli) -> ExitStatus {
+    match cli.command {
+        Command::Rules => crate::commands::rules::list(),
+        Command::Rule { code } => crate::commands::rules::show(&code),
+        Command::Check(args) => with_context(&cli.global, |ctx| crate::commands::check::run(ctx, &args)),
+        Command::Fmt(args) => with_context(&cli.global, |ctx| crate::commands::fmt::run(ctx, &args)),
+    }
+}
+
+fn with_context(global: &GlobalArgs, f: impl FnOnce(&Context) -> ExitStatus) -> ExitStatus {
+    match Context::new(global) {
+        Ok(ctx) => f(&ctx),
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitStatus::Error
+        }
+    }
+}

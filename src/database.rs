@@ -1,1 +1,308 @@
-//! TODO
+//! Running over a database: every file on its own thread-pool task (one
+//! file in memory per thread), then the cross-file rules over the small
+//! facts each file left behind.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::diagnostic::Finding;
+use crate::discover;
+use crate::lint::{self, Checked, Options};
+use crate::rules::{self, Check, DbContext, FileFacts};
+use crate::source::Source;
+
+/// What to do with each file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Report findings.
+    Check,
+    /// Report findings left after `check --fix` (new text in `new_text`).
+    Fix,
+    /// Compute the canonical text (`fmt`).
+    Format,
+}
+
+/// The outcome for one file that has something to say.
+#[derive(Debug)]
+pub struct FileResult {
+    /// The path as shown to the user.
+    pub path: PathBuf,
+    /// Findings and the text they point into.
+    pub checked: Checked,
+    /// The text the file should have (fix or format), when it differs.
+    pub new_text: Option<String>,
+    /// Findings repaired by `--fix`.
+    pub fixed: usize,
+    /// The file was read from the database (not stdin): it can be written.
+    pub on_disk: bool,
+    /// The bytes as read, kept when `new_text` is set: a write goes ahead
+    /// only if the file still holds them.
+    pub read: Option<Vec<u8>>,
+}
+
+/// A file that could not be read: exit code 2, the run goes on.
+#[derive(Debug, Clone)]
+pub struct FileError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Files with findings or changes, sorted by path.
+    pub files: Vec<FileResult>,
+    pub errors: Vec<FileError>,
+    /// How many files were checked.
+    pub checked: usize,
+}
+
+/// The set of files a run looks at.
+#[derive(Debug, Clone)]
+pub struct Targets {
+    /// Every domain file of the database (cross-file rules see them all).
+    pub all: Vec<PathBuf>,
+    /// The files to check (a subset of `all`, or files named on the command line).
+    pub checked: Vec<PathBuf>,
+    pub errors: Vec<FileError>,
+}
+
+/// Resolve `paths` (files or directories; none = the whole database).
+pub fn targets(root: &Path, paths: &[PathBuf], exclude: &globset::GlobSet) -> Targets {
+    let found = discover::find(root, exclude);
+    let mut errors: Vec<FileError> = found
+        .errors
+        .into_iter()
+        .map(|e| FileError {
+            path: e.path,
+            message: e.message,
+        })
+        .collect();
+    let mut all = found.files;
+    let checked = if paths.is_empty() {
+        all.clone()
+    } else {
+        let mut checked = Vec::new();
+        for p in paths {
+            if p.is_dir() {
+                let sub = discover::find(p, exclude);
+                errors.extend(sub.errors.into_iter().map(|e| FileError {
+                    path: e.path,
+                    message: e.message,
+                }));
+                checked.extend(sub.files);
+            } else if p.exists() {
+                checked.push(p.clone());
+            } else {
+                errors.push(FileError {
+                    path: p.clone(),
+                    message: "no such file or directory".to_string(),
+                });
+            }
+        }
+        checked
+    };
+    // Files named on the command line that lie outside the root still count.
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let known: std::collections::HashSet<PathBuf> = all.iter().map(|p| canon(p)).collect();
+    for p in &checked {
+        if !known.contains(&canon(p)) {
+            all.push(p.clone());
+        }
+    }
+    Targets {
+        all,
+        checked,
+        errors,
+    }
+}
+
+/// Read a file, refusing one over the size limit before reading it.
+pub fn read_file(path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if meta.is_dir() {
+        return Err("is a directory".to_string());
+    }
+    if meta.len() > max {
+        return Ok(Err(meta.len()));
+    }
+    std::fs::read(path).map(Ok).map_err(|e| e.to_string())
+}
+
+/// Check (or fix, or format) the targets.
+pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let checked_set: std::collections::HashSet<PathBuf> = targets.checked.iter().map(|p| canon(p)).collect();
+    let cross_file = mode != Mode::Format;
+
+    struct PerFile {
+        result: Option<FileResult>,
+        facts: Option<FileFacts>,
+        error: Option<FileError>,
+        checked: bool,
+    }
+    let per_file: Vec<PerFile> = targets
+        .all
+        .par_iter()
+        .map(|path| {
+            let is_checked = checked_set.contains(&canon(path));
+            if !is_checked && !cross_file {
+                return PerFile {
+                    result: None,
+                    facts: None,
+                    error: None,
+                    checked: false,
+                };
+            }
+            let raw = match read_file(path, options.settings.max_file_size) {
+                Err(message) => {
+                    return PerFile {
+                        result: None,
+                        facts: None,
+                        error: Some(FileError {
+                            path: path.clone(),
+                            message,
+                        }),
+                        checked: is_checked,
+                    };
+                }
+                Ok(Err(size)) => {
+                    let checked = too_large(path, size, options);
+                    let result = is_checked.then(|| FileResult {
+                        path: path.clone(),
+                        checked,
+                        new_text: None,
+                        fixed: 0,
+                        on_disk: true,
+                        read: None,
+                    });
+                    return PerFile {
+                        result,
+                        facts: None,
+                        error: None,
+                        checked: is_checked,
+                    };
+                }
+                Ok(Ok(raw)) => raw,
+            };
+            let facts = cross_file.then(|| lint::facts(path, &String::from_utf8_lossy(&raw), is_checked));
+            let result = is_checked.then(|| process(path, &raw, options, mode)).flatten();
+            PerFile {
+                result,
+                facts,
+                error: None,
+                checked: is_checked,
+            }
+        })
+        .collect();
+
+    let mut outcome = Outcome::default();
+    outcome.errors.extend(targets.errors.iter().cloned());
+    let mut facts = Vec::new();
+    for pf in per_file {
+        outcome.checked += usize::from(pf.checked && pf.error.is_none());
+        if let Some(e) = pf.error {
+            outcome.errors.push(e);
+        }
+        if let Some(f) = pf.facts {
+            facts.push(f);
+        }
+        if let Some(r) = pf.result {
+            outcome.files.push(r);
+        }
+    }
+    if cross_file {
+        add_cross_file(&mut outcome, &facts, options);
+    }
+    outcome.files.sort_by(|a, b| a.path.cmp(&b.path));
+    outcome.errors.sort_by(|a, b| a.path.cmp(&b.path));
+    outcome
+}
+
+/// Check one file's text (from disk or stdin) in the given mode. `None`
+/// when there is nothing to report or change.
+pub fn process(path: &Path, raw: &[u8], options: &Options, mode: Mode) -> Option<FileResult> {
+    let checked = lint::check_bytes(path, raw, options);
+    let (checked, new_text, fixed) = match mode {
+        Mode::Check => (checked, None, 0),
+        Mode::Format => {
+            let new_text = checked.canonical.clone().filter(|c| *c != checked.source.text);
+            (checked, new_text, 0)
+        }
+        Mode::Fix => {
+            let fixed = lint::fix(checked, options);
+            (fixed.after, fixed.text, fixed.fixed)
+        }
+    };
+    let interesting = match mode {
+        Mode::Format => new_text.is_some() || checked.blocked_by.is_some(),
+        _ => !checked.findings.is_empty() || new_text.is_some(),
+    };
+    let read = new_text.is_some().then(|| raw.to_vec());
+    interesting.then(|| FileResult {
+        path: path.to_path_buf(),
+        checked,
+        new_text,
+        fixed,
+        on_disk: true,
+        read,
+    })
+}
+
+fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
+    let finding = rules::file_too_large::finding(size, options.settings.max_file_size);
+    Checked {
+        source: Source::new(path, String::new()),
+        documents: None,
+        findings: options.selection.apply(vec![finding]),
+        blocked_by: Some(&rules::file_too_large::RULE),
+        canonical: None,
+    }
+}
+
+/// Run the cross-file rules and attach their findings to the files they
+/// are in (reading a clean file again to show its text).
+fn add_cross_file(outcome: &mut Outcome, facts: &[FileFacts], options: &Options) {
+    let ctx = DbContext { files: facts };
+    let mut found = Vec::new();
+    for rule in rules::ALL {
+        if let Check::Database(check) = rule.check {
+            check(&ctx, &mut found);
+        }
+    }
+    for db in found {
+        let Some(file) = facts.get(db.file) else {
+            continue;
+        };
+        let findings: Vec<Finding> = options.selection.apply(vec![db.finding]);
+        if findings.is_empty() {
+            continue;
+        }
+        let index = match outcome.files.iter().position(|r| r.path == file.path) {
+            Some(i) => i,
+            None => {
+                let text = std::fs::read(&file.path)
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_default();
+                outcome.files.push(FileResult {
+                    path: file.path.clone(),
+                    checked: Checked {
+                        source: Source::new(&file.path, text),
+                        documents: None,
+                        findings: Vec::new(),
+                        blocked_by: None,
+                        canonical: None,
+                    },
+                    new_text: None,
+                    fixed: 0,
+                    on_disk: true,
+                    read: None,
+                });
+                outcome.files.len() - 1
+            }
+        };
+        let result = &mut outcome.files[index];
+        result.checked.findings.extend(findings);
+        result.checked.findings.sort_by_key(|f| (f.span.start, f.span.end));
+    }
+}

@@ -7,6 +7,7 @@
 //! ([`write`]). The `urldb` binary is a thin layer over it ([`cli`]).
 
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod database;
 pub mod diagnostic;

@@ -1,0 +1,112 @@
+//! `urldb check`: lint, and with `--fix` repair.
+
+use std::io::Write;
+
+use crate::cli::{CheckArgs, Context, ExitStatus};
+use crate::database::{self, FileError, Mode, Outcome};
+use crate::report::{self, Counts};
+
+pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
+    let options = match ctx.options(Some(&args.select)) {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    let mode = if args.fix || args.diff { Mode::Fix } else { Mode::Check };
+    let mut outcome = if let Some(name) = &args.stdin_filename {
+        let raw = match super::read_stdin() {
+            Ok(raw) => raw,
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitStatus::Error;
+            }
+        };
+        let mut outcome = Outcome::default();
+        outcome.checked = 1;
+        if let Some(mut result) = database::process(name, &raw, &options, mode) {
+            result.on_disk = false;
+            outcome.files.push(result);
+        }
+        outcome
+    } else {
+        let exclude = match ctx.exclude() {
+            Ok(e) => e,
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitStatus::Error;
+            }
+        };
+        let targets = database::targets(&ctx.root, &args.paths, &exclude);
+        database::run(&targets, &options, mode)
+    };
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut changed = 0;
+    if args.diff {
+        for file in &outcome.files {
+            if let Some(new) = &file.new_text {
+                let path = report::display_path(&file.path);
+                let original = file.read.as_deref().map(String::from_utf8_lossy).unwrap_or_default();
+                let _ = out.write_all(crate::diff::unified(&path, &original, new).as_bytes());
+                changed += 1;
+            }
+        }
+        super::print_errors(&outcome.errors);
+        return status(changed > 0, &outcome.errors, args.exit_zero);
+    }
+    let mut fixed = 0;
+    if args.fix {
+        let mut write_errors = Vec::new();
+        for file in &mut outcome.files {
+            fixed += file.fixed;
+            let Some(new) = file.new_text.take() else {
+                continue;
+            };
+            if !file.on_disk {
+                // --stdin-filename: the fixed text goes to stdout.
+                let _ = out.write_all(new.as_bytes());
+                continue;
+            }
+            let expected = file.read.take().unwrap_or_default();
+            if let Err(e) = crate::write::replace(&file.path, &expected, new.as_bytes()) {
+                write_errors.push(FileError {
+                    path: file.path.clone(),
+                    message: e.to_string(),
+                });
+            }
+        }
+        outcome.errors.extend(write_errors);
+    }
+    let counts = Counts::of(&outcome.files);
+    let result = (|| -> std::io::Result<()> {
+        report::write(&mut out, args.format, &outcome.files, ctx.color)?;
+        if args.statistics {
+            report::statistics(&mut out, &outcome.files)?;
+        }
+        if args.format == report::Format::Full && !ctx.quiet {
+            report::summary(&mut out, counts, fixed)?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: {e}");
+            return ExitStatus::Error;
+        }
+    }
+    super::print_errors(&outcome.errors);
+    status(counts.total() > 0, &outcome.errors, args.exit_zero)
+}
+
+fn status(found: bool, errors: &[FileError], exit_zero: bool) -> ExitStatus {
+    if !errors.is_empty() {
+        ExitStatus::Error
+    } else if found && !exit_zero {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
+}

@@ -1,0 +1,135 @@
+//! `urldb fmt`: rewrite files as canonical text (layout only).
+
+use std::io::Write;
+
+use crate::cli::{Context, ExitStatus, FmtArgs};
+use crate::database::{self, FileResult, Mode, Outcome};
+use crate::report;
+
+pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
+    let mut options = match ctx.options(None) {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    options.drop_comments = args.drop_comments;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+
+    if let Some(name) = &args.stdin_filename {
+        let raw = match super::read_stdin() {
+            Ok(raw) => raw,
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitStatus::Error;
+            }
+        };
+        let checked = crate::lint::check_bytes(name, &raw, &options);
+        return match (&checked.canonical, checked.blocked_by) {
+            (Some(text), _) => {
+                let _ = out.write_all(text.as_bytes());
+                ExitStatus::Success
+            }
+            (None, _) => {
+                let _ = out.write_all(&raw);
+                report_blocked(&checked, name);
+                ExitStatus::Failure
+            }
+        };
+    }
+
+    let exclude = match ctx.exclude() {
+        Ok(e) => e,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    let targets = database::targets(&ctx.root, &args.paths, &exclude);
+    let mut outcome: Outcome = database::run(&targets, &options, Mode::Format);
+    let mut changed = 0;
+    let mut blocked = 0;
+    for file in &mut outcome.files {
+        if file.checked.blocked_by.is_some() {
+            blocked += 1;
+            report_blocked(&file.checked, &file.path);
+            continue;
+        }
+        let Some(new) = file.new_text.take() else {
+            continue;
+        };
+        changed += 1;
+        let path = report::display_path(&file.path);
+        if args.diff {
+            let old = String::from_utf8_lossy(file.read.as_deref().unwrap_or_default());
+            let _ = out.write_all(crate::diff::unified(&path, &old, &new).as_bytes());
+        } else if args.check {
+            let _ = writeln!(out, "Would reformat: {path}");
+        } else {
+            match write_file(file, &new) {
+                Ok(()) => {
+                    if ctx.verbose {
+                        let _ = writeln!(out, "Reformatted: {path}");
+                    }
+                }
+                Err(message) => outcome.errors.push(database::FileError {
+                    path: file.path.clone(),
+                    message,
+                }),
+            }
+        }
+    }
+    if !ctx.quiet && !args.diff {
+        let unchanged = outcome.checked.saturating_sub(changed + blocked);
+        let verb = if args.check { "would be reformatted" } else { "reformatted" };
+        let _ = writeln!(
+            out,
+            "{changed} file{} {verb}, {unchanged} file{} left unchanged{}",
+            if changed == 1 { "" } else { "s" },
+            if unchanged == 1 { "" } else { "s" },
+            if blocked > 0 {
+                format!(", {blocked} not formatted (see above)")
+            } else {
+                String::new()
+            }
+        );
+    }
+    super::print_errors(&outcome.errors);
+    if !outcome.errors.is_empty() {
+        ExitStatus::Error
+    } else if blocked > 0 || ((args.check || args.diff) && changed > 0) {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
+}
+
+fn write_file(file: &mut FileResult, new: &str) -> Result<(), String> {
+    let expected = file.read.take().unwrap_or_default();
+    crate::write::replace(&file.path, &expected, new.as_bytes()).map_err(|e| e.to_string())
+}
+
+/// Say why a file was not formatted: the first finding that blocks it.
+fn report_blocked(checked: &crate::lint::Checked, path: &std::path::Path) {
+    let Some(rule) = checked.blocked_by else {
+        return;
+    };
+    let path = report::display_path(path);
+    let detail = checked
+        .findings
+        .iter()
+        .find(|f| f.rule.code == rule.code)
+        .map(|f| {
+            let (line, col) = checked.source.line_col(f.span.start);
+            format!("{line}:{col}: {}", f.message)
+        })
+        .unwrap_or_else(|| rule.summary.to_string());
+    let hint = if rule.code == "yaml-comment" {
+        " (use --drop-comments to drop them)"
+    } else {
+        ""
+    };
+    eprintln!("error: {path}: not formatted: {} at {detail}{hint}", rule.code);
+}

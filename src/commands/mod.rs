@@ -1,0 +1,25 @@
+//! One module per subcommand: read the arguments, call the library, print,
+//! and say which exit status the run earned.
+
+pub mod check;
+pub mod fmt;
+pub mod rules;
+
+use std::io::Read;
+
+use crate::database::FileError;
+
+/// Print file errors (I/O problems) to stderr.
+pub fn print_errors(errors: &[FileError]) {
+    for e in errors {
+        eprintln!("error: {}: {}", crate::report::display_path(&e.path), e.message);
+    }
+}
+
+pub fn read_stdin() -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    Ok(buf)
+}

@@ -1,0 +1,56 @@
+//! `urldb rules` and `urldb rule CODE`: the catalogue, from the rule files'
+//! own documentation.
+
+use crate::cli::ExitStatus;
+use crate::rules::{self, FixKind};
+
+pub fn list() -> ExitStatus {
+    let width = rules::ALL.iter().map(|r| r.code.len()).max().unwrap_or(0);
+    for rule in rules::ALL {
+        let fix = match rule.fix {
+            FixKind::None => "   ",
+            FixKind::Format | FixKind::Safe | FixKind::Sometimes => "[*]",
+        };
+        println!(
+            "{:<width$}  {:<7}  {fix}  {}",
+            rule.code,
+            rule.severity.as_str(),
+            rule.summary
+        );
+    }
+    ExitStatus::Success
+}
+
+pub fn show(code: &str) -> ExitStatus {
+    match rules::by_code(code) {
+        Some(rule) => {
+            print!("{}", render(rule));
+            ExitStatus::Success
+        }
+        None => {
+            eprintln!("error: {}", crate::config::unknown_rule_message(code));
+            ExitStatus::Error
+        }
+    }
+}
+
+/// One rule's documentation as Markdown (also used for `docs/rules.md`).
+pub fn render(rule: &rules::Rule) -> String {
+    format!(
+        "# {} ({})\n\n{}.\nDefault severity: {}. Fix: {}.\n\n{}",
+        rule.code,
+        rule.severity.as_str(),
+        capitalize(rule.summary),
+        rule.severity.as_str(),
+        rule.fix.describe(),
+        rule.documentation()
+    )
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}

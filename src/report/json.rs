@@ -1,0 +1,11 @@
+//! `--format json`: an array of findings with positions, for machines.
+
+use std::io::{self, Write};
+
+use crate::database::FileResult;
+
+pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+    let all: Vec<_> = files.iter().flat_map(super::locate).collect();
+    serde_json::to_writer_pretty(&mut *out, &all)?;
+    writeln!(out)
+}
