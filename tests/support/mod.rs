@@ -1,0 +1,67 @@
+//! Shared helpers for the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// A small deterministic generator (xorshift64*): the tests must make the
+/// same data on every run and machine, and need nothing more.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// The built `urldb` binary.
+pub fn urldb() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_urldb"))
+}
+
+/// Run urldb in `dir` with `args`; stdin closed.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    urldb()
+        .current_dir(dir)
+        .args(args)
+        .env_remove("URLDB_FORMAT")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run urldb")
+}
+
+pub fn python() -> PathBuf {
+    PathBuf::from(std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string()))
+}
+
+/// Copy a directory tree.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
