@@ -111,7 +111,11 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     }
     let blocked_by = blocking(&all, options);
     if blocked_by.is_some() {
+        // Nothing in a file that cannot be rewritten gets fixed: say so.
         canonical = None;
+        for finding in &mut all {
+            finding.fix = None;
+        }
     }
     let mut findings = options.selection.apply(all);
     findings.sort_by_key(|f| (f.span.start, f.span.end));

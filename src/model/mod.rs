@@ -3,4 +3,5 @@
 
 pub mod domain;
 pub mod node;
+pub mod normal;
 pub mod path;

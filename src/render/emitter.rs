@@ -138,6 +138,10 @@ impl<'o> Emitter<'o> {
     fn scalar(&mut self, text: Text, simple_key: bool) {
         match text {
             Text::Verbatim(t) => self.write_plain(t),
+            // NEL, LS and PS are line breaks to YAML 1.1 (PyYAML) and plain
+            // characters to YAML 1.2: only their escapes (`\N`, `\L`, `\P`)
+            // read the same everywhere. A deliberate difference from PyYAML.
+            Text::Str(s) if s.contains(['\u{85}', '\u{2028}', '\u{2029}']) => self.write_double_quoted(s),
             Text::Str(s) => {
                 let analysis = analyze(s);
                 let implicit = crate::parse::resolve::Implicit::of(s)
@@ -284,12 +288,14 @@ fn is_break(ch: char) -> bool {
     matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
-/// `check_simple_key` for a scalar key: shorter than 128 characters, not
-/// empty, on one line.
+/// `check_simple_key` for a scalar key: not empty, on one line, and shorter
+/// than 128 characters *counting its tag*: the serializer always passes the
+/// key's tag, and `!!str` (5 characters) counts towards the limit.
 fn is_simple_key(key: Text) -> bool {
+    const PREPARED_STR_TAG: usize = "!!str".len();
     let s = match key {
         Text::Str(s) | Text::Verbatim(s) => s,
     };
     let a = analyze(s);
-    s.chars().count() < 128 && !a.empty && !a.multiline
+    s.chars().count() + PREPARED_STR_TAG < 128 && !a.empty && !a.multiline
 }

@@ -1,30 +1,122 @@
 //! ## What it checks
-//! TODO
+//! A cname equal to the file's own domain (`example.com` listed in the
+//! `cnames` of `example.com.yaml`).
 //!
 //! ## Why it matters
-//! TODO
+//! The format defines `cnames` as the aliases of the domain, "*not*
+//! including the primary domain as defined by the filename". Listing it
+//! makes `verify --cnames` check every URL twice and suggests a confusion
+//! about which name is primary.
 //!
 //! ## Example
 //! ```yaml
+//! # example.com.yaml
+//! ---
+//! cnames:
+//! - example.com
+//! - www.example.com
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! # example.com.yaml
+//! ---
+//! cnames:
+//! - www.example.com
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! Safe, by `urldb check --fix`: the item is removed; the domain is still
+//! the primary one, so nothing is lost.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "cname-is-primary",
-    summary: "TODO",
+    summary: "a cname is the file's own domain",
     severity: Severity::Error,
-    fix: FixKind::None,
+    fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
     source: include_str!("cname_is_primary.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for (index, entry) in domain::metadata(ctx.documents).iter().enumerate() {
+        if entry.key_str() != Some(domain::CNAMES) {
+            continue;
+        }
+        let Some(items) = entry.value.as_seq() else {
+            continue;
+        };
+        for (item_index, item) in items.iter().enumerate() {
+            let Some(name) = item.as_scalar().map(|s| s.value.as_str()) else {
+                continue;
+            };
+            if name != ctx.domain {
+                continue;
+            }
+            out.push(
+                Finding::new(
+                    &RULE,
+                    item.span.clone(),
+                    format!("cname `{name}` is the file's own domain"),
+                )
+                .help("the primary domain (the file name) is not one of its aliases: remove it")
+                .fix(Fix::safe(
+                    "remove the cname",
+                    vec![Edit::Remove {
+                        at: NodePath::new(0, &[index, item_index]),
+                    }],
+                )),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::test_support::{codes, fixed};
+
+    fn file(meta: &str) -> String {
+        format!("---\n{meta}---\n_path: /\ncontent-type: text/html\n")
+    }
+
+    #[test]
+    fn flags_own_domain() {
+        let text = file("cnames:\n- example.com\n- www.example.com\n");
+        assert!(codes("example.com.yaml", &text).contains(&"cname-is-primary"));
+    }
+
+    #[test]
+    fn accepts_other_names() {
+        let text = file("cnames:\n- www.example.com\n");
+        assert!(!codes("example.com.yaml", &text).contains(&"cname-is-primary"));
+        assert!(
+            !codes("www.example.com.yaml", &file("cnames:\n- example.com\n"))
+                .contains(&"cname-is-primary")
+        );
+    }
+
+    #[test]
+    fn fix_removes_it() {
+        assert_eq!(
+            fixed(
+                "example.com.yaml",
+                &file("cnames:\n- example.com\n- www.example.com\n")
+            ),
+            file("cnames:\n- www.example.com\n")
+        );
+    }
+
+    #[test]
+    fn fix_with_duplicates() {
+        assert_eq!(
+            fixed(
+                "example.com.yaml",
+                &file("cnames:\n- example.com\n- example.com\n- www.example.com\n")
+            ),
+            file("cnames:\n- www.example.com\n")
+        );
+    }
+}

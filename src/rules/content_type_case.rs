@@ -1,30 +1,182 @@
 //! ## What it checks
-//! TODO
+//! A `content-type` whose type or subtype has uppercase letters
+//! (`Text/HTML`, `application/JSON; charset=utf-8`). Parameters are not
+//! looked at (`charset=UTF-8` is fine), and neither is the redirect marker
+//! `X-301-Redirect`, which the reference tool wrote that way.
 //!
 //! ## Why it matters
-//! TODO
+//! Media types are case-insensitive, and servers send them in lowercase:
+//! `Text/HTML` and `text/html` are the same type spelt two ways, which
+//! makes `ls`, `grep` and reviews miss one of them. One spelling keeps the
+//! database searchable.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /
+//! content-type: Text/HTML; charset=UTF-8
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /
+//! content-type: text/html; charset=UTF-8
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! Safe, by `urldb check --fix`: the type and subtype are lowercased (the
+//! same media type); parameters keep their case, since a parameter value
+//! may be case-sensitive.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "content-type-case",
-    summary: "TODO",
+    summary: "`content-type` type or subtype has uppercase letters",
     severity: Severity::Error,
-    fix: FixKind::None,
+    fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
     source: include_str!("content_type_case.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::CONTENT_TYPE) else {
+            continue;
+        };
+        let Some(value) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+            continue;
+        };
+        let Some((fixed, range)) = lowercase_media_type(value) else {
+            continue;
+        };
+        let Some(at) = entry_path(record.doc, record.entries, domain::CONTENT_TYPE) else {
+            continue;
+        };
+        let media = &value[range.clone()];
+        let lower = media.to_ascii_lowercase();
+        out.push(
+            Finding::new(
+                &RULE,
+                sub_span(ctx.source, &entry.value, range),
+                format!("media type `{media}` has uppercase letters"),
+            )
+            .help(format!(
+                "write `{lower}`: media types are case-insensitive and written in lowercase"
+            ))
+            .fix(Fix::safe(
+                format!("write `{lower}`"),
+                vec![Edit::SetScalar {
+                    at,
+                    value: Scalar::string(fixed),
+                }],
+            )),
+        );
+    }
+}
+
+/// The content type with its type and subtype lowercased, and the byte
+/// range of `type/subtype` in it, when they are valid tokens with uppercase
+/// letters. Anything malformed is `invalid-content-type`'s business.
+pub fn lowercase_media_type(value: &str) -> Option<(String, std::ops::Range<usize>)> {
+    if is_redirect_marker(value) {
+        return None;
+    }
+    let end = value.find(';').unwrap_or(value.len());
+    let media = &value[..end];
+    let start = media.len() - media.trim_start().len();
+    let trimmed = media.trim();
+    let (kind, subtype) = trimmed.split_once('/')?;
+    if !is_token(kind) || !is_token(subtype) {
+        return None;
+    }
+    if !trimmed.bytes().any(|b| b.is_ascii_uppercase()) {
+        return None;
+    }
+    let range = start..start + trimmed.len();
+    let mut fixed = value.to_string();
+    fixed.replace_range(range.clone(), &trimmed.to_ascii_lowercase());
+    Some((fixed, range))
+}
+
+/// `X-<3xx status>-Redirect`, the reference tool's marker for a redirect.
+fn is_redirect_marker(value: &str) -> bool {
+    value
+        .strip_prefix("X-")
+        .and_then(|rest| rest.strip_suffix("-Redirect"))
+        .is_some_and(|status| status.len() == 3 && status.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// An RFC 9110 token: one or more `tchar`.
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lowercase_media_type;
+    use crate::rules::test_support::{codes, fixed};
+
+    fn record(content_type: &str) -> String {
+        format!("---\n---\n_path: /\ncontent-type: {content_type}\n")
+    }
+
+    #[test]
+    fn flags_uppercase_type() {
+        for t in [
+            "Text/HTML",
+            "text/HTML",
+            "TEXT/html; charset=utf-8",
+            "application/JSON",
+        ] {
+            assert!(
+                codes("example.com.yaml", &record(t)).contains(&"content-type-case"),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn accepts_lowercase_types_parameters_and_markers() {
+        for t in [
+            "text/html",
+            "text/html; charset=UTF-8",
+            "X-301-Redirect",
+            "X-302-Redirect",
+        ] {
+            assert!(
+                !codes("example.com.yaml", &record(t)).contains(&"content-type-case"),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn leaves_malformed_types_alone() {
+        assert_eq!(lowercase_media_type("Text HTML"), None);
+        assert_eq!(lowercase_media_type("Text/"), None);
+        assert_eq!(lowercase_media_type("Text/HT ML"), None);
+    }
+
+    #[test]
+    fn lowercases_only_type_and_subtype() {
+        assert_eq!(
+            lowercase_media_type("Text/HTML; Charset=UTF-8"),
+            Some(("text/html; Charset=UTF-8".to_string(), 0..9))
+        );
+    }
+
+    #[test]
+    fn fix_keeps_parameters() {
+        assert_eq!(
+            fixed("example.com.yaml", &record("Text/HTML; charset=UTF-8")),
+            record("text/html; charset=UTF-8")
+        );
+    }
+}

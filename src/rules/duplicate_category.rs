@@ -1,30 +1,154 @@
 //! ## What it checks
-//! TODO
+//! A category listed twice in one record's `categories`.
 //!
 //! ## Why it matters
-//! TODO
+//! A record has a category or not: the second copy says nothing, but it
+//! makes the list look different from the same list elsewhere, and a
+//! reader may wonder whether one of the two was meant to be another word.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! categories:
+//! - frontend
+//! - frontend
+//! content-type: text/html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! categories:
+//! - frontend
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! Safe, by `urldb check --fix`: the later copies are removed; the record
+//! has the same categories.
+
+use std::collections::HashMap;
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "duplicate-category",
-    summary: "TODO",
+    summary: "a category is listed twice",
     severity: Severity::Error,
-    fix: FixKind::None,
+    fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
     source: include_str!("duplicate_category.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::CATEGORIES) else {
+            continue;
+        };
+        let Some(items) = entry.value.as_seq() else {
+            continue;
+        };
+        let Some(list) = entry_path(record.doc, record.entries, domain::CATEGORIES) else {
+            continue;
+        };
+        let mut first: HashMap<&str, &Node> = HashMap::new();
+        for (index, item) in items.iter().enumerate() {
+            let Some(name) = item.as_scalar().map(|s| s.value.as_str()) else {
+                continue;
+            };
+            // Empty categories are `empty-category`'s finding.
+            if name.trim().is_empty() {
+                continue;
+            }
+            let Some(earlier) = first.get(name) else {
+                first.insert(name, item);
+                continue;
+            };
+            let mut at = list.clone();
+            at.steps.push(index);
+            out.push(
+                Finding::new(
+                    &RULE,
+                    item.span.clone(),
+                    format!("category `{name}` is listed twice"),
+                )
+                .label(earlier.span.clone(), "first listed here")
+                .help("remove the second copy")
+                .fix(Fix::safe(
+                    "remove the duplicate category",
+                    vec![Edit::Remove { at }],
+                )),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::test_support::{codes, fixed};
+
+    fn record(categories: &str) -> String {
+        format!("---\n---\n_path: /a\ncategories:\n{categories}content-type: text/html\n")
+    }
+
+    fn count(categories: &str) -> usize {
+        codes("example.com.yaml", &record(categories))
+            .iter()
+            .filter(|c| **c == "duplicate-category")
+            .count()
+    }
+
+    #[test]
+    fn flags_a_category_listed_twice() {
+        assert_eq!(count("- frontend\n- frontend\n"), 1);
+        assert_eq!(count("- a\n- a\n- a\n"), 2);
+        assert_eq!(count("- a\n- b\n- a\n- b\n"), 2);
+    }
+
+    #[test]
+    fn same_text_however_quoted() {
+        assert_eq!(count("- a\n- 'a'\n"), 1);
+    }
+
+    #[test]
+    fn accepts_distinct_categories() {
+        assert_eq!(count("- a\n- b\n"), 0);
+        assert_eq!(count("- a\n- A\n"), 0);
+    }
+
+    #[test]
+    fn leaves_empty_categories_to_empty_category() {
+        assert_eq!(count("- ''\n- ''\n- a\n"), 0);
+    }
+
+    #[test]
+    fn labels_the_first_copy() {
+        let text = record("- a\n- b\n- a\n");
+        let checked = crate::lint::check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &crate::lint::Options::default(),
+        );
+        let finding = checked
+            .findings
+            .iter()
+            .find(|f| f.code() == "duplicate-category")
+            .expect("a duplicate-category finding");
+        let first = text.find("- a").map_or(0, |i| i + 2);
+        assert_eq!(finding.labels[0].0.start, first);
+        assert!(finding.span.start > first);
+    }
+
+    #[test]
+    fn fix_removes_later_copies() {
+        assert_eq!(
+            fixed("example.com.yaml", &record("- a\n- b\n- a\n- a\n")),
+            record("- a\n- b\n")
+        );
+    }
+}

@@ -1,30 +1,133 @@
 //! ## What it checks
-//! TODO
+//! The same name listed twice in the metadata's `cnames`.
 //!
 //! ## Why it matters
-//! TODO
+//! A cname is an alias, and an alias is declared once. A repeated one says
+//! nothing new, makes `verify --cnames` fetch every URL twice, and is
+//! usually the trace of a merge that went wrong.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! cnames:
+//! - www.example.com
+//! - www.example.com
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! cnames:
+//! - www.example.com
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! Safe, by `urldb check --fix`: the later copies are removed; the list
+//! means the same.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "duplicate-cname",
-    summary: "TODO",
+    summary: "the same cname is listed twice",
     severity: Severity::Error,
-    fix: FixKind::None,
+    fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
     source: include_str!("duplicate_cname.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for (index, entry) in domain::metadata(ctx.documents).iter().enumerate() {
+        if entry.key_str() != Some(domain::CNAMES) {
+            continue;
+        }
+        let Some(items) = entry.value.as_seq() else {
+            continue;
+        };
+        let mut first: std::collections::HashMap<&str, &Node> = std::collections::HashMap::new();
+        for (item_index, item) in items.iter().enumerate() {
+            let Some(name) = item.as_scalar().map(|s| s.value.as_str()) else {
+                continue;
+            };
+            let Some(earlier) = first.get(name) else {
+                first.insert(name, item);
+                continue;
+            };
+            out.push(
+                Finding::new(
+                    &RULE,
+                    item.span.clone(),
+                    format!("cname `{name}` is listed twice"),
+                )
+                .label(earlier.span.clone(), "first listed here")
+                .help("remove the repeated cname")
+                .fix(Fix::safe(
+                    "remove the repeated cname",
+                    vec![Edit::Remove {
+                        at: NodePath::new(0, &[index, item_index]),
+                    }],
+                )),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::test_support::{codes, fixed};
+
+    fn file(meta: &str) -> String {
+        format!("---\n{meta}---\n_path: /\ncontent-type: text/html\n")
+    }
+
+    #[test]
+    fn flags_repeated_cname() {
+        let text = file("cnames:\n- www.example.com\n- www.example.com\n");
+        assert!(codes("example.com.yaml", &text).contains(&"duplicate-cname"));
+    }
+
+    #[test]
+    fn labels_first_occurrence() {
+        let text = file("cnames:\n- www.example.com\n- www.example.com\n");
+        let checked = crate::lint::check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &crate::lint::Options::default(),
+        );
+        let finding = checked
+            .findings
+            .iter()
+            .find(|f| f.code() == "duplicate-cname");
+        let Some(finding) = finding else {
+            panic!("no duplicate-cname finding");
+        };
+        assert_eq!(&text[finding.span.clone()], "www.example.com");
+        assert_eq!(finding.span.start, text.rfind("www").unwrap_or_default());
+        assert_eq!(finding.labels.len(), 1);
+        assert_eq!(
+            finding.labels[0].0.start,
+            text.find("www").unwrap_or_default()
+        );
+        assert_eq!(finding.labels[0].1, "first listed here");
+    }
+
+    #[test]
+    fn accepts_distinct_cnames() {
+        let text = file("cnames:\n- shop.example.com\n- www.example.com\n");
+        assert!(!codes("example.com.yaml", &text).contains(&"duplicate-cname"));
+    }
+
+    #[test]
+    fn fix_removes_later_copies() {
+        assert_eq!(
+            fixed(
+                "example.com.yaml",
+                &file(
+                    "cnames:\n- www.example.com\n- shop.example.com\n- www.example.com\n- www.example.com\n"
+                )
+            ),
+            file("cnames:\n- shop.example.com\n- www.example.com\n")
+        );
+    }
+}

@@ -1,30 +1,229 @@
 //! ## What it checks
-//! TODO
+//! The same key twice in one mapping, at any depth: in the metadata, in a
+//! record, or inside an extra value.
 //!
 //! ## Why it matters
-//! TODO
+//! YAML forbids duplicate keys, but readers disagree on what to do: PyYAML
+//! (the reference tool) silently keeps the last value, others keep the
+//! first or refuse the file. A record with two `_path` lines is two URLs
+//! squeezed into one, and which one survives depends on the tool. urldb
+//! does not guess, and does not rewrite the file.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! content-type: text/html
+//! _path: /b
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! content-type: text/html
+//! ---
+//! _path: /b
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: only a person knows which value is right (or whether the entry
+//! was meant to be a record of its own).
+
+use std::collections::HashMap;
 
 use super::prelude::*;
+use crate::parse::resolve::Implicit;
 
 pub static RULE: Rule = Rule {
     code: "duplicate-key",
-    summary: "TODO",
+    summary: "the same key twice in one mapping",
     severity: Severity::Error,
     fix: FixKind::None,
-    blocks_rewrite: false,
+    blocks_rewrite: true,
     check: Check::File(check),
     source: include_str!("duplicate_key.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    let mut stack: Vec<&Node> = ctx
+        .documents
+        .iter()
+        .filter_map(|d| d.root.as_ref())
+        .collect();
+    stack.reverse();
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            Value::Scalar(_) => {}
+            Value::Seq(items) => stack.extend(items.iter().rev()),
+            Value::Map(entries) => {
+                check_mapping(ctx, entries, out);
+                for entry in entries.iter().rev() {
+                    stack.push(&entry.value);
+                    stack.push(&entry.key);
+                }
+            }
+        }
+    }
+}
+
+/// What a scalar key loads as, for comparing keys: strings by their text,
+/// other YAML 1.1 types by their value where spellings differ (`~` and
+/// `null`, `yes` and `true`).
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum KeyId<'a> {
+    Str(&'a str),
+    Null,
+    Bool(bool),
+    /// The YAML 1.1 type (its name) and the text.
+    Other(&'static str, &'a str),
+}
+
+fn key_id(key: &Node) -> Option<KeyId<'_>> {
+    let scalar = key.as_scalar()?;
+    Some(match scalar.implicit() {
+        Implicit::Str => KeyId::Str(&scalar.value),
+        Implicit::Null => KeyId::Null,
+        Implicit::Bool => match domain::parse_bool(&scalar.value) {
+            Some(b) => KeyId::Bool(b),
+            None => KeyId::Other(Implicit::Bool.name(), &scalar.value),
+        },
+        other => KeyId::Other(other.name(), &scalar.value),
+    })
+}
+
+fn check_mapping(ctx: &FileContext, entries: &[Entry], out: &mut Vec<Finding>) {
+    if entries.len() < 2 {
+        return;
+    }
+    let mut first: HashMap<KeyId, &Node> = HashMap::with_capacity(entries.len());
+    for entry in entries {
+        // An alias key (`*a: x`) is reported by `yaml-alias`; its value is
+        // unknown here.
+        if is_alias(ctx, &entry.key) {
+            continue;
+        }
+        let Some(id) = key_id(&entry.key) else {
+            continue;
+        };
+        let Some(previous) = first.get(&id) else {
+            first.insert(id, &entry.key);
+            continue;
+        };
+        let text = entry.key_str().unwrap_or_default();
+        let same_text = previous.as_scalar().is_some_and(|s| s.value == text);
+        let message = if same_text {
+            format!("duplicate key `{text}`")
+        } else {
+            let prev = previous.as_scalar().map_or("", |s| s.value.as_str());
+            format!("duplicate key `{text}` (the same key as `{prev}`)")
+        };
+        out.push(
+            Finding::new(&RULE, key_span(&entry.key, &entry.value), message)
+                .label(key_span(previous, previous), "first defined here")
+                .help(
+                    "YAML readers keep one of the two values, and not all the same one; \
+                     remove one, or move it to a record of its own",
+                ),
+        );
+    }
+}
+
+fn is_alias(ctx: &FileContext, key: &Node) -> bool {
+    key.span.is_empty()
+        && ctx
+            .source
+            .text
+            .get(key.span.start..)
+            .is_some_and(|t| t.starts_with('*'))
+}
+
+/// An empty key (`: x`) has an empty span: show the entry instead.
+fn key_span(key: &Node, value: &Node) -> Span {
+    if key.span.is_empty() {
+        key.span.start..value.span.end.max(key.span.start)
+    } else {
+        key.span.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::{Options, check_bytes};
+    use crate::rules::test_support::codes;
+
+    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
+        check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &Options::default(),
+        )
+        .findings
+        .into_iter()
+        .filter(|f| f.rule.code == "duplicate-key")
+        .collect()
+    }
+
+    #[test]
+    fn flags_a_duplicate_record_key() {
+        let text = "---\n---\n_path: /a\ncontent-type: text/html\n_path: /b\n";
+        let found = findings(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].message, "duplicate key `_path`");
+        assert_eq!(&text[found[0].span.clone()], "_path");
+        assert_eq!(found[0].span.start, 42);
+        assert_eq!(found[0].labels[0].0, 8..13);
+        assert_eq!(found[0].labels[0].1, "first defined here");
+    }
+
+    #[test]
+    fn flags_duplicates_at_any_depth() {
+        assert_eq!(findings("---\nhttps: true\nhttps: false\n").len(), 1);
+        let nested = "---\n---\n_path: /a\ncontent-type: text/html\nextra:\n- {a: 1, b: 2, a: 3}\n";
+        assert_eq!(findings(nested).len(), 1);
+        let deep = "---\n---\n_path: /a\ncontent-type: text/html\nx:\n  y:\n    z: 1\n    z: 2\n";
+        assert_eq!(findings(deep).len(), 1);
+    }
+
+    #[test]
+    fn flags_every_repetition_against_the_first() {
+        let found =
+            findings("---\n---\n_path: /a\n_path: /b\n_path: /c\ncontent-type: text/html\n");
+        assert_eq!(found.len(), 2);
+        assert!(found.iter().all(|f| f.labels[0].0 == (8..13)));
+    }
+
+    #[test]
+    fn quoted_and_plain_spellings_are_the_same_key() {
+        assert_eq!(
+            findings("---\n---\n_path: /a\n'_path': /b\ncontent-type: text/html\n").len(),
+            1
+        );
+    }
+
+    #[test]
+    fn accepts_the_same_key_in_different_mappings() {
+        let text = "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /b\ncontent-type: text/html\n";
+        assert!(!codes("example.com.yaml", text).contains(&"duplicate-key"));
+        assert!(
+            findings("---\n---\n_path: /a\ncontent-type: text/html\nx: {a: {a: 1}}\n").is_empty()
+        );
+    }
+
+    #[test]
+    fn blocks_rewriting() {
+        let checked = check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            b"---\n---\ncontent-type: text/html\n_path: /a\n_path: /b\n",
+            &Options::default(),
+        );
+        assert!(
+            checked
+                .blocked_by
+                .is_some_and(|r| r.code == "duplicate-key")
+        );
+    }
+}

@@ -1,25 +1,42 @@
 //! ## What it checks
-//! TODO
+//! Two records of one file with the same `_path` text.
 //!
 //! ## Why it matters
-//! TODO
+//! A URL is listed once. With two records, `verify` checks it twice, `ls`
+//! prints it twice, and the records may disagree (two content types, two
+//! digests) so nobody knows which one is the truth. It usually comes from
+//! two people adding the same URL on two branches.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! content-type: text/html
+//! ---
+//! _path: /a
+//! content-type: text/plain
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: the records may differ, and only a person knows which one is
+//! right. Merge them by hand.
+
+use std::collections::HashMap;
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "duplicate-path",
-    summary: "TODO",
+    summary: "two records have the same `_path`",
     severity: Severity::Error,
     fix: FixKind::None,
     blocks_rewrite: false,
@@ -27,4 +44,88 @@ pub static RULE: Rule = Rule {
     source: include_str!("duplicate_path.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    let mut first: HashMap<&str, &Node> = HashMap::new();
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::PATH) else {
+            continue;
+        };
+        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+            continue;
+        };
+        let Some(earlier) = first.get(path) else {
+            first.insert(path, &entry.value);
+            continue;
+        };
+        out.push(
+            Finding::new(
+                &RULE,
+                entry.value.span.clone(),
+                format!("`{path}` is listed twice"),
+            )
+            .label(earlier.span.clone(), "first defined here")
+            .help("keep one record for each URL: merge the two by hand"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::test_support::codes;
+
+    const TWICE: &str =
+        "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /a\ncontent-type: text/plain\n";
+
+    #[test]
+    fn flags_the_same_path_twice() {
+        let found = codes("example.com.yaml", TWICE);
+        assert_eq!(found.iter().filter(|c| **c == "duplicate-path").count(), 1);
+    }
+
+    #[test]
+    fn flags_every_later_copy() {
+        let text = format!("{TWICE}---\n_path: /a\ncontent-type: text/css\n");
+        let found = codes("example.com.yaml", &text);
+        assert_eq!(found.iter().filter(|c| **c == "duplicate-path").count(), 2);
+    }
+
+    #[test]
+    fn labels_the_first_record() {
+        let checked = crate::lint::check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            TWICE.as_bytes(),
+            &crate::lint::Options::default(),
+        );
+        let finding = checked
+            .findings
+            .iter()
+            .find(|f| f.code() == "duplicate-path")
+            .expect("a duplicate-path finding");
+        assert_eq!(&TWICE[finding.span.clone()], "/a");
+        assert!(finding.span.start > TWICE.find("/a").unwrap_or(0));
+        assert_eq!(finding.labels.len(), 1);
+        assert_eq!(
+            finding.labels[0].0.start,
+            TWICE.find("/a").unwrap_or(usize::MAX)
+        );
+        assert_eq!(finding.labels[0].1, "first defined here");
+    }
+
+    #[test]
+    fn same_text_however_quoted() {
+        let text = "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: '/a'\ncontent-type: text/html\n";
+        assert!(codes("example.com.yaml", text).contains(&"duplicate-path"));
+    }
+
+    #[test]
+    fn accepts_distinct_paths() {
+        let text = "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /b\ncontent-type: text/html\n";
+        assert!(!codes("example.com.yaml", text).contains(&"duplicate-path"));
+    }
+
+    #[test]
+    fn equivalent_paths_are_not_duplicates() {
+        let text = "---\n---\n_path: /%7Ejoe\ncontent-type: text/html\n---\n_path: /~joe\ncontent-type: text/html\n";
+        assert!(!codes("example.com.yaml", text).contains(&"duplicate-path"));
+    }
+}

@@ -1,30 +1,138 @@
 //! ## What it checks
-//! TODO
+//! A category in a record's `categories` that is empty (`''`) or only
+//! white space.
 //!
 //! ## Why it matters
-//! TODO
+//! An empty category names nothing: no filter (`ls --category`) can
+//! select it and `verify` gives it no meaning. It is usually what is left
+//! of an edit, or a stray `-` line.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! categories:
+//! - ''
+//! - frontend
+//! content-type: text/html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! categories:
+//! - frontend
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! Safe, by `urldb check --fix`: the empty item is removed (and a list left
+//! empty is then removed by `empty-categories`).
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "empty-category",
-    summary: "TODO",
+    summary: "a category is empty",
     severity: Severity::Error,
-    fix: FixKind::None,
+    fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
     source: include_str!("empty_category.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::CATEGORIES) else {
+            continue;
+        };
+        let Some(items) = entry.value.as_seq() else {
+            continue;
+        };
+        let Some(list) = entry_path(record.doc, record.entries, domain::CATEGORIES) else {
+            continue;
+        };
+        for (index, item) in items.iter().enumerate() {
+            // A null item (`-` with nothing) is `invalid-categories`'s.
+            if item.is_null() {
+                continue;
+            }
+            let Some(name) = item.as_scalar().map(|s| s.value.as_str()) else {
+                continue;
+            };
+            if !name.trim().is_empty() {
+                continue;
+            }
+            let message = if name.is_empty() {
+                "category is empty".to_string()
+            } else {
+                format!("category `{name}` is only white space")
+            };
+            let mut at = list.clone();
+            at.steps.push(index);
+            out.push(
+                Finding::new(&RULE, item.span.clone(), message)
+                    .help("remove the item: a category is a non-empty name")
+                    .fix(Fix::safe(
+                        "remove the empty category",
+                        vec![Edit::Remove { at }],
+                    )),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::test_support::{codes, fixed};
+
+    fn record(categories: &str) -> String {
+        format!("---\n---\n_path: /a\ncategories:\n{categories}content-type: text/html\n")
+    }
+
+    fn count(categories: &str) -> usize {
+        codes("example.com.yaml", &record(categories))
+            .iter()
+            .filter(|c| **c == "empty-category")
+            .count()
+    }
+
+    #[test]
+    fn flags_empty_and_blank_categories() {
+        assert_eq!(count("- ''\n- a\n"), 1);
+        assert_eq!(count("- ' '\n- \"\\t\"\n- a\n"), 2);
+    }
+
+    #[test]
+    fn leaves_a_null_item_to_invalid_categories() {
+        assert_eq!(count("-\n- a\n"), 0);
+        assert!(
+            crate::rules::test_support::codes("example.com.yaml", &record("-\n- a\n"))
+                .contains(&"invalid-categories")
+        );
+    }
+
+    #[test]
+    fn accepts_names() {
+        assert_eq!(count("- a\n- ' a'\n"), 0);
+    }
+
+    #[test]
+    fn fix_removes_the_item() {
+        assert_eq!(
+            fixed("example.com.yaml", &record("- ''\n- a\n- ' '\n")),
+            record("- a\n")
+        );
+    }
+
+    #[test]
+    fn fix_then_removes_an_empty_list() {
+        assert_eq!(
+            fixed("example.com.yaml", &record("- ''\n")),
+            "---\n---\n_path: /a\ncontent-type: text/html\n"
+        );
+    }
+}

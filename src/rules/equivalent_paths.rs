@@ -1,25 +1,45 @@
 //! ## What it checks
-//! TODO
+//! Two records whose `_path`s are written differently but name the same
+//! URL: equal once percent-escapes are normalized (`/%7ejoe` = `/~joe`,
+//! `%3c` = `%3C`, but `%2F` is not `/`) and, on a domain with
+//! `case-sensitive-paths: false`, once the paths are lowercased.
 //!
 //! ## Why it matters
-//! TODO
+//! They are one URL listed twice, as `duplicate-path` would say if they
+//! were spelled alike: `verify` fetches it twice and the two records can
+//! disagree. The spellings hide the duplicate from a reader and from
+//! sorting.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /%7Ejoe
+//! content-type: text/html
+//! ---
+//! _path: /~joe
+//! content-type: text/html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /~joe
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: the records may differ, and only a person knows which one to keep.
+
+use std::collections::{HashMap, HashSet};
 
 use super::prelude::*;
+use crate::model::path::equivalence_key;
 
 pub static RULE: Rule = Rule {
     code: "equivalent-paths",
-    summary: "TODO",
+    summary: "two records' paths are different spellings of one URL",
     severity: Severity::Error,
     fix: FixKind::None,
     blocks_rewrite: false,
@@ -27,4 +47,123 @@ pub static RULE: Rule = Rule {
     source: include_str!("equivalent_paths.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    let case_sensitive = domain::case_sensitive_paths(ctx.documents);
+    let mut seen_text: HashSet<&str> = HashSet::new();
+    let mut first_by_key: HashMap<String, (&str, &Node)> = HashMap::new();
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::PATH) else {
+            continue;
+        };
+        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+            continue;
+        };
+        // The same text again is `duplicate-path`'s finding.
+        if !seen_text.insert(path) {
+            continue;
+        }
+        let key = equivalence_key(path, case_sensitive);
+        let Some(&(first, first_node)) = first_by_key.get(&key) else {
+            first_by_key.insert(key, (path, &entry.value));
+            continue;
+        };
+        let why = if equivalence_key(path, true) == equivalence_key(first, true) {
+            "percent-escapes of unreserved characters and the case of escape digits do not change a URL"
+        } else {
+            "this domain has `case-sensitive-paths: false`, so letter case does not change a URL"
+        };
+        out.push(
+            Finding::new(
+                &RULE,
+                entry.value.span.clone(),
+                format!("`{path}` is the same URL as `{first}`"),
+            )
+            .label(first_node.span.clone(), "first defined here")
+            .help(format!("{why}; keep one of the two records")),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::test_support::codes;
+
+    fn two(a: &str, b: &str) -> String {
+        format!(
+            "---\n---\n_path: {a}\ncontent-type: text/html\n---\n_path: {b}\ncontent-type: text/html\n"
+        )
+    }
+
+    fn count(text: &str) -> usize {
+        codes("example.com.yaml", text)
+            .iter()
+            .filter(|c| **c == "equivalent-paths")
+            .count()
+    }
+
+    #[test]
+    fn flags_seed_002_equivalences() {
+        for (a, b) in [
+            ("/%7Ejoe/index.html", "/~joe/index.html"),
+            ("/%7ejoe", "/~joe"),
+            ("/a%3cd.html", "/a%3Cd.html"),
+            ("/%41", "/A"),
+        ] {
+            assert_eq!(count(&two(a, b)), 1, "{a} = {b}");
+        }
+    }
+
+    #[test]
+    fn accepts_encoded_slash() {
+        assert_eq!(count(&two("/a%2Fb.html", "/a/b.html")), 0);
+        assert_eq!(count(&two("/a%2fb.html", "/a/b.html")), 0);
+    }
+
+    #[test]
+    fn case_matters_by_default() {
+        assert_eq!(count(&two("/A", "/a")), 0);
+    }
+
+    #[test]
+    fn case_does_not_matter_on_case_insensitive_domains() {
+        let text = format!("---\ncase-sensitive-paths: false{}", &two("/A", "/a")[3..]);
+        assert_eq!(count(&text), 1);
+    }
+
+    #[test]
+    fn query_case_always_matters() {
+        let text = format!(
+            "---\ncase-sensitive-paths: false{}",
+            &two("/a?Q=1", "/a?q=1")[3..]
+        );
+        assert_eq!(count(&text), 0);
+    }
+
+    #[test]
+    fn leaves_identical_text_to_duplicate_path() {
+        let text = format!(
+            "{}---\n_path: /~joe\ncontent-type: text/html\n",
+            two("/%7Ejoe", "/~joe")
+        );
+        assert_eq!(count(&text), 1);
+        assert!(codes("example.com.yaml", &text).contains(&"duplicate-path"));
+        assert_eq!(count(&two("/a", "/a")), 0);
+    }
+
+    #[test]
+    fn labels_the_first_spelling() {
+        let text = two("/%7Ejoe", "/~joe");
+        let checked = crate::lint::check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &crate::lint::Options::default(),
+        );
+        let finding = checked
+            .findings
+            .iter()
+            .find(|f| f.code() == "equivalent-paths")
+            .expect("an equivalent-paths finding");
+        assert_eq!(&text[finding.span.clone()], "/~joe");
+        assert_eq!(&text[finding.labels[0].0.clone()], "/%7Ejoe");
+    }
+}

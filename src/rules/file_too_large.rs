@@ -60,7 +60,10 @@ const UNITS: [(u64, &str); 6] = [
 /// Exact byte counts when rounding would hide the difference.
 fn sizes(size: u64, limit: u64) -> (String, String) {
     let exact = (format!("{size} bytes"), format!("{limit}-byte"));
-    let Some(&(unit, name)) = UNITS.iter().find(|(unit, _)| limit >= *unit && limit % unit == 0) else {
+    let Some(&(unit, name)) = UNITS
+        .iter()
+        .find(|(unit, _)| limit >= *unit && limit.is_multiple_of(*unit))
+    else {
         return exact;
     };
     let shown = format!("{:.1}", size as f64 / unit as f64);
@@ -80,7 +83,10 @@ mod tests {
     #[test]
     fn message_names_size_and_limit() {
         let f = finding(70 * MIB, 64 * MIB);
-        assert_eq!(f.message, "file is 70.0 MiB, over the 64 MiB limit (`max-file-size`)");
+        assert_eq!(
+            f.message,
+            "file is 70.0 MiB, over the 64 MiB limit (`max-file-size`)"
+        );
         assert_eq!(f.span, 0..0);
         assert_eq!(f.rule.code, "file-too-large");
         assert!(f.rule.blocks_rewrite);

@@ -1,25 +1,42 @@
 //! ## What it checks
-//! TODO
+//! A `content-type` that is not a media type: `type/subtype` made of
+//! RFC 9110 tokens, optionally followed by `; name=value` parameters (a
+//! value is a token or a quoted string; white space around `;` is allowed).
+//! The redirect marker the reference tool stores for redirects,
+//! `X-<3xx status>-Redirect` (`X-301-Redirect`), is accepted too. The value
+//! is read as text; a list or a mapping is never a media type. (Uppercase
+//! letters are `content-type-case`'s finding.)
 //!
 //! ## Why it matters
-//! TODO
+//! `verify` compares the value with the `Content-Type` the server sends,
+//! so a value that no server can send (`html`, `text/html;`, `text html`)
+//! fails every run, or hides a typo that should have been caught when the
+//! record was written.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! content-type: text html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: only a person (or the server, with `urldb add`) knows the type.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "invalid-content-type",
-    summary: "TODO",
+    summary: "`content-type` is not a media type",
     severity: Severity::Error,
     fix: FixKind::None,
     blocks_rewrite: false,
@@ -27,4 +44,308 @@ pub static RULE: Rule = Rule {
     source: include_str!("invalid_content_type.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+const HELP: &str = "write a media type `type/subtype` (`text/html`, `text/html; charset=utf-8`), \
+                    or `X-<status>-Redirect` (`X-301-Redirect`) for a redirect";
+
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::CONTENT_TYPE) else {
+            continue;
+        };
+        // A null `content-type` is `missing-content-type`'s.
+        if entry.value.is_null() {
+            continue;
+        }
+        let Some(scalar) = entry.value.as_scalar() else {
+            out.push(
+                Finding::new(
+                    &RULE,
+                    entry.value.span.clone(),
+                    format!(
+                        "`content-type` is a {}, not a media type",
+                        entry.value.kind_name()
+                    ),
+                )
+                .help(HELP),
+            );
+            continue;
+        };
+        let text = scalar.value.as_str();
+        let Err(problem) = validate(text) else {
+            continue;
+        };
+        let message = if text.is_empty() {
+            "`content-type` is empty".to_string()
+        } else {
+            format!("`{text}` is not a media type: {problem}")
+        };
+        out.push(Finding::new(&RULE, entry.value.span.clone(), message).help(HELP));
+    }
+}
+
+/// RFC 9110 `tchar`.
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// `Ok` for a media type or a redirect marker; else what is wrong.
+fn validate(text: &str) -> Result<(), String> {
+    if let Some(status) = redirect_status(text) {
+        return match status.parse::<u16>() {
+            Ok(300..=399) if text.starts_with("X-") && text.ends_with("-Redirect") => Ok(()),
+            Ok(300..=399) => Err(format!(
+                "the redirect marker is written `X-{status}-Redirect`"
+            )),
+            _ => Err(format!(
+                "a redirect marker holds a 3xx status, not `{status}`"
+            )),
+        };
+    }
+    let mut p = Parser { text, i: 0 };
+    if p.token() == 0 {
+        return Err(p.unexpected("a type"));
+    }
+    if !p.eat(b'/') {
+        return Err(match p.peek() {
+            None => "there is no `/subtype`".to_string(),
+            Some(_) => p.unexpected("the type"),
+        });
+    }
+    if p.token() == 0 {
+        return Err(p.unexpected("a subtype after `/`"));
+    }
+    loop {
+        let before = p.i;
+        p.white_space();
+        let Some(b) = p.peek() else {
+            if p.i != before {
+                return Err("it ends with white space".to_string());
+            }
+            return Ok(());
+        };
+        if b != b';' {
+            return Err(p.unexpected("the media type (parameters follow a `;`)"));
+        }
+        p.i += 1;
+        p.white_space();
+        let start = p.i;
+        if p.token() == 0 {
+            return Err(p.unexpected("a parameter `name=value` after `;`"));
+        }
+        let name = &text[start..p.i];
+        if !p.eat(b'=') {
+            return Err(format!("parameter `{name}` has no `=value`"));
+        }
+        if p.peek() == Some(b'"') {
+            p.quoted_string()
+                .map_err(|e| format!("the value of parameter `{name}` {e}"))?;
+        } else if p.token() == 0 {
+            return Err(format!("parameter `{name}` has no value"));
+        }
+    }
+}
+
+/// The status of something written like a redirect marker (any case).
+fn redirect_status(text: &str) -> Option<&str> {
+    let b = text.as_bytes();
+    if b.len() < 11
+        || !b[..2].eq_ignore_ascii_case(b"X-")
+        || !b[b.len() - 9..].eq_ignore_ascii_case(b"-Redirect")
+    {
+        return None;
+    }
+    let status = text.get(2..text.len() - 9)?;
+    (!status.is_empty() && status.bytes().all(|b| b.is_ascii_digit())).then_some(status)
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.i).copied()
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        let found = self.peek() == Some(b);
+        if found {
+            self.i += 1;
+        }
+        found
+    }
+
+    /// Skip a token; its length.
+    fn token(&mut self) -> usize {
+        let start = self.i;
+        while self.peek().is_some_and(is_tchar) {
+            self.i += 1;
+        }
+        self.i - start
+    }
+
+    fn white_space(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.i += 1;
+        }
+    }
+
+    /// `DQUOTE *( qdtext / quoted-pair ) DQUOTE`, from the opening quote.
+    fn quoted_string(&mut self) -> Result<(), String> {
+        self.i += 1;
+        loop {
+            match self.peek() {
+                None => return Err("has no closing `\"`".to_string()),
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    self.i += 1;
+                    match self.peek() {
+                        Some(b) if b == b'\t' || b >= b' ' && b != 0x7F => self.i += 1,
+                        _ => return Err("has a `\\` that escapes nothing".to_string()),
+                    }
+                }
+                // qdtext: HTAB, SP, VCHAR except `"` and `\`, obs-text.
+                Some(b) if b == b'\t' || b >= b' ' && b != 0x7F => self.i += 1,
+                Some(_) => return Err("holds a control character".to_string()),
+            }
+        }
+    }
+
+    /// What is wrong at the current position, after `after`.
+    fn unexpected(&self, after: &str) -> String {
+        match self.text.get(self.i..).and_then(|rest| rest.chars().next()) {
+            None => format!("it ends where {after} should be"),
+            Some(' ') => format!("a space is not allowed in {after}"),
+            Some(c) if self.i == 0 => format!("it starts with `{c}`"),
+            Some(c) => format!("`{c}` is not allowed in {after}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::validate;
+    use crate::rules::test_support::codes;
+
+    fn record(content_type: &str) -> String {
+        format!("---\n---\n_path: /a\ncontent-type: {content_type}\n")
+    }
+
+    fn flagged(content_type: &str) -> bool {
+        codes("example.com.yaml", &record(content_type)).contains(&"invalid-content-type")
+    }
+
+    #[test]
+    fn accepts_media_types() {
+        for t in [
+            "text/html",
+            "image/x-icon",
+            "application/vnd.ms-excel",
+            "application/atom+xml",
+            "text/html; charset=utf-8",
+            "text/html;charset=UTF-8",
+            "text/html ;charset=utf-8 ; q=1",
+            "multipart/form-data; boundary=\"a b;c\\\"d\"",
+            "TEXT/HTML",
+            "a!#$%&'*+-.^_`|~9/z",
+        ] {
+            assert_eq!(validate(t), Ok(()), "{t}");
+        }
+    }
+
+    #[test]
+    fn accepts_redirect_markers() {
+        for t in [
+            "X-300-Redirect",
+            "X-301-Redirect",
+            "X-302-Redirect",
+            "X-308-Redirect",
+            "X-399-Redirect",
+        ] {
+            assert_eq!(validate(t), Ok(()), "{t}");
+        }
+    }
+
+    #[test]
+    fn rejects_other_redirect_markers() {
+        for t in [
+            "X-200-Redirect",
+            "X-404-Redirect",
+            "X-3010-Redirect",
+            "x-301-redirect",
+            "X-301-redirect",
+        ] {
+            assert!(validate(t).is_err(), "{t}");
+        }
+        assert!(validate("X--Redirect").is_err());
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_media_type() {
+        for t in [
+            "",
+            "html",
+            "text/",
+            "/html",
+            "text html",
+            "text/html;",
+            "text/html; charset",
+            "text/html; charset=",
+            "text/html; =utf-8",
+            "text/html charset=utf-8",
+            "text/html ",
+            " text/html",
+            "text/html/x",
+            "text/html; charset=\"utf-8",
+            "text/(html)",
+            "text/htmł",
+            "text/html, text/plain",
+        ] {
+            assert!(validate(t).is_err(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn explains_the_problem() {
+        assert_eq!(validate("html"), Err("there is no `/subtype`".to_string()));
+        assert_eq!(
+            validate("text html"),
+            Err("a space is not allowed in the type".to_string())
+        );
+        assert_eq!(
+            validate("text/html; charset"),
+            Err("parameter `charset` has no `=value`".to_string())
+        );
+        assert_eq!(
+            validate("text/"),
+            Err("it ends where a subtype after `/` should be".to_string())
+        );
+    }
+
+    #[test]
+    fn flags_in_a_record() {
+        assert!(flagged("text html"));
+        assert!(flagged("'text/html;'"));
+        assert!(flagged("''"));
+        assert!(flagged("[text/html]"));
+        assert!(flagged("{a: b}"));
+    }
+
+    #[test]
+    fn accepts_in_a_record() {
+        assert!(!flagged("text/html"));
+        assert!(!flagged("X-301-Redirect"));
+        assert!(!flagged("'text/html; charset=utf-8'"));
+    }
+
+    #[test]
+    fn leaves_a_missing_content_type_alone() {
+        assert!(
+            !codes("example.com.yaml", "---\n---\n_path: /a\n").contains(&"invalid-content-type")
+        );
+    }
+}

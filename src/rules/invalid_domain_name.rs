@@ -1,25 +1,42 @@
 //! ## What it checks
-//! TODO
+//! A domain file whose name (the file stem, `example.com` in
+//! `example.com.yaml`) is not a valid lowercase hostname: labels of letters,
+//! digits and hyphens (not starting or ending with a hyphen), each 1–63
+//! characters, 253 characters in all, no trailing dot. An internationalized
+//! name must be written in its A-label form (`xn--bcher-kva.example`, not
+//! `bücher.example`), and letters must be lowercase.
+//!
+//! A single label (`localhost`, an intranet host) is accepted, and so is an
+//! IPv4 address (its labels are digits). The punycode of an `xn--` label is
+//! not decoded.
 //!
 //! ## Why it matters
-//! TODO
+//! The file name *is* the domain: `urldb add` finds the file by it, `verify`
+//! builds the URLs from it, and host names are case-insensitive, so
+//! `Example.com.yaml` next to `example.com.yaml` would be one domain in two
+//! files. A name that is not a hostname (`my_site.yaml`) makes URLs no
+//! client can fetch.
 //!
 //! ## Example
-//! ```yaml
+//! ```text
+//! db/Bücher.Example.yaml
 //! ```
 //!
 //! Use instead:
-//! ```yaml
+//! ```text
+//! db/xn--bcher-kva.example.yaml
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: rename the file (the help gives the lowercase, A-label name when
+//! there is one; check the A-label, as the IDNA mapping of some characters
+//! is more than lowercasing).
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "invalid-domain-name",
-    summary: "TODO",
+    summary: "the file name is not a valid lowercase hostname",
     severity: Severity::Error,
     fix: FixKind::None,
     blocks_rewrite: false,
@@ -27,4 +44,284 @@ pub static RULE: Rule = Rule {
     source: include_str!("invalid_domain_name.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    let Some(problem) = hostname_problem(ctx.domain) else {
+        return;
+    };
+    let help = match suggestion(ctx.domain) {
+        Some(name) => format!("rename the file to `{name}.yaml`"),
+        None => "name the file after its domain: lowercase letters, digits and hyphens in \
+                 dot-separated labels, then `.yaml`"
+            .to_string(),
+    };
+    out.push(
+        Finding::new(
+            &RULE,
+            0..0,
+            format!("the file name's domain `{}` {problem}", ctx.domain),
+        )
+        .help(help),
+    );
+}
+
+/// Most characters in a hostname.
+const MAX_NAME: usize = 253;
+/// Most characters in one label.
+const MAX_LABEL: usize = 63;
+
+/// What is wrong with `name` as a lowercase hostname, as a phrase that
+/// follows the name ("`x` has uppercase letters"); `None` when it is valid.
+pub fn hostname_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("is empty".to_string());
+    }
+    if let Some(c) = name.chars().find(|c| !c.is_ascii()) {
+        return Some(format!(
+            "has the non-ASCII character {}: an internationalized name is written in its \
+             A-label (`xn--`) form",
+            show_char(c)
+        ));
+    }
+    if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Some("has uppercase letters".to_string());
+    }
+    if name.ends_with('.') && name.len() > 1 && !name.ends_with("..") {
+        return Some("ends with a dot".to_string());
+    }
+    if name.len() > MAX_NAME {
+        return Some(format!(
+            "is {} characters long (at most {MAX_NAME})",
+            name.len()
+        ));
+    }
+    for label in name.split('.') {
+        if let Some(problem) = label_problem(label) {
+            return Some(problem);
+        }
+    }
+    None
+}
+
+fn label_problem(label: &str) -> Option<String> {
+    if label.is_empty() {
+        return Some("has an empty label (two dots in a row, or a dot at an end)".to_string());
+    }
+    if label.len() > MAX_LABEL {
+        return Some(format!(
+            "has a label of {} characters (at most {MAX_LABEL})",
+            label.len()
+        ));
+    }
+    if let Some(c) = label
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '-'))
+    {
+        return Some(format!(
+            "has the character {}, which is not a letter, digit or hyphen",
+            show_char(c)
+        ));
+    }
+    if label.starts_with('-') || label.ends_with('-') {
+        return Some(format!(
+            "has the label `{label}`, which starts or ends with a hyphen"
+        ));
+    }
+    None
+}
+
+/// A character as the user should see it in a message.
+fn show_char(c: char) -> String {
+    if c.is_ascii_graphic() || (!c.is_ascii() && !c.is_control() && !c.is_whitespace()) {
+        format!("`{c}`")
+    } else {
+        format!("U+{:04X}", u32::from(c))
+    }
+}
+
+/// The canonical spelling of `name` (lowercase, no trailing dot, IDN labels
+/// in A-label form) when it differs from `name` and is a valid hostname.
+///
+/// The A-label is the punycode of the lowercased label; full IDNA (UTS 46)
+/// maps a few more characters, so a suggestion for a non-ASCII name is a
+/// suggestion, not a safe fix.
+pub fn suggestion(name: &str) -> Option<String> {
+    let name = name.strip_suffix('.').unwrap_or(name);
+    let mut labels = Vec::new();
+    for label in name.split('.') {
+        if label.is_ascii() {
+            labels.push(label.to_ascii_lowercase());
+        } else {
+            let lower: String = label.chars().flat_map(char::to_lowercase).collect();
+            labels.push(format!("xn--{}", punycode(&lower)?));
+        }
+    }
+    let fixed = labels.join(".");
+    (fixed != name && hostname_problem(&fixed).is_none()).then_some(fixed)
+}
+
+/// `name` lowercased (ASCII) and without one trailing dot, when that alone
+/// makes it a valid hostname: the spelling change that keeps the meaning
+/// (host names are case-insensitive; the trailing dot only says "absolute").
+pub fn simple_fix(name: &str) -> Option<String> {
+    if !name.is_ascii() {
+        return None;
+    }
+    let lower = name.to_ascii_lowercase();
+    let fixed = lower.strip_suffix('.').unwrap_or(&lower);
+    (fixed != name && hostname_problem(fixed).is_none()).then(|| fixed.to_string())
+}
+
+/// RFC 3492 punycode of one label (without the `xn--` prefix).
+fn punycode(input: &str) -> Option<String> {
+    const BASE: u32 = 36;
+    const TMIN: u32 = 1;
+    const TMAX: u32 = 26;
+    let code_points: Vec<u32> = input.chars().map(u32::from).collect();
+    let mut output: String = input.chars().filter(char::is_ascii).collect();
+    let basic = u32::try_from(output.len()).ok()?;
+    let total = u32::try_from(code_points.len()).ok()?;
+    if basic > 0 {
+        output.push('-');
+    }
+    let mut n: u32 = 128;
+    let mut delta: u32 = 0;
+    let mut bias: u32 = 72;
+    let mut handled = basic;
+    while handled < total {
+        let m = code_points.iter().copied().filter(|&c| c >= n).min()?;
+        delta = delta.checked_add((m - n).checked_mul(handled + 1)?)?;
+        n = m;
+        for &c in &code_points {
+            if c < n {
+                delta = delta.checked_add(1)?;
+            }
+            if c != n {
+                continue;
+            }
+            let mut q = delta;
+            let mut k = BASE;
+            loop {
+                let t = if k <= bias {
+                    TMIN
+                } else if k >= bias + TMAX {
+                    TMAX
+                } else {
+                    k - bias
+                };
+                if q < t {
+                    break;
+                }
+                output.push(punycode_digit(t + (q - t) % (BASE - t))?);
+                q = (q - t) / (BASE - t);
+                k += BASE;
+            }
+            output.push(punycode_digit(q)?);
+            bias = adapt(delta, handled + 1, handled == basic);
+            delta = 0;
+            handled += 1;
+        }
+        delta = delta.checked_add(1)?;
+        n = n.checked_add(1)?;
+    }
+    Some(output)
+}
+
+fn punycode_digit(d: u32) -> Option<char> {
+    match d {
+        0..=25 => char::from_u32(u32::from(b'a') + d),
+        26..=35 => char::from_u32(u32::from(b'0') + d - 26),
+        _ => None,
+    }
+}
+
+fn adapt(delta: u32, points: u32, first: bool) -> u32 {
+    let mut delta = if first { delta / 700 } else { delta / 2 };
+    delta += delta / points;
+    let mut k = 0;
+    while delta > ((36 - 1) * 26) / 2 {
+        delta /= 36 - 1;
+        k += 36;
+    }
+    k + (36 * delta) / (delta + 38)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{hostname_problem, punycode, simple_fix, suggestion};
+    use crate::rules::test_support::codes;
+
+    const MINIMAL: &str = "---\n---\n_path: /\ncontent-type: text/html\n";
+
+    #[test]
+    fn flags_uppercase_file_name() {
+        assert!(codes("Example.com.yaml", MINIMAL).contains(&"invalid-domain-name"));
+    }
+
+    #[test]
+    fn flags_underscore_and_non_ascii() {
+        assert!(codes("my_site.example.yaml", MINIMAL).contains(&"invalid-domain-name"));
+        assert!(codes("bücher.example.yaml", MINIMAL).contains(&"invalid-domain-name"));
+    }
+
+    #[test]
+    fn accepts_hostnames_single_labels_and_a_labels() {
+        for name in [
+            "example.com.yaml",
+            "localhost.yaml",
+            "xn--bcher-kva.example.yaml",
+            "a-b.c0.yaml",
+        ] {
+            assert!(
+                !codes(name, MINIMAL).contains(&"invalid-domain-name"),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn hostname_problems() {
+        assert_eq!(hostname_problem("example.com"), None);
+        assert_eq!(hostname_problem("192.0.2.1"), None);
+        assert!(hostname_problem("").is_some());
+        assert!(hostname_problem("-a.com").is_some());
+        assert!(hostname_problem("a-.com").is_some());
+        assert!(hostname_problem("a..com").is_some());
+        assert!(hostname_problem(".a.com").is_some());
+        assert!(hostname_problem("a.com.").is_some());
+        assert!(hostname_problem("a com").is_some());
+        assert!(hostname_problem("A.com").is_some());
+        assert!(hostname_problem(&"a".repeat(64)).is_some());
+        assert_eq!(hostname_problem(&"a".repeat(63)), None);
+        let long = vec!["a".repeat(63); 4].join(".");
+        assert_eq!(long.len(), 255);
+        assert!(hostname_problem(&long).is_some());
+        assert_eq!(hostname_problem(&long[2..]), None);
+    }
+
+    #[test]
+    fn punycode_vectors() {
+        assert_eq!(punycode("bücher").as_deref(), Some("bcher-kva"));
+        assert_eq!(punycode("münchen").as_deref(), Some("mnchen-3ya"));
+        assert_eq!(punycode("中国").as_deref(), Some("fiqs8s"));
+        assert_eq!(punycode("ü").as_deref(), Some("tda"));
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(
+            suggestion("Bücher.Example").as_deref(),
+            Some("xn--bcher-kva.example")
+        );
+        assert_eq!(
+            suggestion("WWW.example.com.").as_deref(),
+            Some("www.example.com")
+        );
+        assert_eq!(suggestion("my_site.example"), None);
+        assert_eq!(
+            simple_fix("WWW.Example.com.").as_deref(),
+            Some("www.example.com")
+        );
+        assert_eq!(simple_fix("bücher.example"), None);
+        assert_eq!(simple_fix("www.example.com"), None);
+    }
+}

@@ -1,25 +1,45 @@
 //! ## What it checks
-//! TODO
+//! A `content-sha256` that is not exactly 64 hex digits: too short or too
+//! long, a character that is not a hex digit, an empty value, or a list or
+//! mapping. A valid digest in uppercase is `sha256-case`'s business. The
+//! value is read by its text: a plain scalar made only of digits is still a
+//! digest, not a number.
 //!
 //! ## Why it matters
-//! TODO
+//! `verify` compares the SHA-256 of the body with this value: one that is
+//! not a SHA-256 digest (a truncated copy, an MD5, a `sha256:` prefix)
+//! makes every check of the URL fail, or hides the fact that it was never
+//! computed.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /m51.txt
+//! content-length: 1650240
+//! content-sha256: fd3589aa8a72beb48939de884e3ee532
+//! content-type: text/plain
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /m51.txt
+//! content-length: 1650240
+//! content-sha256: fd3589aa8a72beb48939de884e3ee5324b510c145003f375c77cd4ecb1a79672
+//! content-type: text/plain
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: the right digest has to be computed from the content
+//! (`sha256sum`).
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "invalid-sha256",
-    summary: "TODO",
+    summary: "`content-sha256` is not 64 hex digits",
     severity: Severity::Error,
     fix: FixKind::None,
     blocks_rewrite: false,
@@ -27,4 +47,131 @@ pub static RULE: Rule = Rule {
     source: include_str!("invalid_sha256.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+const DIGITS: usize = 64;
+
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::CONTENT_SHA256) else {
+            continue;
+        };
+        let help = "a SHA-256 digest is 64 lowercase hex digits, as `sha256sum` prints it";
+        let Some(digest) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+            out.push(
+                Finding::new(
+                    &RULE,
+                    entry.value.span.clone(),
+                    format!(
+                        "`content-sha256` is a {}, not a digest",
+                        entry.value.kind_name()
+                    ),
+                )
+                .help(help),
+            );
+            continue;
+        };
+        if let Some((at, c)) = digest.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+            out.push(
+                Finding::new(
+                    &RULE,
+                    sub_span(ctx.source, &entry.value, at..at + c.len_utf8()),
+                    format!(
+                        "`content-sha256` has {}, which is not a hex digit",
+                        show_char(c)
+                    ),
+                )
+                .help(help),
+            );
+            continue;
+        }
+        if digest.is_empty() {
+            let span = if entry.value.span.is_empty() {
+                entry.key.span.clone()
+            } else {
+                entry.value.span.clone()
+            };
+            out.push(Finding::new(&RULE, span, "`content-sha256` is empty").help(help));
+            continue;
+        }
+        if digest.len() != DIGITS {
+            out.push(
+                Finding::new(
+                    &RULE,
+                    entry.value.span.clone(),
+                    format!(
+                        "`content-sha256` has {} hex digits, not {DIGITS}",
+                        digest.len()
+                    ),
+                )
+                .help(help),
+            );
+        }
+    }
+}
+
+/// A character as the user should see it in a message.
+fn show_char(c: char) -> String {
+    if c.is_ascii_graphic() || (!c.is_ascii() && !c.is_control() && !c.is_whitespace()) {
+        format!("`{c}`")
+    } else {
+        format!("U+{:04X}", u32::from(c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::test_support::codes;
+
+    const DIGEST: &str = "fd3589aa8a72beb48939de884e3ee5324b510c145003f375c77cd4ecb1a79672";
+
+    fn record(sha: &str) -> String {
+        format!(
+            "---\n---\n_path: /a\ncontent-length: 1\ncontent-sha256: {sha}\ncontent-type: text/plain\n"
+        )
+    }
+
+    fn flagged(sha: &str) -> bool {
+        codes("example.com.yaml", &record(sha)).contains(&"invalid-sha256")
+    }
+
+    #[test]
+    fn flags_wrong_length() {
+        assert!(flagged(&DIGEST[..32]));
+        assert!(flagged(&format!("{DIGEST}0")));
+    }
+
+    #[test]
+    fn flags_non_hex_and_shapes() {
+        assert!(flagged(&format!("g{}", &DIGEST[1..])));
+        assert!(flagged(&format!("sha256:{DIGEST}")));
+        assert!(flagged("''"));
+        assert!(flagged("[a]"));
+        assert!(flagged(""));
+    }
+
+    #[test]
+    fn accepts_digests_and_leaves_case_to_sha256_case() {
+        assert!(!flagged(DIGEST));
+        assert!(!flagged(&DIGEST.to_ascii_uppercase()));
+        // Only digits: still a digest (read by its text).
+        assert!(!flagged(&"1".repeat(64)));
+        assert!(!flagged(&format!("'{}'", "0".repeat(64))));
+    }
+
+    #[test]
+    fn points_at_the_bad_character() {
+        let text = record(&format!("{}x{}", &DIGEST[..10], &DIGEST[11..]));
+        let checked = crate::lint::check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &crate::lint::Options::default(),
+        );
+        let Some(finding) = checked
+            .findings
+            .iter()
+            .find(|f| f.code() == "invalid-sha256")
+        else {
+            panic!("no invalid-sha256 finding");
+        };
+        assert_eq!(&text[finding.span.clone()], "x");
+    }
+}

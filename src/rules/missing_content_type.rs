@@ -1,25 +1,36 @@
 //! ## What it checks
-//! TODO
+//! A record without a `content-type`, or whose `content-type` is empty
+//! (`content-type:`, `~`, `null`).
 //!
 //! ## Why it matters
-//! TODO
+//! The media type is half of what a record says: `verify` compares it with
+//! what the server answers, and a redirect is recorded as
+//! `X-301-Redirect` (or another 3xx status). A record without one cannot be
+//! verified; the key is often misspelled (`content_type:`, `Content-Type:`).
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: only a person (or `verify`) knows what the URL serves.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "missing-content-type",
-    summary: "TODO",
+    summary: "record without a `content-type`",
     severity: Severity::Error,
     fix: FixKind::None,
     blocks_rewrite: false,
@@ -27,4 +38,97 @@ pub static RULE: Rule = Rule {
     source: include_str!("missing_content_type.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let name = record.path().map_or(String::new(), |p| format!(" `{p}`"));
+        let help = "add the media type the URL serves, such as `content-type: text/html`, \
+                    or `X-301-Redirect` for a redirect";
+        let Some(entry) = record.get(domain::CONTENT_TYPE) else {
+            let span = match record.get(domain::PATH) {
+                Some(path) => path.key.span.start..path.value.span.end.max(path.key.span.end),
+                None => first_line(ctx, record.node),
+            };
+            out.push(
+                Finding::new(&RULE, span, format!("record{name} has no `content-type`")).help(help),
+            );
+            continue;
+        };
+        if !entry.value.is_null() {
+            continue;
+        }
+        let span = entry.key.span.start..entry.value.span.end.max(entry.key.span.end);
+        out.push(
+            Finding::new(
+                &RULE,
+                span,
+                format!("record{name} has an empty `content-type`"),
+            )
+            .help(help),
+        );
+    }
+}
+
+/// The first line of a node: enough to point at a record.
+fn first_line(ctx: &FileContext, node: &Node) -> Span {
+    let start = node.span.start;
+    let end = ctx
+        .source
+        .text
+        .get(start..node.span.end)
+        .and_then(|t| t.find(['\n', '\r']))
+        .map_or(node.span.end, |i| start + i);
+    start..end
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::{Options, check_bytes};
+    use crate::rules::test_support::codes;
+
+    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
+        check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &Options::default(),
+        )
+        .findings
+        .into_iter()
+        .filter(|f| f.rule.code == "missing-content-type")
+        .collect()
+    }
+
+    #[test]
+    fn flags_a_record_without_content_type() {
+        let text = "---\n---\n_path: /a\n";
+        assert_eq!(codes("example.com.yaml", text), ["missing-content-type"]);
+        let found = findings(text);
+        assert_eq!(found[0].message, "record `/a` has no `content-type`");
+        assert_eq!(found[0].span, 8..17);
+    }
+
+    #[test]
+    fn flags_an_empty_content_type() {
+        for text in [
+            "---\n---\n_path: /a\ncontent-type:\n",
+            "---\n---\n_path: /a\ncontent-type: null\n",
+            "---\n---\n_path: /a\ncontent-type: ~\n",
+        ] {
+            let found = findings(text);
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!(found[0].message, "record `/a` has an empty `content-type`");
+        }
+    }
+
+    #[test]
+    fn flags_a_record_without_path_either() {
+        let found = findings("---\n---\nnote: x\n");
+        assert_eq!(found[0].message, "record has no `content-type`");
+        assert_eq!(found[0].span, 8..15);
+    }
+
+    #[test]
+    fn accepts_a_content_type() {
+        assert!(findings("---\n---\n_path: /a\ncontent-type: text/html\n").is_empty());
+        assert!(findings("---\n---\n_path: /a\ncontent-type: X-301-Redirect\n").is_empty());
+    }
+}

@@ -1,30 +1,139 @@
 //! ## What it checks
-//! TODO
+//! A record without a `_path`, or whose `_path` is empty (`_path:`, `~`,
+//! `null`) or not a string (a list or a mapping).
 //!
 //! ## Why it matters
-//! TODO
+//! `_path` is what a record is about: the URL is the domain followed by
+//! the path. A record without one describes no URL, cannot be sorted among
+//! the others, and cannot be checked by `verify`. It is usually a record
+//! split in two by a stray `---`, or a key misspelled (`path:`, `_paths:`).
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! path: /a
+//! content-type: text/html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: only a person knows the URL the record is about.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "missing-path",
-    summary: "TODO",
+    summary: "record without a `_path`",
     severity: Severity::Error,
     fix: FixKind::None,
-    blocks_rewrite: false,
+    blocks_rewrite: true,
     check: Check::File(check),
     source: include_str!("missing_path.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::PATH) else {
+            out.push(
+                Finding::new(&RULE, first_line(ctx, record.node), "record has no `_path`")
+                    .help("every record starts with `_path: /...`, the URL's path on this domain"),
+            );
+            continue;
+        };
+        let message = match &entry.value.value {
+            Value::Scalar(s) if !s.is_plain_null() => continue,
+            Value::Scalar(_) => "`_path` is empty".to_string(),
+            _ => format!("`_path` is a {}, not a string", entry.value.kind_name()),
+        };
+        let span = entry.key.span.start..entry.value.span.end.max(entry.key.span.end);
+        out.push(
+            Finding::new(&RULE, span, message)
+                .help("`_path` is the URL's path on this domain, such as `/index.html`"),
+        );
+    }
+}
+
+/// The first line of a node: enough to point at a record.
+fn first_line(ctx: &FileContext, node: &Node) -> Span {
+    let start = node.span.start;
+    let end = ctx
+        .source
+        .text
+        .get(start..node.span.end)
+        .and_then(|t| t.find(['\n', '\r']))
+        .map_or(node.span.end, |i| start + i);
+    start..end
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::{Options, check_bytes};
+    use crate::rules::test_support::codes;
+
+    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
+        check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &Options::default(),
+        )
+        .findings
+        .into_iter()
+        .filter(|f| f.rule.code == "missing-path")
+        .collect()
+    }
+
+    #[test]
+    fn flags_a_record_without_path() {
+        let found = findings("---\n---\npath: /a\ncontent-type: text/html\n");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].message, "record has no `_path`");
+        assert_eq!(found[0].span, 8..16);
+    }
+
+    #[test]
+    fn flags_an_empty_path() {
+        for text in [
+            "---\n---\n_path:\ncontent-type: text/html\n",
+            "---\n---\n_path: ~\ncontent-type: text/html\n",
+            "---\n---\n_path: null\ncontent-type: text/html\n",
+        ] {
+            let found = findings(text);
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!(found[0].message, "`_path` is empty");
+        }
+    }
+
+    #[test]
+    fn flags_a_path_that_is_not_a_scalar() {
+        let found = findings("---\n---\n_path: [/a, /b]\ncontent-type: text/html\n");
+        assert_eq!(found[0].message, "`_path` is a sequence, not a string");
+        assert_eq!(found[0].span, 8..23);
+    }
+
+    #[test]
+    fn accepts_a_path() {
+        let text = "---\n---\n_path: /a\ncontent-type: text/html\n";
+        assert!(!codes("example.com.yaml", text).contains(&"missing-path"));
+        // A quoted empty string is a path, just not a valid one.
+        assert!(findings("---\n---\n_path: ''\ncontent-type: text/html\n").is_empty());
+        assert!(findings("---\n---\n_path: 404\ncontent-type: text/html\n").is_empty());
+    }
+
+    #[test]
+    fn blocks_rewriting() {
+        let checked = check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            b"---\n---\ncontent-type: text/html\n",
+            &Options::default(),
+        );
+        assert!(checked.blocked_by.is_some_and(|r| r.code == "missing-path"));
+    }
+}

@@ -1,30 +1,226 @@
 //! ## What it checks
-//! TODO
+//! A mapping key that is not a string, at any depth: a sequence or mapping
+//! used as a key (`? [a, b]`), or a plain key that YAML 1.1 reads as
+//! something else: a number (`1:`, `0x1F:`), a boolean (`yes:`, `true:`),
+//! null (`null:`, `~:`, an empty key), a timestamp (`2001-12-14:`), or the
+//! merge key `<<:`.
 //!
 //! ## Why it matters
-//! TODO
+//! Keys of a domain file are names. The reference tool read files with
+//! PyYAML, which turns `yes:` into the boolean `True` and `<<:` into a merge
+//! of another mapping, so such a key means something else to it than it
+//! seems to; JSON and most languages' maps cannot hold a non-string key at
+//! all. urldb refuses to guess and does not rewrite the file.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! content-type: text/html
+//! status:
+//!   200: ok
+//!   yes: cached
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! content-type: text/html
+//! status:
+//!   '200': ok
+//!   'yes': cached
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: quoting the key keeps its text but changes what the reference
+//! tool read, so a person decides.
 
 use super::prelude::*;
+use crate::parse::resolve::Implicit;
 
 pub static RULE: Rule = Rule {
     code: "non-string-key",
-    summary: "TODO",
+    summary: "mapping key that YAML does not read as a string",
     severity: Severity::Error,
     fix: FixKind::None,
-    blocks_rewrite: false,
+    blocks_rewrite: true,
     check: Check::File(check),
     source: include_str!("non_string_key.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    let mut stack: Vec<&Node> = ctx
+        .documents
+        .iter()
+        .filter_map(|d| d.root.as_ref())
+        .collect();
+    stack.reverse();
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            Value::Scalar(_) => {}
+            Value::Seq(items) => stack.extend(items.iter().rev()),
+            Value::Map(entries) => {
+                for entry in entries {
+                    check_key(ctx, entry, out);
+                }
+                for entry in entries.iter().rev() {
+                    stack.push(&entry.value);
+                    stack.push(&entry.key);
+                }
+            }
+        }
+    }
+}
+
+fn check_key(ctx: &FileContext, entry: &Entry, out: &mut Vec<Finding>) {
+    let key = &entry.key;
+    let (message, help) = match &key.value {
+        Value::Seq(_) => (
+            "a sequence used as a mapping key".to_string(),
+            "keys of a domain file are strings; write the key as a string".to_string(),
+        ),
+        Value::Map(_) => (
+            "a mapping used as a mapping key".to_string(),
+            "keys of a domain file are strings; write the key as a string".to_string(),
+        ),
+        Value::Scalar(scalar) => {
+            let kind = scalar.implicit();
+            if kind == Implicit::Str {
+                return;
+            }
+            // An alias (`*a: x`) is read as an empty plain scalar; `yaml-alias`
+            // reports it.
+            if key.span.is_empty()
+                && ctx
+                    .source
+                    .text
+                    .get(key.span.start..)
+                    .is_some_and(|t| t.starts_with('*'))
+            {
+                return;
+            }
+            if scalar.value.is_empty() {
+                (
+                    "empty mapping key: YAML reads it as null".to_string(),
+                    "write the key's name, or remove the entry".to_string(),
+                )
+            } else {
+                (
+                    format!("`{}` is read as {} by YAML 1.1", scalar.value, what(kind)),
+                    format!(
+                        "quote it to make it a string: `'{}':`",
+                        scalar.value.replace('\'', "''")
+                    ),
+                )
+            }
+        }
+    };
+    let span = if key.span.is_empty() {
+        key.span.start..entry.value.span.end.max(key.span.start)
+    } else {
+        key.span.clone()
+    };
+    out.push(Finding::new(&RULE, span, message).help(help));
+}
+
+/// "a boolean", "an integer", "null", "the merge key".
+fn what(kind: Implicit) -> &'static str {
+    match kind {
+        Implicit::Str => "a string",
+        Implicit::Bool => "a boolean",
+        Implicit::Float => "a float",
+        Implicit::Int => "an integer",
+        Implicit::Merge => "the merge key",
+        Implicit::Null => "null",
+        Implicit::Timestamp => "a timestamp",
+        Implicit::Value => "the value key",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::{Options, check_bytes};
+    use crate::rules::test_support::codes;
+
+    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
+        check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &Options::default(),
+        )
+        .findings
+        .into_iter()
+        .filter(|f| f.rule.code == "non-string-key")
+        .collect()
+    }
+
+    fn record(extra: &str) -> String {
+        format!("---\n---\n_path: /a\ncontent-type: text/html\n{extra}")
+    }
+
+    #[test]
+    fn flags_keys_yaml_reads_as_other_types() {
+        for (key, message) in [
+            ("yes", "`yes` is read as a boolean by YAML 1.1"),
+            ("true", "`true` is read as a boolean by YAML 1.1"),
+            ("1", "`1` is read as an integer by YAML 1.1"),
+            ("1.5", "`1.5` is read as a float by YAML 1.1"),
+            ("null", "`null` is read as null by YAML 1.1"),
+            ("~", "`~` is read as null by YAML 1.1"),
+            (
+                "2001-12-14",
+                "`2001-12-14` is read as a timestamp by YAML 1.1",
+            ),
+            ("<<", "`<<` is read as the merge key by YAML 1.1"),
+        ] {
+            let text = record(&format!("{key}: x\n"));
+            let found = findings(&text);
+            assert_eq!(found.len(), 1, "{key}");
+            assert_eq!(found[0].message, message);
+            assert_eq!(&text[found[0].span.clone()], key);
+        }
+        assert_eq!(
+            findings(&record("yes: x\n"))[0].help.as_deref(),
+            Some("quote it to make it a string: `'yes':`")
+        );
+    }
+
+    #[test]
+    fn flags_an_empty_key() {
+        let found = findings(&record(": x\n"));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].message, "empty mapping key: YAML reads it as null");
+    }
+
+    #[test]
+    fn flags_collection_keys() {
+        assert_eq!(
+            findings(&record("? [a, b]\n: x\n"))[0].message,
+            "a sequence used as a mapping key"
+        );
+        assert_eq!(
+            findings(&record("? {a: b}\n: x\n"))[0].message,
+            "a mapping used as a mapping key"
+        );
+    }
+
+    #[test]
+    fn flags_keys_at_any_depth_and_in_metadata() {
+        assert_eq!(findings(&record("x:\n- {1: a}\n")).len(), 1);
+        assert_eq!(findings("---\non: true\n").len(), 1);
+    }
+
+    #[test]
+    fn accepts_string_keys() {
+        assert!(findings(&record("'yes': x\n\"1\": y\nnote: z\nyesterday: w\n")).is_empty());
+        assert!(!codes("example.com.yaml", &record("")).contains(&"non-string-key"));
+    }
+
+    #[test]
+    fn leaves_alias_keys_to_yaml_alias() {
+        assert!(findings(&record("x: &a k\n*a : v\n")).is_empty());
+    }
+}

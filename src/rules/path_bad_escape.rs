@@ -1,25 +1,39 @@
 //! ## What it checks
-//! TODO
+//! A `%` in a `_path` that is not followed by two hex digits (`/100%`,
+//! `/a%zz`, `/a%2`).
 //!
 //! ## Why it matters
-//! TODO
+//! In a URL, `%` always starts an escape. A server reading `/100%` may
+//! answer 400, decode garbage, or take the `%` literally; clients differ
+//! too, so `verify` tests something else than a browser would. A literal
+//! percent sign is written `%25`.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /sale-50%
+//! content-type: text/html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /sale-50%25
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: `%zz` may be a literal percent sign (`%25zz`) or a mistyped
+//! escape, and only a person knows which.
 
 use super::prelude::*;
+use crate::model::path::{Escape, escapes};
 
 pub static RULE: Rule = Rule {
     code: "path-bad-escape",
-    summary: "TODO",
+    summary: "`%` in `_path` is not followed by two hex digits",
     severity: Severity::Error,
     fix: FixKind::None,
     blocks_rewrite: false,
@@ -27,4 +41,84 @@ pub static RULE: Rule = Rule {
     source: include_str!("path_bad_escape.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::PATH) else {
+            continue;
+        };
+        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+            continue;
+        };
+        for escape in escapes(path) {
+            let Escape::Bad { at } = escape else {
+                continue;
+            };
+            // The `%` and up to two characters after it, as written.
+            let end = path[at + 1..]
+                .char_indices()
+                .nth(2)
+                .map_or(path.len(), |(i, _)| at + 1 + i);
+            let text = &path[at..end];
+            out.push(
+                Finding::new(
+                    &RULE,
+                    sub_span(ctx.source, &entry.value, at..end),
+                    format!("`{text}` is not a percent-escape"),
+                )
+                .help("`%` starts an escape of two hex digits; write `%25` for a literal percent sign"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::test_support::codes;
+
+    fn record(path: &str) -> String {
+        format!("---\n---\n_path: {path}\ncontent-type: text/html\n")
+    }
+
+    fn count(path: &str) -> usize {
+        codes("example.com.yaml", &record(path))
+            .iter()
+            .filter(|c| **c == "path-bad-escape")
+            .count()
+    }
+
+    #[test]
+    fn flags_a_lone_percent() {
+        assert_eq!(count("/sale-50%"), 1);
+        assert_eq!(count("/a%2"), 1);
+        assert_eq!(count("/a%zz"), 1);
+        assert_eq!(count("/a%g1?b"), 1);
+    }
+
+    #[test]
+    fn flags_each_bad_percent() {
+        assert_eq!(count("/%%41%"), 2);
+    }
+
+    #[test]
+    fn accepts_escapes() {
+        assert_eq!(count("/a%25b%2f%C3%A9"), 0);
+    }
+
+    #[test]
+    fn span_is_the_percent_and_what_follows() {
+        for (path, want) in [("/a%zzz", "%zz"), ("/a%", "%"), ("/a%é", "%é")] {
+            let text = record(path);
+            let checked = crate::lint::check_bytes(
+                std::path::Path::new("example.com.yaml"),
+                text.as_bytes(),
+                &crate::lint::Options::default(),
+            );
+            let finding = checked
+                .findings
+                .iter()
+                .find(|f| f.code() == "path-bad-escape")
+                .expect("a path-bad-escape finding");
+            assert_eq!(&text[finding.span.clone()], want);
+        }
+    }
+}

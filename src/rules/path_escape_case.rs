@@ -51,9 +51,14 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             continue;
         };
         for escape in crate::model::path::escapes(path) {
-            let crate::model::path::Escape::Valid { at: i, .. } = escape else {
+            let crate::model::path::Escape::Valid { at: i, byte } = escape else {
                 continue;
             };
+            // `%7e` is an escape that should not be there at all:
+            // `path-unneeded-escape` says so.
+            if crate::model::path::is_unreserved(byte) {
+                continue;
+            }
             let text = &path[i..i + 3];
             if text == text.to_ascii_uppercase() {
                 continue;

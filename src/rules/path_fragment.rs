@@ -1,30 +1,143 @@
 //! ## What it checks
-//! TODO
+//! A `_path` holding a fragment: a `#` and what follows it
+//! (`_path: /docs#install`, or a quoted `'/a #top'`). A `#` after a space
+//! in plain YAML text starts a comment instead (`yaml-comment`).
 //!
 //! ## Why it matters
-//! TODO
+//! The fragment is never sent to the server: `/docs#install` and `/docs`
+//! are one request. Keeping it lets one URL hide under two spellings,
+//! which neither a reader nor `duplicate-path` sees.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /docs#install
+//! content-type: text/html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /docs
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! Safe, by `urldb check --fix`: everything from the `#` on is removed
+//! (`/#top` becomes `/`); the server sees the same URL.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "path-fragment",
-    summary: "TODO",
+    summary: "`_path` holds a `#fragment`",
     severity: Severity::Error,
-    fix: FixKind::None,
+    fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
     source: include_str!("path_fragment.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::PATH) else {
+            continue;
+        };
+        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+            continue;
+        };
+        let Some(hash) = path.find('#') else {
+            continue;
+        };
+        let Some(at) = entry_path(record.doc, record.entries, domain::PATH) else {
+            continue;
+        };
+        let fragment = &path[hash..];
+        let without = match &path[..hash] {
+            "" => "/",
+            rest => rest,
+        };
+        out.push(
+            Finding::new(
+                &RULE,
+                sub_span(ctx.source, &entry.value, hash..path.len()),
+                format!("`_path` holds the fragment `{fragment}`"),
+            )
+            .help(format!(
+                "the fragment is not sent to the server: write `{without}` (a literal `#` is `%23`)"
+            ))
+            .fix(Fix::safe(
+                "remove the fragment",
+                vec![Edit::SetScalar {
+                    at,
+                    value: Scalar::string(without),
+                }],
+            )),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::test_support::{codes, fixed};
+
+    fn record(path: &str) -> String {
+        format!("---\n---\n_path: {path}\ncontent-type: text/html\n")
+    }
+
+    fn flagged(path: &str) -> bool {
+        codes("example.com.yaml", &record(path)).contains(&"path-fragment")
+    }
+
+    #[test]
+    fn flags_a_fragment() {
+        assert!(flagged("/docs#install"));
+        assert!(flagged("'/a #top'"));
+        assert!(flagged("/a?b=c#d"));
+    }
+
+    #[test]
+    fn accepts_an_escaped_hash() {
+        assert!(!flagged("/a%23b"));
+    }
+
+    #[test]
+    fn a_comment_is_not_a_fragment() {
+        assert!(!codes("example.com.yaml", &record("/a #top")).contains(&"path-fragment"));
+    }
+
+    #[test]
+    fn fix_removes_the_fragment() {
+        assert_eq!(
+            fixed("example.com.yaml", &record("/docs#install")),
+            record("/docs")
+        );
+        assert_eq!(
+            fixed("example.com.yaml", &record("/a?b=c#d")),
+            record("/a?b=c")
+        );
+    }
+
+    #[test]
+    fn fix_keeps_the_home_page() {
+        assert_eq!(fixed("example.com.yaml", &record("'/#top'")), record("/"));
+    }
+
+    #[test]
+    fn span_is_the_fragment() {
+        let text = record("/docs#install");
+        let checked = crate::lint::check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &crate::lint::Options::default(),
+        );
+        let finding = checked
+            .findings
+            .iter()
+            .find(|f| f.code() == "path-fragment")
+            .expect("a path-fragment finding");
+        assert_eq!(&text[finding.span.clone()], "#install");
+    }
+}

@@ -1,25 +1,38 @@
 //! ## What it checks
-//! TODO
+//! A `_path` that does not start with `/`: a relative path (`about.html`),
+//! a full URL (`https://example.com/a`), or an empty path.
 //!
 //! ## Why it matters
-//! TODO
+//! A record's URL is the scheme, the domain of the file, then `_path`
+//! verbatim. Without the leading `/` that makes `http://example.comabout.html`,
+//! a different host; a full URL repeats the domain and is fetched as a
+//! path. `verify`, `ls` and `export` all build wrong URLs from it.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: about.html
+//! content-type: text/html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /about.html
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: the help suggests a path, but whether `about.html` meant
+//! `/about.html` or `/docs/about.html` is for a person to say.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "path-not-absolute",
-    summary: "TODO",
+    summary: "`_path` does not start with `/`",
     severity: Severity::Error,
     fix: FixKind::None,
     blocks_rewrite: false,
@@ -27,4 +40,109 @@ pub static RULE: Rule = Rule {
     source: include_str!("path_not_absolute.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::PATH) else {
+            continue;
+        };
+        // A null `_path` is `missing-path`'s.
+        if entry.value.is_null() {
+            continue;
+        }
+        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+            continue;
+        };
+        if path.starts_with('/') {
+            continue;
+        }
+        let message = if path.is_empty() {
+            "`_path` is empty".to_string()
+        } else {
+            format!("`_path` `{path}` does not start with `/`")
+        };
+        out.push(Finding::new(&RULE, entry.value.span.clone(), message).help(suggestion(path)));
+    }
+}
+
+/// What the author probably meant.
+fn suggestion(path: &str) -> String {
+    if path.trim().is_empty() {
+        return "a path starts with `/`; the home page is `/`".to_string();
+    }
+    if let Some((_, rest)) = path.split_once("://") {
+        let absolute = match rest.find(['/', '?', '#']) {
+            Some(i) if rest[i..].starts_with('/') => rest[i..].to_string(),
+            Some(i) => format!("/{}", &rest[i..]),
+            None => "/".to_string(),
+        };
+        return format!(
+            "`_path` holds only the path (the domain is the file's name): did you mean `{absolute}`?"
+        );
+    }
+    let trimmed = path.trim();
+    if trimmed.starts_with('/') {
+        return format!("remove the white space: did you mean `{trimmed}`?");
+    }
+    format!("a path starts with `/`: did you mean `/{path}`?")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::suggestion;
+    use crate::rules::test_support::codes;
+
+    fn record(path: &str) -> String {
+        format!("---\n---\n_path: {path}\ncontent-type: text/html\n")
+    }
+
+    fn flagged(path: &str) -> bool {
+        codes("example.com.yaml", &record(path)).contains(&"path-not-absolute")
+    }
+
+    #[test]
+    fn flags_relative_paths() {
+        assert!(flagged("about.html"));
+        assert!(flagged("'?q=1'"));
+        assert!(flagged("'~joe'"));
+    }
+
+    #[test]
+    fn flags_full_urls() {
+        assert!(flagged("https://example.com/a"));
+    }
+
+    #[test]
+    fn flags_empty_paths() {
+        assert!(flagged("''"));
+        assert!(flagged("' /a'"));
+    }
+
+    #[test]
+    fn digits_are_read_as_text() {
+        assert!(flagged("404"));
+    }
+
+    #[test]
+    fn accepts_absolute_paths() {
+        assert!(!flagged("/"));
+        assert!(!flagged("/a/b?c=d"));
+    }
+
+    #[test]
+    fn leaves_a_missing_path_alone() {
+        let text = "---\n---\ncontent-type: text/html\n";
+        assert!(!codes("example.com.yaml", text).contains(&"path-not-absolute"));
+        let text = "---\n---\n_path: [/a]\ncontent-type: text/html\n";
+        assert!(!codes("example.com.yaml", text).contains(&"path-not-absolute"));
+    }
+
+    #[test]
+    fn suggests_a_path() {
+        assert!(suggestion("about.html").contains("`/about.html`"));
+        assert!(suggestion("https://example.com/a/b?c").contains("`/a/b?c`"));
+        assert!(suggestion("http://example.com?c").contains("`/?c`"));
+        assert!(suggestion("http://example.com").contains("`/`"));
+        assert!(suggestion(" /a").contains("`/a`"));
+        assert!(suggestion("").contains("`/`"));
+    }
+}

@@ -1,30 +1,174 @@
 //! ## What it checks
-//! TODO
+//! A percent-escape in a `_path` of an unreserved character
+//! (`A-Z a-z 0-9 - . _ ~`): `%7E` for `~`, `%41` for `A`, `%2D` for `-`.
+//! Escapes of reserved characters (`%2F`, `%3F`, `%26`, ...) are kept: they
+//! mean something else than the character itself.
 //!
 //! ## Why it matters
-//! TODO
+//! RFC 3986 makes `/%7Ejoe` and `/~joe` the same URL, and the canonical
+//! spelling decodes the unreserved characters (as url-normalize does). With
+//! one spelling, a reader, sorting and `duplicate-path` all see that two
+//! records are one URL.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /%7Ejoe/index.html
+//! content-type: text/html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /~joe/index.html
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! Safe, by `urldb check --fix`: the escapes of unreserved characters are
+//! decoded; the URL is the same. (Not while the path has a `%` that starts
+//! no escape, `path-bad-escape`: decoding could make it start one.)
 
 use super::prelude::*;
+use crate::model::path::{Escape, escapes, is_unreserved};
 
 pub static RULE: Rule = Rule {
     code: "path-unneeded-escape",
-    summary: "TODO",
+    summary: "`_path` percent-encodes an unreserved character",
     severity: Severity::Error,
-    fix: FixKind::None,
+    fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
     source: include_str!("path_unneeded_escape.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::PATH) else {
+            continue;
+        };
+        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+            continue;
+        };
+        let unneeded = unneeded_escapes(path);
+        if unneeded.is_empty() {
+            continue;
+        }
+        let Some(at) = entry_path(record.doc, record.entries, domain::PATH) else {
+            continue;
+        };
+        // A bad `%` next to a decoded hex digit could become an escape
+        // (`%%34%31` → `%41`): such a path waits for `path-bad-escape`.
+        let has_bad = escapes(path).any(|e| matches!(e, Escape::Bad { .. }));
+        let fixed = decode_unreserved(path);
+        for (i, byte) in unneeded {
+            let text = &path[i..i + 3];
+            let c = byte as char;
+            let finding = Finding::new(
+                &RULE,
+                sub_span(ctx.source, &entry.value, i..i + 3),
+                format!("`{text}` encodes `{c}`, which needs no escape"),
+            );
+            if has_bad {
+                out.push(finding.help(format!(
+                    "write `{c}` once every `%` of the path starts a valid escape (`path-bad-escape`)"
+                )));
+                continue;
+            }
+            out.push(
+                finding
+                    .help(format!(
+                        "write `{c}`: unreserved characters are not percent-encoded"
+                    ))
+                    .fix(Fix::safe(
+                        "decode the unreserved characters",
+                        vec![Edit::SetScalar {
+                            at: at.clone(),
+                            value: Scalar::string(fixed.clone()),
+                        }],
+                    )),
+            );
+        }
+    }
+}
+
+/// The offset and byte of every escape of an unreserved character.
+fn unneeded_escapes(path: &str) -> Vec<(usize, u8)> {
+    escapes(path)
+        .filter_map(|e| match e {
+            Escape::Valid { at, byte } if is_unreserved(byte) => Some((at, byte)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The path with the escapes of unreserved characters decoded; every other
+/// escape is kept as written.
+fn decode_unreserved(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = 0;
+    for (at, byte) in unneeded_escapes(path) {
+        out.push_str(&path[rest..at]);
+        out.push(byte as char);
+        rest = at + 3;
+    }
+    out.push_str(&path[rest..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode_unreserved;
+    use crate::rules::test_support::{codes, fixed};
+
+    fn record(path: &str) -> String {
+        format!("---\n---\n_path: {path}\ncontent-type: text/html\n")
+    }
+
+    fn count(path: &str) -> usize {
+        codes("example.com.yaml", &record(path))
+            .iter()
+            .filter(|c| **c == "path-unneeded-escape")
+            .count()
+    }
+
+    #[test]
+    fn flags_escaped_unreserved_characters() {
+        assert_eq!(count("/%7Ejoe"), 1);
+        assert_eq!(count("/%41%62%30%2D%2E%5F"), 6);
+    }
+
+    #[test]
+    fn flags_lowercase_hex_too() {
+        assert_eq!(count("/%7ejoe"), 1);
+    }
+
+    #[test]
+    fn accepts_reserved_escapes() {
+        assert_eq!(count("/a%2Fb%3F%26%25%20%C3%A9"), 0);
+    }
+
+    #[test]
+    fn decodes_only_unreserved() {
+        assert_eq!(decode_unreserved("/%7Ejoe%2F%41?q=%7e"), "/~joe%2FA?q=~");
+        assert_eq!(decode_unreserved("/%%41"), "/%A");
+        assert_eq!(decode_unreserved("/%2f"), "/%2f");
+    }
+
+    #[test]
+    fn no_fix_next_to_a_bad_percent() {
+        let text = record("/%%34%31");
+        assert_eq!(fixed("example.com.yaml", &text), text);
+        assert_eq!(count("/%%34%31"), 2);
+    }
+
+    #[test]
+    fn fix_decodes() {
+        assert_eq!(
+            fixed("example.com.yaml", &record("/%7Ejoe/index.html")),
+            record("/~joe/index.html")
+        );
+    }
+}

@@ -1,25 +1,44 @@
 //! ## What it checks
-//! TODO
+//! A category that is not in the closed vocabulary of `urldb.toml`
+//! (`[lint] categories = [...]`), with a "did you mean" for near misses.
+//! Without a vocabulary any category is allowed and this rule is silent.
 //!
 //! ## Why it matters
-//! TODO
+//! Categories drive `ls --category`, `verify` (`deprecated`, `redirect-ok`,
+//! `content-type-change-ok`) and whatever a team builds on them. A typo
+//! (`redirect_ok`, `frontent`) silently takes a URL out of its group; a
+//! closed vocabulary turns the typo into an error.
 //!
 //! ## Example
 //! ```yaml
+//! # urldb.toml: [lint] categories = ["frontend", "redirect-ok"]
+//! ---
+//! ---
+//! _path: /old
+//! categories:
+//! - redirect_ok
+//! content-type: X-301-Redirect
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /old
+//! categories:
+//! - redirect-ok
+//! content-type: X-301-Redirect
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: either the category is misspelt or the vocabulary lacks it; a
+//! person decides which.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "unknown-category",
-    summary: "TODO",
+    summary: "category not in the configured vocabulary",
     severity: Severity::Error,
     fix: FixKind::None,
     blocks_rewrite: false,
@@ -27,4 +46,94 @@ pub static RULE: Rule = Rule {
     source: include_str!("unknown_category.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    let Some(vocabulary) = &ctx.settings.categories else {
+        return;
+    };
+    for record in records(ctx.documents) {
+        let Some(entry) = record.get(domain::CATEGORIES) else {
+            continue;
+        };
+        let Some(items) = entry.value.as_seq() else {
+            continue;
+        };
+        for item in items {
+            let Some(category) = item.as_scalar().map(|s| s.value.as_str()) else {
+                continue;
+            };
+            // An empty category is `empty-category`'s business.
+            if category.is_empty() || vocabulary.iter().any(|c| c == category) {
+                continue;
+            }
+            let known = vocabulary.iter().map(String::as_str);
+            let message = match crate::config::closest(category, known) {
+                Some(best) => format!("unknown category `{category}` (did you mean `{best}`?)"),
+                None => format!("unknown category `{category}`"),
+            };
+            out.push(
+                Finding::new(&RULE, item.span.clone(), message).help(
+                    "use a category from `categories` in `urldb.toml`, or add this one there",
+                ),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::LintSettings;
+    use crate::lint::Options;
+    use crate::rules::test_support::{codes, codes_with};
+
+    fn options() -> Options {
+        Options {
+            settings: LintSettings {
+                categories: Some(vec!["frontend".into(), "redirect-ok".into()]),
+                ..LintSettings::default()
+            },
+            ..Options::default()
+        }
+    }
+
+    fn record(categories: &str) -> String {
+        format!("---\n---\n_path: /\ncategories:\n{categories}content-type: text/html\n")
+    }
+
+    #[test]
+    fn flags_unknown_category() {
+        let text = record("- frontend\n- graphics\n");
+        assert!(codes_with("example.com.yaml", &text, &options()).contains(&"unknown-category"));
+    }
+
+    #[test]
+    fn did_you_mean() {
+        let text = record("- redirect_ok\n");
+        let checked = crate::lint::check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &options(),
+        );
+        let messages: Vec<&str> = checked
+            .findings
+            .iter()
+            .filter(|f| f.code() == "unknown-category")
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(
+            messages,
+            ["unknown category `redirect_ok` (did you mean `redirect-ok`?)"]
+        );
+    }
+
+    #[test]
+    fn accepts_known_categories() {
+        let text = record("- frontend\n- redirect-ok\n");
+        assert!(!codes_with("example.com.yaml", &text, &options()).contains(&"unknown-category"));
+    }
+
+    #[test]
+    fn silent_without_vocabulary() {
+        let text = record("- graphics\n");
+        assert!(!codes("example.com.yaml", &text).contains(&"unknown-category"));
+    }
+}

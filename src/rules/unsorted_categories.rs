@@ -1,30 +1,145 @@
 //! ## What it checks
-//! TODO
+//! A record's `categories` that are not sorted by Unicode code point.
 //!
 //! ## Why it matters
-//! TODO
+//! The reference tool wrote categories sorted, so that is the canonical
+//! text. One order makes records easy to compare and keeps a diff to the
+//! category that was really added or removed.
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! categories:
+//! - frontend
+//! - coreapp
+//! content-type: text/html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
+//! _path: /a
+//! categories:
+//! - coreapp
+//! - frontend
+//! content-type: text/html
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! Safe, by `urldb fmt`: the categories are reordered; none is changed.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "unsorted-categories",
-    summary: "TODO",
+    summary: "`categories` are not sorted",
     severity: Severity::Error,
-    fix: FixKind::None,
+    fix: FixKind::Format,
     blocks_rewrite: false,
-    check: Check::File(check),
+    check: Check::Layout(check),
     source: include_str!("unsorted_categories.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
+    for record in records(ctx.file.documents) {
+        let Some(entry) = record.get(domain::CATEGORIES) else {
+            continue;
+        };
+        let Some(items) = entry.value.as_seq() else {
+            continue;
+        };
+        // The renderer sorts a list of scalars only (anything else is
+        // `invalid-categories`' finding).
+        let Some(texts) = items
+            .iter()
+            .map(|n| n.as_scalar().map(|s| s.value.as_str()))
+            .collect::<Option<Vec<&str>>>()
+        else {
+            continue;
+        };
+        let Some(i) = (1..texts.len()).find(|&i| texts[i] < texts[i - 1]) else {
+            continue;
+        };
+        out.push(
+            Finding::new(
+                &RULE,
+                items[i].span.clone(),
+                format!("category `{}` comes after `{}`", texts[i], texts[i - 1]),
+            )
+            .label(items[i - 1].span.clone(), "this category sorts after it")
+            .help("categories are sorted by code point; `urldb fmt` reorders them")
+            .fix(Fix::format("sort the categories")),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::test_support::{codes, fixed};
+
+    fn record(categories: &str) -> String {
+        format!("---\n---\n_path: /a\ncategories:\n{categories}content-type: text/html\n")
+    }
+
+    fn count(text: &str) -> usize {
+        codes("example.com.yaml", text)
+            .iter()
+            .filter(|c| **c == "unsorted-categories")
+            .count()
+    }
+
+    #[test]
+    fn flags_unsorted_categories() {
+        assert_eq!(count(&record("- frontend\n- coreapp\n")), 1);
+    }
+
+    #[test]
+    fn one_finding_per_list() {
+        assert_eq!(count(&record("- c\n- b\n- a\n")), 1);
+    }
+
+    #[test]
+    fn flags_flow_lists() {
+        let text = "---\n---\n_path: /a\ncategories: [b, a]\ncontent-type: text/html\n";
+        assert_eq!(count(text), 1);
+    }
+
+    #[test]
+    fn uses_code_point_order() {
+        assert_eq!(count(&record("- Z\n- a\n")), 0);
+        assert_eq!(count(&record("- a\n- Z\n")), 1);
+    }
+
+    #[test]
+    fn accepts_sorted_and_duplicate_categories() {
+        assert_eq!(count(&record("- a\n- b\n")), 0);
+        assert_eq!(count(&record("- a\n- a\n")), 0);
+    }
+
+    #[test]
+    fn points_at_the_first_category_out_of_order() {
+        let text = record("- a\n- c\n- b\n");
+        let checked = crate::lint::check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &crate::lint::Options::default(),
+        );
+        let finding = checked
+            .findings
+            .iter()
+            .find(|f| f.code() == "unsorted-categories")
+            .expect("an unsorted-categories finding");
+        assert_eq!(&text[finding.span.clone()], "b");
+    }
+
+    #[test]
+    fn fmt_sorts_the_categories() {
+        assert_eq!(
+            fixed("example.com.yaml", &record("- frontend\n- coreapp\n")),
+            record("- coreapp\n- frontend\n")
+        );
+    }
+}

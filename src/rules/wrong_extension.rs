@@ -1,30 +1,100 @@
 //! ## What it checks
-//! TODO
+//! A domain file named `*.yml` instead of `*.yaml`.
 //!
 //! ## Why it matters
-//! TODO
+//! The database's domain files end in `.yaml`. urldb checks a `.yml` file
+//! too, but the reference tool, scripts and editor settings that look for
+//! `*.yaml` miss it, so its records silently drop out of everything else,
+//! and `example.com.yml` next to `example.com.yaml` would be two files for
+//! one domain.
 //!
 //! ## Example
-//! ```yaml
+//! ```text
+//! database/example.com.yml
 //! ```
 //!
 //! Use instead:
-//! ```yaml
+//! ```text
+//! database/example.com.yaml
 //! ```
 //!
 //! ## Fix
-//! TODO
+//! None: urldb does not rename files. Run
+//! `git mv example.com.yml example.com.yaml`.
 
 use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "wrong-extension",
-    summary: "TODO",
-    severity: Severity::Error,
+    summary: "domain file ends in `.yml`, not `.yaml`",
+    severity: Severity::Warning,
     fix: FixKind::None,
     blocks_rewrite: false,
-    check: Check::File(check),
+    check: Check::Text(check),
     source: include_str!("wrong_extension.rs"),
 };
 
-fn check(_ctx: &FileContext, _out: &mut Vec<Finding>) {}
+fn check(ctx: &TextContext, out: &mut Vec<Finding>) {
+    let path = ctx.source.path();
+    if path.extension().is_none_or(|e| e != "yml") {
+        return;
+    }
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let renamed = path.with_extension("yaml");
+    let renamed = renamed
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    out.push(
+        Finding::new(
+            &RULE,
+            0..0,
+            format!("domain files end in `.yaml`; `{name}` is checked but tools that look for `*.yaml` miss it"),
+        )
+        .help(format!("rename it: `git mv {name} {renamed}`")),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::{Options, check_bytes};
+    use crate::rules::test_support::codes;
+
+    #[test]
+    fn flags_a_yml_file() {
+        let text = "---\n---\n_path: /a\ncontent-type: text/html\n";
+        assert_eq!(codes("example.com.yml", text), ["wrong-extension"]);
+        let checked = check_bytes(
+            std::path::Path::new("db/example.com.yml"),
+            text.as_bytes(),
+            &Options::default(),
+        );
+        let f = &checked.findings[0];
+        assert_eq!(f.span, 0..0);
+        assert_eq!(
+            f.message,
+            "domain files end in `.yaml`; `example.com.yml` is checked but tools that look for `*.yaml` miss it"
+        );
+        assert_eq!(
+            f.help.as_deref(),
+            Some("rename it: `git mv example.com.yml example.com.yaml`")
+        );
+        assert_eq!(f.severity, crate::diagnostic::Severity::Warning);
+    }
+
+    #[test]
+    fn accepts_a_yaml_file() {
+        assert!(!codes("example.com.yaml", "---\n").contains(&"wrong-extension"));
+    }
+
+    #[test]
+    fn does_not_block_formatting() {
+        let checked = check_bytes(
+            std::path::Path::new("example.com.yml"),
+            b"---\nhttps: yes\n",
+            &Options::default(),
+        );
+        assert!(checked.blocked_by.is_none());
+    }
+}
