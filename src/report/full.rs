@@ -23,11 +23,13 @@ pub fn write(out: &mut dyn Write, files: &[FileResult], color: bool) -> io::Resu
         // One copy of the text per file, shared by its findings.
         let named = NamedSource::new(name.clone(), source.text.clone());
         for f in &file.checked.findings {
-            let mut label_text = f.message.clone();
-            if f.fixable() {
-                label_text = format!("{label_text} [*]");
-            }
-            let primary = LabeledSpan::new_primary_with_span(Some(label_text), clamp(&f.span, source.text.len()));
+            // The message is the heading; the label says what a fix would do.
+            let label_text = f
+                .fix
+                .as_ref()
+                .filter(|_| f.fixable())
+                .map(|fix| format!("[*] {}", fix.title));
+            let primary = LabeledSpan::new_primary_with_span(label_text, clamp(&f.span, source.text.len()));
             let mut labels = vec![primary];
             for (span, text) in &f.labels {
                 labels.push(LabeledSpan::new_with_span(Some(text.clone()), clamp(span, source.text.len())));

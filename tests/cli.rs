@@ -1,0 +1,244 @@
+//! The `check` and `fmt` commands as users run them: exit codes, output
+//! formats, selection, stdin, diffs that `git apply` takes.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use support::{run_in, urldb};
+
+fn db_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("mkdir");
+        }
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+const CLEAN: &str = "---\nhttps: true\n---\n_path: /\ncontent-type: text/html\n";
+const ESCAPE: &str = "---\n---\n_path: /caf%c3%a9\ncontent-type: text/html\n";
+const UNSORTED: &str = "---\n---\n_path: /b\ncontent-type: text/html\n---\n_path: /a\ncontent-type: text/html\n";
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn example_database_is_clean_and_canonical() {
+    let db = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/database");
+    let check = run_in(&db, &["check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+    let fmt = run_in(&db, &["fmt", "--check"]);
+    assert_eq!(fmt.status.code(), Some(0), "{}", stdout(&fmt));
+}
+
+#[test]
+fn exit_codes() {
+    let clean = db_with(&[("example.com.yaml", CLEAN)]);
+    assert_eq!(run_in(clean.path(), &["check"]).status.code(), Some(0));
+    let dirty = db_with(&[("example.com.yaml", ESCAPE)]);
+    assert_eq!(run_in(dirty.path(), &["check"]).status.code(), Some(1));
+    assert_eq!(run_in(dirty.path(), &["check", "--exit-zero"]).status.code(), Some(0));
+    // A warning fails the run too.
+    let warn = db_with(&[("example.com.yml", CLEAN)]);
+    assert_eq!(run_in(warn.path(), &["check"]).status.code(), Some(1));
+    // Usage and configuration errors are 2.
+    assert_eq!(run_in(clean.path(), &["check", "--select", "no-such-rule"]).status.code(), Some(2));
+    assert_eq!(run_in(clean.path(), &["check", "--bogus"]).status.code(), Some(2));
+    assert_eq!(run_in(clean.path(), &["check", "missing.yaml"]).status.code(), Some(2));
+    assert_eq!(run_in(clean.path(), &["--db", "nowhere", "check"]).status.code(), Some(2));
+}
+
+#[test]
+fn json_output_has_positions_and_fixability() {
+    let dir = db_with(&[("example.com.yaml", ESCAPE)]);
+    let out = run_in(dir.path(), &["check", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let first = &json[0];
+    assert_eq!(first["path"], "example.com.yaml");
+    assert_eq!(first["code"], "path-escape-case");
+    assert_eq!(first["severity"], "error");
+    assert_eq!(first["line"], 3);
+    assert_eq!(first["column"], 12);
+    assert_eq!(first["end_line"], 3);
+    assert_eq!(first["end_column"], 15);
+    assert_eq!(first["fixable"], true);
+    assert!(first["message"].as_str().is_some_and(|m| m.contains("%c3")));
+}
+
+#[test]
+fn format_from_environment() {
+    let dir = db_with(&[("example.com.yaml", ESCAPE)]);
+    let out = urldb()
+        .current_dir(dir.path())
+        .args(["check"])
+        .env("URLDB_FORMAT", "concise")
+        .output()
+        .expect("run");
+    assert_eq!(
+        stdout(&out).lines().next(),
+        Some("example.com.yaml:3:12: error path-escape-case [*] percent-escape `%c3` has lowercase hex digits")
+    );
+}
+
+#[test]
+fn select_ignore_and_statistics() {
+    let dir = db_with(&[("example.com.yaml", ESCAPE), ("b.com.yaml", UNSORTED)]);
+    let ignored = run_in(dir.path(), &["check", "--ignore", "path-escape-case,unsorted-records"]);
+    assert_eq!(ignored.status.code(), Some(0), "{}", stdout(&ignored));
+    let selected = run_in(dir.path(), &["check", "--select", "unsorted-records", "--format", "concise"]);
+    let text = stdout(&selected);
+    assert!(text.contains("unsorted-records") && !text.contains("path-escape-case"), "{text}");
+    let stats = run_in(dir.path(), &["check", "--statistics", "--format", "concise"]);
+    let text = stdout(&stats);
+    assert!(text.lines().any(|l| l.trim_start().starts_with("2  path-escape-case")), "{text}");
+    assert!(text.lines().any(|l| l.trim_start().starts_with("1  unsorted-records")), "{text}");
+}
+
+#[test]
+fn fix_repairs_and_reports_what_is_left() {
+    let dir = db_with(&[("example.com.yaml", ESCAPE), ("b.com.yaml", UNSORTED)]);
+    let out = run_in(dir.path(), &["check", "--fix"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("Fixed 3 findings."), "{}", stdout(&out));
+    let text = std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read");
+    assert_eq!(text, "---\n---\n_path: /caf%C3%A9\ncontent-type: text/html\n");
+}
+
+#[test]
+fn check_diff_shows_the_fix_and_writes_nothing() {
+    let dir = db_with(&[("example.com.yaml", ESCAPE)]);
+    let out = run_in(dir.path(), &["check", "--diff"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("-_path: /caf%c3%a9\n+_path: /caf%C3%A9\n"), "{}", stdout(&out));
+    assert_eq!(std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"), ESCAPE);
+}
+
+#[test]
+fn stdin_filename() {
+    let dir = db_with(&[]);
+    let run = |args: &[&str], input: &str| {
+        let mut child = urldb()
+            .current_dir(dir.path())
+            .args(args)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.as_bytes()).expect("write");
+        child.wait_with_output().expect("wait")
+    };
+    let out = run(&["check", "--stdin-filename", "example.com.yaml", "--format", "concise"], ESCAPE);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("example.com.yaml:3:12:"), "{}", stdout(&out));
+    let out = run(&["fmt", "--stdin-filename", "example.com.yaml"], UNSORTED);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /b\ncontent-type: text/html\n");
+    // The domain comes from the name given.
+    let out = run(&["check", "--stdin-filename", "Bad_Name.yaml", "--format", "concise"], CLEAN);
+    assert!(stdout(&out).contains("invalid-domain-name"), "{}", stdout(&out));
+}
+
+#[test]
+fn fmt_rewrites_layout_only_and_check_mode_writes_nothing() {
+    let messy = "---\nhttps: yes\n---\ncontent-type: text/html\n_path: \"/b\"\n---\n_path: /a\ncategories: [z, a]\ncontent-type: text/html\n";
+    let dir = db_with(&[("example.com.yaml", messy)]);
+    let check = run_in(dir.path(), &["fmt", "--check"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(stdout(&check).contains("Would reformat: example.com.yaml"));
+    assert_eq!(std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"), messy);
+    let out = run_in(dir.path(), &["fmt"]);
+    assert_eq!(out.status.code(), Some(0));
+    // `yes` stays `yes`: a value's spelling is check --fix's business.
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
+        "---\nhttps: yes\n---\n_path: /a\ncategories:\n- a\n- z\ncontent-type: text/html\n---\n_path: /b\ncontent-type: text/html\n"
+    );
+    assert_eq!(run_in(dir.path(), &["fmt", "--check"]).status.code(), Some(0));
+}
+
+#[test]
+fn fmt_diff_applies_with_git_apply() {
+    let dir = db_with(&[("example.com.yaml", UNSORTED), ("sub/b.org.yaml", "---\n---\n_path: '/x'\ncontent-type: text/html")]);
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .expect("git")
+    };
+    git(&["init", "-q"]);
+    let diff = run_in(dir.path(), &["fmt", "--diff"]);
+    assert_eq!(diff.status.code(), Some(1));
+    std::fs::write(dir.path().join("fmt.patch"), &diff.stdout).expect("write patch");
+    let apply = git(&["apply", "fmt.patch"]);
+    assert!(apply.status.success(), "git apply: {}\n{}", String::from_utf8_lossy(&apply.stderr), stdout(&diff));
+    std::fs::remove_file(dir.path().join("fmt.patch")).expect("rm");
+    let check = run_in(dir.path(), &["fmt", "--check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+}
+
+#[test]
+fn comments_block_fmt_unless_dropped() {
+    let text = "---\n# main site\n---\n_path: /\ncontent-type: text/html\n";
+    let dir = db_with(&[("example.com.yaml", text)]);
+    let out = run_in(dir.path(), &["fmt"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not formatted: yaml-comment at 2:1"));
+    assert_eq!(std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"), text);
+    let out = run_in(dir.path(), &["fmt", "--drop-comments"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
+        "---\n---\n_path: /\ncontent-type: text/html\n"
+    );
+}
+
+#[test]
+fn crlf_files_keep_crlf() {
+    let text = "---\r\n---\r\ncontent-type: text/html\r\n_path: /\r\n";
+    let dir = db_with(&[("example.com.yaml", text)]);
+    assert_eq!(run_in(dir.path(), &["fmt"]).status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
+        "---\r\n---\r\n_path: /\r\ncontent-type: text/html\r\n"
+    );
+}
+
+#[test]
+fn rules_and_rule() {
+    let dir = db_with(&[]);
+    let list = run_in(dir.path(), &["rules"]);
+    assert_eq!(list.status.code(), Some(0));
+    assert_eq!(stdout(&list).lines().count(), urldb::rules::ALL.len());
+    let one = run_in(dir.path(), &["rule", "path-escape-case"]);
+    let text = stdout(&one);
+    assert!(text.starts_with("# path-escape-case (error)"), "{text}");
+    for section in ["## What it checks", "## Why it matters", "## Example", "## Fix"] {
+        assert!(text.contains(section), "missing {section}");
+    }
+    let unknown = run_in(dir.path(), &["rule", "path-escape-cas"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("did you mean `path-escape-case`"));
+}
+
+#[test]
+fn every_rule_documents_itself() {
+    let mut codes = std::collections::HashSet::new();
+    for rule in urldb::rules::ALL {
+        assert!(codes.insert(rule.code), "duplicate code {}", rule.code);
+        let doc = rule.documentation();
+        for section in ["## What it checks", "## Why it matters", "## Example", "## Fix"] {
+            assert!(doc.contains(section), "{}: no `{section}` section", rule.code);
+        }
+        assert!(!doc.contains("TODO"), "{}: documentation has a TODO", rule.code);
+        assert!(rule.code.chars().all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit()));
+    }
+}
