@@ -82,10 +82,17 @@ pub fn parse_tree(text: &str) -> Tree {
             Err(err) => {
                 let at = b.offset(err.marker());
                 b.settle_pending(at);
-                b.tree.problems.push(Problem::Syntax {
-                    span: at..at,
-                    message: err.info().to_string(),
-                });
+                // The scanner guards its own recursion (it looks ahead through
+                // flow collections before the parser sees their events).
+                let problem = if err.info().contains("recursion limit exceeded") {
+                    Problem::TooDeep { span: at..at + 1 }
+                } else {
+                    Problem::Syntax {
+                        span: at..at,
+                        message: err.info().to_string(),
+                    }
+                };
+                b.tree.problems.push(problem);
                 b.tree.incomplete = true;
                 break;
             }

@@ -69,6 +69,17 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             );
             continue;
         };
+        if let Some(prefix) = algorithm_prefix(digest) {
+            out.push(
+                Finding::new(
+                    &RULE,
+                    sub_span(ctx.source, &entry.value, 0..prefix.len()),
+                    format!("`content-sha256` starts with `{prefix}`"),
+                )
+                .help("write only the 64 hex digits: the key already says SHA-256"),
+            );
+            continue;
+        }
         if let Some((at, c)) = digest.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
             out.push(
                 Finding::new(
@@ -106,6 +117,16 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             );
         }
     }
+}
+
+/// An algorithm name in front of 64 hex digits (`sha256:…`, `SHA256=…`),
+/// as some tools print digests.
+fn algorithm_prefix(digest: &str) -> Option<&str> {
+    let split = digest.len().checked_sub(DIGITS)?;
+    let (prefix, hex) = (digest.get(..split)?, digest.get(split..)?);
+    let name = prefix.strip_suffix([':', '-', '=', ' '])?;
+    let known = name.eq_ignore_ascii_case("sha256") || name.eq_ignore_ascii_case("sha-256");
+    (known && hex.bytes().all(|b| b.is_ascii_hexdigit())).then_some(prefix)
 }
 
 /// A character as the user should see it in a message.
@@ -155,6 +176,27 @@ mod tests {
         // Only digits: still a digest (read by its text).
         assert!(!flagged(&"1".repeat(64)));
         assert!(!flagged(&format!("'{}'", "0".repeat(64))));
+    }
+
+    #[test]
+    fn names_an_algorithm_prefix() {
+        let text = record(&format!("sha256:{DIGEST}"));
+        let checked = crate::lint::check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &crate::lint::Options::default(),
+        );
+        let Some(finding) = checked
+            .findings
+            .iter()
+            .find(|f| f.code() == "invalid-sha256")
+        else {
+            panic!("no invalid-sha256 finding");
+        };
+        assert_eq!(finding.message, "`content-sha256` starts with `sha256:`");
+        assert_eq!(&text[finding.span.clone()], "sha256:");
+        assert_eq!(super::algorithm_prefix(&format!("é{DIGEST}")), None);
+        assert_eq!(super::algorithm_prefix("abc"), None);
     }
 
     #[test]

@@ -58,10 +58,14 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             Some(known) => format!("unknown metadata key `{key}` (did you mean `{known}`?)"),
             None => format!("unknown metadata key `{key}`"),
         };
-        out.push(Finding::new(&RULE, entry.key.span.clone(), message).help(
+        let help = if domain::RECORD_KEYS.contains(&key) {
+            "this is a record key: the first document of a file is the metadata, so a file \
+             without metadata starts with a bare `---` line before its first record"
+        } else {
             "the metadata keys are `case-sensitive-paths`, `cnames` and `https`; other keys \
-                 are kept but nothing reads them",
-        ));
+             are kept but nothing reads them"
+        };
+        out.push(Finding::new(&RULE, entry.key.span.clone(), message).help(help));
     }
 }
 
@@ -141,6 +145,23 @@ mod tests {
     fn accepts_known_keys() {
         let text = file("case-sensitive-paths: false\ncnames:\n- www.example.com\nhttps: true\n");
         assert!(!codes("example.com.yaml", &text).contains(&"unknown-metadata-key"));
+    }
+
+    #[test]
+    fn record_keys_in_metadata_get_a_hint() {
+        let checked = crate::lint::check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            b"---\n_path: /\ncontent-type: text/html\n",
+            &crate::lint::Options::default(),
+        );
+        let helps: Vec<&str> = checked
+            .findings
+            .iter()
+            .filter(|f| f.code() == "unknown-metadata-key")
+            .filter_map(|f| f.help.as_deref())
+            .collect();
+        assert_eq!(helps.len(), 2);
+        assert!(helps.iter().all(|h| h.contains("bare `---`")));
     }
 
     #[test]
