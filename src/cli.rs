@@ -21,7 +21,11 @@ pub enum ExitStatus {
 }
 
 #[derive(Debug, Parser)]
-#[command(name = "urldb", version, about = "Lint, format and maintain a URL database kept in git")]
+#[command(
+    name = "urldb",
+    version,
+    about = "Lint, format and maintain a URL database kept in git"
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -144,7 +148,8 @@ pub struct Context {
 
 impl Context {
     pub fn new(global: &GlobalArgs) -> Result<Context, String> {
-        let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+        let cwd = std::env::current_dir()
+            .map_err(|e| format!("cannot read the current directory: {e}"))?;
         let config_path = match &global.config {
             Some(p) => Some(p.clone()),
             None => Config::discover(&cwd),
@@ -162,7 +167,10 @@ impl Context {
             _ => PathBuf::from("."),
         };
         if !root.is_dir() {
-            return Err(format!("database directory `{}` does not exist", root.display()));
+            return Err(format!(
+                "database directory `{}` does not exist",
+                root.display()
+            ));
         }
         if let Some(n) = global.threads {
             rayon::ThreadPoolBuilder::new()
@@ -196,9 +204,17 @@ impl Context {
                 ignore.extend(s.ignore.iter().cloned());
                 let mut extend = lint.extend_select.clone();
                 extend.extend(s.extend_select.iter().cloned());
-                (s.select.clone().or_else(|| lint.select.clone()), extend, ignore)
+                (
+                    s.select.clone().or_else(|| lint.select.clone()),
+                    extend,
+                    ignore,
+                )
             }
-            None => (lint.select.clone(), lint.extend_select.clone(), lint.ignore.clone()),
+            None => (
+                lint.select.clone(),
+                lint.extend_select.clone(),
+                lint.ignore.clone(),
+            ),
         };
         let selection = Selection::new(sel.as_deref(), &extend, &ignore, &lint.severity)?;
         Ok(Options {
@@ -229,8 +245,12 @@ pub fn run(cli: Cli) -> ExitStatus {
     match cli.command {
         Command::Rules => crate::commands::rules::list(),
         Command::Rule { code } => crate::commands::rules::show(&code),
-        Command::Check(args) => with_context(&cli.global, |ctx| crate::commands::check::run(ctx, &args)),
-        Command::Fmt(args) => with_context(&cli.global, |ctx| crate::commands::fmt::run(ctx, &args)),
+        Command::Check(args) => {
+            with_context(&cli.global, |ctx| crate::commands::check::run(ctx, &args))
+        }
+        Command::Fmt(args) => {
+            with_context(&cli.global, |ctx| crate::commands::fmt::run(ctx, &args))
+        }
     }
 }
 

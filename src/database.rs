@@ -132,7 +132,8 @@ pub fn read_file(path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> 
 /// Check (or fix, or format) the targets.
 pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
     let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let checked_set: std::collections::HashSet<PathBuf> = targets.checked.iter().map(|p| canon(p)).collect();
+    let checked_set: std::collections::HashSet<PathBuf> =
+        targets.checked.iter().map(|p| canon(p)).collect();
     let cross_file = mode != Mode::Format;
 
     struct PerFile {
@@ -185,8 +186,11 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
                 }
                 Ok(Ok(raw)) => raw,
             };
-            let facts = cross_file.then(|| lint::facts(path, &String::from_utf8_lossy(&raw), is_checked));
-            let result = is_checked.then(|| process(path, &raw, options, mode)).flatten();
+            let facts =
+                cross_file.then(|| lint::facts(path, &String::from_utf8_lossy(&raw), is_checked));
+            let result = is_checked
+                .then(|| process(path, &raw, options, mode))
+                .flatten();
             PerFile {
                 result,
                 facts,
@@ -226,7 +230,10 @@ pub fn process(path: &Path, raw: &[u8], options: &Options, mode: Mode) -> Option
     let (checked, new_text, fixed) = match mode {
         Mode::Check => (checked, None, 0),
         Mode::Format => {
-            let new_text = checked.canonical.clone().filter(|c| *c != checked.source.text);
+            let new_text = checked
+                .canonical
+                .clone()
+                .filter(|c| *c != checked.source.text);
             (checked, new_text, 0)
         }
         Mode::Fix => {
@@ -303,6 +310,9 @@ fn add_cross_file(outcome: &mut Outcome, facts: &[FileFacts], options: &Options)
         };
         let result = &mut outcome.files[index];
         result.checked.findings.extend(findings);
-        result.checked.findings.sort_by_key(|f| (f.span.start, f.span.end));
+        result
+            .checked
+            .findings
+            .sort_by_key(|f| (f.span.start, f.span.end));
     }
 }

@@ -32,21 +32,26 @@ pub fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
 }
 
 pub fn is_domain_file_name(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e == "yaml" || e == "yml")
+    path.extension().is_some_and(|e| e == "yaml" || e == "yml")
 }
 
 /// Walk `root` for domain files.
 pub fn find(root: &Path, exclude: &GlobSet) -> Found {
     let mut found = Found::default();
-    let walker = WalkDir::new(root).sort_by_file_name().into_iter().filter_entry(|entry| {
-        if entry.depth() == 0 {
-            return true;
-        }
-        let hidden = entry.file_name().to_str().is_some_and(|n| n.starts_with('.'));
-        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
-        !hidden && !exclude.is_match(rel)
-    });
+    let walker = WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|entry| {
+            if entry.depth() == 0 {
+                return true;
+            }
+            let hidden = entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with('.'));
+            let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+            !hidden && !exclude.is_match(rel)
+        });
     for entry in walker {
         match entry {
             Ok(entry) => {
@@ -56,10 +61,21 @@ pub fn find(root: &Path, exclude: &GlobSet) -> Found {
                     || (entry.file_type().is_symlink() && entry.path().is_file());
                 if is_file && is_domain_file_name(entry.path()) {
                     found.files.push(entry.into_path());
+                } else if entry.file_type().is_symlink()
+                    && is_domain_file_name(entry.path())
+                    && !entry.path().exists()
+                {
+                    found.errors.push(WalkError {
+                        path: entry.into_path(),
+                        message: "symbolic link to a file that does not exist".to_string(),
+                    });
                 }
             }
             Err(err) => found.errors.push(WalkError {
-                path: err.path().map(Path::to_path_buf).unwrap_or_else(|| root.to_path_buf()),
+                path: err
+                    .path()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| root.to_path_buf()),
                 message: err.to_string(),
             }),
         }

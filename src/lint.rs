@@ -9,8 +9,8 @@ use std::path::Path;
 use crate::config::{LineEnding, LintSettings};
 use crate::diagnostic::{Applicability, Edit, Finding, NodePath};
 use crate::model::node::{Document, Node, Value};
-use crate::parse::{comments::find_comments, tree::parse_tree, tree::Problem};
-use crate::render::{render, EmptyMetadata, RenderOptions};
+use crate::parse::{comments::find_comments, tree::Problem, tree::parse_tree};
+use crate::render::{EmptyMetadata, RenderOptions, render};
 use crate::rules::{self, Check, FileContext, FileFacts, LayoutContext, Rule, TextContext};
 use crate::selection::Selection;
 use crate::source::Source;
@@ -43,7 +43,9 @@ pub struct Checked {
 impl Checked {
     /// The file differs from its canonical text.
     pub fn needs_format(&self) -> bool {
-        self.canonical.as_deref().is_some_and(|c| c != self.source.text)
+        self.canonical
+            .as_deref()
+            .is_some_and(|c| c != self.source.text)
     }
 }
 
@@ -58,17 +60,29 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
 
     for rule in rules::ALL {
         if let Check::Text(check) = rule.check {
-            check(&TextContext { raw, source: &source }, &mut all);
+            check(
+                &TextContext {
+                    raw,
+                    source: &source,
+                },
+                &mut all,
+            );
         }
     }
 
-    let bom = if source.text.starts_with('\u{FEFF}') { 3 } else { 0 };
+    let bom = if source.text.starts_with('\u{FEFF}') {
+        3
+    } else {
+        0
+    };
     let mut tree = parse_tree(&source.text[bom..]);
     tree.shift(bom);
     for problem in &tree.problems {
         all.push(match problem {
             Problem::Syntax { span, message } => rules::yaml_syntax::finding(span.clone(), message),
-            Problem::Anchor { span, name } => rules::yaml_alias::anchor(span.clone(), name.as_deref()),
+            Problem::Anchor { span, name } => {
+                rules::yaml_alias::anchor(span.clone(), name.as_deref())
+            }
             Problem::Alias { span } => rules::yaml_alias::alias(span.clone()),
             Problem::Tag { span, tag } => rules::yaml_tag::finding(span.clone(), tag),
             Problem::TooDeep { span } => rules::nesting_too_deep::finding(span.clone()),
@@ -129,10 +143,9 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
 }
 
 fn blocking(findings: &[Finding], options: &Options) -> Option<&'static Rule> {
-    findings
-        .iter()
-        .map(|f| f.rule)
-        .find(|r| r.blocks_rewrite && !(options.drop_comments && r.code == rules::yaml_comment::RULE.code))
+    findings.iter().map(|f| f.rule).find(|r| {
+        r.blocks_rewrite && !(options.drop_comments && r.code == rules::yaml_comment::RULE.code)
+    })
 }
 
 /// The line break and empty-metadata form a file's canonical text uses.
@@ -155,7 +168,9 @@ pub fn render_options(text: &str, docs: &[Document], options: &Options) -> Rende
     // Both `---` and `--- {}` are canonical for empty metadata; a file keeps
     // the one it has, and the configuration picks for the others.
     let empty_metadata = match docs.first().and_then(|d| d.root.as_ref()) {
-        Some(root) if root.flow && root.as_map().is_some_and(<[_]>::is_empty) => EmptyMetadata::Braces,
+        Some(root) if root.flow && root.as_map().is_some_and(<[_]>::is_empty) => {
+            EmptyMetadata::Braces
+        }
         None => EmptyMetadata::Bare,
         _ => options.empty_metadata,
     };
@@ -228,7 +243,9 @@ pub fn apply_edits(mut docs: Vec<Document>, mut edits: Vec<Edit>) -> Vec<Documen
         (Edit::Remove { at: x }, Edit::Remove { at: y }) => y.cmp(x),
         _ => std::cmp::Ordering::Equal,
     });
-    edits.dedup_by(|a, b| matches!((a, b), (Edit::Remove { at: x }, Edit::Remove { at: y }) if x == y));
+    edits.dedup_by(
+        |a, b| matches!((a, b), (Edit::Remove { at: x }, Edit::Remove { at: y }) if x == y),
+    );
     for edit in edits {
         match edit {
             Edit::SetScalar { at, value } => {

@@ -36,7 +36,8 @@ impl Selection {
                 if code == "ALL" {
                     out.extend(rules::ALL.iter().map(|r| r.code));
                 } else {
-                    let rule = rules::by_code(code).ok_or_else(|| crate::config::unknown_rule_message(code))?;
+                    let rule = rules::by_code(code)
+                        .ok_or_else(|| crate::config::unknown_rule_message(code))?;
                     out.push(rule.code);
                 }
             }
@@ -52,7 +53,8 @@ impl Selection {
         }
         let mut sev = BTreeMap::new();
         for (code, s) in severity {
-            let rule = rules::by_code(code).ok_or_else(|| crate::config::unknown_rule_message(code))?;
+            let rule =
+                rules::by_code(code).ok_or_else(|| crate::config::unknown_rule_message(code))?;
             sev.insert(rule.code, *s);
         }
         Ok(Selection {

@@ -47,7 +47,9 @@ pub fn replace(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), WriteErro
         .tempfile_in(dir)
         .map_err(io)?;
     tmp.write_all(new).map_err(io)?;
-    tmp.as_file().set_permissions(meta.permissions()).map_err(io)?;
+    tmp.as_file()
+        .set_permissions(meta.permissions())
+        .map_err(io)?;
     tmp.as_file().sync_all().map_err(io)?;
     // Last look before the rename: a writer that raced us keeps its data.
     let current = fs::read(path).map_err(io)?;

@@ -22,7 +22,8 @@ fn db_with(files: &[(&str, &str)]) -> tempfile::TempDir {
 
 const CLEAN: &str = "---\nhttps: true\n---\n_path: /\ncontent-type: text/html\n";
 const ESCAPE: &str = "---\n---\n_path: /caf%c3%a9\ncontent-type: text/html\n";
-const UNSORTED: &str = "---\n---\n_path: /b\ncontent-type: text/html\n---\n_path: /a\ncontent-type: text/html\n";
+const UNSORTED: &str =
+    "---\n---\n_path: /b\ncontent-type: text/html\n---\n_path: /a\ncontent-type: text/html\n";
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -43,15 +44,38 @@ fn exit_codes() {
     assert_eq!(run_in(clean.path(), &["check"]).status.code(), Some(0));
     let dirty = db_with(&[("example.com.yaml", ESCAPE)]);
     assert_eq!(run_in(dirty.path(), &["check"]).status.code(), Some(1));
-    assert_eq!(run_in(dirty.path(), &["check", "--exit-zero"]).status.code(), Some(0));
+    assert_eq!(
+        run_in(dirty.path(), &["check", "--exit-zero"])
+            .status
+            .code(),
+        Some(0)
+    );
     // A warning fails the run too.
     let warn = db_with(&[("example.com.yml", CLEAN)]);
     assert_eq!(run_in(warn.path(), &["check"]).status.code(), Some(1));
     // Usage and configuration errors are 2.
-    assert_eq!(run_in(clean.path(), &["check", "--select", "no-such-rule"]).status.code(), Some(2));
-    assert_eq!(run_in(clean.path(), &["check", "--bogus"]).status.code(), Some(2));
-    assert_eq!(run_in(clean.path(), &["check", "missing.yaml"]).status.code(), Some(2));
-    assert_eq!(run_in(clean.path(), &["--db", "nowhere", "check"]).status.code(), Some(2));
+    assert_eq!(
+        run_in(clean.path(), &["check", "--select", "no-such-rule"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        run_in(clean.path(), &["check", "--bogus"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        run_in(clean.path(), &["check", "missing.yaml"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        run_in(clean.path(), &["--db", "nowhere", "check"])
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -82,22 +106,50 @@ fn format_from_environment() {
         .expect("run");
     assert_eq!(
         stdout(&out).lines().next(),
-        Some("example.com.yaml:3:12: error path-escape-case [*] percent-escape `%c3` has lowercase hex digits")
+        Some(
+            "example.com.yaml:3:12: error path-escape-case [*] percent-escape `%c3` has lowercase hex digits"
+        )
     );
 }
 
 #[test]
 fn select_ignore_and_statistics() {
     let dir = db_with(&[("example.com.yaml", ESCAPE), ("b.com.yaml", UNSORTED)]);
-    let ignored = run_in(dir.path(), &["check", "--ignore", "path-escape-case,unsorted-records"]);
+    let ignored = run_in(
+        dir.path(),
+        &["check", "--ignore", "path-escape-case,unsorted-records"],
+    );
     assert_eq!(ignored.status.code(), Some(0), "{}", stdout(&ignored));
-    let selected = run_in(dir.path(), &["check", "--select", "unsorted-records", "--format", "concise"]);
+    let selected = run_in(
+        dir.path(),
+        &[
+            "check",
+            "--select",
+            "unsorted-records",
+            "--format",
+            "concise",
+        ],
+    );
     let text = stdout(&selected);
-    assert!(text.contains("unsorted-records") && !text.contains("path-escape-case"), "{text}");
-    let stats = run_in(dir.path(), &["check", "--statistics", "--format", "concise"]);
+    assert!(
+        text.contains("unsorted-records") && !text.contains("path-escape-case"),
+        "{text}"
+    );
+    let stats = run_in(
+        dir.path(),
+        &["check", "--statistics", "--format", "concise"],
+    );
     let text = stdout(&stats);
-    assert!(text.lines().any(|l| l.trim_start().starts_with("2  path-escape-case")), "{text}");
-    assert!(text.lines().any(|l| l.trim_start().starts_with("1  unsorted-records")), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("2  path-escape-case")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("1  unsorted-records")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -105,9 +157,16 @@ fn fix_repairs_and_reports_what_is_left() {
     let dir = db_with(&[("example.com.yaml", ESCAPE), ("b.com.yaml", UNSORTED)]);
     let out = run_in(dir.path(), &["check", "--fix"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    assert!(stdout(&out).contains("Fixed 3 findings."), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("Fixed 3 findings."),
+        "{}",
+        stdout(&out)
+    );
     let text = std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read");
-    assert_eq!(text, "---\n---\n_path: /caf%C3%A9\ncontent-type: text/html\n");
+    assert_eq!(
+        text,
+        "---\n---\n_path: /caf%C3%A9\ncontent-type: text/html\n"
+    );
 }
 
 #[test]
@@ -115,8 +174,15 @@ fn check_diff_shows_the_fix_and_writes_nothing() {
     let dir = db_with(&[("example.com.yaml", ESCAPE)]);
     let out = run_in(dir.path(), &["check", "--diff"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).contains("-_path: /caf%c3%a9\n+_path: /caf%C3%A9\n"), "{}", stdout(&out));
-    assert_eq!(std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"), ESCAPE);
+    assert!(
+        stdout(&out).contains("-_path: /caf%c3%a9\n+_path: /caf%C3%A9\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
+        ESCAPE
+    );
 }
 
 #[test]
@@ -132,18 +198,48 @@ fn stdin_filename() {
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawn");
-        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.as_bytes()).expect("write");
+        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.as_bytes())
+            .expect("write");
         child.wait_with_output().expect("wait")
     };
-    let out = run(&["check", "--stdin-filename", "example.com.yaml", "--format", "concise"], ESCAPE);
+    let out = run(
+        &[
+            "check",
+            "--stdin-filename",
+            "example.com.yaml",
+            "--format",
+            "concise",
+        ],
+        ESCAPE,
+    );
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).starts_with("example.com.yaml:3:12:"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("example.com.yaml:3:12:"),
+        "{}",
+        stdout(&out)
+    );
     let out = run(&["fmt", "--stdin-filename", "example.com.yaml"], UNSORTED);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout(&out), "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /b\ncontent-type: text/html\n");
+    assert_eq!(
+        stdout(&out),
+        "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /b\ncontent-type: text/html\n"
+    );
     // The domain comes from the name given.
-    let out = run(&["check", "--stdin-filename", "Bad_Name.yaml", "--format", "concise"], CLEAN);
-    assert!(stdout(&out).contains("invalid-domain-name"), "{}", stdout(&out));
+    let out = run(
+        &[
+            "check",
+            "--stdin-filename",
+            "Bad_Name.yaml",
+            "--format",
+            "concise",
+        ],
+        CLEAN,
+    );
+    assert!(
+        stdout(&out).contains("invalid-domain-name"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -153,7 +249,10 @@ fn fmt_rewrites_layout_only_and_check_mode_writes_nothing() {
     let check = run_in(dir.path(), &["fmt", "--check"]);
     assert_eq!(check.status.code(), Some(1));
     assert!(stdout(&check).contains("Would reformat: example.com.yaml"));
-    assert_eq!(std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"), messy);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
+        messy
+    );
     let out = run_in(dir.path(), &["fmt"]);
     assert_eq!(out.status.code(), Some(0));
     // `yes` stays `yes`: a value's spelling is check --fix's business.
@@ -161,12 +260,21 @@ fn fmt_rewrites_layout_only_and_check_mode_writes_nothing() {
         std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
         "---\nhttps: yes\n---\n_path: /a\ncategories:\n- a\n- z\ncontent-type: text/html\n---\n_path: /b\ncontent-type: text/html\n"
     );
-    assert_eq!(run_in(dir.path(), &["fmt", "--check"]).status.code(), Some(0));
+    assert_eq!(
+        run_in(dir.path(), &["fmt", "--check"]).status.code(),
+        Some(0)
+    );
 }
 
 #[test]
 fn fmt_diff_applies_with_git_apply() {
-    let dir = db_with(&[("example.com.yaml", UNSORTED), ("sub/b.org.yaml", "---\n---\n_path: '/x'\ncontent-type: text/html")]);
+    let dir = db_with(&[
+        ("example.com.yaml", UNSORTED),
+        (
+            "sub/b.org.yaml",
+            "---\n---\n_path: '/x'\ncontent-type: text/html",
+        ),
+    ]);
     let git = |args: &[&str]| {
         Command::new("git")
             .current_dir(dir.path())
@@ -179,7 +287,12 @@ fn fmt_diff_applies_with_git_apply() {
     assert_eq!(diff.status.code(), Some(1));
     std::fs::write(dir.path().join("fmt.patch"), &diff.stdout).expect("write patch");
     let apply = git(&["apply", "fmt.patch"]);
-    assert!(apply.status.success(), "git apply: {}\n{}", String::from_utf8_lossy(&apply.stderr), stdout(&diff));
+    assert!(
+        apply.status.success(),
+        "git apply: {}\n{}",
+        String::from_utf8_lossy(&apply.stderr),
+        stdout(&diff)
+    );
     std::fs::remove_file(dir.path().join("fmt.patch")).expect("rm");
     let check = run_in(dir.path(), &["fmt", "--check"]);
     assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
@@ -192,7 +305,10 @@ fn comments_block_fmt_unless_dropped() {
     let out = run_in(dir.path(), &["fmt"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not formatted: yaml-comment at 2:1"));
-    assert_eq!(std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"), text);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
+        text
+    );
     let out = run_in(dir.path(), &["fmt", "--drop-comments"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
@@ -221,7 +337,12 @@ fn rules_and_rule() {
     let one = run_in(dir.path(), &["rule", "path-escape-case"]);
     let text = stdout(&one);
     assert!(text.starts_with("# path-escape-case (error)"), "{text}");
-    for section in ["## What it checks", "## Why it matters", "## Example", "## Fix"] {
+    for section in [
+        "## What it checks",
+        "## Why it matters",
+        "## Example",
+        "## Fix",
+    ] {
         assert!(text.contains(section), "missing {section}");
     }
     let unknown = run_in(dir.path(), &["rule", "path-escape-cas"]);
@@ -235,10 +356,27 @@ fn every_rule_documents_itself() {
     for rule in urldb::rules::ALL {
         assert!(codes.insert(rule.code), "duplicate code {}", rule.code);
         let doc = rule.documentation();
-        for section in ["## What it checks", "## Why it matters", "## Example", "## Fix"] {
-            assert!(doc.contains(section), "{}: no `{section}` section", rule.code);
+        for section in [
+            "## What it checks",
+            "## Why it matters",
+            "## Example",
+            "## Fix",
+        ] {
+            assert!(
+                doc.contains(section),
+                "{}: no `{section}` section",
+                rule.code
+            );
         }
-        assert!(!doc.contains("TODO"), "{}: documentation has a TODO", rule.code);
-        assert!(rule.code.chars().all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit()));
+        assert!(
+            !doc.contains("TODO"),
+            "{}: documentation has a TODO",
+            rule.code
+        );
+        assert!(
+            rule.code
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit())
+        );
     }
 }

@@ -3,19 +3,48 @@
 //! accepts, parse(fmt(x)) = parse(x).
 
 use proptest::prelude::*;
-use urldb::lint::{check_bytes, Options};
+use urldb::lint::{Options, check_bytes};
 use urldb::model::node::{Document, Entry, Node, Scalar, ScalarStyle, Value};
 use urldb::model::normal::normal_form;
-use urldb::render::{render, RenderOptions};
+use urldb::render::{RenderOptions, render};
 
 fn hard_string() -> impl Strategy<Value = String> {
     prop_oneof![
         "[a-z/._~-]{0,12}",
         "[ -~]{0,16}",
         prop::sample::select(vec![
-            "yes", "~", "null", "0x1F", "1_000", "12:30", "2001-12-14", ".inf", "<<", "=", "1.0", "0123", "- a",
-            "a: b", "a #b", " lead", "trail ", "'", "\"", "\\", "\t", "é", "😀", "\u{85}", "\u{2028}", "a\nb", "a \nb",
-            "\n", "---", "", "\u{feff}", "\r",
+            "yes",
+            "~",
+            "null",
+            "0x1F",
+            "1_000",
+            "12:30",
+            "2001-12-14",
+            ".inf",
+            "<<",
+            "=",
+            "1.0",
+            "0123",
+            "- a",
+            "a: b",
+            "a #b",
+            " lead",
+            "trail ",
+            "'",
+            "\"",
+            "\\",
+            "\t",
+            "é",
+            "😀",
+            "\u{85}",
+            "\u{2028}",
+            "a\nb",
+            "a \nb",
+            "\n",
+            "---",
+            "",
+            "\u{feff}",
+            "\r",
         ])
         .prop_map(str::to_string),
         "\\PC{0,8}",
@@ -26,15 +55,24 @@ fn scalar() -> impl Strategy<Value = Node> {
     prop_oneof![
         hard_string().prop_map(|s| Node::new(Value::Scalar(Scalar::string(s)), 0..0)),
         (0u32..100_000).prop_map(|n| Node::new(Value::Scalar(Scalar::plain(n.to_string())), 0..0)),
-        prop::sample::select(vec!["true", "false", "null", "yes", "0x1F", "1.5", "2001-12-14"])
-            .prop_map(|s| Node::new(Value::Scalar(Scalar::plain(s)), 0..0)),
+        prop::sample::select(vec![
+            "true",
+            "false",
+            "null",
+            "yes",
+            "0x1F",
+            "1.5",
+            "2001-12-14"
+        ])
+        .prop_map(|s| Node::new(Value::Scalar(Scalar::plain(s)), 0..0)),
     ]
 }
 
 fn value() -> impl Strategy<Value = Node> {
     scalar().prop_recursive(3, 16, 4, |inner| {
         prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(|items| Node::new(Value::Seq(items), 0..0)),
+            prop::collection::vec(inner.clone(), 0..4)
+                .prop_map(|items| Node::new(Value::Seq(items), 0..0)),
             prop::collection::btree_map(hard_string(), inner, 0..4).prop_map(|m| {
                 Node::new(
                     Value::Map(
@@ -69,7 +107,13 @@ fn record() -> impl Strategy<Value = Node> {
                 ("content-type".to_string(), string_node(ctype)),
             ];
             if !cats.is_empty() {
-                entries.push(("categories".to_string(), Node::new(Value::Seq(cats.into_iter().map(string_node).collect()), 0..0)));
+                entries.push((
+                    "categories".to_string(),
+                    Node::new(
+                        Value::Seq(cats.into_iter().map(string_node).collect()),
+                        0..0,
+                    ),
+                ));
             }
             for (k, v) in extras {
                 if !matches!(k.as_str(), "categories") {
@@ -77,7 +121,15 @@ fn record() -> impl Strategy<Value = Node> {
                 }
             }
             Node::new(
-                Value::Map(entries.into_iter().map(|(k, v)| Entry { key: string_node(k), value: v }).collect()),
+                Value::Map(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| Entry {
+                            key: string_node(k),
+                            value: v,
+                        })
+                        .collect(),
+                ),
                 0..0,
             )
         })
@@ -98,13 +150,22 @@ fn file() -> impl Strategy<Value = Vec<Document>> {
         };
         std::iter::once(meta)
             .chain(records.into_iter().map(Some))
-            .map(|root| Document { root, span: 0..0, explicit_start: true })
+            .map(|root| Document {
+                root,
+                span: 0..0,
+                explicit_start: true,
+            })
             .collect()
     })
 }
 
 fn parse(text: &str) -> Option<Vec<Document>> {
-    check_bytes(std::path::Path::new("example.com.yaml"), text.as_bytes(), &Options::default()).documents
+    check_bytes(
+        std::path::Path::new("example.com.yaml"),
+        text.as_bytes(),
+        &Options::default(),
+    )
+    .documents
 }
 
 proptest! {
@@ -149,7 +210,12 @@ fn scalar_styles_survive_a_round_trip() {
     ] {
         let src = format!("---\n---\n_path: /a\ncontent-type: text/html\nn: {text}\n");
         let docs = parse(&src).expect("parses");
-        let n = docs[1].root.as_ref().and_then(|r| r.as_map()).and_then(|m| urldb::model::node::get(m, "n")).expect("n");
+        let n = docs[1]
+            .root
+            .as_ref()
+            .and_then(|r| r.as_map())
+            .and_then(|m| urldb::model::node::get(m, "n"))
+            .expect("n");
         let s = n.value.as_scalar().expect("scalar");
         assert_eq!(s.value, want);
         let out = render(&docs, &RenderOptions::default());

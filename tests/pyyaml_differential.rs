@@ -10,37 +10,154 @@ mod support;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use serde_json::{json, Map, Value as Json};
+use serde_json::{Map, Value as Json, json};
 use support::Rng;
-use urldb::lint::{check_bytes, Options};
+use urldb::lint::{Options, check_bytes};
 use urldb::model::node::{Document, Entry, Node, Scalar, Value};
-use urldb::render::{render, EmptyMetadata, RenderOptions};
+use urldb::render::{EmptyMetadata, RenderOptions, render};
 
 /// Every YAML 1.1 implicit type and every quoting trigger PyYAML knows.
 /// NEL, LS and PS are left out: urldb deliberately writes them escaped
 /// (docs/format.md), see `unicode_line_breaks_are_escaped` below.
 const HARD: &[&str] = &[
-    "yes", "No", "ON", "off", "y", "n", "true", "False", "~", "null", "NULL", "Null", "nULL", "", "0x1F", "0X1F",
-    "0b1010", "0o17", "017", "0128", "1_000", "12:30", "1:60", "190:20:30.15", "2001-12-14",
-    "2001-12-14 21:59:43.10 -5", "2001-12-14t21:59:43.10-05:00", ".inf", "-.Inf", "+.INF", ".NaN", ".nan", "1.0",
-    "1.", ".5", "1e5", "1.0e+5", "-1", "+1", "0", "-0", "<<", "=", "deadbeef", "0123456789",
-    "12345678901234567890123456789012", ": ", ":", "a:b", "a: b", " #", "#", "a#b", "a #b", " lead", "trail ",
-    "'", "\"", "''", "\\", "\\n", "\t", "a\tb", "é", "☃", "😀", "\u{a0}",
-    "\u{feff}", "\u{7f}", "\u{0}", "\u{1b}", "\u{7}", "\n", "\r\n", "\r", "a\nb", "a \nb", "a\n b", "\n\n", "---",
-    "...", "--- x", "- ", "-", "-x", "? ", "?", "?x", "[", "]", "{", "}", ",", "&a", "*a", "!t", "%", "@", "`",
-    "|", ">", "a,b", "a[b", "x?y", "/", "/a b", "/%7e", "text/html", "text/html; charset=utf-8", "X-301-Redirect",
-    "\u{fffe}", "\u{e000}", "\u{10ffff}", "\u{d7ff}",
+    "yes",
+    "No",
+    "ON",
+    "off",
+    "y",
+    "n",
+    "true",
+    "False",
+    "~",
+    "null",
+    "NULL",
+    "Null",
+    "nULL",
+    "",
+    "0x1F",
+    "0X1F",
+    "0b1010",
+    "0o17",
+    "017",
+    "0128",
+    "1_000",
+    "12:30",
+    "1:60",
+    "190:20:30.15",
+    "2001-12-14",
+    "2001-12-14 21:59:43.10 -5",
+    "2001-12-14t21:59:43.10-05:00",
+    ".inf",
+    "-.Inf",
+    "+.INF",
+    ".NaN",
+    ".nan",
+    "1.0",
+    "1.",
+    ".5",
+    "1e5",
+    "1.0e+5",
+    "-1",
+    "+1",
+    "0",
+    "-0",
+    "<<",
+    "=",
+    "deadbeef",
+    "0123456789",
+    "12345678901234567890123456789012",
+    ": ",
+    ":",
+    "a:b",
+    "a: b",
+    " #",
+    "#",
+    "a#b",
+    "a #b",
+    " lead",
+    "trail ",
+    "'",
+    "\"",
+    "''",
+    "\\",
+    "\\n",
+    "\t",
+    "a\tb",
+    "é",
+    "☃",
+    "😀",
+    "\u{a0}",
+    "\u{feff}",
+    "\u{7f}",
+    "\u{0}",
+    "\u{1b}",
+    "\u{7}",
+    "\n",
+    "\r\n",
+    "\r",
+    "a\nb",
+    "a \nb",
+    "a\n b",
+    "\n\n",
+    "---",
+    "...",
+    "--- x",
+    "- ",
+    "-",
+    "-x",
+    "? ",
+    "?",
+    "?x",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "&a",
+    "*a",
+    "!t",
+    "%",
+    "@",
+    "`",
+    "|",
+    ">",
+    "a,b",
+    "a[b",
+    "x?y",
+    "/",
+    "/a b",
+    "/%7e",
+    "text/html",
+    "text/html; charset=utf-8",
+    "X-301-Redirect",
+    "\u{fffe}",
+    "\u{e000}",
+    "\u{10ffff}",
+    "\u{d7ff}",
 ];
 
-const WORDS: &[&str] = &["alpha", "beta", "/path", "index.html", "frontend", "a", "Z", "0", "9", "_", "-", "."];
+const WORDS: &[&str] = &[
+    "alpha",
+    "beta",
+    "/path",
+    "index.html",
+    "frontend",
+    "a",
+    "Z",
+    "0",
+    "9",
+    "_",
+    "-",
+    ".",
+];
 
 fn hard_string(rng: &mut Rng) -> String {
     let mut s = String::new();
     for _ in 0..1 + rng.below(3) {
         if rng.chance(60) {
-            s.push_str(*rng.pick(HARD));
+            s.push_str(rng.pick(HARD));
         } else {
-            s.push_str(*rng.pick(WORDS));
+            s.push_str(rng.pick(WORDS));
         }
     }
     if rng.chance(3) {
@@ -56,7 +173,11 @@ fn extra_value(rng: &mut Rng, depth: usize) -> Json {
         1 => json!(rng.chance(50)),
         2 => Json::Null,
         3 | 4 => json!(hard_string(rng)),
-        5 => Json::Array((0..rng.below(4)).map(|_| extra_value(rng, depth + 1)).collect()),
+        5 => Json::Array(
+            (0..rng.below(4))
+                .map(|_| extra_value(rng, depth + 1))
+                .collect(),
+        ),
         _ => {
             let mut m = Map::new();
             for _ in 0..rng.below(4) {
@@ -69,7 +190,10 @@ fn extra_value(rng: &mut Rng, depth: usize) -> Json {
 
 fn record(rng: &mut Rng, i: usize) -> Json {
     let mut m = Map::new();
-    m.insert("_path".into(), json!(format!("/{i:05}{}", hard_string(rng))));
+    m.insert(
+        "_path".into(),
+        json!(format!("/{i:05}{}", hard_string(rng))),
+    );
     m.insert("content-type".into(), json!(hard_string(rng)));
     if rng.chance(50) {
         let mut cats: Vec<String> = (0..1 + rng.below(4)).map(|_| hard_string(rng)).collect();
@@ -78,7 +202,16 @@ fn record(rng: &mut Rng, i: usize) -> Json {
     }
     if rng.chance(30) {
         m.insert("content-length".into(), json!(rng.below(10_000_000)));
-        m.insert("content-sha256".into(), json!(format!("{:016x}{:016x}{:016x}{:016x}", rng.next(), rng.next(), rng.next(), rng.next())));
+        m.insert(
+            "content-sha256".into(),
+            json!(format!(
+                "{:016x}{:016x}{:016x}{:016x}",
+                rng.next(),
+                rng.next(),
+                rng.next(),
+                rng.next()
+            )),
+        );
     }
     for _ in 0..rng.below(3) {
         m.insert(hard_string(rng), extra_value(rng, 0));
@@ -143,9 +276,18 @@ fn pyyaml_dump(files: &Json) -> Vec<String> {
         .spawn()
         .expect("python3 with PyYAML (pip install pyyaml==6.0.3)");
     let input = serde_json::to_vec(files).expect("json");
-    child.stdin.take().expect("stdin").write_all(&input).expect("write");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&input)
+        .expect("write");
     let out = child.wait_with_output().expect("python");
-    assert!(out.status.success(), "PyYAML failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "PyYAML failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("PyYAML output")
 }
 
@@ -181,7 +323,11 @@ fn canonical_text_matches_pyyaml_byte_for_byte() {
         let got = render(docs, &options);
         if &got != want {
             mismatches += 1;
-            let line = got.lines().zip(want.lines()).position(|(a, b)| a != b).unwrap_or(0);
+            let line = got
+                .lines()
+                .zip(want.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
             eprintln!(
                 "file {i}: first difference at line {}:\n  urldb:  {:?}\n  PyYAML: {:?}",
                 line + 1,
@@ -190,14 +336,26 @@ fn canonical_text_matches_pyyaml_byte_for_byte() {
             );
         }
     }
-    assert_eq!(mismatches, 0, "{mismatches} of {} files differ from PyYAML", models.len());
+    assert_eq!(
+        mismatches,
+        0,
+        "{mismatches} of {} files differ from PyYAML",
+        models.len()
+    );
 
     // PyYAML's text, read by urldb: canonical as it is, and meaning what
     // was generated.
     let lint = Options::default();
     for (i, (docs, text)) in models.iter().zip(&expected).enumerate() {
-        let checked = check_bytes(std::path::Path::new("example.com.yaml"), text.as_bytes(), &lint);
-        let parsed = checked.documents.as_ref().unwrap_or_else(|| panic!("file {i} did not parse: {:?}", checked.findings));
+        let checked = check_bytes(
+            std::path::Path::new("example.com.yaml"),
+            text.as_bytes(),
+            &lint,
+        );
+        let parsed = checked
+            .documents
+            .as_ref()
+            .unwrap_or_else(|| panic!("file {i} did not parse: {:?}", checked.findings));
         let got = urldb::model::normal::normal_form(parsed);
         let want = urldb::model::normal::normal_form(docs);
         if got != want {
@@ -212,7 +370,11 @@ fn canonical_text_matches_pyyaml_byte_for_byte() {
                 at.map_or(String::new(), |r| w[r].to_string()),
             );
         }
-        assert_eq!(checked.canonical.as_deref(), Some(text.as_str()), "file {i}: fmt would change PyYAML's text");
+        assert_eq!(
+            checked.canonical.as_deref(),
+            Some(text.as_str()),
+            "file {i}: fmt would change PyYAML's text"
+        );
     }
 }
 
@@ -221,10 +383,19 @@ fn unicode_line_breaks_are_escaped() {
     // PyYAML writes `'a\u{2029}  b'` (a raw PS, read back differently by
     // YAML 1.2 parsers); urldb writes the escape, which every parser reads
     // as the same string.
-    let docs = documents(&json!([[{"https": true}, {"_path": "/a", "content-type": "text/html", "n": "a\u{85}b \u{2028}\u{2029}"}]]));
+    let docs = documents(
+        &json!([[{"https": true}, {"_path": "/a", "content-type": "text/html", "n": "a\u{85}b \u{2028}\u{2029}"}]]),
+    );
     let text = render(&docs[0], &RenderOptions::default());
     assert!(text.contains("n: \"a\\Nb \\L\\P\"\n"), "{text}");
-    let checked = check_bytes(std::path::Path::new("example.com.yaml"), text.as_bytes(), &Options::default());
+    let checked = check_bytes(
+        std::path::Path::new("example.com.yaml"),
+        text.as_bytes(),
+        &Options::default(),
+    );
     let parsed = checked.documents.expect("parses");
-    assert_eq!(urldb::model::normal::normal_form(&parsed), urldb::model::normal::normal_form(&docs[0]));
+    assert_eq!(
+        urldb::model::normal::normal_form(&parsed),
+        urldb::model::normal::normal_form(&docs[0])
+    );
 }

@@ -20,17 +20,25 @@ fn check(dir: &Path) -> (Vec<String>, Option<i32>, String) {
     let out = run_in(dir, &["check", "--format", "json"]);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
     let codes = json
         .as_array()
-        .map(|a| a.iter().filter_map(|f| f["code"].as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|f| f["code"].as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     (codes, out.status.code(), stderr)
 }
 
 #[test]
 fn invalid_utf8() {
-    let dir = db(&[("example.com.yaml", b"---\n---\n_path: /caf\xe9\ncontent-type: text/html\n")]);
+    let dir = db(&[(
+        "example.com.yaml",
+        b"---\n---\n_path: /caf\xe9\ncontent-type: text/html\n",
+    )]);
     let (codes, status, _) = check(dir.path());
     assert!(codes.contains(&"invalid-utf8".to_string()), "{codes:?}");
     assert_eq!(status, Some(1));
@@ -54,15 +62,28 @@ fn empty_file() {
 #[test]
 fn nesting_five_thousand_deep() {
     let depth = 5000;
-    let text = format!("---\n---\n_path: /a\ncontent-type: text/html\nx: {}{}\n", "[".repeat(depth), "]".repeat(depth));
+    let text = format!(
+        "---\n---\n_path: /a\ncontent-type: text/html\nx: {}{}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
     let dir = db(&[("example.com.yaml", text.as_bytes())]);
     let (codes, status, _) = check(dir.path());
     assert!(codes.contains(&"nesting-too-deep".to_string()), "{codes:?}");
     assert_eq!(status, Some(1));
-    let block: String = (0..depth).map(|i| format!("{}- \n", "  ".repeat(i))).collect();
-    let dir = db(&[("example.com.yaml", format!("---\n---\nx:\n{block}").as_bytes())]);
+    let block: String = (0..depth)
+        .map(|i| format!("{}- \n", "  ".repeat(i)))
+        .collect();
+    let dir = db(&[(
+        "example.com.yaml",
+        format!("---\n---\nx:\n{block}").as_bytes(),
+    )]);
     let (codes, _, _) = check(dir.path());
-    assert!(codes.contains(&"nesting-too-deep".to_string()) || codes.contains(&"yaml-syntax".to_string()), "{codes:?}");
+    assert!(
+        codes.contains(&"nesting-too-deep".to_string())
+            || codes.contains(&"yaml-syntax".to_string()),
+        "{codes:?}"
+    );
 }
 
 #[test]
@@ -89,7 +110,10 @@ i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
     assert_eq!(status, Some(1));
     let out = run_in(dir.path(), &["fmt"]);
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"), text);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
+        text
+    );
 }
 
 #[test]
@@ -108,7 +132,9 @@ fn large_file_under_the_limit_is_checked() {
     // 8 MB of records: read and checked, no finding.
     let mut text = String::from("---\n");
     for i in 0..100_000 {
-        text.push_str(&format!("---\n_path: /page/{i:06}\ncontent-type: text/html\n"));
+        text.push_str(&format!(
+            "---\n_path: /page/{i:06}\ncontent-type: text/html\n"
+        ));
     }
     let dir = db(&[("example.com.yaml", text.as_bytes())]);
     let (codes, status, _) = check(dir.path());
@@ -118,14 +144,24 @@ fn large_file_under_the_limit_is_checked() {
 
 #[test]
 fn directory_named_like_a_domain_file() {
-    let dir = db(&[("example.com.yaml", b"---\n---\n_path: /\ncontent-type: text/html\n")]);
+    let dir = db(&[(
+        "example.com.yaml",
+        b"---\n---\n_path: /\ncontent-type: text/html\n",
+    )]);
     std::fs::create_dir(dir.path().join("x.yaml")).expect("mkdir");
-    std::fs::write(dir.path().join("x.yaml/inner.org.yaml"), "---\n---\n_path: /\ncontent-type: text/html\n").expect("write");
+    std::fs::write(
+        dir.path().join("x.yaml/inner.org.yaml"),
+        "---\n---\n_path: /\ncontent-type: text/html\n",
+    )
+    .expect("write");
     let (codes, status, stderr) = check(dir.path());
     assert!(codes.is_empty(), "{codes:?} {stderr}");
     assert_eq!(status, Some(0));
     // Named on the command line, it is a clear error.
-    let out = run_in(dir.path(), &["check", "x.yaml/inner.org.yaml", "example.com.yaml"]);
+    let out = run_in(
+        dir.path(),
+        &["check", "x.yaml/inner.org.yaml", "example.com.yaml"],
+    );
     assert_eq!(out.status.code(), Some(0));
 }
 
@@ -134,19 +170,30 @@ fn directory_named_like_a_domain_file() {
 fn unreadable_file_is_an_io_error_and_the_rest_is_checked() {
     use std::os::unix::fs::PermissionsExt;
     let dir = db(&[
-        ("a.com.yaml", b"---\n---\n_path: /caf%c3\ncontent-type: text/html\n"),
-        ("b.com.yaml", b"---\n---\n_path: /\ncontent-type: text/html\n"),
+        (
+            "a.com.yaml",
+            b"---\n---\n_path: /caf%c3\ncontent-type: text/html\n",
+        ),
+        (
+            "b.com.yaml",
+            b"---\n---\n_path: /\ncontent-type: text/html\n",
+        ),
     ]);
     let locked = dir.path().join("b.com.yaml");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
     if std::fs::read(&locked).is_ok() {
-        // Running as root: permissions do not stop reads. Nothing to test.
-        return;
+        // Running as root, permissions do not stop reads: a link to nothing
+        // is a domain file nobody can read.
+        std::fs::remove_file(&locked).expect("rm");
+        std::os::unix::fs::symlink(dir.path().join("gone.yaml"), &locked).expect("symlink");
     }
     let (codes, status, stderr) = check(dir.path());
     assert_eq!(status, Some(2));
     assert!(stderr.contains("b.com.yaml"), "{stderr}");
-    assert!(codes.contains(&"path-escape-case".to_string()), "the readable file is still checked");
+    assert!(
+        codes.contains(&"path-escape-case".to_string()),
+        "the readable file is still checked"
+    );
 }
 
 #[test]
@@ -155,11 +202,25 @@ fn truncated_and_odd_files_never_panic() {
     for cut in 0..base.len() {
         let dir = db(&[("example.com.yaml", &base.as_bytes()[..cut])]);
         let (_, status, stderr) = check(dir.path());
-        assert!(matches!(status, Some(0 | 1)), "cut at {cut}: {status:?} {stderr}");
+        assert!(
+            matches!(status, Some(0 | 1)),
+            "cut at {cut}: {status:?} {stderr}"
+        );
     }
-    for odd in [&b"\0\0\0"[..], b"---\r---\r_path: /\rcontent-type: a/b\r", b"\t", b"--- |\n  x\n", b"- a\n- b\n", b"{", b"'"] {
+    for odd in [
+        &b"\0\0\0"[..],
+        b"---\r---\r_path: /\rcontent-type: a/b\r",
+        b"\t",
+        b"--- |\n  x\n",
+        b"- a\n- b\n",
+        b"{",
+        b"'",
+    ] {
         let dir = db(&[("example.com.yaml", odd)]);
         let (_, status, stderr) = check(dir.path());
-        assert!(matches!(status, Some(0 | 1)), "{odd:?}: {status:?} {stderr}");
+        assert!(
+            matches!(status, Some(0 | 1)),
+            "{odd:?}: {status:?} {stderr}"
+        );
     }
 }

@@ -7,10 +7,12 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use urldb::rules::{FixKind, ALL};
+use urldb::rules::{ALL, FixKind};
 
 fn fixture(code: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules").join(code)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules")
+        .join(code)
 }
 
 /// A copy of the rule's fixture in a temporary directory.
@@ -21,7 +23,9 @@ fn prepare(code: &str) -> tempfile::TempDir {
         std::fs::write(dir.path().join("urldb.toml"), "max-file-size = \"1 kB\"\n").expect("write");
         let mut text = String::from("---\n");
         for i in 0..40 {
-            text.push_str(&format!("---\n_path: /page-{i:03}\ncontent-type: text/html\n"));
+            text.push_str(&format!(
+                "---\n_path: /page-{i:03}\ncontent-type: text/html\n"
+            ));
         }
         std::fs::write(dir.path().join("example.com.yaml"), text).expect("write");
         return dir;
@@ -33,8 +37,12 @@ fn prepare(code: &str) -> tempfile::TempDir {
 
 fn codes_in(dir: &Path) -> (Vec<String>, Option<i32>) {
     let out = support::run_in(dir, &["check", "--format", "json"]);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("JSON output ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "JSON output ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
     let codes = json
         .as_array()
         .expect("array")
@@ -50,13 +58,17 @@ fn every_rule_fires_on_its_fixture() {
     for rule in ALL {
         let code = rule.code;
         if code != "file-too-large" && !fixture(code).is_dir() {
-            problems.push(format!("{code}: no fixture directory tests/fixtures/rules/{code}/"));
+            problems.push(format!(
+                "{code}: no fixture directory tests/fixtures/rules/{code}/"
+            ));
             continue;
         }
         let dir = prepare(code);
         let (codes, status) = codes_in(dir.path());
         if !codes.iter().any(|c| c == code) {
-            problems.push(format!("{code}: does not fire on its fixture (found {codes:?})"));
+            problems.push(format!(
+                "{code}: does not fire on its fixture (found {codes:?})"
+            ));
         }
         if status != Some(1) {
             problems.push(format!("{code}: exit status {status:?}, expected 1"));
@@ -84,11 +96,18 @@ fn human_reports_match_snapshots() {
 #[test]
 fn fixable_rules_are_fixed() {
     let mut problems = Vec::new();
-    for rule in ALL.iter().filter(|r| matches!(r.fix, FixKind::Format | FixKind::Safe | FixKind::Sometimes)) {
+    for rule in ALL
+        .iter()
+        .filter(|r| matches!(r.fix, FixKind::Format | FixKind::Safe | FixKind::Sometimes))
+    {
         let dir = prepare(rule.code);
         let out = support::run_in(dir.path(), &["check", "--fix"]);
         if out.status.code() == Some(2) {
-            problems.push(format!("{}: check --fix failed: {}", rule.code, String::from_utf8_lossy(&out.stderr)));
+            problems.push(format!(
+                "{}: check --fix failed: {}",
+                rule.code,
+                String::from_utf8_lossy(&out.stderr)
+            ));
         }
         let (codes, _) = codes_in(dir.path());
         if codes.iter().any(|c| c == rule.code) {
@@ -118,10 +137,18 @@ fn fixable_rules_are_fixed() {
 #[test]
 fn fix_never_touches_a_file_without_findings() {
     let dir = tempfile::tempdir().expect("tempdir");
-    support::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/database"), dir.path());
+    support::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/database"),
+        dir.path(),
+    );
     let before = snapshot_bytes(dir.path());
     let out = support::run_in(dir.path(), &["check", "--fix"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert_eq!(snapshot_bytes(dir.path()), before);
 }
 
@@ -131,8 +158,11 @@ fn snapshot_bytes(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
         .map(|e| e.expect("entry").path())
         .collect();
     files.sort();
-    files.into_iter().map(|p| {
-        let bytes = std::fs::read(&p).expect("read");
-        (p, bytes)
-    }).collect()
+    files
+        .into_iter()
+        .map(|p| {
+            let bytes = std::fs::read(&p).expect("read");
+            (p, bytes)
+        })
+        .collect()
 }

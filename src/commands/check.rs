@@ -14,7 +14,11 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let mode = if args.fix || args.diff { Mode::Fix } else { Mode::Check };
+    let mode = if args.fix || args.diff {
+        Mode::Fix
+    } else {
+        Mode::Check
+    };
     let mut outcome = if let Some(name) = &args.stdin_filename {
         let raw = match super::read_stdin() {
             Ok(raw) => raw,
@@ -23,8 +27,10 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
                 return ExitStatus::Error;
             }
         };
-        let mut outcome = Outcome::default();
-        outcome.checked = 1;
+        let mut outcome = Outcome {
+            checked: 1,
+            ..Outcome::default()
+        };
         if let Some(mut result) = database::process(name, &raw, &options, mode) {
             result.on_disk = false;
             outcome.files.push(result);
@@ -49,7 +55,11 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
         for file in &outcome.files {
             if let Some(new) = &file.new_text {
                 let path = report::display_path(&file.path);
-                let original = file.read.as_deref().map(String::from_utf8_lossy).unwrap_or_default();
+                let original = file
+                    .read
+                    .as_deref()
+                    .map(String::from_utf8_lossy)
+                    .unwrap_or_default();
                 let _ = out.write_all(crate::diff::unified(&path, &original, new).as_bytes());
                 changed += 1;
             }
@@ -91,11 +101,11 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
         }
         Ok(())
     })();
-    if let Err(e) = result {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: {e}");
-            return ExitStatus::Error;
-        }
+    if let Err(e) = result
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: {e}");
+        return ExitStatus::Error;
     }
     super::print_errors(&outcome.errors);
     status(counts.total() > 0, &outcome.errors, args.exit_zero)

@@ -83,7 +83,11 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
     }
     if !ctx.quiet && !args.diff {
         let unchanged = outcome.checked.saturating_sub(changed + blocked);
-        let verb = if args.check { "would be reformatted" } else { "reformatted" };
+        let verb = if args.check {
+            "would be reformatted"
+        } else {
+            "reformatted"
+        };
         let _ = writeln!(
             out,
             "{changed} file{} {verb}, {unchanged} file{} left unchanged{}",
@@ -131,5 +135,8 @@ fn report_blocked(checked: &crate::lint::Checked, path: &std::path::Path) {
     } else {
         ""
     };
-    eprintln!("error: {path}: not formatted: {} at {detail}{hint}", rule.code);
+    eprintln!(
+        "error: {path}: not formatted: {} at {detail}{hint}",
+        rule.code
+    );
 }

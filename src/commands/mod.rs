@@ -12,7 +12,11 @@ use crate::database::FileError;
 /// Print file errors (I/O problems) to stderr.
 pub fn print_errors(errors: &[FileError]) {
     for e in errors {
-        eprintln!("error: {}: {}", crate::report::display_path(&e.path), e.message);
+        eprintln!(
+            "error: {}: {}",
+            crate::report::display_path(&e.path),
+            e.message
+        );
     }
 }
 

@@ -1,14 +1,20 @@
 //! The typed view of a domain file: metadata, records and their fields,
 //! over the spanned YAML tree.
 
-use crate::model::node::{get, Document, Entry, Node};
+use crate::model::node::{Document, Entry, Node, get};
 
 pub const PATH: &str = "_path";
 pub const CONTENT_TYPE: &str = "content-type";
 pub const CATEGORIES: &str = "categories";
 pub const CONTENT_LENGTH: &str = "content-length";
 pub const CONTENT_SHA256: &str = "content-sha256";
-pub const RECORD_KEYS: [&str; 5] = [PATH, CATEGORIES, CONTENT_LENGTH, CONTENT_SHA256, CONTENT_TYPE];
+pub const RECORD_KEYS: [&str; 5] = [
+    PATH,
+    CATEGORIES,
+    CONTENT_LENGTH,
+    CONTENT_SHA256,
+    CONTENT_TYPE,
+];
 
 pub const CASE_SENSITIVE_PATHS: &str = "case-sensitive-paths";
 pub const CNAMES: &str = "cnames";

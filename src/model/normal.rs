@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value as Json};
 
-use crate::model::domain::{field_kind, metadata_field_kind, FieldKind};
+use crate::model::domain::{FieldKind, field_kind, metadata_field_kind};
 use crate::model::node::{Document, Node, Scalar, ScalarStyle, Value};
 use crate::parse::resolve::Implicit;
 

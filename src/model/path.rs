@@ -19,18 +19,22 @@ pub enum Escape {
 /// Every `%` in `path`, in order.
 pub fn escapes(path: &str) -> impl Iterator<Item = Escape> + '_ {
     let bytes = path.as_bytes();
-    bytes.iter().enumerate().filter(|(_, b)| **b == b'%').map(move |(at, _)| {
-        match (bytes.get(at + 1), bytes.get(at + 2)) {
-            (Some(h), Some(l)) if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => {
-                let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
-                Escape::Valid {
-                    at,
-                    byte: hex(*h) * 16 + hex(*l),
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'%')
+        .map(
+            move |(at, _)| match (bytes.get(at + 1), bytes.get(at + 2)) {
+                (Some(h), Some(l)) if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => {
+                    let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
+                    Escape::Valid {
+                        at,
+                        byte: hex(*h) * 16 + hex(*l),
+                    }
                 }
-            }
-            _ => Escape::Bad { at },
-        }
-    })
+                _ => Escape::Bad { at },
+            },
+        )
 }
 
 /// The path with escapes normalized: unreserved characters decoded, other
@@ -40,7 +44,10 @@ pub fn normalize_escapes(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() && bytes[i + 1].is_ascii_hexdigit() && bytes[i + 2].is_ascii_hexdigit()
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && bytes[i + 1].is_ascii_hexdigit()
+            && bytes[i + 2].is_ascii_hexdigit()
         {
             let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
             let byte = hex(bytes[i + 1]) * 16 + hex(bytes[i + 2]);
@@ -97,11 +104,11 @@ pub fn lowercase_keeping_escapes(path: &str) -> String {
         if c == '%' {
             out.push('%');
             for _ in 0..2 {
-                if let Some(&h) = chars.peek() {
-                    if h.is_ascii_hexdigit() {
-                        out.push(h.to_ascii_uppercase());
-                        chars.next();
-                    }
+                if let Some(&h) = chars.peek()
+                    && h.is_ascii_hexdigit()
+                {
+                    out.push(h.to_ascii_uppercase());
+                    chars.next();
                 }
             }
         } else {
@@ -118,7 +125,11 @@ mod tests {
     /// Seed 002's table of equivalent and distinct paths.
     #[test]
     fn seed_002_equivalence_table() {
-        let same = [("/~joe/index.html", "/%7Ejoe/index.html"), ("/%7ejoe", "/~joe"), ("/a%3cb", "/a%3Cb")];
+        let same = [
+            ("/~joe/index.html", "/%7Ejoe/index.html"),
+            ("/%7ejoe", "/~joe"),
+            ("/a%3cb", "/a%3Cb"),
+        ];
         for (a, b) in same {
             assert_eq!(normalize_escapes(a), normalize_escapes(b), "{a} = {b}");
         }

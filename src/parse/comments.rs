@@ -24,11 +24,12 @@ pub fn find_comments(text: &str, scalar_spans: &[Span]) -> Vec<Span> {
                 break;
             }
         }
-        if let Some(s) = spans.peek() {
-            if s.start <= i && i < s.end {
-                i = s.end;
-                continue;
-            }
+        if let Some(s) = spans.peek()
+            && s.start <= i
+            && i < s.end
+        {
+            i = s.end;
+            continue;
         }
         if bytes[i] == b'#' && (i == 0 || matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r')) {
             let end = bytes[i..]

@@ -249,10 +249,11 @@ pub fn is_float(v: &[u8]) -> bool {
     {
         let mut c = Cur::new(v);
         c.sign();
-        if c.eat_byte(b'.') && (c.eat_str(b"inf") || c.eat_str(b"Inf") || c.eat_str(b"INF")) {
-            if c.done() {
-                return true;
-            }
+        if c.eat_byte(b'.')
+            && (c.eat_str(b"inf") || c.eat_str(b"Inf") || c.eat_str(b"INF"))
+            && c.done()
+        {
+            return true;
         }
     }
     // 5: \.(nan|NaN|NAN)
@@ -272,28 +273,32 @@ pub fn is_int(v: &[u8]) -> bool {
     c.sign();
     let body = Cur { s: c.s, i: c.i };
     let rest = &v[c.i..];
-    if let Some(bits) = rest.strip_prefix(b"0b") {
-        if !bits.is_empty() && bits.iter().all(|&b| b == b'0' || b == b'1' || b == b'_') {
-            return true;
-        }
+    if let Some(bits) = rest.strip_prefix(b"0b")
+        && !bits.is_empty()
+        && bits.iter().all(|&b| b == b'0' || b == b'1' || b == b'_')
+    {
+        return true;
     }
-    if let Some(oct) = rest.strip_prefix(b"0") {
-        if !oct.is_empty() && oct.iter().all(|&b| (b'0'..=b'7').contains(&b) || b == b'_') {
-            return true;
-        }
+    if let Some(oct) = rest.strip_prefix(b"0")
+        && !oct.is_empty()
+        && oct.iter().all(|&b| (b'0'..=b'7').contains(&b) || b == b'_')
+    {
+        return true;
     }
     if rest == b"0" {
         return true;
     }
-    if let Some((&first, tail)) = rest.split_first() {
-        if (b'1'..=b'9').contains(&first) && tail.iter().all(|&b| digit_(b)) {
-            return true;
-        }
+    if let Some((&first, tail)) = rest.split_first()
+        && (b'1'..=b'9').contains(&first)
+        && tail.iter().all(|&b| digit_(b))
+    {
+        return true;
     }
-    if let Some(hex) = rest.strip_prefix(b"0x") {
-        if !hex.is_empty() && hex.iter().all(|&b| b.is_ascii_hexdigit() || b == b'_') {
-            return true;
-        }
+    if let Some(hex) = rest.strip_prefix(b"0x")
+        && !hex.is_empty()
+        && hex.iter().all(|&b| b.is_ascii_hexdigit() || b == b'_')
+    {
+        return true;
     }
     let mut c = body;
     if c.eat(|b| (b'1'..=b'9').contains(&b)) {
@@ -324,9 +329,11 @@ pub fn is_timestamp(v: &[u8]) -> bool {
         return true;
     }
     let mut c = Cur::new(v);
-    let one_or_two = |c: &mut Cur| c.eat(digit) && {
-        c.eat(digit);
-        true
+    let one_or_two = |c: &mut Cur| {
+        c.eat(digit) && {
+            c.eat(digit);
+            true
+        }
     };
     if c.eat_many(digit) != 4 || !c.eat_byte(b'-') || !one_or_two(&mut c) {
         return false;

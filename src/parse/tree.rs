@@ -237,7 +237,9 @@ impl Builder<'_> {
 
     fn enter(&mut self, at: usize) -> bool {
         if self.stack.len() >= MAX_DEPTH {
-            self.tree.problems.push(Problem::TooDeep { span: at..at + 1 });
+            self.tree
+                .problems
+                .push(Problem::TooDeep { span: at..at + 1 });
             self.tree.incomplete = true;
             return false;
         }
@@ -262,7 +264,10 @@ impl Builder<'_> {
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map { entries, key, .. }) => match key.take() {
                 None => *key = Some(node),
-                Some(k) => entries.push(Entry { key: k, value: node }),
+                Some(k) => entries.push(Entry {
+                    key: k,
+                    value: node,
+                }),
             },
             None => self.root = Some(node),
         }
@@ -345,7 +350,10 @@ fn block_scalar_end(text: &str, start: usize, col: usize, limit: usize) -> usize
             end = line_end.min(limit);
         }
         line_start = line_end + 1;
-        if line_end < bytes.len() && bytes[line_end] == b'\r' && bytes.get(line_end + 1) == Some(&b'\n') {
+        if line_end < bytes.len()
+            && bytes[line_end] == b'\r'
+            && bytes.get(line_end + 1) == Some(&b'\n')
+        {
             line_start += 1;
         }
     }
@@ -359,13 +367,18 @@ fn dash_before(text: &str, at: usize) -> usize {
     while i > 0 && bytes[i - 1] == b' ' {
         i -= 1;
     }
-    if i > 0 && bytes[i - 1] == b'-' { i - 1 } else { at }
+    if i > 0 && bytes[i - 1] == b'-' {
+        i - 1
+    } else {
+        at
+    }
 }
 
 fn alias_end(text: &str, at: usize) -> usize {
     let bytes = text.as_bytes();
     let mut i = at + 1;
-    while i < bytes.len() && !matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}') {
+    while i < bytes.len() && !matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}')
+    {
         i += 1;
     }
     i

@@ -7,7 +7,7 @@
 //! scalars. The flag juggling mirrors the Python code so that indentation
 //! comes out identical in every nesting combination.
 
-use super::scalar::{analyze, choose_style, double_quoted_verbatim, escape_double, Style};
+use super::scalar::{Style, analyze, choose_style, double_quoted_verbatim, escape_double};
 
 /// A scalar to write, and what PyYAML would know about it.
 #[derive(Debug, Clone, Copy)]
@@ -141,11 +141,13 @@ impl<'o> Emitter<'o> {
             // NEL, LS and PS are line breaks to YAML 1.1 (PyYAML) and plain
             // characters to YAML 1.2: only their escapes (`\N`, `\L`, `\P`)
             // read the same everywhere. A deliberate difference from PyYAML.
-            Text::Str(s) if s.contains(['\u{85}', '\u{2028}', '\u{2029}']) => self.write_double_quoted(s),
+            Text::Str(s) if s.contains(['\u{85}', '\u{2028}', '\u{2029}']) => {
+                self.write_double_quoted(s)
+            }
             Text::Str(s) => {
                 let analysis = analyze(s);
-                let implicit = crate::parse::resolve::Implicit::of(s)
-                    == crate::parse::resolve::Implicit::Str;
+                let implicit =
+                    crate::parse::resolve::Implicit::of(s) == crate::parse::resolve::Implicit::Str;
                 match choose_style(&analysis, implicit, simple_key, self.flow_level > 0) {
                     Style::Plain => self.write_plain(s),
                     Style::Single => self.write_single_quoted(s),
@@ -160,8 +162,14 @@ impl<'o> Emitter<'o> {
         self.out.push_str(data);
     }
 
-    fn write_indicator(&mut self, indicator: &str, need_whitespace: bool, whitespace: bool, indention: bool) {
-        if !(self.whitespace || !need_whitespace) {
+    fn write_indicator(
+        &mut self,
+        indicator: &str,
+        need_whitespace: bool,
+        whitespace: bool,
+        indention: bool,
+    ) {
+        if !self.whitespace && need_whitespace {
             self.out.push(' ');
             self.column += 1;
         }
@@ -248,7 +256,10 @@ impl<'o> Emitter<'o> {
                     self.write_indent();
                     start = end;
                 }
-            } else if (ch.is_none() || ch == Some(' ') || ch.is_some_and(is_break) || ch == Some('\''))
+            } else if (ch.is_none()
+                || ch == Some(' ')
+                || ch.is_some_and(is_break)
+                || ch == Some('\''))
                 && start < end
             {
                 buf.clear();

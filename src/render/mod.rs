@@ -125,7 +125,10 @@ fn item(node: &Node, kind: FieldKind, sort: bool) -> Item<'_> {
                 _ => FieldKind::Any,
             };
             let mut out: Vec<Item> = items.iter().map(|n| item(n, item_kind, sort)).collect();
-            if sort && kind == FieldKind::StringList && out.iter().all(|i| matches!(i, Item::Scalar(_))) {
+            if sort
+                && kind == FieldKind::StringList
+                && out.iter().all(|i| matches!(i, Item::Scalar(_)))
+            {
                 out.sort_by(|a, b| match (a, b) {
                     (Item::Scalar(x), Item::Scalar(y)) => text_of(*x).cmp(text_of(*y)),
                     _ => std::cmp::Ordering::Equal,

@@ -243,8 +243,10 @@ pub fn escape_double(ch: char, out: &mut String) {
 
 /// Characters `write_double_quoted` writes as they are (allow_unicode=True).
 pub fn double_quoted_verbatim(ch: char) -> bool {
-    !matches!(ch, '"' | '\\' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{FEFF}')
-        && (('\x20'..='\x7E').contains(&ch)
-            || ('\u{A0}'..='\u{D7FF}').contains(&ch)
-            || ('\u{E000}'..='\u{FFFD}').contains(&ch))
+    !matches!(
+        ch,
+        '"' | '\\' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{FEFF}'
+    ) && (('\x20'..='\x7E').contains(&ch)
+        || ('\u{A0}'..='\u{D7FF}').contains(&ch)
+        || ('\u{E000}'..='\u{FFFD}').contains(&ch))
 }

@@ -16,7 +16,8 @@ pub fn write(out: &mut dyn Write, files: &[FileResult], color: bool) -> io::Resu
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(100)
-        .with_links(false);
+        .with_links(false)
+        .with_break_words(false);
     for file in files {
         let source = &file.checked.source;
         let name = super::display_path(&file.path);
@@ -29,10 +30,14 @@ pub fn write(out: &mut dyn Write, files: &[FileResult], color: bool) -> io::Resu
                 .as_ref()
                 .filter(|_| f.fixable())
                 .map(|fix| format!("[*] {}", fix.title));
-            let primary = LabeledSpan::new_primary_with_span(label_text, clamp(&f.span, source.text.len()));
+            let primary =
+                LabeledSpan::new_primary_with_span(label_text, clamp(&f.span, source.text.len()));
             let mut labels = vec![primary];
             for (span, text) in &f.labels {
-                labels.push(LabeledSpan::new_with_span(Some(text.clone()), clamp(span, source.text.len())));
+                labels.push(LabeledSpan::new_with_span(
+                    Some(text.clone()),
+                    clamp(span, source.text.len()),
+                ));
             }
             let mut diag = MietteDiagnostic::new(f.message.clone())
                 .with_code(f.rule.code)

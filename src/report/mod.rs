@@ -105,7 +105,12 @@ impl Counts {
 }
 
 /// Write the findings of `files` in `format`.
-pub fn write(out: &mut dyn Write, format: Format, files: &[FileResult], color: bool) -> io::Result<()> {
+pub fn write(
+    out: &mut dyn Write,
+    format: Format,
+    files: &[FileResult],
+    color: bool,
+) -> io::Result<()> {
     match format {
         Format::Full => full::write(out, files, color),
         Format::Concise => concise::write(out, files),
@@ -118,7 +123,9 @@ pub fn statistics(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     let mut counts: BTreeMap<&'static str, (usize, bool, &'static str)> = BTreeMap::new();
     for file in files {
         for f in &file.checked.findings {
-            let entry = counts.entry(f.rule.code).or_insert((0, false, f.rule.summary));
+            let entry = counts
+                .entry(f.rule.code)
+                .or_insert((0, false, f.rule.summary));
             entry.0 += 1;
             entry.1 |= f.fixable();
         }
@@ -149,7 +156,11 @@ pub fn summary(out: &mut dyn Write, counts: Counts, fixed: usize) -> io::Result<
         parts.push(format!("{} error{}", counts.errors, plural(counts.errors)));
     }
     if counts.warnings > 0 {
-        parts.push(format!("{} warning{}", counts.warnings, plural(counts.warnings)));
+        parts.push(format!(
+            "{} warning{}",
+            counts.warnings,
+            plural(counts.warnings)
+        ));
     }
     writeln!(
         out,
@@ -160,7 +171,11 @@ pub fn summary(out: &mut dyn Write, counts: Counts, fixed: usize) -> io::Result<
         plural(counts.files)
     )?;
     if counts.fixable > 0 {
-        writeln!(out, "[*] {} fixable with `urldb check --fix`.", counts.fixable)?;
+        writeln!(
+            out,
+            "[*] {} fixable with `urldb check --fix`.",
+            counts.fixable
+        )?;
     }
     Ok(())
 }

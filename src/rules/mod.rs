@@ -19,9 +19,12 @@ use crate::source::{Source, Span};
 #[allow(unused_imports)]
 mod prelude {
     pub use crate::diagnostic::{Edit, Finding, Fix, NodePath, Severity};
-    pub use crate::model::domain::{self, records, Record};
+    pub use crate::model::domain::{self, Record, records};
     pub use crate::model::node::{Entry, Node, Scalar, ScalarStyle, Value};
-    pub use crate::rules::{entry_path, sub_span, Check, DbContext, DbFinding, FileContext, FixKind, LayoutContext, Rule, TextContext};
+    pub use crate::rules::{
+        Check, DbContext, DbFinding, FileContext, FixKind, LayoutContext, Rule, TextContext,
+        entry_path, sub_span,
+    };
     pub use crate::source::Span;
 }
 
@@ -71,10 +74,10 @@ pub mod path_bad_escape;
 pub mod path_case;
 pub mod path_dot_segment;
 pub mod path_escape_case;
-pub mod path_unneeded_escape;
 pub mod path_fragment;
 pub mod path_invalid_char;
 pub mod path_not_absolute;
+pub mod path_unneeded_escape;
 pub mod sha256_case;
 pub mod suspicious_key;
 pub mod unknown_category;
@@ -269,7 +272,11 @@ pub struct DbFinding {
 pub fn domain_of(path: &Path) -> String {
     path.file_name()
         .and_then(|n| n.to_str())
-        .map(|n| n.strip_suffix(".yaml").or_else(|| n.strip_suffix(".yml")).unwrap_or(n))
+        .map(|n| {
+            n.strip_suffix(".yaml")
+                .or_else(|| n.strip_suffix(".yml"))
+                .unwrap_or(n)
+        })
         .unwrap_or_default()
         .to_string()
 }
@@ -277,13 +284,18 @@ pub fn domain_of(path: &Path) -> String {
 /// The span of bytes `range` of a scalar's value. Exact when the scalar is
 /// written as its value (plain or quoted without escapes, on one line);
 /// otherwise the whole node, which is still the right place to look.
-pub fn sub_span(source: &Source, node: &crate::model::node::Node, range: std::ops::Range<usize>) -> Span {
+pub fn sub_span(
+    source: &Source,
+    node: &crate::model::node::Node,
+    range: std::ops::Range<usize>,
+) -> Span {
     let Some(s) = node.as_scalar() else {
         return node.span.clone();
     };
     let start = node.span.start
         + match s.style {
-            crate::model::node::ScalarStyle::SingleQuoted | crate::model::node::ScalarStyle::DoubleQuoted => 1,
+            crate::model::node::ScalarStyle::SingleQuoted
+            | crate::model::node::ScalarStyle::DoubleQuoted => 1,
             _ => 0,
         };
     let fits = source
@@ -298,7 +310,11 @@ pub fn sub_span(source: &Source, node: &crate::model::node::Node, range: std::op
 }
 
 /// The place of `key`'s value in a document's root mapping.
-pub fn entry_path(doc: usize, entries: &[crate::model::node::Entry], key: &str) -> Option<crate::diagnostic::NodePath> {
+pub fn entry_path(
+    doc: usize,
+    entries: &[crate::model::node::Entry],
+    key: &str,
+) -> Option<crate::diagnostic::NodePath> {
     let index = entries.iter().position(|e| e.key_str() == Some(key))?;
     Some(crate::diagnostic::NodePath::new(doc, &[index]))
 }
@@ -306,7 +322,7 @@ pub fn entry_path(doc: usize, entries: &[crate::model::node::Entry], key: &str) 
 /// Helpers for the unit tests in rule files.
 #[cfg(test)]
 pub mod test_support {
-    use crate::lint::{check_bytes, Options};
+    use crate::lint::{Options, check_bytes};
 
     /// The codes of the findings for `text` as the file `name`, in order.
     pub fn codes(name: &str, text: &str) -> Vec<&'static str> {

@@ -32,7 +32,7 @@
 //! Safe, by `urldb fmt`: only layout changes, never a value.
 
 use super::prelude::*;
-use crate::render::{render, RenderOptions};
+use crate::render::{RenderOptions, render};
 
 pub static RULE: Rule = Rule {
     code: "not-canonical",
@@ -61,8 +61,8 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
     let bom = text.len() - body.len();
     let mut offset = bom;
     let mut want = in_place.split('\n');
-    let mut lines = split_lines(body).peekable();
-    while let Some((line, len)) = lines.next() {
+    let lines = split_lines(body).peekable();
+    for (line, len) in lines {
         let trimmed = line.trim_end_matches([' ', '\t']);
         let expected = want.next();
         if expected != Some(trimmed) && !empty_metadata_alike(trimmed, expected) {
@@ -73,7 +73,9 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
             };
             out.push(
                 Finding::new(&RULE, span, "layout differs from the canonical text")
-                    .help(format!("{help}; `urldb fmt` rewrites the file (`--diff` shows the change)"))
+                    .help(format!(
+                        "{help}; `urldb fmt` rewrites the file (`--diff` shows the change)"
+                    ))
                     .fix(Fix::format("rewrite in canonical layout")),
             );
             return;
@@ -94,7 +96,10 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
 
 /// `---` and `--- {}` are both canonical for empty metadata.
 fn empty_metadata_alike(line: &str, expected: Option<&str>) -> bool {
-    matches!((line, expected), ("---", Some("--- {}")) | ("--- {}", Some("---")))
+    matches!(
+        (line, expected),
+        ("---", Some("--- {}")) | ("--- {}", Some("---"))
+    )
 }
 
 /// Lines without their break (any of `\n`, `\r\n`, `\r`), and the length

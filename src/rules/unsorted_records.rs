@@ -54,22 +54,22 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
         let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
             continue;
         };
-        if let Some((prev, prev_node)) = previous {
-            if path < prev {
-                out.push(
-                    Finding::new(
-                        &RULE,
-                        entry.value.span.clone(),
-                        format!("record `{path}` comes after `{prev}`"),
-                    )
-                    .label(prev_node.span.clone(), "this record sorts after it")
-                    .help("records are sorted by `_path`; `urldb fmt` reorders them")
-                    .fix(Fix::format("sort the records")),
-                );
-                // One finding per out-of-place record; keep the larger path
-                // as the running maximum.
-                continue;
-            }
+        if let Some((prev, prev_node)) = previous
+            && path < prev
+        {
+            out.push(
+                Finding::new(
+                    &RULE,
+                    entry.value.span.clone(),
+                    format!("record `{path}` comes after `{prev}`"),
+                )
+                .label(prev_node.span.clone(), "this record sorts after it")
+                .help("records are sorted by `_path`; `urldb fmt` reorders them")
+                .fix(Fix::format("sort the records")),
+            );
+            // One finding per out-of-place record; keep the larger path
+            // as the running maximum.
+            continue;
         }
         previous = Some((path, &entry.value));
     }

@@ -61,5 +61,6 @@ pub fn anchor(span: Span, name: Option<&str>) -> Finding {
 }
 
 pub fn alias(span: Span) -> Finding {
-    Finding::new(&RULE, span, "alias").help("write the value out in full instead of referring to an anchor")
+    Finding::new(&RULE, span, "alias")
+        .help("write the value out in full instead of referring to an anchor")
 }
