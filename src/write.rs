@@ -82,3 +82,70 @@ pub fn create(path: &Path, new: &[u8]) -> Result<(), WriteError> {
     tmp.persist_noclobber(path).map_err(|e| io(e.error))?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_and_keeps_permissions() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        fs::write(&path, "old").expect("write");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).expect("chmod");
+        }
+        replace(&path, b"old", b"new").expect("replace");
+        assert_eq!(fs::read(&path).expect("read"), b"new");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                fs::metadata(&path).expect("meta").permissions().mode() & 0o777,
+                0o640
+            );
+        }
+        // No temporary file is left behind.
+        assert_eq!(fs::read_dir(dir.path()).expect("ls").count(), 1);
+    }
+
+    #[test]
+    fn refuses_a_file_changed_since_it_was_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        fs::write(&path, "changed by someone else").expect("write");
+        let err = replace(&path, b"what we read", b"new").expect_err("must refuse");
+        assert!(matches!(err, WriteError::Changed { .. }), "{err}");
+        assert_eq!(fs::read(&path).expect("read"), b"changed by someone else");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_to_write_through_a_symlink() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let target = dir.path().join("real.yaml");
+        let link = dir.path().join("a.yaml");
+        fs::write(&target, "old").expect("write");
+        std::os::unix::fs::symlink(&target, &link).expect("symlink");
+        let err = replace(&link, b"old", b"new").expect_err("must refuse");
+        assert!(matches!(err, WriteError::Symlink { .. }), "{err}");
+        assert_eq!(fs::read(&target).expect("read"), b"old");
+        assert!(
+            fs::symlink_metadata(&link)
+                .expect("meta")
+                .file_type()
+                .is_symlink()
+        );
+    }
+
+    #[test]
+    fn create_never_overwrites() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        create(&path, b"first").expect("create");
+        assert!(create(&path, b"second").is_err());
+        assert_eq!(fs::read(&path).expect("read"), b"first");
+    }
+}

@@ -224,3 +224,22 @@ fn truncated_and_odd_files_never_panic() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn fmt_does_not_write_through_a_symlinked_domain_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let outside = tempfile::tempdir().expect("tempdir");
+    let target = outside.path().join("real.yaml");
+    let messy = "---\n---\ncontent-type: text/html\n_path: /\n";
+    std::fs::write(&target, messy).expect("write");
+    std::os::unix::fs::symlink(&target, dir.path().join("example.com.yaml")).expect("symlink");
+    let out = run_in(dir.path(), &["fmt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("symbolic link"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&target).expect("read"), messy);
+}
