@@ -147,15 +147,24 @@ pub struct Context {
 }
 
 impl Context {
+    /// The run context; the error is the complete text to print.
     pub fn new(global: &GlobalArgs) -> Result<Context, String> {
+        let color = match global.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::IsTerminal::is_terminal(&std::io::stdout())
+            }
+        };
         let cwd = std::env::current_dir()
-            .map_err(|e| format!("cannot read the current directory: {e}"))?;
+            .map_err(|e| format!("error: cannot read the current directory: {e}"))?;
         let config_path = match &global.config {
             Some(p) => Some(p.clone()),
             None => Config::discover(&cwd),
         };
         let config = match &config_path {
-            Some(p) => Config::load(p).map_err(|e| e.to_string())?,
+            Some(p) => Config::load(p).map_err(|e| e.render(color))?,
             None => Config::default(),
         };
         let root = match (&global.db, &config.root, &config_path) {
@@ -168,7 +177,7 @@ impl Context {
         };
         if !root.is_dir() {
             return Err(format!(
-                "database directory `{}` does not exist",
+                "error: database directory `{}` does not exist",
                 root.display()
             ));
         }
@@ -176,16 +185,8 @@ impl Context {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
                 .build_global()
-                .map_err(|e| format!("--threads: {e}"))?;
+                .map_err(|e| format!("error: --threads: {e}"))?;
         }
-        let color = match global.color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                    && std::io::IsTerminal::is_terminal(&std::io::stdout())
-            }
-        };
         Ok(Context {
             config,
             root,
@@ -258,7 +259,7 @@ fn with_context(global: &GlobalArgs, f: impl FnOnce(&Context) -> ExitStatus) -> 
     match Context::new(global) {
         Ok(ctx) => f(&ctx),
         Err(message) => {
-            eprintln!("error: {message}");
+            eprintln!("{}", message.trim_end());
             ExitStatus::Error
         }
     }

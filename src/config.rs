@@ -82,7 +82,53 @@ pub enum ConfigError {
         source: std::io::Error,
     },
     #[error("{path}: {message}")]
-    Invalid { path: PathBuf, message: String },
+    Invalid {
+        path: PathBuf,
+        message: String,
+        /// Where in the file, when known, and the file's text.
+        span: Option<std::ops::Range<usize>>,
+        text: String,
+    },
+}
+
+impl ConfigError {
+    /// The error as a report with the offending TOML line, like a finding.
+    pub fn render(&self, color: bool) -> String {
+        let ConfigError::Invalid {
+            path,
+            message,
+            span: Some(span),
+            text,
+        } = self
+        else {
+            return format!("error: {self}");
+        };
+        let (headline, help) = match message.split_once("\n  did you mean") {
+            Some((head, rest)) => (head.to_string(), Some(format!("did you mean{rest}"))),
+            None => (message.clone(), None),
+        };
+        let mut diag = miette::MietteDiagnostic::new(headline.trim_end().to_string())
+            .with_severity(miette::Severity::Error)
+            .with_label(miette::LabeledSpan::at(span.clone(), "here"));
+        if let Some(help) = help {
+            diag = diag.with_help(help);
+        }
+        let report = miette::Report::new(diag).with_source_code(miette::NamedSource::new(
+            path.display().to_string(),
+            text.clone(),
+        ));
+        let theme = if color {
+            miette::GraphicalTheme::unicode()
+        } else {
+            miette::GraphicalTheme::unicode_nocolor()
+        };
+        let mut out = String::new();
+        let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
+        if handler.render_report(&mut out, report.as_ref()).is_err() {
+            return format!("error: {self}");
+        }
+        out
+    }
 }
 
 /// Everything rules need from the configuration.
@@ -110,14 +156,30 @@ impl Config {
             path: path.to_path_buf(),
             source,
         })?;
-        Config::parse(&text).map_err(|message| ConfigError::Invalid {
+        Config::parse(&text).map_err(|(message, span)| ConfigError::Invalid {
             path: path.to_path_buf(),
             message,
+            span,
+            text: text.clone(),
         })
     }
 
-    pub fn parse(text: &str) -> Result<Config, String> {
-        let config: Config = toml::from_str(text).map_err(|e| did_you_mean(&e.to_string()))?;
+    /// Parse and validate; an error says what and, when it can, where.
+    pub fn parse(text: &str) -> Result<Config, (String, Option<std::ops::Range<usize>>)> {
+        let config: Config =
+            toml::from_str(text).map_err(|e| (did_you_mean(e.message()), e.span()))?;
+        config.validate().map_err(|(message, needle)| {
+            // Point at the offending value: the first place its text appears.
+            let span = text.find(&needle).map(|at| at..at + needle.len());
+            (message, span)
+        })?;
+        Ok(config)
+    }
+
+    /// Check what serde cannot: rule codes, sizes, globs. The error comes
+    /// with the text to point at in the file.
+    fn validate(&self) -> Result<(), (String, String)> {
+        let config = self;
         for code in config
             .lint
             .select
@@ -128,11 +190,14 @@ impl Config {
             .chain(config.lint.severity.keys())
         {
             if code != "ALL" && crate::rules::by_code(code).is_none() {
-                return Err(unknown_rule_message(code));
+                return Err((unknown_rule_message(code), format!("\"{code}\"")));
             }
         }
-        config.max_file_size()?;
-        Ok(config)
+        config
+            .max_file_size()
+            .map_err(|m| (m, "max-file-size".to_string()))?;
+        crate::discover::exclude_set(&config.exclude).map_err(|m| (m, "exclude".to_string()))?;
+        Ok(())
     }
 
     /// Walk up from `dir` to find `urldb.toml`.

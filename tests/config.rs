@@ -1,0 +1,210 @@
+//! `urldb.toml`: found upward from the current directory, every key has
+//! its effect, and every mistake gets a message that says where and what.
+
+mod support;
+
+use std::path::Path;
+
+use support::run_in;
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("mkdir");
+    }
+    std::fs::write(path, text).expect("write");
+}
+
+fn concise(dir: &Path, args: &[&str]) -> (String, Option<i32>, String) {
+    let mut all = args.to_vec();
+    all.extend(["--format", "concise"]);
+    let out = run_in(dir, &all);
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const ESCAPE: &str = "---\n---\n_path: /caf%c3%a9\ncontent-type: text/html\n";
+const CLEAN: &str = "---\n---\n_path: /\ncontent-type: text/html\n";
+
+#[test]
+fn found_upward_and_root_is_relative_to_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "urldb.toml",
+        "root = \"db\"\n[lint]\nignore = [\"path-escape-case\"]\n",
+    );
+    write(dir.path(), "db/example.com.yaml", ESCAPE);
+    write(dir.path(), "db/sub/deeper/.keep", "");
+    // From the top, from the database and from deep below it: same config.
+    for cwd in [
+        dir.path().to_path_buf(),
+        dir.path().join("db"),
+        dir.path().join("db/sub/deeper"),
+    ] {
+        let (out, status, err) = concise(&cwd, &["check"]);
+        assert_eq!(status, Some(0), "from {}: {out}{err}", cwd.display());
+    }
+    // Without the config the finding is back.
+    let (out, status, _) = concise(&dir.path().join("db"), &["--config", "/dev/null", "check"]);
+    assert_eq!(status, Some(1), "{out}");
+}
+
+#[test]
+fn config_flag_and_db_flag_win() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "urldb.toml", "root = \"missing\"\n");
+    write(
+        dir.path(),
+        "other.toml",
+        "[lint]\nselect = [\"unsorted-records\"]\n",
+    );
+    write(dir.path(), "db/example.com.yaml", ESCAPE);
+    let (_, status, err) = concise(dir.path(), &["check"]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains("database directory `missing` does not exist"),
+        "{err}"
+    );
+    let (out, status, _) = concise(
+        dir.path(),
+        &["--config", "other.toml", "--db", "db", "check"],
+    );
+    assert_eq!(status, Some(0), "{out}");
+}
+
+#[test]
+fn exclude_skips_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "urldb.toml", "exclude = [\"drafts/**\"]\n");
+    write(dir.path(), "example.com.yaml", CLEAN);
+    write(dir.path(), "drafts/bad.com.yaml", ESCAPE);
+    let (out, status, _) = concise(dir.path(), &["check"]);
+    assert_eq!(status, Some(0), "{out}");
+}
+
+#[test]
+fn lint_select_ignore_and_severity() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "example.com.yml", ESCAPE);
+    write(
+        dir.path(),
+        "urldb.toml",
+        "[lint]\nseverity = { wrong-extension = \"error\", path-escape-case = \"warning\" }\n",
+    );
+    let (out, _, _) = concise(dir.path(), &["check"]);
+    assert!(out.contains(": error wrong-extension"), "{out}");
+    assert!(out.contains(": warning path-escape-case"), "{out}");
+    write(
+        dir.path(),
+        "urldb.toml",
+        "[lint]\nselect = [\"wrong-extension\"]\n",
+    );
+    let (out, _, _) = concise(dir.path(), &["check"]);
+    assert!(
+        out.contains("wrong-extension") && !out.contains("path-escape-case"),
+        "{out}"
+    );
+    // The command line adds to the configuration.
+    let (out, status, _) = concise(dir.path(), &["check", "--ignore", "wrong-extension"]);
+    assert_eq!(status, Some(0), "{out}");
+}
+
+#[test]
+fn closed_category_vocabulary() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "urldb.toml",
+        "[lint]\ncategories = [\"frontend\", \"coreapp\"]\n",
+    );
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "---\n---\n_path: /\ncategories:\n- frontnd\ncontent-type: text/html\n",
+    );
+    let (out, status, _) = concise(dir.path(), &["check"]);
+    assert_eq!(status, Some(1));
+    assert!(out.contains("unknown-category"), "{out}");
+}
+
+#[test]
+fn max_file_size() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "urldb.toml", "max-file-size = \"10 B\"\n");
+    write(dir.path(), "example.com.yaml", CLEAN);
+    let (out, status, _) = concise(dir.path(), &["check"]);
+    assert_eq!(status, Some(1));
+    assert!(out.contains("file-too-large"), "{out}");
+}
+
+#[test]
+fn line_ending_and_empty_metadata_shape_what_fmt_writes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "urldb.toml",
+        "line-ending = \"crlf\"\nempty-metadata = \"braces\"\n",
+    );
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "---\nnull\n---\ncontent-type: text/html\n_path: /\n",
+    );
+    let out = run_in(dir.path(), &["fmt"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
+        "--- {}\r\n---\r\n_path: /\r\ncontent-type: text/html\r\n"
+    );
+}
+
+#[test]
+fn mistakes_are_explained_where_they_are() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "example.com.yaml", CLEAN);
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "[lint]\nselct = [\"ALL\"]\n",
+            &[
+                "unknown field `selct`",
+                "did you mean `select`?",
+                "urldb.toml:2:1",
+            ],
+        ),
+        (
+            "roots = \"db\"\n",
+            &["unknown field `roots`", "did you mean `root`?"],
+        ),
+        (
+            "line-ending = \"mac\"\n",
+            &["unknown variant `mac`", "`auto`, `lf`, `crlf`, `native`"],
+        ),
+        (
+            "max-file-size = \"lots\"\n",
+            &["`lots` is not a size", "urldb.toml:1:1"],
+        ),
+        (
+            "[lint]\nignore = [\"yaml-coment\"]\n",
+            &[
+                "unknown rule code `yaml-coment`",
+                "did you mean `yaml-comment`?",
+                "urldb.toml:2:11",
+            ],
+        ),
+        ("exclude = [\"[\"]\n", &["invalid glob"]),
+        ("root = \n", &["urldb.toml:1"]),
+    ];
+    for (toml, wants) in cases {
+        write(dir.path(), "urldb.toml", toml);
+        let out = run_in(dir.path(), &["check"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{toml}: {err}");
+        for want in *wants {
+            assert!(err.contains(want), "{toml}: missing `{want}` in\n{err}");
+        }
+    }
+}
