@@ -78,6 +78,18 @@ pub enum Command {
         /// The rule code, e.g. `path-escape-case`.
         code: String,
     },
+    /// Create a new database: urldb.toml and one example domain file.
+    Init {
+        /// Where (created if needed; default: the current directory).
+        dir: Option<PathBuf>,
+    },
+    /// Print a shell completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    Man,
 }
 
 #[derive(Debug, Args)]
@@ -246,6 +258,11 @@ pub fn run(cli: Cli) -> ExitStatus {
     match cli.command {
         Command::Rules => crate::commands::rules::list(),
         Command::Rule { code } => crate::commands::rules::show(&code),
+        Command::Init { dir } => {
+            crate::commands::init::run(dir.as_deref().unwrap_or(Path::new(".")))
+        }
+        Command::Completions { shell } => crate::commands::completions::completions(shell),
+        Command::Man => crate::commands::completions::man(),
         Command::Check(args) => {
             with_context(&cli.global, |ctx| crate::commands::check::run(ctx, &args))
         }

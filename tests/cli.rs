@@ -380,3 +380,49 @@ fn every_rule_documents_itself() {
         );
     }
 }
+
+#[test]
+fn init_makes_a_database_that_passes_check() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = run_in(dir.path(), &["init", "db"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let db = dir.path().join("db");
+    assert!(db.join("urldb.toml").is_file() && db.join("example.com.yaml").is_file());
+    assert_eq!(run_in(&db, &["check"]).status.code(), Some(0));
+    assert_eq!(run_in(&db, &["fmt", "--check"]).status.code(), Some(0));
+    // The configuration it writes is valid as written, and urldb finds it
+    // from below the database too.
+    std::fs::create_dir(db.join("sub")).expect("mkdir");
+    assert_eq!(run_in(&db.join("sub"), &["check"]).status.code(), Some(0));
+    // A second init never overwrites.
+    let before = std::fs::read(db.join("urldb.toml")).expect("read");
+    let again = run_in(dir.path(), &["init", "db"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    assert_eq!(std::fs::read(db.join("urldb.toml")).expect("read"), before);
+}
+
+#[test]
+fn completions_and_man_page() {
+    let dir = db_with(&[]);
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = run_in(dir.path(), &["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let text = stdout(&out);
+        assert!(
+            text.contains("urldb") && text.contains("stdin-filename"),
+            "{shell}: {text}"
+        );
+    }
+    let man = run_in(dir.path(), &["man"]);
+    let text = stdout(&man);
+    assert!(
+        text.contains(".TH urldb 1") && text.contains("check"),
+        "{text}"
+    );
+}

@@ -2,7 +2,9 @@
 //! and say which exit status the run earned.
 
 pub mod check;
+pub mod completions;
 pub mod fmt;
+pub mod init;
 pub mod rules;
 
 use std::io::Read;
