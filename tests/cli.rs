@@ -426,3 +426,38 @@ fn completions_and_man_page() {
         "{text}"
     );
 }
+
+#[test]
+fn colors_follow_the_flag_and_no_color() {
+    let dir = db_with(&[("example.com.yaml", ESCAPE)]);
+    let has_ansi = |out: &std::process::Output| out.stdout.contains(&0x1b);
+    let always = urldb()
+        .current_dir(dir.path())
+        .args(["--color", "always", "check"])
+        .output()
+        .expect("run");
+    assert!(has_ansi(&always));
+    let never = urldb()
+        .current_dir(dir.path())
+        .args(["--color", "never", "check"])
+        .output()
+        .expect("run");
+    assert!(!has_ansi(&never));
+    // auto: not a terminal here, so no colors; NO_COLOR also turns them off.
+    let auto = urldb()
+        .current_dir(dir.path())
+        .args(["check"])
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run");
+    assert!(!has_ansi(&auto));
+    let quiet = run_in(dir.path(), &["-q", "check"]);
+    assert!(
+        !stdout(&quiet).contains("Found 2 findings"),
+        "-q drops the summary"
+    );
+    assert!(
+        stdout(&quiet).contains("path-escape-case"),
+        "-q keeps the findings"
+    );
+}
