@@ -76,25 +76,24 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
-
-    fn file(meta: &str) -> String {
-        format!("---\n{meta}---\n_path: /\ncontent-type: text/html\n")
-    }
+    use crate::rules::test_support::{codes, fixed, with_metadata};
 
     #[test]
     fn flags_own_domain() {
-        let text = file("cnames:\n- example.com\n- www.example.com\n");
+        let text = with_metadata("cnames:\n- example.com\n- www.example.com\n");
         assert!(codes("example.com.yaml", &text).contains(&"cname-is-primary"));
     }
 
     #[test]
     fn accepts_other_names() {
-        let text = file("cnames:\n- www.example.com\n");
+        let text = with_metadata("cnames:\n- www.example.com\n");
         assert!(!codes("example.com.yaml", &text).contains(&"cname-is-primary"));
         assert!(
-            !codes("www.example.com.yaml", &file("cnames:\n- example.com\n"))
-                .contains(&"cname-is-primary")
+            !codes(
+                "www.example.com.yaml",
+                &with_metadata("cnames:\n- example.com\n")
+            )
+            .contains(&"cname-is-primary")
         );
     }
 
@@ -103,9 +102,9 @@ mod tests {
         assert_eq!(
             fixed(
                 "example.com.yaml",
-                &file("cnames:\n- example.com\n- www.example.com\n")
+                &with_metadata("cnames:\n- example.com\n- www.example.com\n")
             ),
-            file("cnames:\n- www.example.com\n")
+            with_metadata("cnames:\n- www.example.com\n")
         );
     }
 
@@ -114,9 +113,9 @@ mod tests {
         assert_eq!(
             fixed(
                 "example.com.yaml",
-                &file("cnames:\n- example.com\n- example.com\n- www.example.com\n")
+                &with_metadata("cnames:\n- example.com\n- example.com\n- www.example.com\n")
             ),
-            file("cnames:\n- www.example.com\n")
+            with_metadata("cnames:\n- www.example.com\n")
         );
     }
 }

@@ -121,10 +121,10 @@ fn is_token(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::lowercase_media_type;
-    use crate::rules::test_support::{codes, fixed};
+    use crate::rules::test_support::{codes, fixed, record};
 
-    fn record(content_type: &str) -> String {
-        format!("---\n---\n_path: /\ncontent-type: {content_type}\n")
+    fn with_content_type(content_type: &str) -> String {
+        record(&format!("_path: /\ncontent-type: {content_type}\n"))
     }
 
     #[test]
@@ -136,7 +136,7 @@ mod tests {
             "application/JSON",
         ] {
             assert!(
-                codes("example.com.yaml", &record(t)).contains(&"content-type-case"),
+                codes("example.com.yaml", &with_content_type(t)).contains(&"content-type-case"),
                 "{t}"
             );
         }
@@ -151,7 +151,7 @@ mod tests {
             "X-302-Redirect",
         ] {
             assert!(
-                !codes("example.com.yaml", &record(t)).contains(&"content-type-case"),
+                !codes("example.com.yaml", &with_content_type(t)).contains(&"content-type-case"),
                 "{t}"
             );
         }
@@ -175,8 +175,11 @@ mod tests {
     #[test]
     fn fix_keeps_parameters() {
         assert_eq!(
-            fixed("example.com.yaml", &record("Text/HTML; charset=UTF-8")),
-            record("text/html; charset=UTF-8")
+            fixed(
+                "example.com.yaml",
+                &with_content_type("Text/HTML; charset=UTF-8")
+            ),
+            with_content_type("text/html; charset=UTF-8")
         );
     }
 }

@@ -90,55 +90,62 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
-
-    fn record(categories: &str) -> String {
-        format!("---\n---\n_path: /a\ncategories:\n{categories}content-type: text/html\n")
-    }
-
-    fn count(categories: &str) -> usize {
-        codes("example.com.yaml", &record(categories))
-            .iter()
-            .filter(|c| **c == "duplicate-category")
-            .count()
-    }
+    use crate::rules::test_support::{count, finding, fixed, with_categories};
 
     #[test]
     fn flags_a_category_listed_twice() {
-        assert_eq!(count("- frontend\n- frontend\n"), 1);
-        assert_eq!(count("- a\n- a\n- a\n"), 2);
-        assert_eq!(count("- a\n- b\n- a\n- b\n"), 2);
+        assert_eq!(
+            count(
+                &with_categories("- frontend\n- frontend\n"),
+                "duplicate-category"
+            ),
+            1
+        );
+        assert_eq!(
+            count(&with_categories("- a\n- a\n- a\n"), "duplicate-category"),
+            2
+        );
+        assert_eq!(
+            count(
+                &with_categories("- a\n- b\n- a\n- b\n"),
+                "duplicate-category"
+            ),
+            2
+        );
     }
 
     #[test]
     fn same_text_however_quoted() {
-        assert_eq!(count("- a\n- 'a'\n"), 1);
+        assert_eq!(
+            count(&with_categories("- a\n- 'a'\n"), "duplicate-category"),
+            1
+        );
     }
 
     #[test]
     fn accepts_distinct_categories() {
-        assert_eq!(count("- a\n- b\n"), 0);
-        assert_eq!(count("- a\n- A\n"), 0);
+        assert_eq!(
+            count(&with_categories("- a\n- b\n"), "duplicate-category"),
+            0
+        );
+        assert_eq!(
+            count(&with_categories("- a\n- A\n"), "duplicate-category"),
+            0
+        );
     }
 
     #[test]
     fn leaves_empty_categories_to_empty_category() {
-        assert_eq!(count("- ''\n- ''\n- a\n"), 0);
+        assert_eq!(
+            count(&with_categories("- ''\n- ''\n- a\n"), "duplicate-category"),
+            0
+        );
     }
 
     #[test]
     fn labels_the_first_copy() {
-        let text = record("- a\n- b\n- a\n");
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let finding = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "duplicate-category")
-            .expect("a duplicate-category finding");
+        let text = with_categories("- a\n- b\n- a\n");
+        let finding = finding(&text, "duplicate-category");
         let first = text.find("- a").map_or(0, |i| i + 2);
         assert_eq!(finding.labels[0].0.start, first);
         assert!(finding.span.start > first);
@@ -147,8 +154,8 @@ mod tests {
     #[test]
     fn fix_removes_later_copies() {
         assert_eq!(
-            fixed("example.com.yaml", &record("- a\n- b\n- a\n- a\n")),
-            record("- a\n- b\n")
+            fixed("example.com.yaml", &with_categories("- a\n- b\n- a\n- a\n")),
+            with_categories("- a\n- b\n")
         );
     }
 }

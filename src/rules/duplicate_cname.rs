@@ -75,33 +75,18 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
-
-    fn file(meta: &str) -> String {
-        format!("---\n{meta}---\n_path: /\ncontent-type: text/html\n")
-    }
+    use crate::rules::test_support::{codes, finding, fixed, with_metadata};
 
     #[test]
     fn flags_repeated_cname() {
-        let text = file("cnames:\n- www.example.com\n- www.example.com\n");
+        let text = with_metadata("cnames:\n- www.example.com\n- www.example.com\n");
         assert!(codes("example.com.yaml", &text).contains(&"duplicate-cname"));
     }
 
     #[test]
     fn labels_first_occurrence() {
-        let text = file("cnames:\n- www.example.com\n- www.example.com\n");
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let finding = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "duplicate-cname");
-        let Some(finding) = finding else {
-            panic!("no duplicate-cname finding");
-        };
+        let text = with_metadata("cnames:\n- www.example.com\n- www.example.com\n");
+        let finding = finding(&text, "duplicate-cname");
         assert_eq!(&text[finding.span.clone()], "www.example.com");
         assert_eq!(finding.span.start, text.rfind("www").unwrap_or_default());
         assert_eq!(finding.labels.len(), 1);
@@ -114,7 +99,7 @@ mod tests {
 
     #[test]
     fn accepts_distinct_cnames() {
-        let text = file("cnames:\n- shop.example.com\n- www.example.com\n");
+        let text = with_metadata("cnames:\n- shop.example.com\n- www.example.com\n");
         assert!(!codes("example.com.yaml", &text).contains(&"duplicate-cname"));
     }
 
@@ -123,11 +108,11 @@ mod tests {
         assert_eq!(
             fixed(
                 "example.com.yaml",
-                &file(
+                &with_metadata(
                     "cnames:\n- www.example.com\n- shop.example.com\n- www.example.com\n- www.example.com\n"
                 )
             ),
-            file("cnames:\n- shop.example.com\n- www.example.com\n")
+            with_metadata("cnames:\n- shop.example.com\n- www.example.com\n")
         );
     }
 }

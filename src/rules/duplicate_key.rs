@@ -152,25 +152,12 @@ fn key_span(key: &Node, value: &Node) -> Span {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::codes;
-
-    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
-        check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        )
-        .findings
-        .into_iter()
-        .filter(|f| f.rule.code == "duplicate-key")
-        .collect()
-    }
+    use crate::rules::test_support::{check, codes, findings};
 
     #[test]
     fn flags_a_duplicate_record_key() {
         let text = "---\n---\n_path: /a\ncontent-type: text/html\n_path: /b\n";
-        let found = findings(text);
+        let found = findings(text, "duplicate-key");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "duplicate key `_path`");
         assert_eq!(&text[found[0].span.clone()], "_path");
@@ -181,17 +168,22 @@ mod tests {
 
     #[test]
     fn flags_duplicates_at_any_depth() {
-        assert_eq!(findings("---\nhttps: true\nhttps: false\n").len(), 1);
+        assert_eq!(
+            findings("---\nhttps: true\nhttps: false\n", "duplicate-key").len(),
+            1
+        );
         let nested = "---\n---\n_path: /a\ncontent-type: text/html\nextra:\n- {a: 1, b: 2, a: 3}\n";
-        assert_eq!(findings(nested).len(), 1);
+        assert_eq!(findings(nested, "duplicate-key").len(), 1);
         let deep = "---\n---\n_path: /a\ncontent-type: text/html\nx:\n  y:\n    z: 1\n    z: 2\n";
-        assert_eq!(findings(deep).len(), 1);
+        assert_eq!(findings(deep, "duplicate-key").len(), 1);
     }
 
     #[test]
     fn flags_every_repetition_against_the_first() {
-        let found =
-            findings("---\n---\n_path: /a\n_path: /b\n_path: /c\ncontent-type: text/html\n");
+        let found = findings(
+            "---\n---\n_path: /a\n_path: /b\n_path: /c\ncontent-type: text/html\n",
+            "duplicate-key",
+        );
         assert_eq!(found.len(), 2);
         assert!(found.iter().all(|f| f.labels[0].0 == (8..13)));
     }
@@ -199,7 +191,11 @@ mod tests {
     #[test]
     fn quoted_and_plain_spellings_are_the_same_key() {
         assert_eq!(
-            findings("---\n---\n_path: /a\n'_path': /b\ncontent-type: text/html\n").len(),
+            findings(
+                "---\n---\n_path: /a\n'_path': /b\ncontent-type: text/html\n",
+                "duplicate-key"
+            )
+            .len(),
             1
         );
     }
@@ -209,17 +205,17 @@ mod tests {
         let text = "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /b\ncontent-type: text/html\n";
         assert!(!codes("example.com.yaml", text).contains(&"duplicate-key"));
         assert!(
-            findings("---\n---\n_path: /a\ncontent-type: text/html\nx: {a: {a: 1}}\n").is_empty()
+            findings(
+                "---\n---\n_path: /a\ncontent-type: text/html\nx: {a: {a: 1}}\n",
+                "duplicate-key"
+            )
+            .is_empty()
         );
     }
 
     #[test]
     fn blocks_rewriting() {
-        let checked = check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            b"---\n---\ncontent-type: text/html\n_path: /a\n_path: /b\n",
-            &Options::default(),
-        );
+        let checked = check(b"---\n---\ncontent-type: text/html\n_path: /a\n_path: /b\n");
         assert!(
             checked
                 .blocked_by

@@ -71,36 +71,25 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::codes;
+    use crate::rules::test_support::{codes, count, finding};
 
     const TWICE: &str =
         "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /a\ncontent-type: text/plain\n";
 
     #[test]
     fn flags_the_same_path_twice() {
-        let found = codes("example.com.yaml", TWICE);
-        assert_eq!(found.iter().filter(|c| **c == "duplicate-path").count(), 1);
+        assert_eq!(count(TWICE, "duplicate-path"), 1);
     }
 
     #[test]
     fn flags_every_later_copy() {
         let text = format!("{TWICE}---\n_path: /a\ncontent-type: text/css\n");
-        let found = codes("example.com.yaml", &text);
-        assert_eq!(found.iter().filter(|c| **c == "duplicate-path").count(), 2);
+        assert_eq!(count(&text, "duplicate-path"), 2);
     }
 
     #[test]
     fn labels_the_first_record() {
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            TWICE.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let finding = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "duplicate-path")
-            .expect("a duplicate-path finding");
+        let finding = finding(TWICE, "duplicate-path");
         assert_eq!(&TWICE[finding.span.clone()], "/a");
         assert!(finding.span.start > TWICE.find("/a").unwrap_or(0));
         assert_eq!(finding.labels.len(), 1);

@@ -87,51 +87,48 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
-
-    fn record(categories: &str) -> String {
-        format!("---\n---\n_path: /a\ncategories:\n{categories}content-type: text/html\n")
-    }
-
-    fn count(categories: &str) -> usize {
-        codes("example.com.yaml", &record(categories))
-            .iter()
-            .filter(|c| **c == "empty-category")
-            .count()
-    }
+    use crate::rules::test_support::{codes, count, fixed, with_categories};
 
     #[test]
     fn flags_empty_and_blank_categories() {
-        assert_eq!(count("- ''\n- a\n"), 1);
-        assert_eq!(count("- ' '\n- \"\\t\"\n- a\n"), 2);
+        assert_eq!(count(&with_categories("- ''\n- a\n"), "empty-category"), 1);
+        assert_eq!(
+            count(
+                &with_categories("- ' '\n- \"\\t\"\n- a\n"),
+                "empty-category"
+            ),
+            2
+        );
     }
 
     #[test]
     fn leaves_a_null_item_to_invalid_categories() {
-        assert_eq!(count("-\n- a\n"), 0);
+        assert_eq!(count(&with_categories("-\n- a\n"), "empty-category"), 0);
         assert!(
-            crate::rules::test_support::codes("example.com.yaml", &record("-\n- a\n"))
-                .contains(&"invalid-categories")
+            codes("example.com.yaml", &with_categories("-\n- a\n")).contains(&"invalid-categories")
         );
     }
 
     #[test]
     fn accepts_names() {
-        assert_eq!(count("- a\n- ' a'\n"), 0);
+        assert_eq!(
+            count(&with_categories("- a\n- ' a'\n"), "empty-category"),
+            0
+        );
     }
 
     #[test]
     fn fix_removes_the_item() {
         assert_eq!(
-            fixed("example.com.yaml", &record("- ''\n- a\n- ' '\n")),
-            record("- a\n")
+            fixed("example.com.yaml", &with_categories("- ''\n- a\n- ' '\n")),
+            with_categories("- a\n")
         );
     }
 
     #[test]
     fn fix_then_removes_an_empty_list() {
         assert_eq!(
-            fixed("example.com.yaml", &record("- ''\n")),
+            fixed("example.com.yaml", &with_categories("- ''\n")),
             "---\n---\n_path: /a\ncontent-type: text/html\n"
         );
     }

@@ -53,8 +53,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::codes;
+    use crate::rules::test_support::{check, codes};
 
     #[test]
     fn flags_an_empty_file() {
@@ -76,11 +75,7 @@ mod tests {
 
     #[test]
     fn blocks_rewriting() {
-        let checked = check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            b"\n",
-            &Options::default(),
-        );
+        let checked = check(b"\n");
         assert!(checked.blocked_by.is_some_and(|r| r.code == "empty-file"));
         assert!(checked.canonical.is_none());
     }

@@ -76,12 +76,12 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::codes;
+    use crate::rules::test_support::{codes, finding, record};
 
     const DIGEST: &str = "fd3589aa8a72beb48939de884e3ee5324b510c145003f375c77cd4ecb1a79672";
 
     fn flagged(fields: &str) -> bool {
-        let text = format!("---\n---\n_path: /a\n{fields}content-type: text/plain\n");
+        let text = record(&format!("_path: /a\n{fields}content-type: text/plain\n"));
         codes("example.com.yaml", &text).contains(&"incomplete-static")
     }
 
@@ -106,18 +106,7 @@ mod tests {
     #[test]
     fn span_is_the_present_key() {
         let text = "---\n---\n_path: /a\ncontent-length: 10\ncontent-type: text/plain\n";
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let Some(finding) = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "incomplete-static")
-        else {
-            panic!("no incomplete-static finding");
-        };
+        let finding = finding(text, "incomplete-static");
         assert_eq!(&text[finding.span.clone()], "content-length");
     }
 }

@@ -163,23 +163,11 @@ fn verdict(node: &Node) -> Option<Verdict> {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
-
-    fn file(meta: &str) -> String {
-        format!("---\n{meta}---\n_path: /\ncontent-type: text/html\n")
-    }
+    use crate::rules::test_support::{codes, findings, fixed, with_metadata};
 
     fn fix_of(meta: &str) -> Option<(crate::diagnostic::Applicability, String)> {
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            file(meta).as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let finding = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "invalid-boolean")?;
-        let fix = finding.fix.as_ref()?;
+        let found = findings(with_metadata(meta), "invalid-boolean");
+        let fix = found.first()?.fix.as_ref()?;
         Some((fix.applicability, fix.title.clone()))
     }
 
@@ -187,7 +175,7 @@ mod tests {
     fn flags_yaml_1_1_spellings() {
         for v in ["yes", "No", "on", "OFF", "True", "FALSE"] {
             assert!(
-                codes("example.com.yaml", &file(&format!("https: {v}\n")))
+                codes("example.com.yaml", &with_metadata(&format!("https: {v}\n")))
                     .contains(&"invalid-boolean"),
                 "{v}"
             );
@@ -197,7 +185,7 @@ mod tests {
     #[test]
     fn flags_strings_numbers_lists_and_empty() {
         for v in ["'true'", "\"false\"", "1", "2", "y", "[true]", "", "~"] {
-            let text = file(&format!("case-sensitive-paths: {v}\n"));
+            let text = with_metadata(&format!("case-sensitive-paths: {v}\n"));
             assert!(
                 codes("example.com.yaml", &text).contains(&"invalid-boolean"),
                 "{v}"
@@ -207,14 +195,15 @@ mod tests {
 
     #[test]
     fn accepts_true_and_false() {
-        let text = file("case-sensitive-paths: false\nhttps: true\n");
+        let text = with_metadata("case-sensitive-paths: false\nhttps: true\n");
         assert!(!codes("example.com.yaml", &text).contains(&"invalid-boolean"));
     }
 
     #[test]
     fn ignores_other_keys() {
         assert!(
-            !codes("example.com.yaml", &file("cnames:\n- 'yes'\n")).contains(&"invalid-boolean")
+            !codes("example.com.yaml", &with_metadata("cnames:\n- 'yes'\n"))
+                .contains(&"invalid-boolean")
         );
     }
 
@@ -223,9 +212,9 @@ mod tests {
         assert_eq!(
             fixed(
                 "example.com.yaml",
-                &file("case-sensitive-paths: Off\nhttps: yes\n")
+                &with_metadata("case-sensitive-paths: Off\nhttps: yes\n")
             ),
-            file("case-sensitive-paths: false\nhttps: true\n")
+            with_metadata("case-sensitive-paths: false\nhttps: true\n")
         );
     }
 
@@ -238,7 +227,7 @@ mod tests {
         assert_eq!(fix_of("https: 'false'\n"), None);
         assert_eq!(fix_of("https:\n"), None);
         // Shown-only fixes are not applied.
-        let text = file("https: 'yes'\n");
+        let text = with_metadata("https: 'yes'\n");
         assert_eq!(fixed("example.com.yaml", &text), text);
     }
 }

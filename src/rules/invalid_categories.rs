@@ -129,29 +129,19 @@ fn item_span(ctx: &FileContext, item: &Node) -> Span {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::codes;
+    use crate::rules::test_support::{codes, findings, record};
 
-    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
-        check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        )
-        .findings
-        .into_iter()
-        .filter(|f| f.rule.code == "invalid-categories")
-        .collect()
-    }
-
-    fn record(categories: &str) -> String {
-        format!("---\n---\n_path: /a\ncategories:{categories}\ncontent-type: text/html\n")
+    /// A record whose `categories:` is followed by `value`.
+    fn with_value(value: &str) -> String {
+        record(&format!(
+            "_path: /a\ncategories:{value}\ncontent-type: text/html\n"
+        ))
     }
 
     #[test]
     fn flags_a_string() {
-        let text = record(" frontend");
-        let found = findings(&text);
+        let text = with_value(" frontend");
+        let found = findings(&text, "invalid-categories");
         assert_eq!(found.len(), 1);
         assert_eq!(
             found[0].message,
@@ -163,20 +153,29 @@ mod tests {
     #[test]
     fn flags_a_mapping_and_null() {
         assert_eq!(
-            findings(&record(" {a: b}"))[0].message,
+            findings(with_value(" {a: b}"), "invalid-categories")[0].message,
             "`categories` is a mapping, not a list"
         );
-        assert_eq!(findings(&record(""))[0].message, "`categories` is empty");
-        assert_eq!(findings(&record(" ~"))[0].message, "`categories` is empty");
         assert_eq!(
-            findings(&record(" ''"))[0].message,
+            findings(with_value(""), "invalid-categories")[0].message,
+            "`categories` is empty"
+        );
+        assert_eq!(
+            findings(with_value(" ~"), "invalid-categories")[0].message,
+            "`categories` is empty"
+        );
+        assert_eq!(
+            findings(with_value(" ''"), "invalid-categories")[0].message,
             "`categories` is an empty string, not a list"
         );
     }
 
     #[test]
     fn flags_items_that_are_not_strings() {
-        let found = findings(&record("\n- [a, b]\n- {a: b}\n- a"));
+        let found = findings(
+            with_value("\n- [a, b]\n- {a: b}\n- a"),
+            "invalid-categories",
+        );
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].message, "a category is a sequence, not a string");
         assert_eq!(found[1].message, "a category is a mapping, not a string");
@@ -184,11 +183,11 @@ mod tests {
 
     #[test]
     fn flags_null_items() {
-        let found = findings(&record("\n- a\n- null\n- ~"));
+        let found = findings(with_value("\n- a\n- null\n- ~"), "invalid-categories");
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].message, "category `null` is read as null by YAML");
-        let text = record("\n- a\n-");
-        let found = findings(&text);
+        let text = with_value("\n- a\n-");
+        let found = findings(&text, "invalid-categories");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "empty item in `categories`");
         assert_eq!(&text[found[0].span.clone()], "-");
@@ -197,16 +196,22 @@ mod tests {
     #[test]
     fn accepts_lists_of_strings() {
         assert!(
-            !codes("example.com.yaml", &record("\n- frontend\n- graphics"))
+            !codes("example.com.yaml", &with_value("\n- frontend\n- graphics"))
                 .contains(&"invalid-categories")
         );
-        assert!(findings(&record(" [frontend, 'yes', 1]")).is_empty());
-        assert!(findings("---\n---\n_path: /a\ncontent-type: text/html\n").is_empty());
+        assert!(findings(with_value(" [frontend, 'yes', 1]"), "invalid-categories").is_empty());
+        assert!(
+            findings(
+                "---\n---\n_path: /a\ncontent-type: text/html\n",
+                "invalid-categories"
+            )
+            .is_empty()
+        );
     }
 
     #[test]
     fn leaves_empty_strings_and_lists_to_other_rules() {
-        assert!(findings(&record(" []")).is_empty());
-        assert!(findings(&record("\n- ''\n- a")).is_empty());
+        assert!(findings(with_value(" []"), "invalid-categories").is_empty());
+        assert!(findings(with_value("\n- ''\n- a"), "invalid-categories").is_empty());
     }
 }

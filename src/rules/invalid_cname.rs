@@ -140,11 +140,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
-
-    fn file(meta: &str) -> String {
-        format!("---\n{meta}---\n_path: /\ncontent-type: text/html\n")
-    }
+    use crate::rules::test_support::{codes, fixed, with_metadata};
 
     #[test]
     fn flags_invalid_hostnames() {
@@ -156,7 +152,7 @@ mod tests {
             "WWW.example.com",
             "www.example.com.",
         ] {
-            let text = file(&format!("cnames:\n- {name}\n"));
+            let text = with_metadata(&format!("cnames:\n- {name}\n"));
             assert!(
                 codes("example.com.yaml", &text).contains(&"invalid-cname"),
                 "{name}"
@@ -167,7 +163,7 @@ mod tests {
     #[test]
     fn flags_shapes() {
         for value in [" www.example.com\n", "\n", " {a: b}\n", "\n- [a]\n"] {
-            let text = file(&format!("cnames:{value}"));
+            let text = with_metadata(&format!("cnames:{value}"));
             assert!(
                 codes("example.com.yaml", &text).contains(&"invalid-cname"),
                 "{value:?}"
@@ -177,10 +173,13 @@ mod tests {
 
     #[test]
     fn accepts_valid_cnames() {
-        let text =
-            file("cnames:\n- shop.example.com\n- www.example.com\n- xn--bcher-kva.example\n");
+        let text = with_metadata(
+            "cnames:\n- shop.example.com\n- www.example.com\n- xn--bcher-kva.example\n",
+        );
         assert!(!codes("example.com.yaml", &text).contains(&"invalid-cname"));
-        assert!(!codes("example.com.yaml", &file("cnames: []\n")).contains(&"invalid-cname"));
+        assert!(
+            !codes("example.com.yaml", &with_metadata("cnames: []\n")).contains(&"invalid-cname")
+        );
     }
 
     #[test]
@@ -188,15 +187,15 @@ mod tests {
         assert_eq!(
             fixed(
                 "example.com.yaml",
-                &file("cnames:\n- Shop.Example.com\n- www.example.com.\n")
+                &with_metadata("cnames:\n- Shop.Example.com\n- www.example.com.\n")
             ),
-            file("cnames:\n- shop.example.com\n- www.example.com\n")
+            with_metadata("cnames:\n- shop.example.com\n- www.example.com\n")
         );
     }
 
     #[test]
     fn no_safe_fix_for_idn_or_bad_characters() {
-        let text = file("cnames:\n- shop_example.com\n");
+        let text = with_metadata("cnames:\n- shop_example.com\n");
         assert_eq!(fixed("example.com.yaml", &text), text);
     }
 }

@@ -181,17 +181,17 @@ fn problem(scalar: &Scalar) -> String {
 mod tests {
     use super::{is_plain_decimal, problem, repair};
     use crate::model::node::Scalar;
-    use crate::rules::test_support::{codes, fixed};
+    use crate::rules::test_support::{codes, fixed, record};
 
-    fn record(length: &str) -> String {
-        format!(
-            "---\n---\n_path: /a\ncontent-length: {length}\ncontent-sha256: {}\ncontent-type: text/html\n",
+    fn with_length(length: &str) -> String {
+        record(&format!(
+            "_path: /a\ncontent-length: {length}\ncontent-sha256: {}\ncontent-type: text/html\n",
             "ab".repeat(32)
-        )
+        ))
     }
 
     fn flagged(length: &str) -> bool {
-        codes("example.com.yaml", &record(length)).contains(&"invalid-content-length")
+        codes("example.com.yaml", &with_length(length)).contains(&"invalid-content-length")
     }
 
     fn quoted(text: &str) -> Scalar {
@@ -281,8 +281,8 @@ mod tests {
             ("\"1406\"", "1406"),
         ] {
             assert_eq!(
-                fixed("example.com.yaml", &record(bad)),
-                record(good),
+                fixed("example.com.yaml", &with_length(bad)),
+                with_length(good),
                 "{bad}"
             );
         }
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn no_fix_for_leading_zeros() {
-        let text = record("0123");
+        let text = with_length("0123");
         assert_eq!(fixed("example.com.yaml", &text), text);
     }
 }

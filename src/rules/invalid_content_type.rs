@@ -229,14 +229,15 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::validate;
-    use crate::rules::test_support::codes;
+    use crate::rules::test_support::{codes, record};
 
-    fn record(content_type: &str) -> String {
-        format!("---\n---\n_path: /a\ncontent-type: {content_type}\n")
+    fn with_content_type(content_type: &str) -> String {
+        record(&format!("_path: /a\ncontent-type: {content_type}\n"))
     }
 
     fn flagged(content_type: &str) -> bool {
-        codes("example.com.yaml", &record(content_type)).contains(&"invalid-content-type")
+        codes("example.com.yaml", &with_content_type(content_type))
+            .contains(&"invalid-content-type")
     }
 
     #[test]

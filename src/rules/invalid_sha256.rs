@@ -140,18 +140,18 @@ fn show_char(c: char) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::codes;
+    use crate::rules::test_support::{codes, finding, record};
 
     const DIGEST: &str = "fd3589aa8a72beb48939de884e3ee5324b510c145003f375c77cd4ecb1a79672";
 
-    fn record(sha: &str) -> String {
-        format!(
-            "---\n---\n_path: /a\ncontent-length: 1\ncontent-sha256: {sha}\ncontent-type: text/plain\n"
-        )
+    fn with_sha256(sha: &str) -> String {
+        record(&format!(
+            "_path: /a\ncontent-length: 1\ncontent-sha256: {sha}\ncontent-type: text/plain\n"
+        ))
     }
 
     fn flagged(sha: &str) -> bool {
-        codes("example.com.yaml", &record(sha)).contains(&"invalid-sha256")
+        codes("example.com.yaml", &with_sha256(sha)).contains(&"invalid-sha256")
     }
 
     #[test]
@@ -180,19 +180,8 @@ mod tests {
 
     #[test]
     fn names_an_algorithm_prefix() {
-        let text = record(&format!("sha256:{DIGEST}"));
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let Some(finding) = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "invalid-sha256")
-        else {
-            panic!("no invalid-sha256 finding");
-        };
+        let text = with_sha256(&format!("sha256:{DIGEST}"));
+        let finding = finding(&text, "invalid-sha256");
         assert_eq!(finding.message, "`content-sha256` starts with `sha256:`");
         assert_eq!(&text[finding.span.clone()], "sha256:");
         assert_eq!(super::algorithm_prefix(&format!("é{DIGEST}")), None);
@@ -201,19 +190,8 @@ mod tests {
 
     #[test]
     fn points_at_the_bad_character() {
-        let text = record(&format!("{}x{}", &DIGEST[..10], &DIGEST[11..]));
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let Some(finding) = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "invalid-sha256")
-        else {
-            panic!("no invalid-sha256 finding");
-        };
+        let text = with_sha256(&format!("{}x{}", &DIGEST[..10], &DIGEST[11..]));
+        let finding = finding(&text, "invalid-sha256");
         assert_eq!(&text[finding.span.clone()], "x");
     }
 }

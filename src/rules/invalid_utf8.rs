@@ -95,24 +95,14 @@ fn check(ctx: &TextContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::codes;
-
-    fn findings(raw: &[u8]) -> Vec<crate::diagnostic::Finding> {
-        check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            raw,
-            &Options::default(),
-        )
-        .findings
-        .into_iter()
-        .filter(|f| f.rule.code == "invalid-utf8")
-        .collect()
-    }
+    use crate::rules::test_support::{check, codes, findings};
 
     #[test]
     fn flags_a_latin1_byte() {
-        let found = findings(b"---\n---\n_path: /caf\xE9\ncontent-type: text/html\n");
+        let found = findings(
+            b"---\n---\n_path: /caf\xE9\ncontent-type: text/html\n",
+            "invalid-utf8",
+        );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "byte E9 at offset 19 is not UTF-8");
         assert_eq!(found[0].span, 19..22);
@@ -120,7 +110,7 @@ mod tests {
 
     #[test]
     fn counts_every_bad_sequence_in_one_finding() {
-        let found = findings(b"---\n---\n_path: /\xE9\xFF/x\xC3\n");
+        let found = findings(b"---\n---\n_path: /\xE9\xFF/x\xC3\n", "invalid-utf8");
         assert_eq!(found.len(), 1);
         assert_eq!(
             found[0].message,
@@ -130,18 +120,14 @@ mod tests {
 
     #[test]
     fn flags_a_truncated_character_at_the_end() {
-        let found = findings(b"---\nhttps: true\n\xE2\x82");
+        let found = findings(b"---\nhttps: true\n\xE2\x82", "invalid-utf8");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "bytes E2 82 at offset 16 are not UTF-8");
     }
 
     #[test]
     fn blocks_rewriting() {
-        let checked = check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            b"---\n---\n_path: /caf\xE9\ncontent-type: text/html\n",
-            &Options::default(),
-        );
+        let checked = check(b"---\n---\n_path: /caf\xE9\ncontent-type: text/html\n");
         assert!(checked.blocked_by.is_some());
         assert!(checked.canonical.is_none());
     }

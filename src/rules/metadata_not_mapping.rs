@@ -71,25 +71,12 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::codes;
-
-    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
-        check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        )
-        .findings
-        .into_iter()
-        .filter(|f| f.rule.code == "metadata-not-mapping")
-        .collect()
-    }
+    use crate::rules::test_support::{check, codes, findings};
 
     #[test]
     fn flags_a_sequence() {
         let text = "---\n- www.example.com\n---\n_path: /a\ncontent-type: text/html\n";
-        let found = findings(text);
+        let found = findings(text, "metadata-not-mapping");
         assert_eq!(found.len(), 1);
         assert_eq!(
             found[0].message,
@@ -100,13 +87,13 @@ mod tests {
 
     #[test]
     fn flags_a_scalar() {
-        let found = findings("--- example.com\n");
+        let found = findings("--- example.com\n", "metadata-not-mapping");
         assert_eq!(found.len(), 1);
         assert_eq!(
             found[0].message,
             "the metadata document is the scalar `example.com`, not a mapping"
         );
-        assert_eq!(findings("--- ''\n").len(), 1);
+        assert_eq!(findings("--- ''\n", "metadata-not-mapping").len(), 1);
     }
 
     #[test]
@@ -127,11 +114,7 @@ mod tests {
 
     #[test]
     fn blocks_rewriting() {
-        let checked = check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            b"--- [a]\n",
-            &Options::default(),
-        );
+        let checked = check(b"--- [a]\n");
         assert!(
             checked
                 .blocked_by

@@ -82,26 +82,13 @@ fn first_line(ctx: &FileContext, node: &Node) -> Span {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::codes;
-
-    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
-        check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        )
-        .findings
-        .into_iter()
-        .filter(|f| f.rule.code == "missing-content-type")
-        .collect()
-    }
+    use crate::rules::test_support::{codes, findings};
 
     #[test]
     fn flags_a_record_without_content_type() {
         let text = "---\n---\n_path: /a\n";
         assert_eq!(codes("example.com.yaml", text), ["missing-content-type"]);
-        let found = findings(text);
+        let found = findings(text, "missing-content-type");
         assert_eq!(found[0].message, "record `/a` has no `content-type`");
         assert_eq!(found[0].span, 8..17);
     }
@@ -113,7 +100,7 @@ mod tests {
             "---\n---\n_path: /a\ncontent-type: null\n",
             "---\n---\n_path: /a\ncontent-type: ~\n",
         ] {
-            let found = findings(text);
+            let found = findings(text, "missing-content-type");
             assert_eq!(found.len(), 1, "{text}");
             assert_eq!(found[0].message, "record `/a` has an empty `content-type`");
         }
@@ -121,14 +108,26 @@ mod tests {
 
     #[test]
     fn flags_a_record_without_path_either() {
-        let found = findings("---\n---\nnote: x\n");
+        let found = findings("---\n---\nnote: x\n", "missing-content-type");
         assert_eq!(found[0].message, "record has no `content-type`");
         assert_eq!(found[0].span, 8..15);
     }
 
     #[test]
     fn accepts_a_content_type() {
-        assert!(findings("---\n---\n_path: /a\ncontent-type: text/html\n").is_empty());
-        assert!(findings("---\n---\n_path: /a\ncontent-type: X-301-Redirect\n").is_empty());
+        assert!(
+            findings(
+                "---\n---\n_path: /a\ncontent-type: text/html\n",
+                "missing-content-type"
+            )
+            .is_empty()
+        );
+        assert!(
+            findings(
+                "---\n---\n_path: /a\ncontent-type: X-301-Redirect\n",
+                "missing-content-type"
+            )
+            .is_empty()
+        );
     }
 }

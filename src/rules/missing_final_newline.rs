@@ -54,18 +54,13 @@ fn check(ctx: &TextContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::{codes, fixed};
+    use crate::rules::test_support::{check, codes, fixed};
 
     #[test]
     fn flags_a_missing_final_newline() {
         let text = "---\n---\n_path: /a\ncontent-type: text/html";
         assert_eq!(codes("example.com.yaml", text), ["missing-final-newline"]);
-        let checked = check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        );
+        let checked = check(text);
         assert_eq!(checked.findings[0].span, text.len()..text.len());
     }
 

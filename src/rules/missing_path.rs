@@ -75,24 +75,14 @@ fn first_line(ctx: &FileContext, node: &Node) -> Span {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::codes;
-
-    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
-        check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        )
-        .findings
-        .into_iter()
-        .filter(|f| f.rule.code == "missing-path")
-        .collect()
-    }
+    use crate::rules::test_support::{check, codes, findings};
 
     #[test]
     fn flags_a_record_without_path() {
-        let found = findings("---\n---\npath: /a\ncontent-type: text/html\n");
+        let found = findings(
+            "---\n---\npath: /a\ncontent-type: text/html\n",
+            "missing-path",
+        );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "record has no `_path`");
         assert_eq!(found[0].span, 8..16);
@@ -105,7 +95,7 @@ mod tests {
             "---\n---\n_path: ~\ncontent-type: text/html\n",
             "---\n---\n_path: null\ncontent-type: text/html\n",
         ] {
-            let found = findings(text);
+            let found = findings(text, "missing-path");
             assert_eq!(found.len(), 1, "{text}");
             assert_eq!(found[0].message, "`_path` is empty");
         }
@@ -113,7 +103,10 @@ mod tests {
 
     #[test]
     fn flags_a_path_that_is_not_a_scalar() {
-        let found = findings("---\n---\n_path: [/a, /b]\ncontent-type: text/html\n");
+        let found = findings(
+            "---\n---\n_path: [/a, /b]\ncontent-type: text/html\n",
+            "missing-path",
+        );
         assert_eq!(found[0].message, "`_path` is a sequence, not a string");
         assert_eq!(found[0].span, 8..23);
     }
@@ -123,17 +116,25 @@ mod tests {
         let text = "---\n---\n_path: /a\ncontent-type: text/html\n";
         assert!(!codes("example.com.yaml", text).contains(&"missing-path"));
         // A quoted empty string is a path, just not a valid one.
-        assert!(findings("---\n---\n_path: ''\ncontent-type: text/html\n").is_empty());
-        assert!(findings("---\n---\n_path: 404\ncontent-type: text/html\n").is_empty());
+        assert!(
+            findings(
+                "---\n---\n_path: ''\ncontent-type: text/html\n",
+                "missing-path"
+            )
+            .is_empty()
+        );
+        assert!(
+            findings(
+                "---\n---\n_path: 404\ncontent-type: text/html\n",
+                "missing-path"
+            )
+            .is_empty()
+        );
     }
 
     #[test]
     fn blocks_rewriting() {
-        let checked = check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            b"---\n---\ncontent-type: text/html\n",
-            &Options::default(),
-        );
+        let checked = check(b"---\n---\ncontent-type: text/html\n");
         assert!(checked.blocked_by.is_some_and(|r| r.code == "missing-path"));
     }
 }

@@ -140,24 +140,12 @@ fn check(ctx: &TextContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::{codes, fixed};
-
-    fn finding(text: &str) -> Option<crate::diagnostic::Finding> {
-        check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        )
-        .findings
-        .into_iter()
-        .find(|f| f.rule.code == "mixed-line-endings")
-    }
+    use crate::rules::test_support::{codes, finding, findings, fixed};
 
     #[test]
     fn flags_crlf_in_an_lf_file() {
         let text = "---\n---\n_path: /a\r\ncontent-type: text/html\r\n";
-        let f = finding(text).unwrap();
+        let f = finding(text, "mixed-line-endings");
         assert_eq!(f.span, 17..19);
         assert_eq!(
             f.message,
@@ -168,23 +156,41 @@ mod tests {
 
     #[test]
     fn flags_lf_in_a_crlf_file() {
-        let f = finding("---\r\n---\r\n_path: /a\ncontent-type: text/html\r\n").unwrap();
+        let f = finding(
+            "---\r\n---\r\n_path: /a\ncontent-type: text/html\r\n",
+            "mixed-line-endings",
+        );
         assert_eq!(f.span, 19..20);
         assert!(f.help.unwrap().contains("CRLF"));
     }
 
     #[test]
     fn flags_a_lone_cr() {
-        let f = finding("---\n---\r_path: /a\ncontent-type: text/html\n").unwrap();
+        let f = finding(
+            "---\n---\r_path: /a\ncontent-type: text/html\n",
+            "mixed-line-endings",
+        );
         assert_eq!(f.span, 7..8);
         assert!(f.message.starts_with("line break is CR (`\\r`)"));
     }
 
     #[test]
     fn accepts_one_kind_of_line_break() {
-        assert!(finding("---\n---\n_path: /a\ncontent-type: text/html\n").is_none());
-        assert!(finding("---\r\n---\r\n_path: /a\r\ncontent-type: text/html\r\n").is_none());
-        assert!(finding("").is_none());
+        assert!(
+            findings(
+                "---\n---\n_path: /a\ncontent-type: text/html\n",
+                "mixed-line-endings"
+            )
+            .is_empty()
+        );
+        assert!(
+            findings(
+                "---\r\n---\r\n_path: /a\r\ncontent-type: text/html\r\n",
+                "mixed-line-endings"
+            )
+            .is_empty()
+        );
+        assert!(findings("", "mixed-line-endings").is_empty());
     }
 
     #[test]

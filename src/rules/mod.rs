@@ -322,7 +322,11 @@ pub fn entry_path(
 /// Helpers for the unit tests in rule files.
 #[cfg(test)]
 pub mod test_support {
-    use crate::lint::{Options, check_bytes};
+    use crate::diagnostic::Finding;
+    use crate::lint::{Checked, Options, check_bytes};
+
+    /// The file name the helpers without a `name` check a text as.
+    const NAME: &str = "example.com.yaml";
 
     /// The codes of the findings for `text` as the file `name`, in order.
     pub fn codes(name: &str, text: &str) -> Vec<&'static str> {
@@ -343,5 +347,73 @@ pub mod test_support {
         let checked = check_bytes(std::path::Path::new(name), text.as_bytes(), &options);
         let fixed = crate::lint::fix(checked, &options);
         fixed.text.unwrap_or_else(|| text.to_string())
+    }
+
+    /// `raw` checked as the file `example.com.yaml` with the default options.
+    pub fn check(raw: impl AsRef<[u8]>) -> Checked {
+        check_in(NAME, raw)
+    }
+
+    /// `raw` checked as the file `name` with the default options.
+    pub fn check_in(name: &str, raw: impl AsRef<[u8]>) -> Checked {
+        check_bytes(
+            std::path::Path::new(name),
+            raw.as_ref(),
+            &Options::default(),
+        )
+    }
+
+    /// The findings of `code` for `raw` as the file `example.com.yaml`, in order.
+    pub fn findings(raw: impl AsRef<[u8]>, code: &str) -> Vec<Finding> {
+        check(raw)
+            .findings
+            .into_iter()
+            .filter(|f| f.code() == code)
+            .collect()
+    }
+
+    /// The first finding of `code` for `raw` as the file `example.com.yaml`;
+    /// panics when there is none.
+    pub fn finding(raw: impl AsRef<[u8]>, code: &str) -> Finding {
+        findings(raw, code)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| panic!("no `{code}` finding"))
+    }
+
+    /// How many findings of `code` there are for `text` as the file
+    /// `example.com.yaml`.
+    pub fn count(text: &str, code: &str) -> usize {
+        count_in(NAME, text, code)
+    }
+
+    /// How many findings of `code` there are for `text` as the file `name`.
+    pub fn count_in(name: &str, text: &str, code: &str) -> usize {
+        codes(name, text).iter().filter(|c| **c == code).count()
+    }
+
+    /// A file with empty metadata and one record, `body` (lines ending in
+    /// `\n`; it may hold further `---` documents).
+    pub fn record(body: &str) -> String {
+        format!("---\n---\n{body}")
+    }
+
+    /// A file with one record: `_path: {path}` and `content-type: text/html`.
+    pub fn with_path(path: &str) -> String {
+        record(&format!("_path: {path}\ncontent-type: text/html\n"))
+    }
+
+    /// A file with one record at `/a` whose block `categories:` list is
+    /// `items` (lines ending in `\n`), then `content-type: text/html`.
+    pub fn with_categories(items: &str) -> String {
+        record(&format!(
+            "_path: /a\ncategories:\n{items}content-type: text/html\n"
+        ))
+    }
+
+    /// A file whose metadata is `meta` (lines ending in `\n`), with one
+    /// record at `/`.
+    pub fn with_metadata(meta: &str) -> String {
+        format!("---\n{meta}---\n_path: /\ncontent-type: text/html\n")
     }
 }

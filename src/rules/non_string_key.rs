@@ -142,23 +142,11 @@ fn what(kind: Implicit) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::codes;
+    use crate::rules::test_support::{codes, findings, with_path};
 
-    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
-        check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        )
-        .findings
-        .into_iter()
-        .filter(|f| f.rule.code == "non-string-key")
-        .collect()
-    }
-
-    fn record(extra: &str) -> String {
-        format!("---\n---\n_path: /a\ncontent-type: text/html\n{extra}")
+    /// A record at `/a` followed by the lines `extra`.
+    fn with_extra(extra: &str) -> String {
+        with_path("/a") + extra
     }
 
     #[test]
@@ -176,21 +164,23 @@ mod tests {
             ),
             ("<<", "`<<` is read as the merge key by YAML 1.1"),
         ] {
-            let text = record(&format!("{key}: x\n"));
-            let found = findings(&text);
+            let text = with_extra(&format!("{key}: x\n"));
+            let found = findings(&text, "non-string-key");
             assert_eq!(found.len(), 1, "{key}");
             assert_eq!(found[0].message, message);
             assert_eq!(&text[found[0].span.clone()], key);
         }
         assert_eq!(
-            findings(&record("yes: x\n"))[0].help.as_deref(),
+            findings(with_extra("yes: x\n"), "non-string-key")[0]
+                .help
+                .as_deref(),
             Some("quote it to make it a string: `'yes':`")
         );
     }
 
     #[test]
     fn flags_an_empty_key() {
-        let found = findings(&record(": x\n"));
+        let found = findings(with_extra(": x\n"), "non-string-key");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message, "empty mapping key: YAML reads it as null");
     }
@@ -198,29 +188,38 @@ mod tests {
     #[test]
     fn flags_collection_keys() {
         assert_eq!(
-            findings(&record("? [a, b]\n: x\n"))[0].message,
+            findings(with_extra("? [a, b]\n: x\n"), "non-string-key")[0].message,
             "a sequence used as a mapping key"
         );
         assert_eq!(
-            findings(&record("? {a: b}\n: x\n"))[0].message,
+            findings(with_extra("? {a: b}\n: x\n"), "non-string-key")[0].message,
             "a mapping used as a mapping key"
         );
     }
 
     #[test]
     fn flags_keys_at_any_depth_and_in_metadata() {
-        assert_eq!(findings(&record("x:\n- {1: a}\n")).len(), 1);
-        assert_eq!(findings("---\non: true\n").len(), 1);
+        assert_eq!(
+            findings(with_extra("x:\n- {1: a}\n"), "non-string-key").len(),
+            1
+        );
+        assert_eq!(findings("---\non: true\n", "non-string-key").len(), 1);
     }
 
     #[test]
     fn accepts_string_keys() {
-        assert!(findings(&record("'yes': x\n\"1\": y\nnote: z\nyesterday: w\n")).is_empty());
-        assert!(!codes("example.com.yaml", &record("")).contains(&"non-string-key"));
+        assert!(
+            findings(
+                with_extra("'yes': x\n\"1\": y\nnote: z\nyesterday: w\n"),
+                "non-string-key"
+            )
+            .is_empty()
+        );
+        assert!(!codes("example.com.yaml", &with_extra("")).contains(&"non-string-key"));
     }
 
     #[test]
     fn leaves_alias_keys_to_yaml_alias() {
-        assert!(findings(&record("x: &a k\n*a : v\n")).is_empty());
+        assert!(findings(with_extra("x: &a k\n*a : v\n"), "non-string-key").is_empty());
     }
 }

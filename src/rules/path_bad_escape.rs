@@ -73,51 +73,31 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::codes;
-
-    fn record(path: &str) -> String {
-        format!("---\n---\n_path: {path}\ncontent-type: text/html\n")
-    }
-
-    fn count(path: &str) -> usize {
-        codes("example.com.yaml", &record(path))
-            .iter()
-            .filter(|c| **c == "path-bad-escape")
-            .count()
-    }
+    use crate::rules::test_support::{count, finding, with_path};
 
     #[test]
     fn flags_a_lone_percent() {
-        assert_eq!(count("/sale-50%"), 1);
-        assert_eq!(count("/a%2"), 1);
-        assert_eq!(count("/a%zz"), 1);
-        assert_eq!(count("/a%g1?b"), 1);
+        assert_eq!(count(&with_path("/sale-50%"), "path-bad-escape"), 1);
+        assert_eq!(count(&with_path("/a%2"), "path-bad-escape"), 1);
+        assert_eq!(count(&with_path("/a%zz"), "path-bad-escape"), 1);
+        assert_eq!(count(&with_path("/a%g1?b"), "path-bad-escape"), 1);
     }
 
     #[test]
     fn flags_each_bad_percent() {
-        assert_eq!(count("/%%41%"), 2);
+        assert_eq!(count(&with_path("/%%41%"), "path-bad-escape"), 2);
     }
 
     #[test]
     fn accepts_escapes() {
-        assert_eq!(count("/a%25b%2f%C3%A9"), 0);
+        assert_eq!(count(&with_path("/a%25b%2f%C3%A9"), "path-bad-escape"), 0);
     }
 
     #[test]
     fn span_is_the_percent_and_what_follows() {
         for (path, want) in [("/a%zzz", "%zz"), ("/a%", "%"), ("/a%é", "%é")] {
-            let text = record(path);
-            let checked = crate::lint::check_bytes(
-                std::path::Path::new("example.com.yaml"),
-                text.as_bytes(),
-                &crate::lint::Options::default(),
-            );
-            let finding = checked
-                .findings
-                .iter()
-                .find(|f| f.code() == "path-bad-escape")
-                .expect("a path-bad-escape finding");
+            let text = with_path(path);
+            let finding = finding(&text, "path-bad-escape");
             assert_eq!(&text[finding.span.clone()], want);
         }
     }

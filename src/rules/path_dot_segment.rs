@@ -138,14 +138,10 @@ fn remove_dot_segments(head: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::remove_dot_segments;
-    use crate::rules::test_support::{codes, fixed};
-
-    fn record(path: &str) -> String {
-        format!("---\n---\n_path: {path}\ncontent-type: text/html\n")
-    }
+    use crate::rules::test_support::{codes, finding, fixed, with_path};
 
     fn flagged(path: &str) -> bool {
-        codes("example.com.yaml", &record(path)).contains(&"path-dot-segment")
+        codes("example.com.yaml", &with_path(path)).contains(&"path-dot-segment")
     }
 
     #[test]
@@ -201,23 +197,14 @@ mod tests {
 
     #[test]
     fn fix_is_not_applied() {
-        let text = record("/a/../b");
+        let text = with_path("/a/../b");
         assert_eq!(fixed("example.com.yaml", &text), text);
     }
 
     #[test]
     fn suggests_the_resolved_path_with_its_query() {
-        let text = record("/a/./b?x=/./");
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let finding = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "path-dot-segment")
-            .expect("a path-dot-segment finding");
+        let text = with_path("/a/./b?x=/./");
+        let finding = finding(&text, "path-dot-segment");
         assert_eq!(&text[finding.span.clone()], ".");
         let fix = finding.fix.as_ref().expect("a suggested fix");
         assert_eq!(fix.applicability, crate::diagnostic::Applicability::Unsafe);

@@ -81,14 +81,10 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
-
-    fn record(path: &str) -> String {
-        format!("---\n---\n_path: {path}\ncontent-type: text/html\n")
-    }
+    use crate::rules::test_support::{codes, finding, fixed, with_path};
 
     fn flagged(path: &str) -> bool {
-        codes("example.com.yaml", &record(path)).contains(&"path-fragment")
+        codes("example.com.yaml", &with_path(path)).contains(&"path-fragment")
     }
 
     #[test]
@@ -105,39 +101,33 @@ mod tests {
 
     #[test]
     fn a_comment_is_not_a_fragment() {
-        assert!(!codes("example.com.yaml", &record("/a #top")).contains(&"path-fragment"));
+        assert!(!codes("example.com.yaml", &with_path("/a #top")).contains(&"path-fragment"));
     }
 
     #[test]
     fn fix_removes_the_fragment() {
         assert_eq!(
-            fixed("example.com.yaml", &record("/docs#install")),
-            record("/docs")
+            fixed("example.com.yaml", &with_path("/docs#install")),
+            with_path("/docs")
         );
         assert_eq!(
-            fixed("example.com.yaml", &record("/a?b=c#d")),
-            record("/a?b=c")
+            fixed("example.com.yaml", &with_path("/a?b=c#d")),
+            with_path("/a?b=c")
         );
     }
 
     #[test]
     fn fix_keeps_the_home_page() {
-        assert_eq!(fixed("example.com.yaml", &record("'/#top'")), record("/"));
+        assert_eq!(
+            fixed("example.com.yaml", &with_path("'/#top'")),
+            with_path("/")
+        );
     }
 
     #[test]
     fn span_is_the_fragment() {
-        let text = record("/docs#install");
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let finding = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "path-fragment")
-            .expect("a path-fragment finding");
+        let text = with_path("/docs#install");
+        let finding = finding(&text, "path-fragment");
         assert_eq!(&text[finding.span.clone()], "#install");
     }
 }

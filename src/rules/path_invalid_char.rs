@@ -152,48 +152,47 @@ fn describe(run: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{encode_invalid, invalid_runs};
-    use crate::rules::test_support::{codes, fixed};
-
-    fn record(path: &str) -> String {
-        format!("---\n---\n_path: {path}\ncontent-type: text/html\n")
-    }
-
-    fn count(path: &str) -> usize {
-        codes("example.com.yaml", &record(path))
-            .iter()
-            .filter(|c| **c == "path-invalid-char")
-            .count()
-    }
+    use crate::rules::test_support::{count, finding, fixed, with_path};
 
     #[test]
     fn flags_spaces_and_non_ascii() {
-        assert_eq!(count("/my file"), 1);
-        assert_eq!(count("/café"), 1);
-        assert_eq!(count("'/a b/c d'"), 2);
+        assert_eq!(count(&with_path("/my file"), "path-invalid-char"), 1);
+        assert_eq!(count(&with_path("/café"), "path-invalid-char"), 1);
+        assert_eq!(count(&with_path("'/a b/c d'"), "path-invalid-char"), 2);
     }
 
     #[test]
     fn flags_characters_outside_the_url_syntax() {
         for c in ["<", ">", "\\\\", "^", "`", "{", "|", "}", "[", "]", "\\\""] {
-            assert_eq!(count(&format!("\"/a{c}b\"")), 1, "{c}");
+            assert_eq!(
+                count(&with_path(&format!("\"/a{c}b\"")), "path-invalid-char"),
+                1,
+                "{c}"
+            );
         }
     }
 
     #[test]
     fn flags_control_characters() {
-        assert_eq!(count("\"/a\\tb\""), 1);
-        assert_eq!(count("\"/a\\x01b\""), 1);
+        assert_eq!(count(&with_path("\"/a\\tb\""), "path-invalid-char"), 1);
+        assert_eq!(count(&with_path("\"/a\\x01b\""), "path-invalid-char"), 1);
     }
 
     #[test]
     fn accepts_the_url_syntax() {
-        assert_eq!(count("\"/AZaz09-._~!$&'()*+,;=:@/?%20\""), 0);
+        assert_eq!(
+            count(
+                &with_path("\"/AZaz09-._~!$&'()*+,;=:@/?%20\""),
+                "path-invalid-char"
+            ),
+            0
+        );
     }
 
     #[test]
     fn leaves_the_fragment_to_path_fragment() {
-        assert_eq!(count("/a#b"), 0);
-        assert_eq!(count("'/a#b c'"), 0);
+        assert_eq!(count(&with_path("/a#b"), "path-invalid-char"), 0);
+        assert_eq!(count(&with_path("'/a#b c'"), "path-invalid-char"), 0);
     }
 
     #[test]
@@ -215,24 +214,15 @@ mod tests {
     #[test]
     fn fix_percent_encodes() {
         assert_eq!(
-            fixed("example.com.yaml", &record("/my file/café.html")),
-            record("/my%20file/caf%C3%A9.html")
+            fixed("example.com.yaml", &with_path("/my file/café.html")),
+            with_path("/my%20file/caf%C3%A9.html")
         );
     }
 
     #[test]
     fn span_is_the_run() {
-        let text = record("/my  file");
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let finding = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "path-invalid-char")
-            .expect("a path-invalid-char finding");
+        let text = with_path("/my  file");
+        let finding = finding(&text, "path-invalid-char");
         assert_eq!(&text[finding.span.clone()], "  ");
     }
 }

@@ -89,14 +89,10 @@ fn suggestion(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::suggestion;
-    use crate::rules::test_support::codes;
-
-    fn record(path: &str) -> String {
-        format!("---\n---\n_path: {path}\ncontent-type: text/html\n")
-    }
+    use crate::rules::test_support::{codes, with_path};
 
     fn flagged(path: &str) -> bool {
-        codes("example.com.yaml", &record(path)).contains(&"path-not-absolute")
+        codes("example.com.yaml", &with_path(path)).contains(&"path-not-absolute")
     }
 
     #[test]

@@ -121,33 +121,31 @@ fn decode_unreserved(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::decode_unreserved;
-    use crate::rules::test_support::{codes, fixed};
-
-    fn record(path: &str) -> String {
-        format!("---\n---\n_path: {path}\ncontent-type: text/html\n")
-    }
-
-    fn count(path: &str) -> usize {
-        codes("example.com.yaml", &record(path))
-            .iter()
-            .filter(|c| **c == "path-unneeded-escape")
-            .count()
-    }
+    use crate::rules::test_support::{count, fixed, with_path};
 
     #[test]
     fn flags_escaped_unreserved_characters() {
-        assert_eq!(count("/%7Ejoe"), 1);
-        assert_eq!(count("/%41%62%30%2D%2E%5F"), 6);
+        assert_eq!(count(&with_path("/%7Ejoe"), "path-unneeded-escape"), 1);
+        assert_eq!(
+            count(&with_path("/%41%62%30%2D%2E%5F"), "path-unneeded-escape"),
+            6
+        );
     }
 
     #[test]
     fn flags_lowercase_hex_too() {
-        assert_eq!(count("/%7ejoe"), 1);
+        assert_eq!(count(&with_path("/%7ejoe"), "path-unneeded-escape"), 1);
     }
 
     #[test]
     fn accepts_reserved_escapes() {
-        assert_eq!(count("/a%2Fb%3F%26%25%20%C3%A9"), 0);
+        assert_eq!(
+            count(
+                &with_path("/a%2Fb%3F%26%25%20%C3%A9"),
+                "path-unneeded-escape"
+            ),
+            0
+        );
     }
 
     #[test]
@@ -159,16 +157,16 @@ mod tests {
 
     #[test]
     fn no_fix_next_to_a_bad_percent() {
-        let text = record("/%%34%31");
+        let text = with_path("/%%34%31");
         assert_eq!(fixed("example.com.yaml", &text), text);
-        assert_eq!(count("/%%34%31"), 2);
+        assert_eq!(count(&with_path("/%%34%31"), "path-unneeded-escape"), 2);
     }
 
     #[test]
     fn fix_decodes() {
         assert_eq!(
-            fixed("example.com.yaml", &record("/%7Ejoe/index.html")),
-            record("/~joe/index.html")
+            fixed("example.com.yaml", &with_path("/%7Ejoe/index.html")),
+            with_path("/~joe/index.html")
         );
     }
 }

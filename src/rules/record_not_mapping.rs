@@ -95,33 +95,23 @@ fn marker_span(ctx: &FileContext, span: &Span, explicit: bool) -> Span {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::codes;
-
-    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
-        check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        )
-        .findings
-        .into_iter()
-        .filter(|f| f.rule.code == "record-not-mapping")
-        .collect()
-    }
+    use crate::rules::test_support::{check, codes, findings};
 
     #[test]
     fn flags_a_stray_document_marker() {
-        let found = findings("---\n---\n---\n_path: /a\ncontent-type: text/html\n");
+        let found = findings(
+            "---\n---\n---\n_path: /a\ncontent-type: text/html\n",
+            "record-not-mapping",
+        );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].span, 4..7);
         assert_eq!(found[0].message, "empty document where a record should be");
-        assert_eq!(findings("---\n---\n").len(), 1);
+        assert_eq!(findings("---\n---\n", "record-not-mapping").len(), 1);
     }
 
     #[test]
     fn flags_a_null_document() {
-        let found = findings("---\n---\nnull\n");
+        let found = findings("---\n---\nnull\n", "record-not-mapping");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].span, 8..12);
         assert_eq!(found[0].message, "null document where a record should be");
@@ -129,7 +119,7 @@ mod tests {
 
     #[test]
     fn flags_sequences_and_scalars() {
-        let found = findings("---\n---\n- _path: /a\n--- /b\n");
+        let found = findings("---\n---\n- _path: /a\n--- /b\n", "record-not-mapping");
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].message, "this record is a sequence, not a mapping");
         assert_eq!(
@@ -147,11 +137,7 @@ mod tests {
 
     #[test]
     fn blocks_rewriting() {
-        let checked = check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            b"---\n---\n",
-            &Options::default(),
-        );
+        let checked = check(b"---\n---\n");
         assert!(
             checked
                 .blocked_by

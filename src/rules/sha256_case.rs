@@ -81,32 +81,32 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
+    use crate::rules::test_support::{codes, fixed, record};
 
     const LOWER: &str = "fd3589aa8a72beb48939de884e3ee5324b510c145003f375c77cd4ecb1a79672";
 
-    fn record(sha: &str) -> String {
-        format!(
-            "---\n---\n_path: /a\ncontent-length: 1\ncontent-sha256: {sha}\ncontent-type: text/plain\n"
-        )
+    fn with_sha256(sha: &str) -> String {
+        record(&format!(
+            "_path: /a\ncontent-length: 1\ncontent-sha256: {sha}\ncontent-type: text/plain\n"
+        ))
     }
 
     #[test]
     fn flags_uppercase_digest() {
-        let text = record(&LOWER.to_ascii_uppercase());
+        let text = with_sha256(&LOWER.to_ascii_uppercase());
         assert!(codes("example.com.yaml", &text).contains(&"sha256-case"));
         let mixed = format!("FD{}", &LOWER[2..]);
-        assert!(codes("example.com.yaml", &record(&mixed)).contains(&"sha256-case"));
+        assert!(codes("example.com.yaml", &with_sha256(&mixed)).contains(&"sha256-case"));
     }
 
     #[test]
     fn accepts_lowercase_digest() {
-        assert!(!codes("example.com.yaml", &record(LOWER)).contains(&"sha256-case"));
+        assert!(!codes("example.com.yaml", &with_sha256(LOWER)).contains(&"sha256-case"));
     }
 
     #[test]
     fn leaves_invalid_digests_to_invalid_sha256() {
-        let text = record(&LOWER[1..].to_ascii_uppercase());
+        let text = with_sha256(&LOWER[1..].to_ascii_uppercase());
         let found = codes("example.com.yaml", &text);
         assert!(!found.contains(&"sha256-case"));
         assert!(found.contains(&"invalid-sha256"));
@@ -115,8 +115,11 @@ mod tests {
     #[test]
     fn fix_lowercases() {
         assert_eq!(
-            fixed("example.com.yaml", &record(&LOWER.to_ascii_uppercase())),
-            record(LOWER)
+            fixed(
+                "example.com.yaml",
+                &with_sha256(&LOWER.to_ascii_uppercase())
+            ),
+            with_sha256(LOWER)
         );
     }
 }

@@ -97,24 +97,14 @@ fn describe(white: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::{codes, fixed};
-
-    fn findings(text: &str) -> Vec<crate::diagnostic::Finding> {
-        check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        )
-        .findings
-        .into_iter()
-        .filter(|f| f.rule.code == "trailing-whitespace")
-        .collect()
-    }
+    use crate::rules::test_support::{codes, findings, fixed};
 
     #[test]
     fn flags_each_line_with_trailing_whitespace() {
-        let found = findings("--- \n---\n_path: /a  \ncontent-type: text/html\t\r\n");
+        let found = findings(
+            "--- \n---\n_path: /a  \ncontent-type: text/html\t\r\n",
+            "trailing-whitespace",
+        );
         let spans: Vec<_> = found.iter().map(|f| f.span.clone()).collect();
         assert_eq!(spans, [3..4, 18..20, 44..45]);
         assert_eq!(found[1].message, "trailing whitespace (2 spaces)");
@@ -123,7 +113,10 @@ mod tests {
 
     #[test]
     fn flags_whitespace_only_lines_and_the_end_of_the_file() {
-        let found = findings("---\n \t\n---\n_path: /a\ncontent-type: text/html\n  ");
+        let found = findings(
+            "---\n \t\n---\n_path: /a\ncontent-type: text/html\n  ",
+            "trailing-whitespace",
+        );
         let spans: Vec<_> = found.iter().map(|f| f.span.clone()).collect();
         assert_eq!(spans, [4..6, 45..47]);
         assert_eq!(found[0].message, "trailing whitespace (1 space and 1 tab)");
@@ -142,8 +135,14 @@ mod tests {
 
     #[test]
     fn accepts_clean_lines() {
-        assert!(findings("---\n---\n_path: /a b\ncontent-type: text/html\n").is_empty());
-        assert!(findings("").is_empty());
+        assert!(
+            findings(
+                "---\n---\n_path: /a b\ncontent-type: text/html\n",
+                "trailing-whitespace"
+            )
+            .is_empty()
+        );
+        assert!(findings("", "trailing-whitespace").is_empty());
     }
 
     #[test]
@@ -163,7 +162,7 @@ mod tests {
             "example.com.yaml",
             "---\n---\n_path: /a\ncontent-type: text/html\nnote: |\n  a  \n",
         );
-        assert!(findings(&out).is_empty());
+        assert!(findings(&out, "trailing-whitespace").is_empty());
         assert!(out.contains("a  \\n"), "{out}");
     }
 }

@@ -83,7 +83,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 mod tests {
     use crate::config::LintSettings;
     use crate::lint::Options;
-    use crate::rules::test_support::{codes, codes_with};
+    use crate::rules::test_support::{codes, codes_with, record};
 
     fn options() -> Options {
         Options {
@@ -95,19 +95,21 @@ mod tests {
         }
     }
 
-    fn record(categories: &str) -> String {
-        format!("---\n---\n_path: /\ncategories:\n{categories}content-type: text/html\n")
+    fn categories_at_root(categories: &str) -> String {
+        record(&format!(
+            "_path: /\ncategories:\n{categories}content-type: text/html\n"
+        ))
     }
 
     #[test]
     fn flags_unknown_category() {
-        let text = record("- frontend\n- graphics\n");
+        let text = categories_at_root("- frontend\n- graphics\n");
         assert!(codes_with("example.com.yaml", &text, &options()).contains(&"unknown-category"));
     }
 
     #[test]
     fn did_you_mean() {
-        let text = record("- redirect_ok\n");
+        let text = categories_at_root("- redirect_ok\n");
         let checked = crate::lint::check_bytes(
             std::path::Path::new("example.com.yaml"),
             text.as_bytes(),
@@ -127,13 +129,13 @@ mod tests {
 
     #[test]
     fn accepts_known_categories() {
-        let text = record("- frontend\n- redirect-ok\n");
+        let text = categories_at_root("- frontend\n- redirect-ok\n");
         assert!(!codes_with("example.com.yaml", &text, &options()).contains(&"unknown-category"));
     }
 
     #[test]
     fn silent_without_vocabulary() {
-        let text = record("- graphics\n");
+        let text = categories_at_root("- graphics\n");
         assert!(!codes("example.com.yaml", &text).contains(&"unknown-category"));
     }
 }

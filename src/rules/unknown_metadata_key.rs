@@ -94,29 +94,19 @@ fn suggestion(key: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::suggestion;
-    use crate::rules::test_support::codes;
-
-    fn file(meta: &str) -> String {
-        format!("---\n{meta}---\n_path: /\ncontent-type: text/html\n")
-    }
+    use crate::rules::test_support::{codes, findings, with_metadata};
 
     fn message(meta: &str) -> Option<String> {
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            file(meta).as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "unknown-metadata-key")
+        findings(with_metadata(meta), "unknown-metadata-key")
+            .first()
             .map(|f| f.message.clone())
     }
 
     #[test]
     fn flags_unknown_keys() {
         assert!(
-            codes("example.com.yaml", &file("owner: web-team\n")).contains(&"unknown-metadata-key")
+            codes("example.com.yaml", &with_metadata("owner: web-team\n"))
+                .contains(&"unknown-metadata-key")
         );
     }
 
@@ -143,23 +133,18 @@ mod tests {
 
     #[test]
     fn accepts_known_keys() {
-        let text = file("case-sensitive-paths: false\ncnames:\n- www.example.com\nhttps: true\n");
+        let text =
+            with_metadata("case-sensitive-paths: false\ncnames:\n- www.example.com\nhttps: true\n");
         assert!(!codes("example.com.yaml", &text).contains(&"unknown-metadata-key"));
     }
 
     #[test]
     fn record_keys_in_metadata_get_a_hint() {
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
+        let found = findings(
             b"---\n_path: /\ncontent-type: text/html\n",
-            &crate::lint::Options::default(),
+            "unknown-metadata-key",
         );
-        let helps: Vec<&str> = checked
-            .findings
-            .iter()
-            .filter(|f| f.code() == "unknown-metadata-key")
-            .filter_map(|f| f.help.as_deref())
-            .collect();
+        let helps: Vec<&str> = found.iter().filter_map(|f| f.help.as_deref()).collect();
         assert_eq!(helps.len(), 2);
         assert!(helps.iter().all(|h| h.contains("bare `---`")));
     }

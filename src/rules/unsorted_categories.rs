@@ -78,68 +78,72 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
-
-    fn record(categories: &str) -> String {
-        format!("---\n---\n_path: /a\ncategories:\n{categories}content-type: text/html\n")
-    }
-
-    fn count(text: &str) -> usize {
-        codes("example.com.yaml", text)
-            .iter()
-            .filter(|c| **c == "unsorted-categories")
-            .count()
-    }
+    use crate::rules::test_support::{count, finding, fixed, with_categories};
 
     #[test]
     fn flags_unsorted_categories() {
-        assert_eq!(count(&record("- frontend\n- coreapp\n")), 1);
+        assert_eq!(
+            count(
+                &with_categories("- frontend\n- coreapp\n"),
+                "unsorted-categories"
+            ),
+            1
+        );
     }
 
     #[test]
     fn one_finding_per_list() {
-        assert_eq!(count(&record("- c\n- b\n- a\n")), 1);
+        assert_eq!(
+            count(&with_categories("- c\n- b\n- a\n"), "unsorted-categories"),
+            1
+        );
     }
 
     #[test]
     fn flags_flow_lists() {
         let text = "---\n---\n_path: /a\ncategories: [b, a]\ncontent-type: text/html\n";
-        assert_eq!(count(text), 1);
+        assert_eq!(count(text, "unsorted-categories"), 1);
     }
 
     #[test]
     fn uses_code_point_order() {
-        assert_eq!(count(&record("- Z\n- a\n")), 0);
-        assert_eq!(count(&record("- a\n- Z\n")), 1);
+        assert_eq!(
+            count(&with_categories("- Z\n- a\n"), "unsorted-categories"),
+            0
+        );
+        assert_eq!(
+            count(&with_categories("- a\n- Z\n"), "unsorted-categories"),
+            1
+        );
     }
 
     #[test]
     fn accepts_sorted_and_duplicate_categories() {
-        assert_eq!(count(&record("- a\n- b\n")), 0);
-        assert_eq!(count(&record("- a\n- a\n")), 0);
+        assert_eq!(
+            count(&with_categories("- a\n- b\n"), "unsorted-categories"),
+            0
+        );
+        assert_eq!(
+            count(&with_categories("- a\n- a\n"), "unsorted-categories"),
+            0
+        );
     }
 
     #[test]
     fn points_at_the_first_category_out_of_order() {
-        let text = record("- a\n- c\n- b\n");
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let finding = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "unsorted-categories")
-            .expect("an unsorted-categories finding");
+        let text = with_categories("- a\n- c\n- b\n");
+        let finding = finding(&text, "unsorted-categories");
         assert_eq!(&text[finding.span.clone()], "b");
     }
 
     #[test]
     fn fmt_sorts_the_categories() {
         assert_eq!(
-            fixed("example.com.yaml", &record("- frontend\n- coreapp\n")),
-            record("- coreapp\n- frontend\n")
+            fixed(
+                "example.com.yaml",
+                &with_categories("- frontend\n- coreapp\n")
+            ),
+            with_categories("- coreapp\n- frontend\n")
         );
     }
 }

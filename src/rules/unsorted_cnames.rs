@@ -77,35 +77,30 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
-
-    fn file(meta: &str) -> String {
-        format!("---\n{meta}---\n_path: /\ncontent-type: text/html\n")
-    }
+    use crate::rules::test_support::{codes, count, fixed, with_metadata};
 
     #[test]
     fn flags_unsorted_cnames() {
-        let text = file("cnames:\n- www.example.com\n- shop.example.com\n");
+        let text = with_metadata("cnames:\n- www.example.com\n- shop.example.com\n");
         assert!(codes("example.com.yaml", &text).contains(&"unsorted-cnames"));
     }
 
     #[test]
     fn one_finding_per_list() {
-        let text = file("cnames:\n- c.example.com\n- b.example.com\n- a.example.com\n");
-        let found = codes("example.com.yaml", &text);
-        assert_eq!(found.iter().filter(|c| **c == "unsorted-cnames").count(), 1);
+        let text = with_metadata("cnames:\n- c.example.com\n- b.example.com\n- a.example.com\n");
+        assert_eq!(count(&text, "unsorted-cnames"), 1);
     }
 
     #[test]
     fn accepts_sorted_cnames() {
-        let text = file("cnames:\n- a.example.com\n- a.example.com\n- b.example.com\n");
+        let text = with_metadata("cnames:\n- a.example.com\n- a.example.com\n- b.example.com\n");
         assert!(!codes("example.com.yaml", &text).contains(&"unsorted-cnames"));
     }
 
     #[test]
     fn code_point_order() {
         // `B` (0x42) sorts before `a` (0x61).
-        let text = file("cnames:\n- B.example.com\n- a.example.com\n");
+        let text = with_metadata("cnames:\n- B.example.com\n- a.example.com\n");
         assert!(!codes("example.com.yaml", &text).contains(&"unsorted-cnames"));
     }
 
@@ -114,9 +109,9 @@ mod tests {
         assert_eq!(
             fixed(
                 "example.com.yaml",
-                &file("cnames:\n- www.example.com\n- shop.example.com\n")
+                &with_metadata("cnames:\n- www.example.com\n- shop.example.com\n")
             ),
-            file("cnames:\n- shop.example.com\n- www.example.com\n")
+            with_metadata("cnames:\n- shop.example.com\n- www.example.com\n")
         );
     }
 }

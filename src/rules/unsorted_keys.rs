@@ -88,25 +88,25 @@ fn key(entry: &Entry) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, fixed};
-
-    fn count(text: &str) -> usize {
-        codes("example.com.yaml", text)
-            .iter()
-            .filter(|c| **c == "unsorted-keys")
-            .count()
-    }
+    use crate::rules::test_support::{count, finding, fixed};
 
     #[test]
     fn flags_a_record() {
-        assert_eq!(count("---\n---\ncontent-type: text/html\n_path: /a\n"), 1);
+        assert_eq!(
+            count(
+                "---\n---\ncontent-type: text/html\n_path: /a\n",
+                "unsorted-keys"
+            ),
+            1
+        );
     }
 
     #[test]
     fn flags_the_metadata() {
         assert_eq!(
             count(
-                "---\nhttps: true\ncnames:\n- www.example.com\n---\n_path: /a\ncontent-type: text/html\n"
+                "---\nhttps: true\ncnames:\n- www.example.com\n---\n_path: /a\ncontent-type: text/html\n",
+                "unsorted-keys"
             ),
             1
         );
@@ -115,13 +115,16 @@ mod tests {
     #[test]
     fn flags_nested_mappings() {
         let text = "---\n---\n_path: /a\ncontent-type: text/html\nextra:\n- z: 1\n  a: 2\n";
-        assert_eq!(count(text), 1);
+        assert_eq!(count(text, "unsorted-keys"), 1);
     }
 
     #[test]
     fn one_finding_per_mapping() {
         assert_eq!(
-            count("---\n---\ncontent-type: text/html\ncategories:\n- a\n_path: /a\n"),
+            count(
+                "---\n---\ncontent-type: text/html\ncategories:\n- a\n_path: /a\n",
+                "unsorted-keys"
+            ),
             1
         );
     }
@@ -130,11 +133,17 @@ mod tests {
     fn uses_code_point_order() {
         // `_` (0x5F) sorts after `Z` (0x5A) and before `a` (0x61).
         assert_eq!(
-            count("---\n---\nZ: 1\n_path: /a\ncontent-type: text/html\n"),
+            count(
+                "---\n---\nZ: 1\n_path: /a\ncontent-type: text/html\n",
+                "unsorted-keys"
+            ),
             0
         );
         assert_eq!(
-            count("---\n---\n_path: /a\nZ: 1\ncontent-type: text/html\n"),
+            count(
+                "---\n---\n_path: /a\nZ: 1\ncontent-type: text/html\n",
+                "unsorted-keys"
+            ),
             1
         );
     }
@@ -142,7 +151,10 @@ mod tests {
     #[test]
     fn accepts_sorted_keys() {
         assert_eq!(
-            count("---\n---\n_path: /a\ncategories:\n- a\ncontent-type: text/html\n"),
+            count(
+                "---\n---\n_path: /a\ncategories:\n- a\ncontent-type: text/html\n",
+                "unsorted-keys"
+            ),
             0
         );
     }
@@ -150,16 +162,7 @@ mod tests {
     #[test]
     fn points_at_the_first_key_out_of_order() {
         let text = "---\n---\n_path: /a\ncontent-type: text/html\ncategories:\n- a\n";
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &crate::lint::Options::default(),
-        );
-        let finding = checked
-            .findings
-            .iter()
-            .find(|f| f.code() == "unsorted-keys")
-            .expect("an unsorted-keys finding");
+        let finding = finding(text, "unsorted-keys");
         assert_eq!(&text[finding.span.clone()], "categories");
     }
 

@@ -58,18 +58,13 @@ fn check(ctx: &TextContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Options, check_bytes};
-    use crate::rules::test_support::codes;
+    use crate::rules::test_support::{check_in, codes};
 
     #[test]
     fn flags_a_yml_file() {
         let text = "---\n---\n_path: /a\ncontent-type: text/html\n";
         assert_eq!(codes("example.com.yml", text), ["wrong-extension"]);
-        let checked = check_bytes(
-            std::path::Path::new("db/example.com.yml"),
-            text.as_bytes(),
-            &Options::default(),
-        );
+        let checked = check_in("db/example.com.yml", text);
         let f = &checked.findings[0];
         assert_eq!(f.span, 0..0);
         assert_eq!(
@@ -90,11 +85,7 @@ mod tests {
 
     #[test]
     fn does_not_block_formatting() {
-        let checked = check_bytes(
-            std::path::Path::new("example.com.yml"),
-            b"---\nhttps: yes\n",
-            &Options::default(),
-        );
+        let checked = check_in("example.com.yml", b"---\nhttps: yes\n");
         assert!(checked.blocked_by.is_none());
     }
 }
