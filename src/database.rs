@@ -64,6 +64,9 @@ pub struct Targets {
     pub all: Vec<PathBuf>,
     /// The files to check (a subset of `all`, or files named on the command line).
     pub checked: Vec<PathBuf>,
+    /// No paths were named: every file is checked (and nothing needs to be
+    /// matched path by path).
+    pub everything: bool,
     pub errors: Vec<FileError>,
 }
 
@@ -79,9 +82,15 @@ pub fn targets(root: &Path, paths: &[PathBuf], exclude: &globset::GlobSet) -> Ta
         })
         .collect();
     let mut all = found.files;
-    let checked = if paths.is_empty() {
-        all.clone()
-    } else {
+    if paths.is_empty() {
+        return Targets {
+            checked: all.clone(),
+            all,
+            everything: true,
+            errors,
+        };
+    }
+    let checked = {
         let mut checked = Vec::new();
         for p in paths {
             if p.is_dir() {
@@ -113,6 +122,7 @@ pub fn targets(root: &Path, paths: &[PathBuf], exclude: &globset::GlobSet) -> Ta
     Targets {
         all,
         checked,
+        everything: false,
         errors,
     }
 }
@@ -132,8 +142,11 @@ pub fn read_file(path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> 
 /// Check (or fix, or format) the targets.
 pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
     let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let checked_set: std::collections::HashSet<PathBuf> =
-        targets.checked.iter().map(|p| canon(p)).collect();
+    let checked_set: std::collections::HashSet<PathBuf> = if targets.everything {
+        Default::default()
+    } else {
+        targets.checked.iter().map(|p| canon(p)).collect()
+    };
     let cross_file = mode != Mode::Format;
 
     struct PerFile {
@@ -146,7 +159,7 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
         .all
         .par_iter()
         .map(|path| {
-            let is_checked = checked_set.contains(&canon(path));
+            let is_checked = targets.everything || checked_set.contains(&canon(path));
             if !is_checked && !cross_file {
                 return PerFile {
                     result: None,

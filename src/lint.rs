@@ -40,15 +40,6 @@ pub struct Checked {
     pub canonical: Option<String>,
 }
 
-impl Checked {
-    /// The file differs from its canonical text.
-    pub fn needs_format(&self) -> bool {
-        self.canonical
-            .as_deref()
-            .is_some_and(|c| c != self.source.text)
-    }
-}
-
 /// Check one file's bytes. `path` is shown to the user and gives the domain.
 pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     let text = match std::str::from_utf8(raw) {
@@ -197,7 +188,6 @@ pub struct Fixed {
 pub fn fix(checked: Checked, options: &Options) -> Fixed {
     let original = checked.source.text.clone();
     let path = checked.source.path.clone();
-    let before = checked.findings.len();
     let mut current = checked;
     let mut fixed = 0;
     for _ in 0..10 {
@@ -225,7 +215,6 @@ pub fn fix(checked: Checked, options: &Options) -> Fixed {
         fixed += fixable.len();
         current = check_bytes(&path, text.as_bytes(), options);
     }
-    let _ = before;
     let text = (current.source.text != original).then(|| current.source.text.clone());
     Fixed {
         text,

@@ -183,10 +183,7 @@ fn sexagesimal_groups(c: &mut Cur) -> bool {
         let a = c.peek();
         let b = c.s.get(c.i + 1).copied();
         match (a, b) {
-            (Some(x @ b'0'..=b'5'), Some(y)) if digit(y) => {
-                let _ = x;
-                c.i += 2;
-            }
+            (Some(b'0'..=b'5'), Some(y)) if digit(y) => c.i += 2,
             (Some(x), _) if digit(x) => c.i += 1,
             _ => {
                 c.i = save;

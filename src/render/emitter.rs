@@ -56,7 +56,7 @@ impl<'o> Emitter<'o> {
     pub fn document(&mut self, root: &Item) {
         self.write_indent();
         self.write_indicator("---", true, false, false);
-        self.node(root, false, false, false);
+        self.node(root, false, false);
         self.write_indent();
     }
 
@@ -80,8 +80,7 @@ impl<'o> Emitter<'o> {
         self.indent = self.indents.pop().flatten();
     }
 
-    fn node(&mut self, item: &Item, sequence: bool, mapping: bool, simple_key: bool) {
-        let _ = sequence;
+    fn node(&mut self, item: &Item, mapping: bool, simple_key: bool) {
         match item {
             Item::Scalar(text) => {
                 self.increase_indent(true, false);
@@ -111,7 +110,7 @@ impl<'o> Emitter<'o> {
                 for item in items {
                     self.write_indent();
                     self.write_indicator("-", true, false, true);
-                    self.node(item, true, false, false);
+                    self.node(item, false, false);
                 }
                 self.pop_indent();
             }
@@ -120,15 +119,15 @@ impl<'o> Emitter<'o> {
                 for (key, value) in entries {
                     self.write_indent();
                     if is_simple_key(*key) {
-                        self.node(&Item::Scalar(*key), false, true, true);
+                        self.node(&Item::Scalar(*key), true, true);
                         self.write_indicator(":", false, false, false);
                     } else {
                         self.write_indicator("?", true, false, true);
-                        self.node(&Item::Scalar(*key), false, true, false);
+                        self.node(&Item::Scalar(*key), true, false);
                         self.write_indent();
                         self.write_indicator(":", true, false, true);
                     }
-                    self.node(value, false, true, false);
+                    self.node(value, true, false);
                 }
                 self.pop_indent();
             }
