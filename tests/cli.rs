@@ -461,3 +461,65 @@ fn colors_follow_the_flag_and_no_color() {
         "-q keeps the findings"
     );
 }
+
+#[test]
+fn github_annotations_are_escaped() {
+    let dir = db_with(&[(
+        "example.com.yaml",
+        "---\n---\n_path: /a%zz\ncontent-type: text/html\n",
+    )]);
+    let out = run_in(dir.path(), &["check", "--format", "github"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let line = text.lines().next().expect("one annotation");
+    assert!(
+        line.starts_with(
+            "::error file=example.com.yaml,line=3,col=10,endLine=3,endColumn=13,title=urldb (path-bad-escape)::"
+        ),
+        "{line}"
+    );
+    // `%` and the line break before the help are escaped in the message.
+    let message = line.split("::").nth(2).expect("message");
+    assert!(
+        message.contains("`%25zz`") && message.contains("%0Ahelp: "),
+        "{message}"
+    );
+    assert!(!message.contains('\n'));
+}
+
+#[test]
+fn junit_is_well_formed_xml() {
+    let dir = db_with(&[(
+        "example.com.yaml",
+        "---\n---\n_path: /a<&>%zz\ncontent-type: text/html\n",
+    )]);
+    let out = run_in(dir.path(), &["check", "--format", "junit"]);
+    assert_eq!(out.status.code(), Some(1));
+    let xml_path = dir.path().join("report.xml");
+    std::fs::write(&xml_path, &out.stdout).expect("write");
+    let parse = Command::new(support::python())
+        .args([
+            "-c",
+            "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); \
+             cases = r.findall('.//testcase'); print(r.get('failures'), len(cases), cases[0].find('failure').get('message'))",
+        ])
+        .arg(&xml_path)
+        .output()
+        .expect("python3");
+    let printed = String::from_utf8_lossy(&parse.stdout);
+    assert!(
+        parse.status.success(),
+        "{}",
+        String::from_utf8_lossy(&parse.stderr)
+    );
+    let mut parts = printed.trim().splitn(3, ' ');
+    let failures: usize = parts.next().and_then(|n| n.parse().ok()).expect("failures");
+    let cases: usize = parts.next().and_then(|n| n.parse().ok()).expect("cases");
+    assert!(failures >= 2 && failures == cases, "{printed}");
+    assert!(
+        parts
+            .next()
+            .is_some_and(|m| m.contains('<') || m.contains('%')),
+        "{printed}"
+    );
+}

@@ -3,7 +3,9 @@
 
 pub mod concise;
 pub mod full;
+pub mod github;
 pub mod json;
+pub mod junit;
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -20,6 +22,10 @@ pub enum Format {
     Concise,
     /// A JSON array of findings.
     Json,
+    /// GitHub Actions workflow commands (annotations on the pull request).
+    Github,
+    /// JUnit XML, one failed test case per finding.
+    Junit,
 }
 
 /// A finding with its position in lines and columns (1-based, columns in
@@ -115,6 +121,8 @@ pub fn write(
         Format::Full => full::write(out, files, color),
         Format::Concise => concise::write(out, files),
         Format::Json => json::write(out, files),
+        Format::Github => github::write(out, files),
+        Format::Junit => junit::write(out, files),
     }
 }
 

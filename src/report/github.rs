@@ -1,0 +1,60 @@
+//! `--format github`: GitHub Actions workflow commands, which the runner
+//! turns into annotations on the pull request's diff.
+//!
+//! `::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=T::MESSAGE`,
+//! with GitHub's escaping: `%`, CR and LF in the message; additionally `:`
+//! and `,` in property values.
+
+use std::io::{self, Write};
+
+use crate::database::FileResult;
+use crate::diagnostic::Severity;
+
+pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+    for file in files {
+        for f in super::locate(file) {
+            let command = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let mut message = f.message.to_string();
+            if let Some(help) = f.help {
+                message.push_str("\nhelp: ");
+                message.push_str(help);
+            }
+            writeln!(
+                out,
+                "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+                property(&f.path),
+                f.line,
+                f.column,
+                f.end_line,
+                f.end_column,
+                property(&format!("urldb ({})", f.code)),
+                data(&message)
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Escape a message (the text after `::`).
+pub fn data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escape a property value (`file=`, `title=`).
+pub fn property(s: &str) -> String {
+    data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escaping_follows_the_runner() {
+        assert_eq!(super::data("50% done\r\nnext"), "50%25 done%0D%0Anext");
+        assert_eq!(super::property("a,b: c%"), "a%2Cb%3A c%25");
+    }
+}

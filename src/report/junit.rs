@@ -1,0 +1,74 @@
+//! `--format junit`: JUnit XML, which most CI systems show as test results:
+//! one test suite per file, one failed test case per finding.
+
+use std::io::{self, Write};
+
+use crate::database::FileResult;
+
+pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+    let total: usize = files.iter().map(|f| f.checked.findings.len()).sum();
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<testsuites name="urldb" tests="{total}" failures="{total}">"#
+    )?;
+    for file in files {
+        let located = super::locate(file);
+        if located.is_empty() {
+            continue;
+        }
+        let path = super::display_path(&file.path);
+        writeln!(
+            out,
+            r#"  <testsuite name="{}" tests="{n}" failures="{n}">"#,
+            xml(&path),
+            n = located.len()
+        )?;
+        for f in located {
+            writeln!(
+                out,
+                r#"    <testcase name="{}" classname="{}" file="{}" line="{}">"#,
+                xml(&format!("{} at {}:{}", f.code, f.line, f.column)),
+                xml(&path),
+                xml(&path),
+                f.line
+            )?;
+            let body = match f.help {
+                Some(help) => format!(
+                    "{}:{}:{}: {}\nhelp: {help}",
+                    f.path, f.line, f.column, f.message
+                ),
+                None => format!("{}:{}:{}: {}", f.path, f.line, f.column, f.message),
+            };
+            writeln!(
+                out,
+                r#"      <failure type="{}" message="{}">{}</failure>"#,
+                f.severity.as_str(),
+                xml(f.message),
+                xml(&body)
+            )?;
+            writeln!(out, "    </testcase>")?;
+        }
+        writeln!(out, "  </testsuite>")?;
+    }
+    writeln!(out, "</testsuites>")
+}
+
+/// Escape text for an XML attribute or element; characters XML 1.0 cannot
+/// hold at all become U+FFFD.
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
