@@ -68,7 +68,14 @@ impl<'a> Record<'a> {
 
     /// The `_path` text, when it is a scalar.
     pub fn path(&self) -> Option<&'a str> {
-        Some(self.get(PATH)?.value.as_scalar()?.value.as_str())
+        self.path_field().map(|(_, path)| path)
+    }
+
+    /// The `_path` entry (for spans and edits) and its text, when it is a
+    /// scalar.
+    pub fn path_field(&self) -> Option<(&'a Entry, &'a str)> {
+        let entry = self.get(PATH)?;
+        Some((entry, entry.value.as_scalar()?.value.as_str()))
     }
 
     /// The categories that are scalars.

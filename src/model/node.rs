@@ -73,6 +73,9 @@ pub struct Node {
     pub span: Span,
     /// Written in flow style (`[a, b]`, `{a: b}`).
     pub flow: bool,
+    /// A placeholder for an alias (`*name`), which urldb never expands; its
+    /// value is unknown (`yaml-alias` reports it).
+    pub alias: bool,
 }
 
 /// Two nodes are equal when their values are: spans and layout do not count.
@@ -90,6 +93,7 @@ impl Node {
             value,
             span,
             flow: false,
+            alias: false,
         }
     }
 
@@ -160,4 +164,30 @@ pub struct Document {
     pub span: Span,
     /// The document started with an explicit `---`.
     pub explicit_start: bool,
+}
+
+/// Every mapping of the documents (at any depth, keys included), in text
+/// order: what rules about keys walk.
+pub fn mappings(documents: &[Document]) -> impl Iterator<Item = &[Entry]> {
+    let mut stack: Vec<&Node> = documents
+        .iter()
+        .rev()
+        .filter_map(|d| d.root.as_ref())
+        .collect();
+    std::iter::from_fn(move || {
+        while let Some(node) = stack.pop() {
+            match &node.value {
+                Value::Scalar(_) => {}
+                Value::Seq(items) => stack.extend(items.iter().rev()),
+                Value::Map(entries) => {
+                    for entry in entries.iter().rev() {
+                        stack.push(&entry.value);
+                        stack.push(&entry.key);
+                    }
+                    return Some(entries.as_slice());
+                }
+            }
+        }
+        None
+    })
 }

@@ -125,7 +125,8 @@ pub fn parse_tree(text: &str) -> Tree {
                 b.tree.problems.push(Problem::Alias {
                     span: at..alias_end(text, at),
                 });
-                let node = Node::new(Value::Scalar(Scalar::plain("")), at..at);
+                let mut node = Node::new(Value::Scalar(Scalar::plain("")), at..at);
+                node.alias = true;
                 b.push(node);
             }
             Event::Scalar(value, style, anchor, tag) => {

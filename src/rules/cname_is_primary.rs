@@ -42,35 +42,22 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    for (index, entry) in domain::metadata(ctx.documents).iter().enumerate() {
-        if entry.key_str() != Some(domain::CNAMES) {
+    for item in list_items(0, domain::metadata(ctx.documents), domain::CNAMES) {
+        if item.text != ctx.domain {
             continue;
         }
-        let Some(items) = entry.value.as_seq() else {
-            continue;
-        };
-        for (item_index, item) in items.iter().enumerate() {
-            let Some(name) = item.as_scalar().map(|s| s.value.as_str()) else {
-                continue;
-            };
-            if name != ctx.domain {
-                continue;
-            }
-            out.push(
-                Finding::new(
-                    &RULE,
-                    item.span.clone(),
-                    format!("cname `{name}` is the file's own domain"),
-                )
-                .help("the primary domain (the file name) is not one of its aliases: remove it")
-                .fix(Fix::safe(
-                    "remove the cname",
-                    vec![Edit::Remove {
-                        at: NodePath::new(0, &[index, item_index]),
-                    }],
-                )),
-            );
-        }
+        out.push(
+            Finding::new(
+                &RULE,
+                item.node.span.clone(),
+                format!("cname `{}` is the file's own domain", item.text),
+            )
+            .help("the primary domain (the file name) is not one of its aliases: remove it")
+            .fix(Fix::safe(
+                "remove the cname",
+                vec![Edit::Remove { at: item.path() }],
+            )),
+        );
     }
 }
 

@@ -47,41 +47,27 @@ pub static RULE: Rule = Rule {
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
-        let Some(entry) = record.get(domain::CATEGORIES) else {
-            continue;
-        };
-        let Some(items) = entry.value.as_seq() else {
-            continue;
-        };
-        let Some(list) = entry_path(record.doc, record.entries, domain::CATEGORIES) else {
-            continue;
-        };
         let mut first: HashMap<&str, &Node> = HashMap::new();
-        for (index, item) in items.iter().enumerate() {
-            let Some(name) = item.as_scalar().map(|s| s.value.as_str()) else {
-                continue;
-            };
+        for item in list_items(record.doc, record.entries, domain::CATEGORIES) {
             // Empty categories are `empty-category`'s finding.
-            if name.trim().is_empty() {
+            if item.text.trim().is_empty() {
                 continue;
             }
-            let Some(earlier) = first.get(name) else {
-                first.insert(name, item);
+            let Some(earlier) = first.get(item.text) else {
+                first.insert(item.text, item.node);
                 continue;
             };
-            let mut at = list.clone();
-            at.steps.push(index);
             out.push(
                 Finding::new(
                     &RULE,
-                    item.span.clone(),
-                    format!("category `{name}` is listed twice"),
+                    item.node.span.clone(),
+                    format!("category `{}` is listed twice", item.text),
                 )
                 .label(earlier.span.clone(), "first listed here")
                 .help("remove the second copy")
                 .fix(Fix::safe(
                     "remove the duplicate category",
-                    vec![Edit::Remove { at }],
+                    vec![Edit::Remove { at: item.path() }],
                 )),
             );
         }

@@ -38,38 +38,25 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    for (index, entry) in domain::metadata(ctx.documents).iter().enumerate() {
-        if entry.key_str() != Some(domain::CNAMES) {
-            continue;
-        }
-        let Some(items) = entry.value.as_seq() else {
+    let mut first: std::collections::HashMap<&str, &Node> = std::collections::HashMap::new();
+    for item in list_items(0, domain::metadata(ctx.documents), domain::CNAMES) {
+        let Some(earlier) = first.get(item.text) else {
+            first.insert(item.text, item.node);
             continue;
         };
-        let mut first: std::collections::HashMap<&str, &Node> = std::collections::HashMap::new();
-        for (item_index, item) in items.iter().enumerate() {
-            let Some(name) = item.as_scalar().map(|s| s.value.as_str()) else {
-                continue;
-            };
-            let Some(earlier) = first.get(name) else {
-                first.insert(name, item);
-                continue;
-            };
-            out.push(
-                Finding::new(
-                    &RULE,
-                    item.span.clone(),
-                    format!("cname `{name}` is listed twice"),
-                )
-                .label(earlier.span.clone(), "first listed here")
-                .help("remove the repeated cname")
-                .fix(Fix::safe(
-                    "remove the repeated cname",
-                    vec![Edit::Remove {
-                        at: NodePath::new(0, &[index, item_index]),
-                    }],
-                )),
-            );
-        }
+        out.push(
+            Finding::new(
+                &RULE,
+                item.node.span.clone(),
+                format!("cname `{}` is listed twice", item.text),
+            )
+            .label(earlier.span.clone(), "first listed here")
+            .help("remove the repeated cname")
+            .fix(Fix::safe(
+                "remove the repeated cname",
+                vec![Edit::Remove { at: item.path() }],
+            )),
+        );
     }
 }
 

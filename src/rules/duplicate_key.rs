@@ -49,24 +49,8 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    let mut stack: Vec<&Node> = ctx
-        .documents
-        .iter()
-        .filter_map(|d| d.root.as_ref())
-        .collect();
-    stack.reverse();
-    while let Some(node) = stack.pop() {
-        match &node.value {
-            Value::Scalar(_) => {}
-            Value::Seq(items) => stack.extend(items.iter().rev()),
-            Value::Map(entries) => {
-                check_mapping(ctx, entries, out);
-                for entry in entries.iter().rev() {
-                    stack.push(&entry.value);
-                    stack.push(&entry.key);
-                }
-            }
-        }
+    for entries in crate::model::node::mappings(ctx.documents) {
+        check_mapping(entries, out);
     }
 }
 
@@ -95,7 +79,7 @@ fn key_id(key: &Node) -> Option<KeyId<'_>> {
     })
 }
 
-fn check_mapping(ctx: &FileContext, entries: &[Entry], out: &mut Vec<Finding>) {
+fn check_mapping(entries: &[Entry], out: &mut Vec<Finding>) {
     if entries.len() < 2 {
         return;
     }
@@ -103,7 +87,7 @@ fn check_mapping(ctx: &FileContext, entries: &[Entry], out: &mut Vec<Finding>) {
     for entry in entries {
         // An alias key (`*a: x`) is reported by `yaml-alias`; its value is
         // unknown here.
-        if is_alias(ctx, &entry.key) {
+        if entry.key.alias {
             continue;
         }
         let Some(id) = key_id(&entry.key) else {
@@ -132,15 +116,6 @@ fn check_mapping(ctx: &FileContext, entries: &[Entry], out: &mut Vec<Finding>) {
     }
 }
 
-fn is_alias(ctx: &FileContext, key: &Node) -> bool {
-    key.span.is_empty()
-        && ctx
-            .source
-            .text
-            .get(key.span.start..)
-            .is_some_and(|t| t.starts_with('*'))
-}
-
 /// An empty key (`: x`) has an empty span: show the entry instead.
 fn key_span(key: &Node, value: &Node) -> Span {
     if key.span.is_empty() {
@@ -152,7 +127,7 @@ fn key_span(key: &Node, value: &Node) -> Span {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{check, codes, findings};
+    use crate::rules::test_support::{check, codes, findings, record};
 
     #[test]
     fn flags_a_duplicate_record_key() {
@@ -221,5 +196,15 @@ mod tests {
                 .blocked_by
                 .is_some_and(|r| r.code == "duplicate-key")
         );
+    }
+
+    #[test]
+    fn alias_keys_are_left_to_yaml_alias() {
+        // Two `*a` keys: their values are unknown (never expanded), so they
+        // are not called duplicates; yaml-alias reports them.
+        let text = record("_path: /a\ncontent-type: text/html\nx: &a k\n*a : 1\n*a : 2\n");
+        let found = codes("example.com.yaml", &text);
+        assert!(!found.contains(&"duplicate-key"), "{found:?}");
+        assert!(found.contains(&"yaml-alias"), "{found:?}");
     }
 }

@@ -47,10 +47,7 @@ pub static RULE: Rule = Rule {
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let mut first: HashMap<&str, &Node> = HashMap::new();
     for record in records(ctx.documents) {
-        let Some(entry) = record.get(domain::PATH) else {
-            continue;
-        };
-        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+        let Some((entry, path)) = record.path_field() else {
             continue;
         };
         let Some(earlier) = first.get(path) else {

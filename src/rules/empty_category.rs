@@ -46,39 +46,22 @@ pub static RULE: Rule = Rule {
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
-        let Some(entry) = record.get(domain::CATEGORIES) else {
-            continue;
-        };
-        let Some(items) = entry.value.as_seq() else {
-            continue;
-        };
-        let Some(list) = entry_path(record.doc, record.entries, domain::CATEGORIES) else {
-            continue;
-        };
-        for (index, item) in items.iter().enumerate() {
+        for item in list_items(record.doc, record.entries, domain::CATEGORIES) {
             // A null item (`-` with nothing) is `invalid-categories`'s.
-            if item.is_null() {
+            if item.node.is_null() || !item.text.trim().is_empty() {
                 continue;
             }
-            let Some(name) = item.as_scalar().map(|s| s.value.as_str()) else {
-                continue;
-            };
-            if !name.trim().is_empty() {
-                continue;
-            }
-            let message = if name.is_empty() {
+            let message = if item.text.is_empty() {
                 "category is empty".to_string()
             } else {
-                format!("category `{name}` is only white space")
+                format!("category `{}` is only white space", item.text)
             };
-            let mut at = list.clone();
-            at.steps.push(index);
             out.push(
-                Finding::new(&RULE, item.span.clone(), message)
+                Finding::new(&RULE, item.node.span.clone(), message)
                     .help("remove the item: a category is a non-empty name")
                     .fix(Fix::safe(
                         "remove the empty category",
-                        vec![Edit::Remove { at }],
+                        vec![Edit::Remove { at: item.path() }],
                     )),
             );
         }

@@ -52,10 +52,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let mut seen_text: HashSet<&str> = HashSet::new();
     let mut first_by_key: HashMap<String, (&str, &Node)> = HashMap::new();
     for record in records(ctx.documents) {
-        let Some(entry) = record.get(domain::PATH) else {
-            continue;
-        };
-        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+        let Some((entry, path)) = record.path_field() else {
             continue;
         };
         // The same text again is `duplicate-path`'s finding.

@@ -23,7 +23,7 @@ mod prelude {
     pub use crate::model::node::{Entry, Node, Scalar, ScalarStyle, Value};
     pub use crate::rules::{
         Check, DbContext, DbFinding, FileContext, FixKind, LayoutContext, Rule, TextContext,
-        entry_path, sub_span,
+        entry_path, list_items, sub_span,
     };
     pub use crate::source::Span;
 }
@@ -307,6 +307,47 @@ pub fn sub_span(
     } else {
         node.span.clone()
     }
+}
+
+/// A scalar item of a string list (`cnames`, `categories`) and where it is.
+pub struct ListItem<'a> {
+    pub node: &'a crate::model::node::Node,
+    pub text: &'a str,
+    doc: usize,
+    entry: usize,
+    item: usize,
+}
+
+impl ListItem<'_> {
+    /// The item's place in the tree, for `Edit::Remove` / `Edit::SetScalar`.
+    pub fn path(&self) -> crate::diagnostic::NodePath {
+        crate::diagnostic::NodePath::new(self.doc, &[self.entry, self.item])
+    }
+}
+
+/// The scalar items of the list under `key` in a document's root mapping
+/// (document `doc`); nothing when the key is missing or not a list, which
+/// other rules report.
+pub fn list_items<'a>(
+    doc: usize,
+    entries: &'a [crate::model::node::Entry],
+    key: &str,
+) -> impl Iterator<Item = ListItem<'a>> {
+    let list = entries
+        .iter()
+        .position(|e| e.key_str() == Some(key))
+        .and_then(|entry| Some((entry, entries[entry].value.as_seq()?)));
+    list.into_iter().flat_map(move |(entry, items)| {
+        items.iter().enumerate().filter_map(move |(item, node)| {
+            Some(ListItem {
+                node,
+                text: node.as_scalar()?.value.as_str(),
+                doc,
+                entry,
+                item,
+            })
+        })
+    })
 }
 
 /// The place of `key`'s value in a document's root mapping.

@@ -52,30 +52,14 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    let mut stack: Vec<&Node> = ctx
-        .documents
-        .iter()
-        .filter_map(|d| d.root.as_ref())
-        .collect();
-    stack.reverse();
-    while let Some(node) = stack.pop() {
-        match &node.value {
-            Value::Scalar(_) => {}
-            Value::Seq(items) => stack.extend(items.iter().rev()),
-            Value::Map(entries) => {
-                for entry in entries {
-                    check_key(ctx, entry, out);
-                }
-                for entry in entries.iter().rev() {
-                    stack.push(&entry.value);
-                    stack.push(&entry.key);
-                }
-            }
+    for entries in crate::model::node::mappings(ctx.documents) {
+        for entry in entries {
+            check_key(entry, out);
         }
     }
 }
 
-fn check_key(ctx: &FileContext, entry: &Entry, out: &mut Vec<Finding>) {
+fn check_key(entry: &Entry, out: &mut Vec<Finding>) {
     let key = &entry.key;
     let (message, help) = match &key.value {
         Value::Seq(_) => (
@@ -93,13 +77,7 @@ fn check_key(ctx: &FileContext, entry: &Entry, out: &mut Vec<Finding>) {
             }
             // An alias (`*a: x`) is read as an empty plain scalar; `yaml-alias`
             // reports it.
-            if key.span.is_empty()
-                && ctx
-                    .source
-                    .text
-                    .get(key.span.start..)
-                    .is_some_and(|t| t.starts_with('*'))
-            {
+            if key.alias {
                 return;
             }
             if scalar.value.is_empty() {

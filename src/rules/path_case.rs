@@ -52,10 +52,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         return;
     }
     for record in records(ctx.documents) {
-        let Some(entry) = record.get(domain::PATH) else {
-            continue;
-        };
-        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+        let Some((entry, path)) = record.path_field() else {
             continue;
         };
         let (head, query) = path.split_at(path.find('?').unwrap_or(path.len()));

@@ -43,10 +43,7 @@ pub static RULE: Rule = Rule {
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
-        let Some(entry) = record.get(domain::PATH) else {
-            continue;
-        };
-        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+        let Some((entry, path)) = record.path_field() else {
             continue;
         };
         // A relative path is `path-not-absolute`'s finding.

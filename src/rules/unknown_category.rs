@@ -51,16 +51,8 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         return;
     };
     for record in records(ctx.documents) {
-        let Some(entry) = record.get(domain::CATEGORIES) else {
-            continue;
-        };
-        let Some(items) = entry.value.as_seq() else {
-            continue;
-        };
-        for item in items {
-            let Some(category) = item.as_scalar().map(|s| s.value.as_str()) else {
-                continue;
-            };
+        for item in list_items(record.doc, record.entries, domain::CATEGORIES) {
+            let category = item.text;
             // An empty category is `empty-category`'s business.
             if category.is_empty() || vocabulary.iter().any(|c| c == category) {
                 continue;
@@ -71,7 +63,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
                 None => format!("unknown category `{category}`"),
             };
             out.push(
-                Finding::new(&RULE, item.span.clone(), message).help(
+                Finding::new(&RULE, item.node.span.clone(), message).help(
                     "use a category from `categories` in `urldb.toml`, or add this one there",
                 ),
             );

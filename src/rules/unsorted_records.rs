@@ -48,10 +48,7 @@ pub static RULE: Rule = Rule {
 fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
     let mut previous: Option<(&str, &Node)> = None;
     for record in records(ctx.file.documents) {
-        let Some(entry) = record.get(domain::PATH) else {
-            continue;
-        };
-        let Some(path) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
+        let Some((entry, path)) = record.path_field() else {
             continue;
         };
         if let Some((prev, prev_node)) = previous
