@@ -199,11 +199,13 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
                 }
                 Ok(Ok(raw)) => raw,
             };
-            let facts =
-                cross_file.then(|| lint::facts(path, &String::from_utf8_lossy(&raw), is_checked));
-            let result = is_checked
-                .then(|| process(path, &raw, options, mode))
-                .flatten();
+            let (result, facts) = if is_checked {
+                process_with_facts(path, &raw, options, mode, cross_file)
+            } else {
+                // Not checked: only its metadata matters, for cross-file rules.
+                let text = String::from_utf8_lossy(&raw);
+                (None, Some(lint::facts(path, &text, false)))
+            };
             PerFile {
                 result,
                 facts,
@@ -239,7 +241,24 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
 /// Check one file's text (from disk or stdin) in the given mode. `None`
 /// when there is nothing to report or change.
 pub fn process(path: &Path, raw: &[u8], options: &Options, mode: Mode) -> Option<FileResult> {
+    process_with_facts(path, raw, options, mode, false).0
+}
+
+/// [`process`], and the file's cross-file facts when `want_facts`: taken
+/// from the documents just parsed, so the file is not parsed twice.
+fn process_with_facts(
+    path: &Path,
+    raw: &[u8],
+    options: &Options,
+    mode: Mode,
+    want_facts: bool,
+) -> (Option<FileResult>, Option<FileFacts>) {
     let checked = lint::check_bytes(path, raw, options);
+    let facts = want_facts.then(|| match &checked.documents {
+        Some(docs) => lint::facts_of(path, docs, true),
+        // A file that did not parse to the end may still have metadata.
+        None => lint::facts(path, &checked.source.text, true),
+    });
     let (checked, new_text, fixed) = match mode {
         Mode::Check => (checked, None, 0),
         Mode::Format => {
@@ -259,14 +278,15 @@ pub fn process(path: &Path, raw: &[u8], options: &Options, mode: Mode) -> Option
         _ => !checked.findings.is_empty() || new_text.is_some(),
     };
     let read = new_text.is_some().then(|| raw.to_vec());
-    interesting.then(|| FileResult {
+    let result = interesting.then(|| FileResult {
         path: path.to_path_buf(),
         checked,
         new_text,
         fixed,
         on_disk: true,
         read,
-    })
+    });
+    (result, facts)
 }
 
 fn too_large(path: &Path, size: u64, options: &Options) -> Checked {

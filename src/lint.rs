@@ -279,30 +279,23 @@ fn node_mut<'a>(docs: &'a mut [Document], at: &NodePath) -> Option<&'a mut Node>
 /// The cross-file facts of a file: its domain and cnames. Only the
 /// metadata document is parsed.
 pub fn facts(path: &Path, text: &str, checked: bool) -> FileFacts {
-    let domain = rules::domain_of(path);
     let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
     let text = &text[bom..];
     let first_doc_end = second_document_start(text);
     let mut tree = parse_tree(&text[..first_doc_end]);
     tree.shift(bom);
-    let mut cnames = Vec::new();
-    if let Some(entry) = tree
-        .documents
-        .first()
-        .and_then(|d| d.root.as_ref())
-        .and_then(Node::as_map)
-        .and_then(|m| crate::model::node::get(m, crate::model::domain::CNAMES))
-    {
-        for item in entry.value.as_seq().unwrap_or(&[]) {
-            if let Some(s) = item.as_scalar() {
-                cnames.push((s.value.clone(), item.span.clone()));
-            }
-        }
-    }
+    facts_of(path, &tree.documents, checked)
+}
+
+/// The cross-file facts of a file whose documents are already parsed.
+pub fn facts_of(path: &Path, documents: &[Document], checked: bool) -> FileFacts {
+    let metadata = crate::model::domain::metadata(documents);
     FileFacts {
         path: path.to_path_buf(),
-        domain,
-        cnames,
+        domain: rules::domain_of(path),
+        cnames: rules::list_items(0, metadata, crate::model::domain::CNAMES)
+            .map(|item| (item.text.to_string(), item.node.span.clone()))
+            .collect(),
         checked,
     }
 }

@@ -523,3 +523,42 @@ fn junit_is_well_formed_xml() {
         "{printed}"
     );
 }
+
+#[test]
+fn cross_file_rules_see_unchecked_and_unparsable_files() {
+    let alias = "---\ncnames:\n- www.example.org\n---\n_path: /\ncontent-type: text/html\n";
+    let broken = "---\ncnames:\n- www.example.org\n---\n_path: /a\n  content-type: text/html\n";
+    let dir = db_with(&[
+        ("a.com.yaml", alias),
+        ("b.com.yaml", alias),
+        ("c.com.yaml", broken),
+    ]);
+    // Only a.com.yaml is checked; the conflicts come from the other two files,
+    // one of them not checked, one of them not even valid YAML after its metadata.
+    let out = run_in(dir.path(), &["check", "a.com.yaml", "--format", "concise"]);
+    let text = stdout(&out);
+    let conflicts: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("cname-conflict"))
+        .collect();
+    assert_eq!(conflicts.len(), 2, "{text}");
+    assert!(
+        conflicts.iter().all(|l| l.starts_with("a.com.yaml:3:3:")),
+        "{text}"
+    );
+    assert!(
+        text.contains("`b.com.yaml`") && text.contains("`c.com.yaml`"),
+        "{text}"
+    );
+    // Checking c.com.yaml itself: its metadata still counts.
+    let out = run_in(dir.path(), &["check", "c.com.yaml", "--format", "concise"]);
+    let text = stdout(&out);
+    assert!(text.contains("yaml-syntax"), "{text}");
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains("cname-conflict"))
+            .count(),
+        2,
+        "{text}"
+    );
+}
