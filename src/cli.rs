@@ -71,6 +71,18 @@ pub enum Command {
     Check(CheckArgs),
     /// Rewrite domain files as canonical text.
     Fmt(FmtArgs),
+    /// Add URLs to the database.
+    Add(crate::commands::add::AddArgs),
+    /// Remove URLs from the database.
+    Rm(crate::commands::rm::RmArgs),
+    /// List the database's URLs.
+    Ls(crate::commands::ls::LsArgs),
+    /// Fetch every URL and check that it still works.
+    Verify(crate::commands::verify::VerifyArgs),
+    /// Read records from another format into the database.
+    Import(crate::commands::import::ImportArgs),
+    /// Write the database in another format.
+    Export(crate::commands::export::ExportArgs),
     /// List every rule.
     Rules,
     /// Show one rule's documentation.
@@ -268,6 +280,20 @@ pub fn run(cli: Cli) -> ExitStatus {
         }
         Command::Fmt(args) => {
             with_context(&cli.global, |ctx| crate::commands::fmt::run(ctx, &args))
+        }
+        Command::Add(args) => {
+            with_context(&cli.global, |ctx| crate::commands::add::run(ctx, &args))
+        }
+        Command::Rm(args) => with_context(&cli.global, |ctx| crate::commands::rm::run(ctx, &args)),
+        Command::Ls(args) => with_context(&cli.global, |ctx| crate::commands::ls::run(ctx, &args)),
+        Command::Verify(args) => {
+            with_context(&cli.global, |ctx| crate::commands::verify::run(ctx, &args))
+        }
+        Command::Import(args) => {
+            with_context(&cli.global, |ctx| crate::commands::import::run(ctx, &args))
+        }
+        Command::Export(args) => {
+            with_context(&cli.global, |ctx| crate::commands::export::run(ctx, &args))
         }
     }
 }

@@ -1,11 +1,17 @@
 //! One module per subcommand: read the arguments, call the library, print,
 //! and say which exit status the run earned.
 
+pub mod add;
 pub mod check;
 pub mod completions;
+pub mod export;
 pub mod fmt;
+pub mod import;
 pub mod init;
+pub mod ls;
+pub mod rm;
 pub mod rules;
+pub mod verify;
 
 use std::io::Read;
 
