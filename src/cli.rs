@@ -95,6 +95,12 @@ pub enum Command {
         /// Where (created if needed; default: the current directory).
         dir: Option<PathBuf>,
     },
+    /// Install a git pre-commit hook that runs `check --staged` and `fmt --check --staged`.
+    InstallHook {
+        /// Replace a pre-commit hook urldb did not install (it is kept as a backup).
+        #[arg(long)]
+        force: bool,
+    },
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -139,8 +145,36 @@ pub struct CheckArgs {
     #[arg(long)]
     pub exit_zero: bool,
     /// Read the file from stdin, as if it were NAME.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["staged", "since", "shard"])]
     pub stdin_filename: Option<PathBuf>,
+    #[command(flatten)]
+    pub git: GitArgs,
+    /// Check only shard K of N (1-based): a deterministic split of the files for CI matrices.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+}
+
+/// Which version of the files: the work tree (default), the index, or the
+/// files changed since a revision.
+#[derive(Debug, Args, Default)]
+pub struct GitArgs {
+    /// Use the staged contents (the git index) instead of the working tree.
+    #[arg(long, conflicts_with = "since")]
+    pub staged: bool,
+    /// Only files changed between REV and the working tree (cross-file rules still see every file).
+    #[arg(long, value_name = "REV")]
+    pub since: Option<String>,
+}
+
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let err = || format!("`{text}` is not K/N with 1 <= K <= N (e.g. 2/4)");
+    let (k, n) = text.split_once('/').ok_or_else(err)?;
+    let k: usize = k.trim().parse().map_err(|_| err())?;
+    let n: usize = n.trim().parse().map_err(|_| err())?;
+    if k == 0 || n == 0 || k > n {
+        return Err(err());
+    }
+    Ok((k, n))
 }
 
 #[derive(Debug, Args)]
@@ -154,8 +188,10 @@ pub struct FmtArgs {
     #[arg(long)]
     pub diff: bool,
     /// Read the file from stdin as NAME and write its canonical text to stdout.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["staged", "since"])]
     pub stdin_filename: Option<PathBuf>,
+    #[command(flatten)]
+    pub git: GitArgs,
     /// Rewrite files that have comments, dropping the comments.
     #[arg(long)]
     pub drop_comments: bool,
@@ -275,6 +311,9 @@ pub fn run(cli: Cli) -> ExitStatus {
         }
         Command::Completions { shell } => crate::commands::completions::completions(shell),
         Command::Man => crate::commands::completions::man(),
+        Command::InstallHook { force } => with_context(&cli.global, |ctx| {
+            crate::commands::install_hook::run(ctx, force, &cli.global)
+        }),
         Command::Check(args) => {
             with_context(&cli.global, |ctx| crate::commands::check::run(ctx, &args))
         }

@@ -2,12 +2,15 @@
 //! file in memory per thread), then the cross-file rules over the small
 //! facts each file left behind.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::diagnostic::Finding;
 use crate::discover;
+use crate::git;
 use crate::lint::{self, Checked, Options};
 use crate::rules::{self, Check, DbContext, FileFacts};
 use crate::source::Source;
@@ -57,6 +60,46 @@ pub struct Outcome {
     pub checked: usize,
 }
 
+/// Where the files' contents come from.
+#[derive(Clone, Default)]
+pub enum Snapshot {
+    /// The files on disk.
+    #[default]
+    WorkTree,
+    /// The blobs staged in the git index (`--staged`).
+    Index(Arc<StagedIndex>),
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Snapshot::WorkTree => f.write_str("WorkTree"),
+            Snapshot::Index(index) => write!(f, "Index({} files)", index.files.len()),
+        }
+    }
+}
+
+/// The staged domain files, by the path urldb shows for them.
+pub struct StagedIndex {
+    pub repo: git::Repository,
+    pub files: HashMap<PathBuf, git::StagedFile>,
+}
+
+impl Snapshot {
+    /// A file's bytes, or its size when it is over `max` (not read).
+    pub fn read(&self, path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> {
+        match self {
+            Snapshot::WorkTree => read_file(path, max),
+            Snapshot::Index(index) => match index.files.get(path) {
+                // A thread-local handle per blob: gix's handles are not
+                // `Send`, and opening one costs far less than parsing.
+                Some(file) => index.repo.blobs().read(file.id, max),
+                None => Err("not in the git index".to_string()),
+            },
+        }
+    }
+}
+
 /// The set of files a run looks at.
 #[derive(Debug, Clone)]
 pub struct Targets {
@@ -68,6 +111,8 @@ pub struct Targets {
     /// matched path by path).
     pub everything: bool,
     pub errors: Vec<FileError>,
+    /// Where their contents come from.
+    pub snapshot: Snapshot,
 }
 
 /// Resolve `paths` (files or directories; none = the whole database).
@@ -88,6 +133,7 @@ pub fn targets(root: &Path, paths: &[PathBuf], exclude: &globset::GlobSet) -> Ta
             all,
             everything: true,
             errors,
+            snapshot: Snapshot::WorkTree,
         };
     }
     let checked = {
@@ -124,7 +170,88 @@ pub fn targets(root: &Path, paths: &[PathBuf], exclude: &globset::GlobSet) -> Ta
         checked,
         everything: false,
         errors,
+        snapshot: Snapshot::WorkTree,
     }
+}
+
+/// The staged domain files of the database at `root` (`--staged`): the
+/// index's blobs are read instead of the work tree, for every file, so
+/// cross-file rules see the staged state too.
+pub fn staged_targets(
+    repo: git::Repository,
+    paths: &[PathBuf],
+    exclude: &globset::GlobSet,
+) -> Result<Targets, git::GitError> {
+    let staged = repo.staged(exclude)?;
+    let all: Vec<PathBuf> = staged.iter().map(|f| f.path.clone()).collect();
+    let mut errors = Vec::new();
+    let checked = if paths.is_empty() {
+        all.clone()
+    } else {
+        let mut checked = Vec::new();
+        for p in paths {
+            let Some(wanted) = repo.repo_path(p) else {
+                errors.push(FileError {
+                    path: p.clone(),
+                    message: "not in the repository's work tree".to_string(),
+                });
+                continue;
+            };
+            let before = checked.len();
+            checked.extend(
+                staged
+                    .iter()
+                    .filter(|f| {
+                        f.repo_path == wanted
+                            || wanted.is_empty()
+                            || f.repo_path.starts_with(&format!("{wanted}/"))
+                    })
+                    .map(|f| f.path.clone()),
+            );
+            if checked.len() == before {
+                errors.push(FileError {
+                    path: p.clone(),
+                    message: "no staged domain file here".to_string(),
+                });
+            }
+        }
+        checked
+    };
+    let files = staged.into_iter().map(|f| (f.path.clone(), f)).collect();
+    Ok(Targets {
+        everything: paths.is_empty(),
+        all,
+        checked,
+        errors,
+        snapshot: Snapshot::Index(Arc::new(StagedIndex { repo, files })),
+    })
+}
+
+/// Keep only the files changed between `rev` and the work tree (`--since`);
+/// cross-file rules still see every file.
+pub fn changed_since(
+    targets: &mut Targets,
+    repo: &git::Repository,
+    rev: &str,
+) -> Result<(), git::GitError> {
+    targets.checked = repo.changed_since(rev, &targets.checked)?;
+    targets.everything = false;
+    Ok(())
+}
+
+/// Keep shard `k` of `n` (1-based) of the files to check: every `n`-th
+/// file of the sorted list, so CI matrix jobs split the work evenly and
+/// the same way on every run.
+pub fn shard(targets: &mut Targets, k: usize, n: usize) {
+    let mut checked = std::mem::take(&mut targets.checked);
+    checked.sort();
+    targets.checked = checked
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % n == k - 1)
+        .map(|(_, p)| p)
+        .collect();
+    targets.everything = false;
 }
 
 /// Read a file, refusing one over the size limit before reading it.
@@ -168,7 +295,7 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
                     checked: false,
                 };
             }
-            let raw = match read_file(path, options.settings.max_file_size) {
+            let raw = match targets.snapshot.read(path, options.settings.max_file_size) {
                 Err(message) => {
                     return PerFile {
                         result: None,
@@ -231,7 +358,7 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
         }
     }
     if cross_file {
-        add_cross_file(&mut outcome, &facts, options);
+        add_cross_file(&mut outcome, &facts, options, &targets.snapshot);
     }
     outcome.files.sort_by(|a, b| a.path.cmp(&b.path));
     outcome.errors.sort_by(|a, b| a.path.cmp(&b.path));
@@ -302,7 +429,12 @@ fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
 
 /// Run the cross-file rules and attach their findings to the files they
 /// are in (reading a clean file again to show its text).
-fn add_cross_file(outcome: &mut Outcome, facts: &[FileFacts], options: &Options) {
+fn add_cross_file(
+    outcome: &mut Outcome,
+    facts: &[FileFacts],
+    options: &Options,
+    snapshot: &Snapshot,
+) {
     let ctx = DbContext { files: facts };
     let mut found = Vec::new();
     for rule in rules::ALL {
@@ -321,9 +453,10 @@ fn add_cross_file(outcome: &mut Outcome, facts: &[FileFacts], options: &Options)
         let index = match outcome.files.iter().position(|r| r.path == file.path) {
             Some(i) => i,
             None => {
-                let text = std::fs::read(&file.path)
-                    .map(|b| String::from_utf8_lossy(&b).into_owned())
-                    .unwrap_or_default();
+                let text = match snapshot.read(&file.path, u64::MAX) {
+                    Ok(Ok(b)) => String::from_utf8_lossy(&b).into_owned(),
+                    _ => String::new(),
+                };
                 outcome.files.push(FileResult {
                     path: file.path.clone(),
                     checked: Checked {

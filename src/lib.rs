@@ -13,6 +13,7 @@ pub mod database;
 pub mod diagnostic;
 pub mod diff;
 pub mod discover;
+pub mod git;
 pub mod lint;
 pub mod model;
 pub mod parse;

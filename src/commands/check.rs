@@ -19,6 +19,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
     } else {
         Mode::Check
     };
+    let mut run: Option<super::Run> = None;
     let mut outcome = if let Some(name) = &args.stdin_filename {
         let raw = match super::read_stdin() {
             Ok(raw) => raw,
@@ -37,15 +38,20 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
         }
         outcome
     } else {
-        let exclude = match ctx.exclude() {
-            Ok(e) => e,
+        match super::Run::select(ctx, &args.paths, &args.git) {
+            Ok(mut selected) => {
+                if let Some((k, n)) = args.shard {
+                    database::shard(&mut selected.targets, k, n);
+                }
+                let outcome = database::run(&selected.targets, &options, mode);
+                run = Some(selected);
+                outcome
+            }
             Err(message) => {
                 eprintln!("error: {message}");
                 return ExitStatus::Error;
             }
-        };
-        let targets = database::targets(&ctx.root, &args.paths, &exclude);
-        database::run(&targets, &options, mode)
+        }
     };
 
     let stdout = std::io::stdout();
@@ -54,7 +60,10 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
     if args.diff {
         for file in &outcome.files {
             if let Some(new) = &file.new_text {
-                let path = report::display_path(&file.path);
+                let path = match &run {
+                    Some(run) => run.diff_path(&file.path),
+                    None => report::display_path(&file.path),
+                };
                 let original = file
                     .read
                     .as_deref()
@@ -81,10 +90,18 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
                 continue;
             }
             let expected = file.read.take().unwrap_or_default();
-            if let Err(e) = crate::write::replace(&file.path, &expected, new.as_bytes()) {
+            let written = match &run {
+                Some(run) => run.write(&file.path, &expected, &new),
+                None => Err(super::NotWritten::Error("no database run".to_string())),
+            };
+            if let Err(not_written) = written {
+                let message = match not_written {
+                    super::NotWritten::UnstagedChanges => super::NotWritten::UNSTAGED.to_string(),
+                    super::NotWritten::Error(message) => message,
+                };
                 write_errors.push(FileError {
                     path: file.path.clone(),
-                    message: e.to_string(),
+                    message,
                 });
             }
         }

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use crate::cli::{Context, ExitStatus, FmtArgs};
-use crate::database::{self, FileResult, Mode, Outcome};
+use crate::database::{self, Mode, Outcome};
 use crate::report;
 
 pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
@@ -40,15 +40,14 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
         };
     }
 
-    let exclude = match ctx.exclude() {
-        Ok(e) => e,
+    let run = match super::Run::select(ctx, &args.paths, &args.git) {
+        Ok(run) => run,
         Err(message) => {
             eprintln!("error: {message}");
             return ExitStatus::Error;
         }
     };
-    let targets = database::targets(&ctx.root, &args.paths, &exclude);
-    let mut outcome: Outcome = database::run(&targets, &options, Mode::Format);
+    let mut outcome: Outcome = database::run(&run.targets, &options, Mode::Format);
     let mut changed = 0;
     let mut blocked = 0;
     for file in &mut outcome.files {
@@ -64,20 +63,29 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
         let path = report::display_path(&file.path);
         if args.diff {
             let old = String::from_utf8_lossy(file.read.as_deref().unwrap_or_default());
-            let _ = out.write_all(crate::diff::unified(&path, &old, &new).as_bytes());
+            let diff_path = run.diff_path(&file.path);
+            let _ = out.write_all(crate::diff::unified(&diff_path, &old, &new).as_bytes());
         } else if args.check {
             let _ = writeln!(out, "Would reformat: {path}");
         } else {
-            match write_file(file, &new) {
+            match run.write(&file.path, file.read.as_deref().unwrap_or_default(), &new) {
                 Ok(()) => {
                     if ctx.verbose {
                         let _ = writeln!(out, "Reformatted: {path}");
                     }
                 }
-                Err(message) => outcome.errors.push(database::FileError {
-                    path: file.path.clone(),
-                    message,
-                }),
+                Err(super::NotWritten::UnstagedChanges) => {
+                    changed -= 1;
+                    blocked += 1;
+                    eprintln!("error: {path}: {}", super::NotWritten::UNSTAGED);
+                }
+                Err(super::NotWritten::Error(message)) => {
+                    changed -= 1;
+                    outcome.errors.push(database::FileError {
+                        path: file.path.clone(),
+                        message,
+                    })
+                }
             }
         }
     }
@@ -108,11 +116,6 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
     } else {
         ExitStatus::Success
     }
-}
-
-fn write_file(file: &mut FileResult, new: &str) -> Result<(), String> {
-    let expected = file.read.take().unwrap_or_default();
-    crate::write::replace(&file.path, &expected, new.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// Say why a file was not formatted: the first finding that blocks it.

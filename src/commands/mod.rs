@@ -8,6 +8,7 @@ pub mod export;
 pub mod fmt;
 pub mod import;
 pub mod init;
+pub mod install_hook;
 pub mod ls;
 pub mod rm;
 pub mod rules;
@@ -34,4 +35,101 @@ pub fn read_stdin() -> Result<Vec<u8>, String> {
         .read_to_end(&mut buf)
         .map_err(|e| format!("cannot read stdin: {e}"))?;
     Ok(buf)
+}
+
+/// The files a `check` or `fmt` run looks at, and the git repository
+/// around the database when there is one.
+pub struct Run {
+    pub targets: crate::database::Targets,
+    /// The repository, when not already held by a staged snapshot.
+    repo: Option<crate::git::Repository>,
+}
+
+impl Run {
+    /// Select the files: the work tree, the index (`--staged`), or the
+    /// files changed since a revision (`--since`). The error is the text
+    /// to print.
+    pub fn select(
+        ctx: &crate::cli::Context,
+        paths: &[std::path::PathBuf],
+        git: &crate::cli::GitArgs,
+    ) -> Result<Run, String> {
+        use crate::database;
+        use crate::git::Repository;
+        let exclude = ctx.exclude()?;
+        if git.staged {
+            let repo = Repository::discover(&ctx.root, "--staged").map_err(|e| e.to_string())?;
+            let targets =
+                database::staged_targets(repo, paths, &exclude).map_err(|e| e.to_string())?;
+            return Ok(Run {
+                targets,
+                repo: None,
+            });
+        }
+        let mut targets = database::targets(&ctx.root, paths, &exclude);
+        let repo = match &git.since {
+            Some(rev) => {
+                let repo = Repository::discover(&ctx.root, "--since").map_err(|e| e.to_string())?;
+                database::changed_since(&mut targets, &repo, rev).map_err(|e| e.to_string())?;
+                Some(repo)
+            }
+            // Only for repository-relative diff paths: no repository is fine.
+            None => Repository::discover(&ctx.root, "--diff").ok(),
+        };
+        Ok(Run { targets, repo })
+    }
+
+    pub fn repo(&self) -> Option<&crate::git::Repository> {
+        match &self.targets.snapshot {
+            crate::database::Snapshot::Index(index) => Some(&index.repo),
+            crate::database::Snapshot::WorkTree => self.repo.as_ref(),
+        }
+    }
+
+    /// The path a diff names: repository-relative inside a repository (so
+    /// `git apply` takes it from the top), else as shown.
+    pub fn diff_path(&self, path: &std::path::Path) -> String {
+        self.repo()
+            .and_then(|r| r.repo_path(path))
+            .unwrap_or_else(|| crate::report::display_path(path))
+    }
+
+    /// Write a file's new text: to the work tree, or with `--staged` to the
+    /// index *and* the work tree, but only when the work tree holds exactly
+    /// the staged bytes (otherwise unstaged work would be lost).
+    pub fn write(&self, path: &std::path::Path, read: &[u8], new: &str) -> Result<(), NotWritten> {
+        let error = |e: &dyn std::fmt::Display| NotWritten::Error(e.to_string());
+        match &self.targets.snapshot {
+            crate::database::Snapshot::WorkTree => {
+                crate::write::replace(path, read, new.as_bytes()).map_err(|e| error(&e))
+            }
+            crate::database::Snapshot::Index(index) => {
+                let Some(file) = index.files.get(path) else {
+                    return Err(NotWritten::Error("not in the git index".to_string()));
+                };
+                let on_disk = std::fs::read(path).ok();
+                if on_disk.as_deref() != Some(read) {
+                    return Err(NotWritten::UnstagedChanges);
+                }
+                crate::write::replace(path, read, new.as_bytes()).map_err(|e| error(&e))?;
+                index
+                    .repo
+                    .stage(file, new.as_bytes())
+                    .map_err(|e| error(&e))
+            }
+        }
+    }
+}
+
+/// Why a new text was not written.
+#[derive(Debug)]
+pub enum NotWritten {
+    /// `--staged`: the work tree differs from the index; both are left.
+    UnstagedChanges,
+    Error(String),
+}
+
+impl NotWritten {
+    pub const UNSTAGED: &str = "not formatted: the working tree has unstaged changes to this \
+        file (they are kept); stage them, or run `urldb fmt` on the file, and run again";
 }

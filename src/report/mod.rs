@@ -6,6 +6,7 @@ pub mod full;
 pub mod github;
 pub mod json;
 pub mod junit;
+pub mod sarif;
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -26,6 +27,8 @@ pub enum Format {
     Github,
     /// JUnit XML, one failed test case per finding.
     Junit,
+    /// SARIF 2.1.0, for code-scanning services.
+    Sarif,
 }
 
 /// A finding with its position in lines and columns (1-based, columns in
@@ -123,6 +126,7 @@ pub fn write(
         Format::Json => json::write(out, files),
         Format::Github => github::write(out, files),
         Format::Junit => junit::write(out, files),
+        Format::Sarif => sarif::write(out, files),
     }
 }
 

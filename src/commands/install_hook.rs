@@ -1,0 +1,146 @@
+//! `urldb install-hook`: a git pre-commit hook that checks and
+//! format-checks what is about to be committed (`--staged`).
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::{Context, ExitStatus};
+
+/// The line that marks a hook as urldb's own: it may be replaced, any
+/// other hook is the user's and is kept unless `--force`.
+pub const MARKER: &str = "# installed by `urldb install-hook`";
+
+pub fn run(ctx: &Context, force: bool, global: &crate::cli::GlobalArgs) -> ExitStatus {
+    match install(ctx, force, global) {
+        Ok(message) => {
+            if !ctx.quiet {
+                println!("{message}");
+            }
+            ExitStatus::Success
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitStatus::Error
+        }
+    }
+}
+
+fn install(ctx: &Context, force: bool, global: &crate::cli::GlobalArgs) -> Result<String, String> {
+    let repo = crate::git::Repository::discover(&ctx.root, "install-hook")
+        .map_err(|e| e.to_string())?;
+    let hooks = repo.hooks_dir();
+    let hook = hooks.join("pre-commit");
+    let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
+    let text = script(repo.workdir(), &cwd, global)?;
+
+    match std::fs::symlink_metadata(&hook) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(&hooks).map_err(|e| format!("{}: {e}", hooks.display()))?;
+            crate::write::create(&hook, text.as_bytes()).map_err(|e| e.to_string())?;
+            make_executable(&hook)?;
+            Ok(format!("installed {}", hook.display()))
+        }
+        Err(e) => Err(format!("{}: {e}", hook.display())),
+        Ok(meta) => {
+            let old = std::fs::read(&hook).unwrap_or_default();
+            let ours = !meta.file_type().is_symlink()
+                && String::from_utf8_lossy(&old).contains(MARKER);
+            if ours {
+                if old == text.as_bytes() {
+                    return Ok(format!("{} is up to date", hook.display()));
+                }
+                crate::write::replace(&hook, &old, text.as_bytes()).map_err(|e| e.to_string())?;
+                make_executable(&hook)?;
+                return Ok(format!("updated {}", hook.display()));
+            }
+            if !force {
+                return Err(format!(
+                    "{} exists and was not installed by urldb; not replaced \
+                     (run `urldb install-hook --force` to replace it; the old hook is kept as a backup)",
+                    hook.display()
+                ));
+            }
+            // Never lose the user's hook: keep it beside, under a free name.
+            let backup = free_name(&hook);
+            std::fs::rename(&hook, &backup).map_err(|e| format!("{}: {e}", hook.display()))?;
+            crate::write::create(&hook, text.as_bytes()).map_err(|e| e.to_string())?;
+            make_executable(&hook)?;
+            Ok(format!(
+                "installed {} (the previous hook is kept as {})",
+                hook.display(),
+                backup.display()
+            ))
+        }
+    }
+}
+
+/// The hook: run from the directory `install-hook` was run in (relative to
+/// the work tree, so the repository may move), with the same `--db` and
+/// `--config`, and `urldb` from `PATH`.
+fn script(workdir: &Path, cwd: &Path, global: &crate::cli::GlobalArgs) -> Result<String, String> {
+    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let from_top = cwd.strip_prefix(workdir).map_err(|_| {
+        format!(
+            "run `urldb install-hook` inside the repository's work tree ({})",
+            workdir.display()
+        )
+    })?;
+    let mut args = String::new();
+    for (flag, value) in [("--db", &global.db), ("--config", &global.config)] {
+        if let Some(value) = value {
+            args.push_str(&format!(" {flag} {}", quote(&value.to_string_lossy())));
+        }
+    }
+    let dir = from_top.to_string_lossy().replace('\\', "/");
+    let cd = if dir.is_empty() {
+        String::new()
+    } else {
+        format!("cd {} || exit 2\n", quote(&dir))
+    };
+    Ok(format!(
+        "#!/bin/sh\n\
+         {MARKER}\n\
+         # Checks and format-checks the staged domain files; `urldb install-hook`\n\
+         # rewrites this file, so keep your own additions in another hook.\n\
+         cd \"$(git rev-parse --show-toplevel)\" || exit 2\n\
+         {cd}\
+         if ! command -v urldb >/dev/null 2>&1; then\n\
+         \x20   echo 'urldb pre-commit hook: urldb is not on PATH (cargo install urldb)' >&2\n\
+         \x20   exit 2\n\
+         fi\n\
+         urldb{args} check --staged --format concise || exit $?\n\
+         exec urldb{args} fmt --check --staged\n"
+    ))
+}
+
+/// Single-quote a word for sh.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+fn free_name(hook: &Path) -> PathBuf {
+    let mut n = 0;
+    loop {
+        let name = if n == 0 {
+            "pre-commit.before-urldb".to_string()
+        } else {
+            format!("pre-commit.before-urldb.{n}")
+        };
+        let candidate = hook.with_file_name(name);
+        if std::fs::symlink_metadata(&candidate).is_err() {
+            return candidate;
+        }
+        n += 1;
+    }
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(not(unix))]
+fn make_executable(_path: &Path) -> Result<(), String> {
+    Ok(())
+}

@@ -1,0 +1,139 @@
+//! `--format sarif`: SARIF 2.1.0, the format code-scanning services (GitHub
+//! code scanning among them) import. Every rule is described in the tool's
+//! `driver.rules` from its own documentation; each finding is a `result`
+//! pointing at its region (lines and columns in Unicode code points).
+
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use crate::database::FileResult;
+use crate::diagnostic::{Applicability, Severity};
+use crate::rules;
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &log(files))?;
+    writeln!(out)
+}
+
+/// The whole SARIF log.
+pub fn log(files: &[FileResult]) -> Value {
+    let rules: Vec<Value> = rules::ALL.iter().map(|r| rule(r)).collect();
+    let results: Vec<Value> = files
+        .iter()
+        .flat_map(super::locate)
+        .map(|f| {
+            let index = rules::ALL.iter().position(|r| r.code == f.code);
+            let mut message = f.message.to_string();
+            if let Some(help) = f.help {
+                message.push_str("\nhelp: ");
+                message.push_str(help);
+            }
+            let mut result = json!({
+                "ruleId": f.code,
+                "level": level(f.severity),
+                "message": { "text": message },
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": uri(&f.path), "uriBaseId": "%SRCROOT%" },
+                        "region": {
+                            "startLine": f.line,
+                            "startColumn": f.column,
+                            "endLine": f.end_line,
+                            "endColumn": f.end_column,
+                        }
+                    }
+                }],
+            });
+            if let Some(index) = index {
+                result["ruleIndex"] = json!(index);
+            }
+            if let Some(fix) = &f.finding.fix {
+                // The edits are tree edits, not text replacements: the fix is
+                // described, and `urldb check --fix` applies it.
+                let safe = fix.applicability == Applicability::Safe;
+                result["properties"] = json!({
+                    "fix": fix.title,
+                    "fixApplicability": if safe { "safe" } else { "unsafe" },
+                });
+            }
+            result
+        })
+        .collect();
+    let root = std::env::current_dir()
+        .ok()
+        .map(|cwd| format!("file://{}/", uri(&cwd.to_string_lossy())));
+    let mut run = json!({
+        "tool": {
+            "driver": {
+                "name": "urldb",
+                "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }
+        },
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    });
+    if let Some(root) = root {
+        run["originalUriBaseIds"] = json!({ "%SRCROOT%": { "uri": root } });
+    }
+    json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [run],
+    })
+}
+
+fn rule(rule: &rules::Rule) -> Value {
+    let documentation = rule.documentation();
+    json!({
+        "id": rule.code,
+        "name": rule.code,
+        "shortDescription": { "text": rule.summary },
+        "fullDescription": { "text": first_paragraph(&documentation) },
+        "help": {
+            "text": documentation,
+            "markdown": crate::commands::rules::render(rule),
+        },
+        "defaultConfiguration": { "level": level(rule.severity) },
+        "properties": { "fix": rule.fix.describe() },
+    })
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// The first paragraph of prose (the start of "What it checks").
+fn first_paragraph(markdown: &str) -> String {
+    markdown
+        .split("\n\n")
+        .map(|p| {
+            p.lines()
+                .filter(|l| !l.starts_with('#'))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .find(|p| !p.trim().is_empty())
+        .unwrap_or_default()
+}
+
+/// A relative path as a URI reference: `/`-separated, everything but
+/// unreserved characters and `/` percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.replace('\\', "/").bytes() {
+        if crate::model::path::is_unreserved(b) || b == b'/' {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
