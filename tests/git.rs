@@ -200,11 +200,20 @@ fn fmt_staged_writes_index_and_work_tree_when_they_agree() {
     let repo = Repo::new();
     repo.stage("example.com.yaml", UNSORTED);
     let out = repo.urldb(&["fmt", "--staged"]);
-    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
     assert_eq!(repo.staged("example.com.yaml"), CLEAN);
     assert_eq!(repo.read("example.com.yaml"), CLEAN);
     // git sees no difference between the work tree and the index.
-    assert_eq!(repo.git(&["status", "--porcelain"]), "A  db/example.com.yaml\n");
+    assert_eq!(
+        repo.git(&["status", "--porcelain"]),
+        "A  db/example.com.yaml\n"
+    );
     assert_eq!(
         repo.urldb(&["fmt", "--check", "--staged"]).status.code(),
         Some(0)
@@ -223,11 +232,16 @@ fn fmt_staged_never_touches_unstaged_work() {
     let out = repo.urldb(&["fmt", "--staged"]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     assert!(
-        stderr(&out).contains("db/example.com.yaml: not formatted: the working tree has unstaged changes"),
+        stderr(&out)
+            .contains("db/example.com.yaml: not formatted: the working tree has unstaged changes"),
         "{}",
         stderr(&out)
     );
-    assert!(stdout(&out).contains("0 files reformatted"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("0 files reformatted"),
+        "{}",
+        stdout(&out)
+    );
     assert_eq!(repo.read("example.com.yaml"), unstaged);
     assert_eq!(repo.staged("example.com.yaml"), UNSORTED);
     // check --fix --staged follows the same rule.
@@ -243,7 +257,13 @@ fn check_fix_staged_repairs_values_in_both() {
     let repo = Repo::new();
     repo.stage("example.com.yaml", BAD_ESCAPE);
     let out = repo.urldb(&["check", "--fix", "--staged"]);
-    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
     let fixed = "---\n---\n_path: /a%2Fb\ncontent-type: text/html\n";
     assert_eq!(repo.staged("example.com.yaml"), fixed);
     assert_eq!(repo.read("example.com.yaml"), fixed);
@@ -281,7 +301,10 @@ fn outside_a_repository_staged_and_since_are_clear_errors() {
         let out = urldb()
             .current_dir(dir.path())
             .args(args)
-            .env("GIT_CEILING_DIRECTORIES", dir.path().parent().expect("parent"))
+            .env(
+                "GIT_CEILING_DIRECTORIES",
+                dir.path().parent().expect("parent"),
+            )
             .env("NO_COLOR", "1")
             .output()
             .expect("run");
@@ -296,7 +319,10 @@ fn outside_a_repository_staged_and_since_are_clear_errors() {
     let out = urldb()
         .current_dir(dir.path())
         .args(["check"])
-        .env("GIT_CEILING_DIRECTORIES", dir.path().parent().expect("parent"))
+        .env(
+            "GIT_CEILING_DIRECTORIES",
+            dir.path().parent().expect("parent"),
+        )
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(0));
@@ -373,7 +399,10 @@ fn diffs_name_repository_paths_and_git_apply_takes_them() {
         std::fs::write(repo.root().join(patch), &out.stdout).expect("write patch");
     }
     repo.git(&["apply", "fmt.patch"]);
-    assert_eq!(repo.urldb_in(&db, &["fmt", "--check"]).status.code(), Some(0));
+    assert_eq!(
+        repo.urldb_in(&db, &["fmt", "--check"]).status.code(),
+        Some(0)
+    );
     // The check diff was made before the fmt patch: apply it to a fresh copy.
     repo.write("example.com.yaml", UNSORTED);
     repo.git(&["apply", "check.patch"]);
@@ -418,12 +447,19 @@ fn install_hook_runs_on_a_real_commit() {
     };
     repo.stage("example.com.yaml", UNSORTED);
     let out = commit("unsorted");
-    assert!(!out.status.success(), "the hook let a non-canonical file in");
+    assert!(
+        !out.status.success(),
+        "the hook let a non-canonical file in"
+    );
     // git sends a hook's output to stderr.
     assert!(stderr(&out).contains("unsorted-keys"), "{}", stderr(&out));
     assert_eq!(repo.urldb(&["fmt", "--staged"]).status.code(), Some(0));
     let out = commit("formatted");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(repo.git(&["show", "HEAD:db/example.com.yaml"]), CLEAN);
 }
 
@@ -436,12 +472,20 @@ fn install_hook_keeps_a_foreign_hook() {
     std::fs::write(&hook, foreign).expect("write");
     let out = repo.urldb(&["install-hook"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("not installed by urldb"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not installed by urldb"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(std::fs::read_to_string(&hook).expect("read"), foreign);
 
     let out = repo.urldb(&["install-hook", "--force"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(std::fs::read_to_string(&hook).expect("read").contains("urldb"));
+    assert!(
+        std::fs::read_to_string(&hook)
+            .expect("read")
+            .contains("urldb")
+    );
     let backup = hook.with_file_name("pre-commit.before-urldb");
     assert_eq!(std::fs::read_to_string(backup).expect("backup"), foreign);
 }

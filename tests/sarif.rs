@@ -112,7 +112,12 @@ fn sarif_validates_against_the_schema() {
             .expect("markdown")
             .contains("## Why it matters")
     );
-    assert!(!escape["fullDescription"]["text"].as_str().expect("text").is_empty());
+    assert!(
+        !escape["fullDescription"]["text"]
+            .as_str()
+            .expect("text")
+            .is_empty()
+    );
 }
 
 #[test]

@@ -25,8 +25,8 @@ pub fn run(ctx: &Context, force: bool, global: &crate::cli::GlobalArgs) -> ExitS
 }
 
 fn install(ctx: &Context, force: bool, global: &crate::cli::GlobalArgs) -> Result<String, String> {
-    let repo = crate::git::Repository::discover(&ctx.root, "install-hook")
-        .map_err(|e| e.to_string())?;
+    let repo =
+        crate::git::Repository::discover(&ctx.root, "install-hook").map_err(|e| e.to_string())?;
     let hooks = repo.hooks_dir();
     let hook = hooks.join("pre-commit");
     let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
@@ -42,8 +42,8 @@ fn install(ctx: &Context, force: bool, global: &crate::cli::GlobalArgs) -> Resul
         Err(e) => Err(format!("{}: {e}", hook.display())),
         Ok(meta) => {
             let old = std::fs::read(&hook).unwrap_or_default();
-            let ours = !meta.file_type().is_symlink()
-                && String::from_utf8_lossy(&old).contains(MARKER);
+            let ours =
+                !meta.file_type().is_symlink() && String::from_utf8_lossy(&old).contains(MARKER);
             if ours {
                 if old == text.as_bytes() {
                     return Ok(format!("{} is up to date", hook.display()));
