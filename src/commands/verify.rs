@@ -1,13 +1,282 @@
-//! `urldb verify` (being built).
+//! `urldb verify`: fetch every URL of the database and check that it still
+//! answers as its record says (SPEC.md section 8).
 
-use clap::Args;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
 
 use crate::cli::{Context, ExitStatus};
+use crate::http::{Client, ClientOptions};
+use crate::verify::plan::{self, Filters, PlanOptions, Target};
+use crate::verify::report::{self, Summary};
+use crate::verify::{self, CheckResult, Outcome, RunOptions};
 
 #[derive(Debug, Args)]
-pub struct VerifyArgs {}
+pub struct VerifyArgs {
+    /// Domain files or directories to verify (default: the whole database).
+    pub paths: Vec<PathBuf>,
+    /// Only this domain (its primary name or a cname); repeatable.
+    #[arg(long, value_name = "DOMAIN")]
+    pub domain: Vec<String>,
+    /// Only records with this category; repeatable (any of them).
+    #[arg(long, value_name = "CATEGORY")]
+    pub category: Vec<String>,
+    /// Only paths starting with this text.
+    #[arg(long, value_name = "PREFIX")]
+    pub path_prefix: Option<String>,
+    /// Verify `deprecated` records too.
+    #[arg(long)]
+    pub include_deprecated: bool,
+    /// Send a domain's requests to another host: `DOMAIN=[SCHEME://]HOST[:PORT]`; repeatable.
+    #[arg(long, value_name = "DOMAIN=HOST", value_parser = plan::parse_map)]
+    pub map: Vec<(String, Target)>,
+    /// Requests in flight at once [default: `[verify] concurrency`, else 32].
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
+    /// Requests in flight at once to one host.
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub per_host: usize,
+    /// Limit for connecting and for the response head, and the longest pause in a body, e.g. `10s`, `500ms` [default: `[verify] timeout`, else 30s].
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// Extra tries after a connection error, a 5xx or a 429 [default: `[verify] retries`, else 2].
+    #[arg(long, value_name = "N")]
+    pub retries: Option<u32>,
+    /// The largest body read for a static record, e.g. `100 MiB`.
+    #[arg(long, value_name = "SIZE", default_value = "1 GiB")]
+    pub max_body: String,
+    /// Also check each domain's cnames.
+    #[arg(long)]
+    pub cnames: bool,
+    /// Check both http:// and https:// whatever the domain's `https` says.
+    #[arg(long)]
+    pub both_schemes: bool,
+    /// Skip paths that the host's /robots.txt disallows.
+    #[arg(long)]
+    pub respect_robots: bool,
+    /// Also connect to loopback, private, link-local and metadata addresses.
+    #[arg(long)]
+    pub allow_private: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
+    pub format: VerifyFormat,
+}
 
-pub fn run(_ctx: &Context, _args: &VerifyArgs) -> ExitStatus {
-    eprintln!("error: `urldb verify` is not available yet");
-    ExitStatus::Error
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    /// One line per broken URL and a summary.
+    Human,
+    /// One JSON document with every result.
+    Json,
+    /// JUnit XML, one test case per URL.
+    Junit,
+    /// GitHub Actions annotations on the records of broken URLs.
+    Github,
+}
+
+const DEFAULT_CONCURRENCY: usize = 32;
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+const DEFAULT_RETRIES: u32 = 2;
+
+pub fn run(ctx: &Context, args: &VerifyArgs) -> ExitStatus {
+    let settings = match settings(ctx, args) {
+        Ok(s) => s,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    let exclude = match ctx.exclude() {
+        Ok(e) => e,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    let targets = crate::database::targets(&ctx.root, &args.paths, &exclude);
+    super::print_errors(&targets.errors);
+    let max_file_size = ctx
+        .config
+        .max_file_size()
+        .unwrap_or(crate::config::DEFAULT_MAX_FILE_SIZE);
+    let plan = plan::plan(&targets.checked, &settings.plan, max_file_size);
+    for problem in &plan.problems {
+        eprintln!("{}", report::problem_line(problem));
+    }
+
+    let client = Client::new(settings.client);
+    let progress = progress_bar(ctx, plan.checks.len() as u64);
+    let verbose = ctx.verbose && args.format == VerifyFormat::Human;
+    let on_result = |check: &plan::Check, result: &CheckResult| {
+        if let Some(bar) = &progress {
+            bar.inc(1);
+            if matches!(result.outcome, Outcome::Broken(_)) {
+                bar.set_message("broken");
+            }
+        }
+        if verbose && result.outcome == Outcome::Ok {
+            let line = format!("ok {} ({} ms)", check.url, result.elapsed.as_millis());
+            match &progress {
+                Some(bar) => bar.println(line),
+                None => eprintln!("{line}"),
+            }
+        }
+    };
+    let start = Instant::now();
+    let results = verify::run(&plan.checks, &client, &settings.run, &on_result);
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    let summary = Summary::of(&plan, &results, start.elapsed());
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let written = match args.format {
+        VerifyFormat::Human => (|| {
+            for (check, result) in plan.checks.iter().zip(&results) {
+                report::human_line(&mut out, check, result)?;
+            }
+            if !ctx.quiet {
+                report::human_summary(&mut out, &summary)?;
+            }
+            Ok(())
+        })(),
+        VerifyFormat::Json => report::json(&mut out, &plan, &results, &summary),
+        VerifyFormat::Junit => report::junit(&mut out, &plan, &results, &summary),
+        VerifyFormat::Github => report::github(&mut out, &plan, &results),
+    };
+    let flushed = written.and_then(|()| out.flush());
+    if let Err(e) = flushed
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: cannot write the report: {e}");
+        return ExitStatus::Error;
+    }
+    if !targets.errors.is_empty() || !plan.problems.is_empty() {
+        ExitStatus::Error
+    } else if summary.broken > 0 {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
+}
+
+struct Settings {
+    plan: PlanOptions,
+    client: ClientOptions,
+    run: RunOptions,
+}
+
+/// Command line over `[verify]` over the defaults.
+fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, String> {
+    let config = &ctx.config.verify;
+    let timeout = match args.timeout.as_deref().or(config.timeout.as_deref()) {
+        Some(text) => parse_duration(text).ok_or_else(|| {
+            format!("timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")")
+        })?,
+        None => DEFAULT_TIMEOUT,
+    };
+    let concurrency = args
+        .concurrency
+        .or(config.concurrency)
+        .unwrap_or(DEFAULT_CONCURRENCY);
+    if concurrency == 0 {
+        return Err("concurrency must be at least 1".to_string());
+    }
+    if args.per_host == 0 {
+        return Err("--per-host must be at least 1".to_string());
+    }
+    let max_body = crate::config::parse_size(&args.max_body).ok_or_else(|| {
+        format!(
+            "--max-body: `{}` is not a size (try \"100 MiB\")",
+            args.max_body
+        )
+    })?;
+    let maps: BTreeMap<String, Target> = args.map.iter().cloned().collect();
+    Ok(Settings {
+        plan: PlanOptions {
+            filters: Filters {
+                domains: args.domain.iter().map(|d| d.to_ascii_lowercase()).collect(),
+                categories: args.category.clone(),
+                path_prefix: args.path_prefix.clone(),
+                include_deprecated: args.include_deprecated,
+            },
+            maps,
+            cnames: args.cnames,
+            both_schemes: args.both_schemes,
+        },
+        client: ClientOptions {
+            timeout,
+            // A static file may be large: allow it time, but not forever.
+            body_timeout: Some(timeout.saturating_mul(10).max(Duration::from_secs(60))),
+            allow_private: args.allow_private,
+            max_body,
+            idle_per_host: args.per_host,
+            ..ClientOptions::default()
+        },
+        run: RunOptions {
+            concurrency,
+            per_host: args.per_host,
+            retries: args.retries.or(config.retries).unwrap_or(DEFAULT_RETRIES),
+            respect_robots: args.respect_robots,
+            ..RunOptions::default()
+        },
+    })
+}
+
+/// `30s`, `500ms`, `2m`, `1.5s`, or a plain number of seconds.
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let n: f64 = number.parse().ok()?;
+    let secs = match unit.trim() {
+        "" | "s" => n,
+        "ms" => n / 1000.0,
+        "m" | "min" => n * 60.0,
+        _ => return None,
+    };
+    (secs.is_finite() && secs > 0.0 && secs < 86_400.0).then(|| Duration::from_secs_f64(secs))
+}
+
+/// A progress bar on stderr when a person is watching: a terminal, not
+/// `--quiet`, not CI.
+fn progress_bar(ctx: &Context, len: u64) -> Option<indicatif::ProgressBar> {
+    let watching = std::io::stderr().is_terminal()
+        && !ctx.quiet
+        && std::env::var_os("CI").is_none_or(|v| v.is_empty());
+    if !watching || len == 0 {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} URLs {per_sec} {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("30s"), Some(Duration::from_secs(30)));
+        assert_eq!(parse_duration("30"), Some(Duration::from_secs(30)));
+        assert_eq!(parse_duration("500ms"), Some(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Some(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("0s"), None);
+        assert_eq!(parse_duration("soon"), None);
+        assert_eq!(parse_duration("3h"), None);
+        assert_eq!(parse_duration(""), None);
+    }
 }

