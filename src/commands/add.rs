@@ -1,13 +1,306 @@
-//! `urldb add` (being built).
+//! `urldb add`: canonicalize URLs, ask the server what they are (unless
+//! told), and insert their records in their domain files (one write per
+//! file).
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 
+use super::rm::worse;
 use crate::cli::{Context, ExitStatus};
+use crate::edit::{self, Change, Domain, HostIndex, NewRecord};
+use crate::http::{BodyMode, Client, ClientOptions, FetchError};
+use crate::url::{Canonical, Scheme};
+use crate::verify::plan::{self, Target};
 
 #[derive(Debug, Args)]
-pub struct AddArgs {}
+pub struct AddArgs {
+    /// URLs to add.
+    #[arg(required = true, value_name = "URL")]
+    pub urls: Vec<String>,
+    /// A category of the new records; repeatable.
+    #[arg(short = 'c', long = "category", value_name = "CATEGORY")]
+    pub categories: Vec<String>,
+    /// The content type to record, instead of asking the server.
+    #[arg(long, value_name = "TYPE")]
+    pub content_type: Option<String>,
+    /// Download each body and record its `content-length` and `content-sha256`.
+    #[arg(long = "static")]
+    pub static_: bool,
+    /// Create `HOST.yaml` for a host that no domain file knows.
+    #[arg(long)]
+    pub create_domain: bool,
+    /// Ask another host: `DOMAIN=[SCHEME://]HOST[:PORT]` (e.g. a staging server); repeatable.
+    #[arg(long, value_name = "DOMAIN=HOST", value_parser = plan::parse_map)]
+    pub map: Vec<(String, Target)>,
+    /// Limit for connecting, for the response head and for each pause in a body, e.g. `10s` [default: `[verify] timeout`, else 30s].
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+}
 
-pub fn run(_ctx: &Context, _args: &AddArgs) -> ExitStatus {
-    eprintln!("error: `urldb add` is not available yet");
-    ExitStatus::Error
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One URL on its way in.
+struct Pending {
+    input: String,
+    url: Canonical,
+    domain: Domain,
+    path: String,
+}
+
+pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
+    let (options, exclude) = match (ctx.options(None), ctx.exclude()) {
+        (Ok(o), Ok(e)) => (o, e),
+        (Err(message), _) | (_, Err(message)) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    let timeout = match args
+        .timeout
+        .as_deref()
+        .or(ctx.config.verify.timeout.as_deref())
+    {
+        Some(text) => match super::verify::parse_duration(text) {
+            Some(t) => t,
+            None => {
+                eprintln!("error: timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")");
+                return ExitStatus::Error;
+            }
+        },
+        None => DEFAULT_TIMEOUT,
+    };
+    let index = HostIndex::build(&ctx.root, &exclude);
+    let mut status = ExitStatus::Success;
+    let mut pending = Vec::new();
+    for input in &args.urls {
+        let url = match crate::url::canonicalize(input) {
+            Ok(u) => u,
+            Err(e) => {
+                eprintln!("error: {input}: {e}");
+                status = worse(status, ExitStatus::Error);
+                continue;
+            }
+        };
+        if !ctx.quiet {
+            for note in &url.notes {
+                eprintln!("note: {input}: {note}");
+            }
+        }
+        let domain = match index.lookup(&url.host) {
+            Ok(d) => d.clone(),
+            Err(edit::LookupError::Unknown { .. }) if args.create_domain => Domain {
+                file: ctx.root.join(format!("{}.yaml", url.host)),
+                name: url.host.clone(),
+                case_sensitive_paths: true,
+                https: url.scheme == Scheme::Https,
+                cnames: Vec::new(),
+            },
+            Err(e) => {
+                eprintln!("error: {input}: {e}");
+                status = worse(status, ExitStatus::Failure);
+                continue;
+            }
+        };
+        let path = if domain.case_sensitive_paths {
+            url.path_and_query.clone()
+        } else {
+            url.case_folded_path_and_query()
+        };
+        pending.push(Pending {
+            input: input.clone(),
+            url,
+            domain,
+            path,
+        });
+    }
+
+    let client = (args.content_type.is_none() || args.static_).then(|| {
+        Client::new(ClientOptions {
+            timeout,
+            // `add` goes where its user points it, by hand: the address
+            // guard protects `verify` in CI from URLs in pull requests.
+            allow_private: true,
+            max_body: u64::MAX,
+            ..ClientOptions::default()
+        })
+    });
+    let maps: BTreeMap<String, Target> = args.map.iter().cloned().collect();
+    let mut per_file: BTreeMap<PathBuf, (Domain, Vec<(Pending, NewRecord)>)> = BTreeMap::new();
+    for item in pending {
+        let record = match &client {
+            None => Ok((args.content_type.clone().unwrap_or_default(), None)),
+            Some(client) => probe(client, &item, &maps, args, ctx.quiet),
+        };
+        let (content_type, digest) = match record {
+            Ok(r) => r,
+            Err(message) => {
+                eprintln!("error: {}: {message}", item.input);
+                status = worse(status, ExitStatus::Failure);
+                continue;
+            }
+        };
+        let record = NewRecord {
+            path: item.path.clone(),
+            content_type,
+            categories: args.categories.clone(),
+            digest,
+            extras: Vec::new(),
+        };
+        per_file
+            .entry(item.domain.file.clone())
+            .or_insert_with(|| (item.domain.clone(), Vec::new()))
+            .1
+            .push((item, record));
+    }
+
+    for (domain, items) in per_file.values() {
+        let records: Vec<NewRecord> = items.iter().map(|(_, r)| r.clone()).collect();
+        let result = match edit::add_records(domain, &records, args.create_domain, &options) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                status = worse(status, ExitStatus::Error);
+                continue;
+            }
+        };
+        status = worse(status, report(ctx, &result, items));
+    }
+    status
+}
+
+/// Print what happened to each URL of one file; the status it earns.
+fn report(ctx: &Context, result: &edit::FileEdit, items: &[(Pending, NewRecord)]) -> ExitStatus {
+    let file = crate::report::display_path(&result.file);
+    let mut status = ExitStatus::Success;
+    for ((item, record), change) in items.iter().zip(&result.changes) {
+        match change {
+            Change::Added if !ctx.quiet => {
+                eprintln!("added {} to {file} ({})", record.path, record.content_type);
+                if item.url.scheme == Scheme::Https && !item.domain.https {
+                    eprintln!(
+                        "note: {}: {file} has no `https: true`; its URLs are checked over http",
+                        item.input
+                    );
+                }
+            }
+            Change::Exists { existing } if !ctx.quiet => {
+                eprintln!(
+                    "{}: already in {file} as `{existing}`; left as it is",
+                    item.input
+                );
+            }
+            Change::Invalid { code, message } => {
+                eprintln!("error: {}: not added: {message} [{code}]", item.input);
+                status = ExitStatus::Failure;
+            }
+            _ => {}
+        }
+    }
+    if result.reformatted && !ctx.quiet {
+        eprintln!("note: {file} was not canonical; it was written in canonical form");
+    }
+    status
+}
+
+/// Ask the server: the content type to record (`X-<status>-Redirect` for a
+/// redirect) and, for `--static`, the body's length and SHA-256.
+#[allow(clippy::type_complexity)]
+fn probe(
+    client: &Client,
+    item: &Pending,
+    maps: &BTreeMap<String, Target>,
+    args: &AddArgs,
+    quiet: bool,
+) -> Result<(String, Option<(u64, String)>), String> {
+    let target = maps
+        .get(&item.url.host)
+        .or_else(|| maps.get(&item.domain.name));
+    let scheme = target
+        .and_then(|t| t.scheme.clone())
+        .unwrap_or_else(|| item.url.scheme.to_string());
+    let authority = target.map_or(item.url.host.as_str(), |t| t.authority.as_str());
+    let fetch_url = format!("{scheme}://{authority}{}", item.path);
+    let mode = if args.static_ {
+        BodyMode::Digest
+    } else {
+        BodyMode::Ignore
+    };
+    let bar = (args.static_ && !quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {msg} {bytes} ({bytes_per_sec})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar.set_message(item.input.clone());
+        bar
+    });
+    let progress = |n: u64| {
+        if let Some(bar) = &bar {
+            bar.set_position(n);
+        }
+    };
+    let response = client.get(
+        &fetch_url,
+        mode,
+        bar.as_ref().map(|_| &progress as &dyn Fn(u64)),
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let response = response.map_err(|e| match e {
+        FetchError::Timeout(what) => {
+            format!("{fetch_url}: timed out ({what}); try a longer --timeout")
+        }
+        e => format!("{fetch_url}: {e}"),
+    })?;
+    let status = response.status;
+    if (300..400).contains(&status) {
+        if args.static_ {
+            return Err(format!(
+                "{fetch_url} answers {status} (a redirect{}): `--static` records the body of a 2xx answer",
+                response
+                    .location
+                    .as_deref()
+                    .map(|l| format!(" to {l}"))
+                    .unwrap_or_default()
+            ));
+        }
+        let content_type = args
+            .content_type
+            .clone()
+            .unwrap_or_else(|| format!("X-{status}-Redirect"));
+        return Ok((content_type, None));
+    }
+    if !(200..300).contains(&status) {
+        return Err(format!("{fetch_url} answers HTTP {status}; not added"));
+    }
+    let content_type = match &args.content_type {
+        Some(t) => t.clone(),
+        None => match response.content_type.as_deref().map(media_type) {
+            Some(t) if !t.is_empty() => t,
+            _ => {
+                return Err(format!(
+                    "{fetch_url} sends no Content-Type; give one with --content-type"
+                ));
+            }
+        },
+    };
+    let digest = response.body.map(|d| (d.length, d.sha256_hex));
+    Ok((content_type, digest))
+}
+
+/// The media type of a Content-Type header: parameters dropped, type and
+/// subtype lowercase (they are case-insensitive, and the format wants them
+/// lowercase).
+fn media_type(header: &str) -> String {
+    header
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
 }

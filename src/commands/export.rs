@@ -1,13 +1,90 @@
-//! `urldb export` (being built).
+//! `urldb export`: every record of the database in another format
+//! (SPEC.md section 7), to stdout.
+
+use std::io::Write;
+use std::path::PathBuf;
 
 use clap::Args;
 
 use crate::cli::{Context, ExitStatus};
+use crate::database::FileError;
+use crate::interchange::{self, ExportFormat};
+use crate::listing::{self, Filter, UrlRecord};
 
 #[derive(Debug, Args)]
-pub struct ExportArgs {}
+pub struct ExportArgs {
+    /// The format to write.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub to: ExportFormat,
+    /// Domain files or directories to export (default: the whole database).
+    pub paths: Vec<PathBuf>,
+}
 
-pub fn run(_ctx: &Context, _args: &ExportArgs) -> ExitStatus {
-    eprintln!("error: `urldb export` is not available yet");
-    ExitStatus::Error
+pub fn run(ctx: &Context, args: &ExportArgs) -> ExitStatus {
+    // Everything, `deprecated` records included: an export loses nothing.
+    let filter = Filter {
+        include_deprecated: true,
+        ..Filter::default()
+    };
+    let (records, errors) = match records(ctx, &args.paths, &filter) {
+        Ok(r) => r,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let written = match args.to {
+        ExportFormat::Urls => interchange::urls::write(&records, &mut out),
+        ExportFormat::Json => interchange::json::write(&records, &mut out),
+        ExportFormat::Csv => interchange::csv::write(&records, &mut out),
+        ExportFormat::UriCatalogue => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            let now = interchange::uri_catalogue::format_date(now);
+            match interchange::uri_catalogue::write(&records, &now) {
+                Ok(text) => out.write_all(text.as_bytes()),
+                Err(message) => {
+                    eprintln!("error: cannot export as URI-Catalogue: {message}");
+                    return ExitStatus::Error;
+                }
+            }
+        }
+    };
+    finish(written.and_then(|()| out.flush()), &errors)
+}
+
+/// The records of `paths` (default: the whole database) that `filter`
+/// accepts; the error is a configuration problem.
+pub fn records(
+    ctx: &Context,
+    paths: &[PathBuf],
+    filter: &Filter,
+) -> Result<(Vec<UrlRecord>, Vec<FileError>), String> {
+    let exclude = ctx.exclude()?;
+    let max = ctx.config.max_file_size()?;
+    let targets = crate::database::targets(&ctx.root, paths, &exclude);
+    let (records, mut errors) = listing::collect(&targets.checked, filter, max);
+    errors.extend(targets.errors);
+    Ok((records, errors))
+}
+
+/// The exit status once the output is written: a closed pipe (`| head`) is
+/// not an error; unreadable files are.
+pub fn finish(written: std::io::Result<()>, errors: &[FileError]) -> ExitStatus {
+    if let Err(e) = written
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: cannot write the output: {e}");
+        return ExitStatus::Error;
+    }
+    super::print_errors(errors);
+    if errors.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Error
+    }
 }

@@ -1,13 +1,199 @@
-//! `urldb import` (being built).
+//! `urldb import`: records from a URI-Catalogue (seed 003) or a URL list
+//! into the database (one write per file). Invalid catalogue records are
+//! skipped and reported by line; the valid ones are imported.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use clap::Args;
 
+use super::rm::worse;
 use crate::cli::{Context, ExitStatus};
+use crate::edit::{self, Change, Domain, HostIndex, NewRecord};
+use crate::interchange::{self, ImportFormat, LineProblem};
+use crate::url::{Canonical, Scheme};
 
 #[derive(Debug, Args)]
-pub struct ImportArgs {}
+pub struct ImportArgs {
+    /// The format to read.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub from: ImportFormat,
+    /// The file to read (`-` for stdin).
+    pub file: PathBuf,
+    /// The content type of records that have none (`TYPE`), and of every
+    /// URL of a URL list.
+    #[arg(long, value_name = "TYPE")]
+    pub content_type: Option<String>,
+    /// Create `HOST.yaml` for hosts that no domain file knows.
+    #[arg(long)]
+    pub create_domain: bool,
+}
 
-pub fn run(_ctx: &Context, _args: &ImportArgs) -> ExitStatus {
-    eprintln!("error: `urldb import` is not available yet");
-    ExitStatus::Error
+/// One record on its way in, with the line it came from.
+struct Incoming {
+    line: usize,
+    url: Canonical,
+    record: NewRecord,
+}
+
+pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
+    let (options, exclude) = match (ctx.options(None), ctx.exclude()) {
+        (Ok(o), Ok(e)) => (o, e),
+        (Err(message), _) | (_, Err(message)) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    let name = crate::report::display_path(&args.file);
+    let bytes = if args.file.as_os_str() == "-" {
+        super::read_stdin()
+    } else {
+        std::fs::read(&args.file).map_err(|e| format!("cannot read {name}: {e}"))
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+
+    let mut problems: Vec<LineProblem> = Vec::new();
+    let mut incoming: Vec<Incoming> = Vec::new();
+    let missing_type = |line: usize| LineProblem {
+        line,
+        message: "record skipped: no content type (`TYPE`); give one with --content-type"
+            .to_string(),
+        skipped: true,
+    };
+    match args.from {
+        ImportFormat::UriCatalogue => {
+            let (entries, found) = interchange::uri_catalogue::read(&bytes);
+            problems.extend(found);
+            for entry in entries {
+                let Some(content_type) = entry.content_type.or(args.content_type.clone()) else {
+                    problems.push(missing_type(entry.line));
+                    continue;
+                };
+                incoming.push(Incoming {
+                    line: entry.line,
+                    record: NewRecord {
+                        path: entry.url.path_and_query.clone(),
+                        content_type,
+                        categories: entry.categories,
+                        digest: entry.digest,
+                        extras: entry.extras,
+                    },
+                    url: entry.url,
+                });
+            }
+        }
+        ImportFormat::Urls => {
+            let Ok(text) = std::str::from_utf8(&bytes) else {
+                eprintln!("error: {name}: not UTF-8 text");
+                return ExitStatus::Error;
+            };
+            let (urls, found) = interchange::urls::read(text);
+            problems.extend(found);
+            for (line, url) in urls {
+                let Some(content_type) = args.content_type.clone() else {
+                    problems.push(LineProblem {
+                        line,
+                        message: "skipped: a URL list has no content types; give one with \
+                                  --content-type, or use `urldb add` to ask the server"
+                            .to_string(),
+                        skipped: true,
+                    });
+                    continue;
+                };
+                incoming.push(Incoming {
+                    line,
+                    record: NewRecord {
+                        path: url.path_and_query.clone(),
+                        content_type,
+                        categories: Vec::new(),
+                        digest: None,
+                        extras: Vec::new(),
+                    },
+                    url,
+                });
+            }
+        }
+    }
+
+    let index = HostIndex::build(&ctx.root, &exclude);
+    let mut per_file: BTreeMap<PathBuf, (Domain, Vec<Incoming>)> = BTreeMap::new();
+    for mut item in incoming {
+        let domain = match index.lookup(&item.url.host) {
+            Ok(d) => d.clone(),
+            Err(edit::LookupError::Unknown { .. }) if args.create_domain => Domain {
+                file: ctx.root.join(format!("{}.yaml", item.url.host)),
+                name: item.url.host.clone(),
+                case_sensitive_paths: true,
+                https: item.url.scheme == Scheme::Https,
+                cnames: Vec::new(),
+            },
+            Err(e) => {
+                problems.push(LineProblem {
+                    line: item.line,
+                    message: format!("record skipped: {e}"),
+                    skipped: true,
+                });
+                continue;
+            }
+        };
+        if !domain.case_sensitive_paths {
+            item.record.path = item.url.case_folded_path_and_query();
+        }
+        per_file
+            .entry(domain.file.clone())
+            .or_insert_with(|| (domain, Vec::new()))
+            .1
+            .push(item);
+    }
+
+    let mut status = ExitStatus::Success;
+    let mut added = 0;
+    for (domain, items) in per_file.values() {
+        let records: Vec<NewRecord> = items.iter().map(|i| i.record.clone()).collect();
+        let result = match edit::add_records(domain, &records, args.create_domain, &options) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                status = worse(status, ExitStatus::Error);
+                continue;
+            }
+        };
+        let file = crate::report::display_path(&result.file);
+        for (item, change) in items.iter().zip(&result.changes) {
+            match change {
+                Change::Added => added += 1,
+                Change::Exists { existing } => problems.push(LineProblem {
+                    line: item.line,
+                    message: format!("already in {file} as `{existing}`; left as it is"),
+                    skipped: false,
+                }),
+                Change::Invalid { code, message } => problems.push(LineProblem {
+                    line: item.line,
+                    message: format!("record skipped: {message} [{code}]"),
+                    skipped: true,
+                }),
+                _ => {}
+            }
+        }
+    }
+    problems.sort_by_key(|p| p.line);
+    let mut skipped = 0;
+    for p in &problems {
+        let kind = if p.skipped { "error" } else { "warning" };
+        skipped += usize::from(p.skipped);
+        eprintln!("{kind}: {name}:{}: {}", p.line, p.message);
+    }
+    if !ctx.quiet {
+        eprintln!("imported {added} records; {skipped} skipped");
+    }
+    if skipped > 0 {
+        status = worse(status, ExitStatus::Failure);
+    }
+    status
 }

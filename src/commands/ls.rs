@@ -1,13 +1,98 @@
-//! `urldb ls` (being built).
+//! `urldb ls`: the database's URLs (scheme from `https`), filtered, as a
+//! URL list (the reference tool's `dump-urls`), JSON or CSV.
 
-use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
 
 use crate::cli::{Context, ExitStatus};
+use crate::interchange;
+use crate::listing::Filter;
 
 #[derive(Debug, Args)]
-pub struct LsArgs {}
+pub struct LsArgs {
+    /// Domain files or directories to list (default: the whole database).
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = LsFormat::Urls)]
+    pub format: LsFormat,
+}
 
-pub fn run(_ctx: &Context, _args: &LsArgs) -> ExitStatus {
-    eprintln!("error: `urldb ls` is not available yet");
-    ExitStatus::Error
+/// The record filters `ls` shares with other commands.
+#[derive(Debug, Args)]
+pub struct FilterArgs {
+    /// Only this domain (its primary name or a cname); repeatable.
+    #[arg(long, value_name = "DOMAIN")]
+    pub domain: Vec<String>,
+    /// Only records with this category; repeatable (any of them).
+    #[arg(long, value_name = "CATEGORY")]
+    pub category: Vec<String>,
+    /// Only paths starting with this text.
+    #[arg(long, value_name = "PREFIX")]
+    pub path_prefix: Option<String>,
+    /// Only paths that this robots.txt-style pattern matches (`%xx` decoded
+    /// except `%2F`, prefix match).
+    #[arg(long = "match", value_name = "PATTERN")]
+    pub pattern: Option<String>,
+    /// List `deprecated` records too.
+    #[arg(long)]
+    pub include_deprecated: bool,
+}
+
+impl FilterArgs {
+    /// The filter, with `--domain` values read as hosts (lowercase, IDN to
+    /// A-labels, no trailing dot).
+    pub fn filter(&self) -> Result<Filter, String> {
+        let mut domains = Vec::new();
+        for d in &self.domain {
+            let url = crate::url::canonicalize(d).map_err(|e| format!("--domain `{d}`: {e}"))?;
+            domains.push(url.host);
+        }
+        Ok(Filter {
+            domains,
+            categories: self.category.clone(),
+            path_prefix: self.path_prefix.clone(),
+            pattern: self.pattern.clone(),
+            include_deprecated: self.include_deprecated,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LsFormat {
+    /// One URL per line.
+    Urls,
+    /// A JSON array with every field.
+    Json,
+    /// CSV with every field.
+    Csv,
+}
+
+pub fn run(ctx: &Context, args: &LsArgs) -> ExitStatus {
+    let filter = match args.filter.filter() {
+        Ok(f) => f,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    let (records, errors) = match super::export::records(ctx, &args.paths, &filter) {
+        Ok(r) => r,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let written = match args.format {
+        LsFormat::Urls => interchange::urls::write(&records, &mut out),
+        LsFormat::Json => interchange::json::write(&records, &mut out),
+        LsFormat::Csv => interchange::csv::write(&records, &mut out),
+    };
+    let flushed = written.and_then(|()| out.flush());
+    super::export::finish(flushed, &errors)
 }

@@ -1,13 +1,85 @@
-//! `urldb rm` (being built).
+//! `urldb rm`: remove the records of URLs (one write per file).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use clap::Args;
 
 use crate::cli::{Context, ExitStatus};
+use crate::edit::{self, Change, Domain, HostIndex};
 
 #[derive(Debug, Args)]
-pub struct RmArgs {}
+pub struct RmArgs {
+    /// URLs whose records to remove.
+    #[arg(required = true, value_name = "URL")]
+    pub urls: Vec<String>,
+}
 
-pub fn run(_ctx: &Context, _args: &RmArgs) -> ExitStatus {
-    eprintln!("error: `urldb rm` is not available yet");
-    ExitStatus::Error
+pub fn run(ctx: &Context, args: &RmArgs) -> ExitStatus {
+    let (options, exclude) = match (ctx.options(None), ctx.exclude()) {
+        (Ok(o), Ok(e)) => (o, e),
+        (Err(message), _) | (_, Err(message)) => {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    };
+    let index = HostIndex::build(&ctx.root, &exclude);
+    let mut status = ExitStatus::Success;
+    let mut per_file: BTreeMap<PathBuf, (Domain, Vec<(String, String)>)> = BTreeMap::new();
+    for input in &args.urls {
+        let url = match crate::url::canonicalize(input) {
+            Ok(u) => u,
+            Err(e) => {
+                eprintln!("error: {input}: {e}");
+                status = worse(status, ExitStatus::Error);
+                continue;
+            }
+        };
+        let domain = match index.lookup(&url.host) {
+            Ok(d) => d.clone(),
+            Err(e) => {
+                eprintln!("error: {input}: {e}");
+                status = worse(status, ExitStatus::Failure);
+                continue;
+            }
+        };
+        let path = if domain.case_sensitive_paths {
+            url.path_and_query.clone()
+        } else {
+            url.case_folded_path_and_query()
+        };
+        per_file
+            .entry(domain.file.clone())
+            .or_insert_with(|| (domain, Vec::new()))
+            .1
+            .push((input.clone(), path));
+    }
+    for (domain, items) in per_file.values() {
+        let paths: Vec<String> = items.iter().map(|(_, p)| p.clone()).collect();
+        let result = match edit::remove_paths(domain, &paths, &options) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                status = worse(status, ExitStatus::Error);
+                continue;
+            }
+        };
+        let file = crate::report::display_path(&result.file);
+        for ((input, path), change) in items.iter().zip(&result.changes) {
+            match change {
+                Change::Removed if !ctx.quiet => eprintln!("removed {path} from {file}"),
+                Change::NotFound => {
+                    eprintln!("error: {input}: no record `{path}` in {file}");
+                    status = worse(status, ExitStatus::Failure);
+                }
+                _ => {}
+            }
+        }
+    }
+    status
+}
+
+/// The more serious of two statuses.
+pub fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
+    if (b as i32) > (a as i32) { b } else { a }
 }

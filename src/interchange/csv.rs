@@ -1,0 +1,61 @@
+//! CSV export (RFC 4180): a header line, then one line per record.
+//! `categories` are joined by `;`, `extras` is a JSON object.
+
+use std::io::Write;
+
+use crate::listing::UrlRecord;
+
+pub const HEADER: [&str; 8] = [
+    "url",
+    "domain",
+    "_path",
+    "content-type",
+    "categories",
+    "content-length",
+    "content-sha256",
+    "extras",
+];
+
+/// A field, quoted when it holds a comma, a quote or a line break.
+fn field(text: &str) -> String {
+    if text.contains([',', '"', '\r', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+fn line(fields: &[String], out: &mut impl Write) -> std::io::Result<()> {
+    let quoted: Vec<String> = fields.iter().map(|f| field(f)).collect();
+    out.write_all(quoted.join(",").as_bytes())?;
+    out.write_all(b"\r\n")
+}
+
+pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<()> {
+    line(&HEADER.map(String::from), out)?;
+    for r in records {
+        let extras: serde_json::Map<String, serde_json::Value> = r
+            .extras
+            .iter()
+            .map(|(k, v)| (k.clone(), super::json::node_to_json(v)))
+            .collect();
+        line(
+            &[
+                r.url(),
+                r.domain.clone(),
+                r.path.clone(),
+                r.content_type.clone().unwrap_or_default(),
+                r.categories.join(";"),
+                r.content_length.map(|n| n.to_string()).unwrap_or_default(),
+                r.content_sha256.clone().unwrap_or_default(),
+                if extras.is_empty() {
+                    String::new()
+                } else {
+                    serde_json::Value::Object(extras).to_string()
+                },
+            ],
+            out,
+        )?;
+    }
+    Ok(())
+}

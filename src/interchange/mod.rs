@@ -1,0 +1,34 @@
+//! Other formats for the database's records (SPEC.md section 7): the
+//! URI-Catalogue format of seed 003 ([`uri_catalogue`], both ways), a plain
+//! URL list ([`urls`], both ways), and JSON and CSV ([`json`], [`csv`],
+//! export only; they carry every field).
+
+pub mod csv;
+pub mod json;
+pub mod uri_catalogue;
+pub mod urls;
+
+/// What `urldb export --to` writes (and `urldb ls --format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    UriCatalogue,
+    Urls,
+    Json,
+    Csv,
+}
+
+/// What `urldb import --from` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ImportFormat {
+    UriCatalogue,
+    Urls,
+}
+
+/// A problem with one record of an imported file, by line (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineProblem {
+    pub line: usize,
+    pub message: String,
+    /// The record was skipped (else only a field was dropped).
+    pub skipped: bool,
+}

@@ -1,0 +1,165 @@
+//! The records of a database as URLs, filtered as `ls` and `export` filter
+//! them (SPEC.md section 4): by file, domain (or cname), category, path
+//! prefix and seed 002 path pattern; `deprecated` records only on request.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::database::FileError;
+use crate::model::domain::{self, DEPRECATED};
+use crate::model::node::{Document, Node};
+
+/// One record, with what its file says about its URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlRecord {
+    pub file: PathBuf,
+    /// The primary domain (file stem).
+    pub domain: String,
+    pub https: bool,
+    pub path: String,
+    pub content_type: Option<String>,
+    pub categories: Vec<String>,
+    pub content_length: Option<u64>,
+    pub content_sha256: Option<String>,
+    /// Every other key, in file order.
+    pub extras: Vec<(String, Node)>,
+}
+
+impl UrlRecord {
+    pub fn scheme(&self) -> &'static str {
+        if self.https { "https" } else { "http" }
+    }
+
+    /// The full URL (scheme from `https`, the primary domain, `_path`).
+    pub fn url(&self) -> String {
+        format!("{}://{}{}", self.scheme(), self.domain, self.path)
+    }
+}
+
+/// Which records to list. The default lists every record that is not
+/// `deprecated`.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Domains or cnames (lowercase); empty = all.
+    pub domains: Vec<String>,
+    /// A record must have one of these categories; empty = any.
+    pub categories: Vec<String>,
+    pub path_prefix: Option<String>,
+    /// Seed 002 pattern ([`crate::url::matches`]).
+    pub pattern: Option<String>,
+    pub include_deprecated: bool,
+}
+
+impl Filter {
+    fn accepts_file(&self, domain: &str, cnames: &[&str]) -> bool {
+        self.domains.is_empty()
+            || self
+                .domains
+                .iter()
+                .any(|d| d == domain || cnames.contains(&d.as_str()))
+    }
+
+    fn accepts(&self, record: &UrlRecord) -> bool {
+        // Asking for `--category deprecated` is asking for deprecated records.
+        let deprecated_ok =
+            self.include_deprecated || self.categories.iter().any(|c| c == DEPRECATED);
+        (deprecated_ok || !record.categories.iter().any(|c| c == DEPRECATED))
+            && (self.categories.is_empty()
+                || record
+                    .categories
+                    .iter()
+                    .any(|c| self.categories.contains(c)))
+            && self
+                .path_prefix
+                .as_deref()
+                .is_none_or(|p| record.path.starts_with(p))
+            && self
+                .pattern
+                .as_deref()
+                .is_none_or(|p| crate::url::matches(p, &record.path))
+    }
+}
+
+/// The records of `files` that `filter` accepts (files in the order given,
+/// records in file order), and the files that could not be read.
+pub fn collect(
+    files: &[PathBuf],
+    filter: &Filter,
+    max_size: u64,
+) -> (Vec<UrlRecord>, Vec<FileError>) {
+    let per_file: Vec<Result<Vec<UrlRecord>, FileError>> = files
+        .par_iter()
+        .map(|file| {
+            read_records(file, filter, max_size).map_err(|message| FileError {
+                path: file.clone(),
+                message,
+            })
+        })
+        .collect();
+    let mut records = Vec::new();
+    let mut errors = Vec::new();
+    for result in per_file {
+        match result {
+            Ok(r) => records.extend(r),
+            Err(e) => errors.push(e),
+        }
+    }
+    (records, errors)
+}
+
+/// The documents of a whole domain file (parse only, no rules).
+pub fn read_documents(file: &Path, max_size: u64) -> Result<Vec<Document>, String> {
+    let raw = match crate::database::read_file(file, max_size)? {
+        Ok(raw) => raw,
+        Err(size) => return Err(format!("too large ({size} bytes; see `max-file-size`)")),
+    };
+    let text =
+        String::from_utf8(raw).map_err(|_| "not UTF-8 text; run `urldb check`".to_string())?;
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
+    let tree = crate::parse::tree::parse_tree(text);
+    if tree.incomplete {
+        return Err("cannot be read (YAML syntax error); run `urldb check`".to_string());
+    }
+    Ok(tree.documents)
+}
+
+fn read_records(file: &Path, filter: &Filter, max_size: u64) -> Result<Vec<UrlRecord>, String> {
+    let name = crate::rules::domain_of(file);
+    let docs = read_documents(file, max_size)?;
+    if !filter.accepts_file(&name, &domain::cnames(&docs)) {
+        return Ok(Vec::new());
+    }
+    let https = domain::https(&docs);
+    let records = domain::records(&docs)
+        .filter_map(|r| {
+            let path = r.path()?.to_string();
+            let text = |key: &str| {
+                r.get(key)
+                    .and_then(|e| e.value.as_scalar())
+                    .map(|s| s.value.clone())
+            };
+            let known = domain::RECORD_KEYS;
+            Some(UrlRecord {
+                file: file.to_path_buf(),
+                domain: name.clone(),
+                https,
+                path,
+                content_type: text(domain::CONTENT_TYPE),
+                categories: r.categories().map(String::from).collect(),
+                content_length: text(domain::CONTENT_LENGTH).and_then(|t| t.parse().ok()),
+                content_sha256: text(domain::CONTENT_SHA256),
+                extras: r
+                    .entries
+                    .iter()
+                    .filter_map(|e| {
+                        let key = e.key_str()?;
+                        (!known.contains(&key)).then(|| (key.to_string(), e.value.clone()))
+                    })
+                    .collect(),
+            })
+        })
+        .filter(|r| filter.accepts(r))
+        .collect();
+    Ok(records)
+}

@@ -1,0 +1,421 @@
+//! `urldb add` against a real HTTP server on 127.0.0.1: a page, a redirect,
+//! a 404, a slow answer, a missing Content-Type, and a 50 MB static body
+//! (streamed: memory stays flat). Records land in the right file (by cname,
+//! on a case-insensitive domain), sorted, and the files stay canonical.
+
+mod support;
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+
+const BIG: usize = 50 * 1024 * 1024;
+
+/// The byte at offset `i` of the big body (not constant, so the digest
+/// checks every byte).
+fn big_byte(i: usize) -> u8 {
+    (i.wrapping_mul(31) ^ (i >> 13)) as u8
+}
+
+fn big_digest() -> String {
+    let mut hasher = Sha256::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut at = 0;
+    while at < BIG {
+        let n = chunk.len().min(BIG - at);
+        for (k, b) in chunk[..n].iter_mut().enumerate() {
+            *b = big_byte(at + k);
+        }
+        hasher.update(&chunk[..n]);
+        at += n;
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn respond(mut stream: TcpStream) {
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut request = String::new();
+    if reader.read_line(&mut request).is_err() {
+        return;
+    }
+    loop {
+        let mut header = String::new();
+        match reader.read_line(&mut header) {
+            Ok(0) | Err(_) => break,
+            Ok(_) if header == "\r\n" => break,
+            Ok(_) => {}
+        }
+    }
+    let path = request.split_whitespace().nth(1).unwrap_or("/").to_string();
+    let head = |status: &str, headers: &str, len: usize| {
+        format!("HTTP/1.1 {status}\r\n{headers}Content-Length: {len}\r\nConnection: close\r\n\r\n")
+    };
+    let _ = match path.as_str() {
+        "/page" | "/a/b%20c" | "/docs/index.html" => {
+            let body = "<html></html>";
+            stream.write_all(
+                (head(
+                    "200 OK",
+                    "Content-Type: Text/HTML; charset=utf-8\r\n",
+                    body.len(),
+                ) + body)
+                    .as_bytes(),
+            )
+        }
+        "/moved" => {
+            stream.write_all(head("301 Moved Permanently", "Location: /page\r\n", 0).as_bytes())
+        }
+        "/no-type" => stream.write_all((head("200 OK", "", 2) + "hi").as_bytes()),
+        "/slow" => {
+            std::thread::sleep(Duration::from_secs(3));
+            stream.write_all(head("200 OK", "Content-Type: text/plain\r\n", 0).as_bytes())
+        }
+        "/big.bin" => {
+            let mut result = stream.write_all(
+                head("200 OK", "Content-Type: application/octet-stream\r\n", BIG).as_bytes(),
+            );
+            let mut chunk = vec![0u8; 1 << 16];
+            let mut at = 0;
+            while at < BIG && result.is_ok() {
+                let n = chunk.len().min(BIG - at);
+                for (k, b) in chunk[..n].iter_mut().enumerate() {
+                    *b = big_byte(at + k);
+                }
+                result = stream.write_all(&chunk[..n]);
+                at += n;
+            }
+            result
+        }
+        _ => stream.write_all(head("404 Not Found", "Content-Type: text/plain\r\n", 0).as_bytes()),
+    };
+}
+
+/// Start the server; its address (`127.0.0.1:PORT`).
+fn server() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr").to_string();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || respond(stream));
+        }
+    });
+    addr
+}
+
+fn database(dir: &Path) {
+    fs::write(
+        dir.join("example.com.yaml"),
+        "---\ncnames:\n- www.example.com\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /z\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    fs::write(
+        dir.join("docs.example.org.yaml"),
+        "---\ncase-sensitive-paths: false\n---\n_path: /readme\ncontent-type: text/plain\n",
+    )
+    .expect("write");
+}
+
+fn add(dir: &Path, addr: &str, args: &[&str]) -> Output {
+    let map1 = format!("example.com={addr}");
+    let map2 = format!("docs.example.org={addr}");
+    let mut all = vec!["add", "--map", &map1, "--map", &map2, "--timeout", "1s"];
+    all.extend_from_slice(args);
+    support::run_in(dir, &all)
+}
+
+fn text(dir: &Path, name: &str) -> String {
+    fs::read_to_string(dir.join(name)).expect("read")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn assert_clean(dir: &Path) {
+    let fmt = support::run_in(dir, &["fmt", "--check"]);
+    assert!(
+        fmt.status.success(),
+        "fmt --check: {}",
+        String::from_utf8_lossy(&fmt.stdout)
+    );
+    let check = support::run_in(dir, &["check"]);
+    assert!(
+        check.status.success(),
+        "check: {}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}
+
+#[test]
+fn asks_the_server_and_inserts_in_sorted_position() {
+    let addr = server();
+    let dir = tempfile::tempdir().expect("tempdir");
+    database(dir.path());
+    // Through the cname, one write for two URLs of the same file.
+    let out = add(
+        dir.path(),
+        &addr,
+        &[
+            "-c",
+            "frontend",
+            "http://www.example.com/page#top",
+            "http://example.com/moved",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("fragment `#top` removed"),
+        "{}",
+        stderr(&out)
+    );
+    let file = text(dir.path(), "example.com.yaml");
+    let paths: Vec<&str> = file
+        .lines()
+        .filter_map(|l| l.strip_prefix("_path: "))
+        .collect();
+    assert_eq!(paths, ["/a", "/moved", "/page", "/z"]);
+    // The media type without parameters, lowercase; the redirect marker.
+    assert!(
+        file.contains("_path: /page\ncategories:\n- frontend\ncontent-type: text/html\n"),
+        "{file}"
+    );
+    assert!(
+        file.contains("_path: /moved\ncategories:\n- frontend\ncontent-type: X-301-Redirect\n"),
+        "{file}"
+    );
+    assert_clean(dir.path());
+
+    // A case-insensitive domain: the path is lowercased, escapes kept.
+    let out = add(
+        dir.path(),
+        &addr,
+        &["http://DOCS.example.org/Docs/Index.HTML"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let docs = text(dir.path(), "docs.example.org.yaml");
+    assert!(
+        docs.contains("_path: /docs/index.html\ncontent-type: text/html\n---\n_path: /readme"),
+        "{docs}"
+    );
+    assert_clean(dir.path());
+
+    // An existing (equivalent) path is left as it is, and said so.
+    let before = text(dir.path(), "docs.example.org.yaml");
+    let out = add(
+        dir.path(),
+        &addr,
+        &[
+            "--content-type",
+            "text/html",
+            "http://docs.example.org/README",
+        ],
+    );
+    assert!(out.status.success());
+    assert!(
+        stderr(&out).contains("already in docs.example.org.yaml as `/readme`"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(text(dir.path(), "docs.example.org.yaml"), before);
+}
+
+#[test]
+fn server_errors_are_clear_and_write_nothing() {
+    let addr = server();
+    let dir = tempfile::tempdir().expect("tempdir");
+    database(dir.path());
+    let before = text(dir.path(), "example.com.yaml");
+    let cases = [
+        ("http://example.com/missing", "answers HTTP 404"),
+        ("http://example.com/slow", "timed out"),
+        (
+            "http://example.com/no-type",
+            "sends no Content-Type; give one with --content-type",
+        ),
+    ];
+    for (url, message) in cases {
+        let out = add(dir.path(), &addr, &[url]);
+        assert_eq!(out.status.code(), Some(1), "{url}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{url}: {}", stderr(&out));
+    }
+    let out = add(dir.path(), &addr, &["--static", "http://example.com/moved"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("answers 301 (a redirect to /page)"),
+        "{}",
+        stderr(&out)
+    );
+    // Nothing listens on port 9 of 127.0.0.2.
+    let out = support::run_in(
+        dir.path(),
+        &[
+            "add",
+            "--map",
+            "example.com=127.0.0.1:9",
+            "--timeout",
+            "2s",
+            "http://example.com/x",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("http://127.0.0.1:9/x"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(text(dir.path(), "example.com.yaml"), before);
+}
+
+#[test]
+fn url_and_host_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    database(dir.path());
+    let ct = ["add", "--content-type", "text/html"];
+    let run = |url: &str| {
+        let mut args = ct.to_vec();
+        args.push(url);
+        support::run_in(dir.path(), &args)
+    };
+    for (url, code, message) in [
+        ("http://example.com:8080/", 2, "port 8080 cannot be stored"),
+        ("http://joe:secret@example.com/", 2, "user name or password"),
+        ("ftp://example.com/", 2, "`ftp:` URLs cannot be stored"),
+        (
+            "http://unknown.example/",
+            1,
+            "unknown host `unknown.example`",
+        ),
+        (
+            "http://www.docs.example.org/",
+            1,
+            "`docs.example.org` is in docs.example.org.yaml",
+        ),
+    ] {
+        let out = run(url);
+        assert_eq!(out.status.code(), Some(code), "{url}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{url}: {}", stderr(&out));
+    }
+    // A content type that breaks a rule is refused, naming the rule.
+    let out = support::run_in(
+        dir.path(),
+        &["add", "--content-type", "html", "http://example.com/x"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("[invalid-content-type]"),
+        "{}",
+        stderr(&out)
+    );
+    // --create-domain makes a new canonical file (https from the URL).
+    let out = support::run_in(
+        dir.path(),
+        &[
+            "add",
+            "--content-type",
+            "text/html",
+            "--create-domain",
+            "https://New.Example/",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        text(dir.path(), "new.example.yaml"),
+        "---\nhttps: true\n---\n_path: /\ncontent-type: text/html\n"
+    );
+    assert_clean(dir.path());
+    // A file that cannot be rewritten (a comment) is not edited.
+    fs::write(
+        dir.path().join("example.com.yaml"),
+        "---\n# keep me\n---\n_path: /a\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    let out = run("http://example.com/b");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`yaml-comment` finding that blocks rewriting"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn rm_removes_records() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    database(dir.path());
+    let out = support::run_in(
+        dir.path(),
+        &[
+            "rm",
+            "http://www.example.com/z",
+            "http://docs.example.org/README",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!text(dir.path(), "example.com.yaml").contains("/z"));
+    assert!(!text(dir.path(), "docs.example.org.yaml").contains("/readme"));
+    assert_clean(dir.path());
+    let out = support::run_in(dir.path(), &["rm", "http://example.com/z"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no record `/z` in example.com.yaml"),
+        "{}",
+        stderr(&out)
+    );
+    let out = support::run_in(dir.path(), &["rm", "http://nowhere.example/z"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// `--static` streams a 50 MB body into SHA-256 and length; the peak memory
+/// of the process stays far below the body's size.
+#[test]
+fn static_body_is_streamed_with_flat_memory() {
+    let addr = server();
+    let dir = tempfile::tempdir().expect("tempdir");
+    database(dir.path());
+    let map = format!("example.com={addr}");
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "peak-rss-kb=%M"])
+        .arg(env!("CARGO_BIN_EXE_urldb"))
+        .args([
+            "add",
+            "--map",
+            &map,
+            "--timeout",
+            "20s",
+            "--static",
+            "http://example.com/big.bin",
+        ])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run /usr/bin/time");
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let file = text(dir.path(), "example.com.yaml");
+    let expected = format!(
+        "_path: /big.bin\ncontent-length: {BIG}\ncontent-sha256: {}\ncontent-type: application/octet-stream\n",
+        big_digest()
+    );
+    assert!(file.contains(&expected), "{file}");
+    let peak_kb: u64 = err
+        .lines()
+        .find_map(|l| l.strip_prefix("peak-rss-kb="))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("peak RSS from /usr/bin/time");
+    eprintln!("peak RSS of `urldb add --static` for a 50 MB body: {peak_kb} KiB");
+    assert!(
+        peak_kb < 25 * 1024,
+        "peak RSS {peak_kb} KiB for a 50 MB body"
+    );
+    assert_clean(dir.path());
+}

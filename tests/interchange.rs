@@ -1,0 +1,629 @@
+//! `export`, `import` and `ls`: the URI-Catalogue round trip, seed 003's
+//! examples, the strict reader's diagnostics, and the record filters.
+
+mod support;
+
+use std::fs;
+use std::path::Path;
+
+use support::run_in;
+
+fn write(dir: &Path, name: &str, text: &str) {
+    fs::write(dir.join(name), text).expect("write");
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The record documents of a domain file (everything after the metadata).
+fn records_text(path: &Path) -> String {
+    let text = fs::read_to_string(path).expect("read");
+    let second = text[3..].find("\n---").map_or(text.len(), |i| i + 4);
+    text[second..].to_string()
+}
+
+/// A database with every kind of record the format holds.
+fn sample_database(dir: &Path) {
+    write(
+        dir,
+        "example.com.yaml",
+        "---\ncnames:\n- www.example.com\nhttps: true\n---\n\
+         _path: /\ncategories:\n- coreapp\n- frontend\ncontent-type: text/html\n\
+         date: 31/10/2007 19:03:34\ndescription: The home page, with a description\n\
+         id: 7\nlanguage: en-gb\nname: Home\nrating: 5\n---\n\
+         X-Mirror: http://mirror.example.net/\n\
+         _path: /a%20b/caf%C3%A9?q=1&r=%2B\ncontent-type: text/html; charset=utf-8\n\
+         owner: alice\npriority: 3\nreviewed: true\n---\n\
+         _path: /favicon.ico\ncategories:\n- graphics\ncontent-length: 1406\n\
+         content-sha256: 0d5a5c3c6e4f1b2a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c\n\
+         content-type: image/x-icon\n---\n\
+         _path: /old\ncategories:\n- deprecated\ncontent-type: X-301-Redirect\n",
+    );
+    write(
+        dir,
+        "ci.example.org.yaml",
+        "---\ncase-sensitive-paths: false\n---\n_path: /docs/index.html\ncontent-type: text/html\n\
+         ---\n_path: /robots.txt\ncontent-type: text/plain\nname: '123'\n",
+    );
+}
+
+#[test]
+fn export_then_import_reproduces_the_records() {
+    let source = tempfile::tempdir().expect("tempdir");
+    sample_database(source.path());
+    assert!(run_in(source.path(), &["check"]).status.success());
+    let exported = run_in(source.path(), &["export", "--to", "uri-catalogue"]);
+    assert!(exported.status.success(), "{}", stderr(&exported));
+    let catalogue = stdout(&exported);
+    // ASCII, CRLF only, blank line between records.
+    assert!(catalogue.is_ascii());
+    assert!(!catalogue.replace("\r\n", "").contains('\n'));
+    assert_eq!(catalogue.matches("\r\n\r\nURI: ").count(), 5);
+
+    let target = tempfile::tempdir().expect("tempdir");
+    let file = target.path().join("urls.catalogue");
+    fs::write(&file, &catalogue).expect("write");
+    let db = target.path().join("db");
+    fs::create_dir(&db).expect("mkdir");
+    let imported = run_in(
+        &db,
+        &[
+            "import",
+            "--from",
+            "uri-catalogue",
+            "--create-domain",
+            file.to_str().expect("utf-8"),
+        ],
+    );
+    assert!(imported.status.success(), "{}", stderr(&imported));
+    for name in ["example.com.yaml", "ci.example.org.yaml"] {
+        assert_eq!(
+            records_text(&db.join(name)),
+            records_text(&source.path().join(name)),
+            "{name}"
+        );
+    }
+    // The https domain comes back as one.
+    assert!(
+        fs::read_to_string(db.join("example.com.yaml"))
+            .expect("read")
+            .contains("https: true")
+    );
+    assert!(run_in(&db, &["check"]).status.success());
+    assert!(run_in(&db, &["fmt", "--check"]).status.success());
+
+    // Importing the same catalogue again changes nothing and says so.
+    let before = fs::read(db.join("example.com.yaml")).expect("read");
+    let again = run_in(
+        &db,
+        &[
+            "import",
+            "--from",
+            "uri-catalogue",
+            file.to_str().expect("utf-8"),
+        ],
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("left as it is"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(fs::read(db.join("example.com.yaml")).expect("read"), before);
+}
+
+#[test]
+fn export_urls_json_and_csv_carry_the_records() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    sample_database(dir.path());
+    let urls = stdout(&run_in(dir.path(), &["export", "--to", "urls"]));
+    let lines: Vec<&str> = urls.lines().collect();
+    assert_eq!(lines.len(), 6, "{urls}");
+    assert!(lines.contains(&"https://example.com/a%20b/caf%C3%A9?q=1&r=%2B"));
+    assert!(lines.contains(&"http://ci.example.org/robots.txt"));
+    // Deprecated records are exported too.
+    assert!(lines.contains(&"https://example.com/old"));
+
+    let json = stdout(&run_in(dir.path(), &["export", "--to", "json"]));
+    let parsed: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    let favicon = parsed
+        .as_array()
+        .and_then(|a| a.iter().find(|r| r["_path"] == "/favicon.ico"))
+        .expect("favicon record");
+    assert_eq!(favicon["content-length"], 1406);
+    assert_eq!(favicon["categories"], serde_json::json!(["graphics"]));
+    let home = parsed
+        .as_array()
+        .and_then(|a| a.iter().find(|r| r["_path"] == "/"))
+        .expect("home record");
+    assert_eq!(home["extras"]["rating"], 5);
+    assert_eq!(home["extras"]["name"], "Home");
+
+    // CSV as Python's csv module reads it.
+    let csv = stdout(&run_in(dir.path(), &["export", "--to", "csv"]));
+    let script = "import csv,sys,json\nrows=list(csv.DictReader(sys.stdin))\n\
+                  print(json.dumps(rows))";
+    let mut child = std::process::Command::new(support::python())
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(csv.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("python");
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("rows");
+    assert_eq!(rows.len(), 6);
+    let home = rows.iter().find(|r| r["_path"] == "/").expect("home row");
+    assert_eq!(home["categories"], "coreapp;frontend");
+    let extras: serde_json::Value =
+        serde_json::from_str(home["extras"].as_str().expect("extras")).expect("extras JSON");
+    assert_eq!(extras["description"], "The home page, with a description");
+    let typed = rows
+        .iter()
+        .find(|r| r["content-type"] == "text/html; charset=utf-8");
+    assert!(
+        typed.is_some(),
+        "a field with a comma or semicolon survives"
+    );
+}
+
+#[test]
+fn export_refuses_what_a_catalogue_cannot_hold() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "---\n---\n_path: /\ncontent-type: text/html\ndescription: Café\n",
+    );
+    let out = run_in(dir.path(), &["export", "--to", "uri-catalogue"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("non-ASCII character `é`"),
+        "{}",
+        stderr(&out)
+    );
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "---\n---\n_path: /\ncontent-type: text/html\nlinks:\n  a: b\n",
+    );
+    let out = run_in(dir.path(), &["export", "--to", "uri-catalogue"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("extra `links` is a mapping"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Seed 003, section 4.1, with CRLF line breaks as the format requires.
+const SEED_FULL: &str = "URI: http://google.co.uk/\r\nNAME: Google\r\nID: 1\r\n\
+DATE: 30/10/2007 08:31:32\r\nCATEGORY: Search Engines\r\n\
+DESCRIPTION: A popular search engine run by Google, Inc. of the USA\r\nRATING: 1\r\n\
+LANGUAGE: en-us\r\nTYPE: text/html\r\n\r\n\
+URI: http://shadyindustries.biz/ssd/ssd3.txt\r\n\
+NAME: SSD3 - \"Specification of URI-Catalogue format\"\r\nID: 2\r\n\
+DATE: 31/10/2007 19:28:45\r\nCATEGORY: Official Documents\r\n\
+DESCRIPTION: The Specification for the URI-Catalogue format\r\nRATING: 2\r\n\
+LANGUAGE: en-gb\r\nTYPE: text/plain\r\n";
+
+/// Seed 003, section 4.2.
+const SEED_MINIMUM: &str = "URI: http://shadyindustries.biz/ssd/ssd3.txt\r\n\
+NAME: SSD3 - URI-Catalogue specification\r\nDATE: 31/10/2007 19:29:23\r\n";
+
+fn import(dir: &Path, text: &str, extra: &[&str]) -> std::process::Output {
+    let file = dir.join("in.catalogue");
+    fs::write(&file, text).expect("write");
+    let mut args = vec![
+        "--db",
+        "db",
+        "import",
+        "--from",
+        "uri-catalogue",
+        "--create-domain",
+    ];
+    args.extend_from_slice(extra);
+    args.push("in.catalogue");
+    fs::create_dir_all(dir.join("db")).expect("mkdir");
+    run_in(dir, &args)
+}
+
+fn json_records(dir: &Path) -> Vec<serde_json::Value> {
+    let out = run_in(dir, &["--db", "db", "export", "--to", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_slice::<Vec<serde_json::Value>>(&out.stdout).expect("json")
+}
+
+#[test]
+fn seed_003_full_example_imports() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = import(dir.path(), SEED_FULL, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let records = json_records(dir.path());
+    assert_eq!(records.len(), 2);
+    let google = records
+        .iter()
+        .find(|r| r["url"] == "http://google.co.uk/")
+        .expect("google");
+    assert_eq!(google["content-type"], "text/html");
+    assert_eq!(google["categories"], serde_json::json!(["Search Engines"]));
+    assert_eq!(google["extras"]["name"], "Google");
+    assert_eq!(google["extras"]["id"], 1);
+    assert_eq!(google["extras"]["rating"], 1);
+    assert_eq!(google["extras"]["language"], "en-us");
+    assert_eq!(google["extras"]["date"], "30/10/2007 08:31:32");
+    let ssd = records
+        .iter()
+        .find(|r| r["url"] == "http://shadyindustries.biz/ssd/ssd3.txt")
+        .expect("ssd3");
+    assert_eq!(
+        ssd["extras"]["name"],
+        "SSD3 - \"Specification of URI-Catalogue format\""
+    );
+    assert!(run_in(&dir.path().join("db"), &["check"]).status.success());
+    assert!(
+        run_in(&dir.path().join("db"), &["fmt", "--check"])
+            .status
+            .success()
+    );
+}
+
+#[test]
+fn seed_003_minimum_example_needs_a_content_type() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = import(dir.path(), SEED_MINIMUM, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("in.catalogue:1: record skipped: no content type"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(json_records(dir.path()).is_empty());
+
+    let out = import(dir.path(), SEED_MINIMUM, &["--content-type", "text/plain"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let records = json_records(dir.path());
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["content-type"], "text/plain");
+    assert_eq!(
+        records[0]["extras"]["name"],
+        "SSD3 - URI-Catalogue specification"
+    );
+}
+
+fn field_lines(fields: &[&str]) -> String {
+    fields.iter().map(|f| format!("{f}\r\n")).collect()
+}
+
+#[test]
+fn invalid_records_are_reported_by_line_and_the_rest_imported() {
+    // (record fields, the line of the expected error within the record,
+    // what the message says); None = a valid record.
+    type Expected<'a> = Option<(usize, &'a str)>;
+    let records: Vec<(Vec<&str>, Expected)> = vec![
+        (
+            vec![
+                "URI: http://example.com/ok1",
+                "NAME: one",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: text/html",
+                "ID: 1",
+            ],
+            None,
+        ),
+        (
+            vec![
+                "URI: http://example.com/date",
+                "NAME: bad date",
+                "DATE: 2003-02-01 04:05:06",
+                "TYPE: text/html",
+            ],
+            Some((2, "DATE `2003-02-01 04:05:06`")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/rating",
+                "NAME: r",
+                "DATE: 01/02/2003 04:05:06",
+                "RATING: 7",
+                "TYPE: text/html",
+            ],
+            Some((3, "RATING `7` is not an integer from 1 to 5")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/dup",
+                "NAME: d",
+                "DATE: 01/02/2003 04:05:06",
+                "ID: 1",
+                "TYPE: text/html",
+            ],
+            Some((3, "ID 1 is already the ID of the record on line 5")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/tab",
+                "NAME: with\ta tab",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: text/html",
+            ],
+            Some((1, "tab character")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/feb",
+                "NAME: f",
+                "DATE: 30/02/2003 04:05:06",
+                "TYPE: text/html",
+            ],
+            Some((2, "no day 30 in month 2")),
+        ),
+        (
+            vec!["NAME: no uri", "DATE: 01/02/2003 04:05:06"],
+            Some((0, "no `URI` field")),
+        ),
+        (
+            vec!["URI: http://example.com/nodate", "NAME: n"],
+            Some((0, "no `DATE` field")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/name",
+                "NA ME: x",
+                "DATE: 01/02/2003 04:05:06",
+            ],
+            Some((1, "`NA ME` is not a field name")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/space",
+                "NAME:x",
+                "DATE: 01/02/2003 04:05:06",
+            ],
+            Some((1, "must be followed by one space")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/empty",
+                "NAME: ",
+                "DATE: 01/02/2003 04:05:06",
+            ],
+            Some((1, "`NAME` has an empty value")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/twice",
+                "NAME: a",
+                "NAME: b",
+                "DATE: 01/02/2003 04:05:06",
+            ],
+            Some((2, "second `NAME` field (first on line")),
+        ),
+        (
+            vec![
+                "URI: http://example.com:8080/port",
+                "NAME: p",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: text/html",
+            ],
+            Some((0, "port 8080 cannot be stored")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/lang",
+                "NAME: l",
+                "DATE: 01/02/2003 04:05:06",
+                "LANGUAGE: en_us",
+                "TYPE: text/html",
+            ],
+            Some((3, "LANGUAGE")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/type",
+                "NAME: t",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: html",
+            ],
+            Some((3, "TYPE `html`")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/id0",
+                "NAME: t",
+                "DATE: 01/02/2003 04:05:06",
+                "ID: 0",
+                "TYPE: text/html",
+            ],
+            Some((3, "ID `0` is not a positive decimal integer")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/ascii",
+                "NAME: caf\u{e9}",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: text/html",
+            ],
+            Some((1, "non-ASCII byte")),
+        ),
+        (
+            vec![
+                "URI: http://example.com/ok2",
+                "NAME: two",
+                "DATE: 29/02/2004 23:59:59",
+                "TYPE: text/plain",
+                "COMMENT: dropped",
+                "X-Note: kept",
+            ],
+            None,
+        ),
+    ];
+    let mut text = String::new();
+    let mut line = 1;
+    let mut expected = Vec::new();
+    for (i, (fields, error)) in records.iter().enumerate() {
+        if i > 0 {
+            text.push_str("\r\n");
+            line += 1;
+        }
+        if let Some((offset, message)) = error {
+            expected.push((line + offset, *message));
+        }
+        text.push_str(&field_lines(fields));
+        line += fields.len();
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = import(dir.path(), &text, &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    for (line, message) in &expected {
+        let wanted = format!("error: in.catalogue:{line}: record skipped: ");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&wanted) && l.contains(message)),
+            "expected `{wanted}...{message}` in:\n{err}"
+        );
+    }
+    assert_eq!(
+        err.matches("record skipped").count(),
+        expected.len(),
+        "{err}"
+    );
+    // The unknown field of a valid record is dropped with a warning.
+    assert!(
+        err.contains("warning: in.catalogue:") && err.contains("unknown field `COMMENT` dropped"),
+        "{err}"
+    );
+    let records = json_records(dir.path());
+    let mut paths: Vec<&str> = records.iter().filter_map(|r| r["_path"].as_str()).collect();
+    paths.sort();
+    assert_eq!(paths, ["/ok1", "/ok2"]);
+    let ok2 = records.iter().find(|r| r["_path"] == "/ok2").expect("ok2");
+    assert_eq!(ok2["extras"]["X-Note"], "kept");
+    assert!(ok2["extras"].get("COMMENT").is_none());
+}
+
+#[test]
+fn import_of_a_url_list() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("db");
+    fs::create_dir(&db).expect("mkdir");
+    write(
+        &db,
+        "example.com.yaml",
+        "---\ncase-sensitive-paths: false\n---\n_path: /a\ncontent-type: text/html\n",
+    );
+    let list = "# a comment\nhttp://EXAMPLE.com/B?X=1\n\nftp://example.com/c\nhttp://example.com/A\nhttp://unknown.example/\n";
+    fs::write(dir.path().join("list.txt"), list).expect("write");
+    let out = run_in(
+        dir.path(),
+        &["--db", "db", "import", "--from", "urls", "list.txt"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("list.txt:2: skipped: a URL list has no content types"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = run_in(
+        dir.path(),
+        &[
+            "--db",
+            "db",
+            "import",
+            "--from",
+            "urls",
+            "--content-type",
+            "text/html",
+            "list.txt",
+        ],
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("list.txt:4: `ftp:` URLs cannot be stored"),
+        "{err}"
+    );
+    assert!(err.contains("list.txt:5: already in"), "{err}");
+    assert!(
+        err.contains("list.txt:6: record skipped: unknown host `unknown.example`"),
+        "{err}"
+    );
+    let text = fs::read_to_string(db.join("example.com.yaml")).expect("read");
+    assert!(text.contains("_path: /b?X=1\n"), "{text}");
+    assert!(run_in(&db, &["check"]).status.success());
+
+    let missing = run_in(
+        dir.path(),
+        &["--db", "db", "import", "--from", "urls", "nope.txt"],
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("cannot read nope.txt"));
+}
+
+#[test]
+fn ls_filters() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    sample_database(dir.path());
+    let ls = |args: &[&str]| {
+        let mut all = vec!["ls"];
+        all.extend_from_slice(args);
+        let out = run_in(dir.path(), &all);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out).lines().map(String::from).collect::<Vec<_>>()
+    };
+    assert_eq!(ls(&[]).len(), 5, "deprecated records are left out");
+    assert_eq!(ls(&["--include-deprecated"]).len(), 6);
+    assert_eq!(
+        ls(&["--category", "deprecated"]),
+        ["https://example.com/old"]
+    );
+    assert_eq!(
+        ls(&["--domain", "WWW.example.com"]).len(),
+        3,
+        "a cname selects its file"
+    );
+    assert_eq!(ls(&["--domain", "ci.example.org"]).len(), 2);
+    assert_eq!(
+        ls(&["--category", "graphics", "--category", "coreapp"]).len(),
+        2
+    );
+    assert_eq!(
+        ls(&["--path-prefix", "/a%20"]),
+        ["https://example.com/a%20b/caf%C3%A9?q=1&r=%2B"]
+    );
+    // Seed 002 matching: `%61` is `a`, `%2F` is not `/`.
+    assert_eq!(ls(&["--match", "/%61%20b/"]).len(), 1);
+    assert!(ls(&["--match", "/a%20b%2Fcaf"]).is_empty());
+    assert_eq!(ls(&["ci.example.org.yaml"]).len(), 2);
+
+    let bad = run_in(dir.path(), &["ls", "--domain", "ftp://x"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let missing = run_in(dir.path(), &["ls", "nope.yaml"]);
+    assert_eq!(missing.status.code(), Some(2));
+    write(dir.path(), "broken.com.yaml", "---\n- [unclosed\n");
+    let broken = run_in(dir.path(), &["ls"]);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(
+        stderr(&broken).contains("broken.com.yaml"),
+        "{}",
+        stderr(&broken)
+    );
+    assert_eq!(
+        stdout(&broken).lines().count(),
+        5,
+        "other files are still listed"
+    );
+}
