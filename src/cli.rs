@@ -284,6 +284,7 @@ impl Context {
             line_ending: self.config.line_ending,
             empty_metadata: self.config.empty_metadata,
             drop_comments: false,
+            general_path_only: false,
         })
     }
 

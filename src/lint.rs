@@ -24,6 +24,9 @@ pub struct Options {
     pub empty_metadata: EmptyMetadata,
     /// `fmt --drop-comments`: comments do not block a rewrite.
     pub drop_comments: bool,
+    /// Parse every file with the general YAML parser, never the fast path
+    /// (for tests that hold the two to the same findings).
+    pub general_path_only: bool,
 }
 
 /// One file, checked.
@@ -66,7 +69,13 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     } else {
         0
     };
-    let mut tree = parse_tree(&source.text[bom..]);
+    // Canonical text takes the fast path, which builds the same tree.
+    let fast = if bom == 0 && !options.general_path_only {
+        crate::parse::fast::parse(&source.text)
+    } else {
+        None
+    };
+    let mut tree = fast.unwrap_or_else(|| parse_tree(&source.text[bom..]));
     tree.shift(bom);
     for problem in &tree.problems {
         all.push(match problem {

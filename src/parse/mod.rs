@@ -2,5 +2,6 @@
 //! implicit types ([`resolve`]) and the comment scanner ([`comments`]).
 
 pub mod comments;
+pub mod fast;
 pub mod resolve;
 pub mod tree;

@@ -47,8 +47,16 @@ pub fn analyze(scalar: &str) -> Analysis {
             allow_single_quoted: true,
         };
     }
-    // Fast path: the strings of a URL database are mostly short ASCII
-    // words; the general loop below handles them too, but this is hot.
+    // The strings of a URL database are nearly all printable ASCII, where
+    // the character loop below reduces to a few byte tests.
+    if scalar.bytes().all(|b| (0x20..0x7F).contains(&b)) {
+        return analyze_printable_ascii(scalar.as_bytes());
+    }
+    analyze_chars(scalar)
+}
+
+/// `analyze_scalar`'s character loop, for a non-empty string.
+fn analyze_chars(scalar: &str) -> Analysis {
     let chars: Vec<char> = scalar.chars().collect();
     let len = chars.len();
 
@@ -188,6 +196,61 @@ pub fn analyze(scalar: &str) -> Analysis {
     }
 }
 
+/// [`analyze`] of a non-empty string of printable ASCII (no line breaks,
+/// no special characters): the same flags, from bytes, without allocating.
+fn analyze_printable_ascii(s: &[u8]) -> Analysis {
+    let len = s.len();
+    let space_at = |i: usize| i >= len || s[i] == b' ';
+    let mut flow_indicators = false;
+    let mut block_indicators = false;
+    if s.starts_with(b"---") || s.starts_with(b"...") {
+        flow_indicators = true;
+        block_indicators = true;
+    }
+    for (i, &c) in s.iter().enumerate() {
+        let followed_by_space = space_at(i + 1);
+        if i == 0 {
+            match c {
+                b'#' | b',' | b'[' | b']' | b'{' | b'}' | b'&' | b'*' | b'!' | b'|' | b'>'
+                | b'\'' | b'"' | b'%' | b'@' | b'`' => {
+                    flow_indicators = true;
+                    block_indicators = true;
+                }
+                b'?' | b':' => {
+                    flow_indicators = true;
+                    block_indicators |= followed_by_space;
+                }
+                b'-' if followed_by_space => {
+                    flow_indicators = true;
+                    block_indicators = true;
+                }
+                _ => {}
+            }
+        } else {
+            match c {
+                b',' | b'?' | b'[' | b']' | b'{' | b'}' => flow_indicators = true,
+                b':' => {
+                    flow_indicators = true;
+                    block_indicators |= followed_by_space;
+                }
+                b'#' if s[i - 1] == b' ' => {
+                    flow_indicators = true;
+                    block_indicators = true;
+                }
+                _ => {}
+            }
+        }
+    }
+    let edge_space = s[0] == b' ' || s[len - 1] == b' ';
+    Analysis {
+        empty: false,
+        multiline: false,
+        allow_flow_plain: !edge_space && !flow_indicators,
+        allow_block_plain: !edge_space && !block_indicators,
+        allow_single_quoted: true,
+    }
+}
+
 /// `Emitter.choose_scalar_style` for a scalar with no requested style.
 /// `implicit` is true when the text resolves to the scalar's own tag (a
 /// string that would not load as a bool, number, null, ...).
@@ -249,4 +312,22 @@ pub fn double_quoted_verbatim(ch: char) -> bool {
     ) && (('\x20'..='\x7E').contains(&ch)
         || ('\u{A0}'..='\u{D7FF}').contains(&ch)
         || ('\u{E000}'..='\u{FFFD}').contains(&ch))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn ascii_shortcut_agrees_with_the_character_loop(s in "[ -~]{1,12}") {
+            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), analyze_chars(&s));
+        }
+
+        #[test]
+        fn ascii_shortcut_agrees_on_indicator_heavy_strings(s in "[-?:#, .a'\\[\\]{}]{1,8}") {
+            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), analyze_chars(&s));
+        }
+    }
 }

@@ -1,0 +1,298 @@
+//! The fast path (a line scanner for canonical text) and the general path
+//! (yaml-rust2) must give identical results: the same tree, spans included,
+//! and the same findings, fixes and canonical text. Canonical files are
+//! generated with values chosen to sit on every quoting boundary, then
+//! mutated byte by byte and line by line, so that the fast path sees both
+//! what it must accept and what it must refuse.
+
+mod support;
+
+use std::path::Path;
+
+use support::Rng;
+use urldb::lint::{Checked, Options, check_bytes};
+
+/// Values on the edges of plain, single-quoted and double-quoted style, and
+/// of what the rules look at.
+const VALUES: &[&str] = &[
+    "/a",
+    "/index.html",
+    "/a b",
+    "/x:y",
+    "/x: y",
+    "/a#b",
+    "/a #b",
+    "/caf\u{e9}",
+    "/a%2fb",
+    "/a%2Fb",
+    "/%41",
+    "/a/../b",
+    "/a?q=1&x=y",
+    "/a?q=1,2",
+    "/[x]",
+    "/{x}",
+    "it's",
+    "-x",
+    "- x",
+    "?x",
+    ":x",
+    "x:",
+    "a,b",
+    "[a]",
+    "yes",
+    "No",
+    "123",
+    "0x1F",
+    "1e3",
+    "~",
+    "null",
+    "",
+    "...",
+    "---",
+    "--- x",
+    " lead",
+    "trail ",
+    "tab\there",
+    "line\nbreak",
+    "'quoted'",
+    "\"dq\"",
+    "back\\slash",
+    "%percent",
+    "@at",
+    "`tick",
+    "!bang",
+    "&amp",
+    "*star",
+    "|pipe",
+    ">gt",
+    "text/html",
+    "text/html; charset=utf-8",
+    "X-301-Redirect",
+    "TEXT/HTML",
+    "0180b2ecbbdf946ed889802c74bd1fcab66ce31e6c6c34ec2f4f3d21a7b351c8",
+    "0180B2ECBBDF946ED889802C74BD1FCAB66CE31E6C6C34EC2F4F3D21A7B351C8",
+    "static",
+    "deprecated",
+    "redirect-ok",
+];
+
+const KEYS: &[&str] = &[
+    "_path",
+    "content-type",
+    "categories",
+    "content-length",
+    "content-sha256",
+    "name",
+    "Content-Type",
+    "x y",
+    "a:b",
+];
+
+/// A YAML double-quoted string holding `value` exactly.
+fn quoted(value: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in value.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A rough file (every value double-quoted), made canonical by the general
+/// path's renderer.
+fn generated(rng: &mut Rng) -> Option<String> {
+    let mut text = String::from("---\n");
+    match rng.below(4) {
+        0 => {}
+        1 => text.push_str("https: true\n"),
+        2 => text.push_str(&format!(
+            "cnames:\n- {}\n- www.example.org\n",
+            quoted(rng.pick(VALUES))
+        )),
+        _ => text.push_str("case-sensitive-paths: false\nhttps: false\n"),
+    }
+    for _ in 0..rng.below(6) {
+        text.push_str("---\n");
+        text.push_str(&format!("_path: {}\n", quoted(rng.pick(VALUES))));
+        if rng.chance(80) {
+            text.push_str(&format!("content-type: {}\n", quoted(rng.pick(VALUES))));
+        }
+        if rng.chance(40) {
+            text.push_str("categories:\n");
+            for _ in 0..1 + rng.below(3) {
+                text.push_str(&format!("- {}\n", quoted(rng.pick(VALUES))));
+            }
+        }
+        if rng.chance(20) {
+            text.push_str(&format!(
+                "content-length: {}\ncontent-sha256: {}\n",
+                rng.below(100_000),
+                quoted(rng.pick(VALUES))
+            ));
+        }
+        if rng.chance(20) {
+            text.push_str(&format!(
+                "{}: {}\n",
+                quoted(rng.pick(KEYS)),
+                quoted(rng.pick(VALUES))
+            ));
+        }
+    }
+    let options = Options {
+        general_path_only: true,
+        ..Options::default()
+    };
+    check_bytes(Path::new("example.com.yaml"), text.as_bytes(), &options).canonical
+}
+
+const INSERTS: &[&str] = &[
+    " ", ":", ": ", "#", " #", "'", "''", "\"", "-", "- ", "\n", "\r", "\r\n", "\t", "\u{e9}", "{",
+    "}", "[", "]", ",", "%", "?", "...", "---", "\n---\n", "\0", "&a ", "*a", "!t ", "|", ">",
+    "  ", "\n  x: y",
+];
+
+fn mutate(rng: &mut Rng, text: &str) -> Vec<u8> {
+    let mut bytes = text.as_bytes().to_vec();
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(bytes.len() + 1);
+        match rng.below(5) {
+            0 | 1 => {
+                let insert = rng.pick(INSERTS).as_bytes();
+                bytes.splice(at..at, insert.iter().copied());
+            }
+            2 if at < bytes.len() => {
+                bytes.remove(at);
+            }
+            3 if at < bytes.len() => {
+                bytes[at] = rng.pick(INSERTS).as_bytes()[0];
+            }
+            _ => {
+                // Duplicate or drop a whole line.
+                let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+                if lines.is_empty() {
+                    continue;
+                }
+                let i = rng.below(lines.len());
+                let mut out = Vec::new();
+                for (j, line) in lines.iter().enumerate() {
+                    if j == i && rng.chance(50) {
+                        continue;
+                    }
+                    out.extend_from_slice(line);
+                    if j == i {
+                        out.extend_from_slice(line);
+                    }
+                }
+                bytes = out;
+            }
+        }
+    }
+    bytes
+}
+
+/// Everything a user could see of a checked file.
+fn observable(checked: &Checked) -> String {
+    format!(
+        "{:?}\n{:?}\n{:?}\n{:?}",
+        checked.findings,
+        checked.blocked_by,
+        checked.canonical,
+        checked.documents.as_ref().map(|d| format!("{d:?}"))
+    )
+}
+
+fn agree(name: &str, raw: &[u8]) -> bool {
+    let general = Options {
+        general_path_only: true,
+        ..Options::default()
+    };
+    let path = Path::new(name);
+    let slow = check_bytes(path, raw, &general);
+    let fast = check_bytes(path, raw, &Options::default());
+    assert_eq!(
+        observable(&fast),
+        observable(&slow),
+        "fast and general paths disagree on {:?}",
+        String::from_utf8_lossy(raw)
+    );
+    // Whether the fast path took it, the trees must match where it did.
+    let text = String::from_utf8_lossy(raw);
+    match urldb::parse::fast::parse(&text) {
+        Some(tree) => {
+            let general = urldb::parse::tree::parse_tree(&text);
+            assert_eq!(
+                format!("{:?}\n{:?}", tree.documents, tree.scalar_spans),
+                format!("{:?}\n{:?}", general.documents, general.scalar_spans),
+                "tree differs for {text:?}"
+            );
+            assert!(general.problems.is_empty() && !general.incomplete);
+            true
+        }
+        None => false,
+    }
+}
+
+#[test]
+fn generated_canonical_files_take_the_fast_path_with_the_same_results() {
+    let mut rng = Rng::new(0xfa57);
+    let mut taken = 0;
+    let mut total = 0;
+    for _ in 0..2_000 {
+        let Some(text) = generated(&mut rng) else {
+            continue;
+        };
+        total += 1;
+        if agree("example.com.yaml", text.as_bytes()) {
+            taken += 1;
+        }
+    }
+    // The values above are chosen to be hard: many files hold one that
+    // the fast path leaves to the general one (double quotes, non-ASCII).
+    // Still, it must take a good share of them.
+    assert!(total > 1_500, "{total}");
+    assert!(taken * 4 > total, "fast path taken for {taken} of {total}");
+}
+
+#[test]
+fn mutated_files_give_the_same_results_on_both_paths() {
+    let mut rng = Rng::new(0x5eed);
+    let mut taken = 0;
+    for i in 0..6_000 {
+        let Some(text) = generated(&mut rng) else {
+            continue;
+        };
+        let raw = mutate(&mut rng, &text);
+        let name = if i % 7 == 0 {
+            "shop.example.net.yml"
+        } else {
+            "example.com.yaml"
+        };
+        if agree(name, &raw) {
+            taken += 1;
+        }
+    }
+    // Many mutations keep the text readable by the fast path (a changed
+    // value, a duplicated line): those are the interesting ones.
+    assert!(taken > 300, "only {taken} mutated files took the fast path");
+}
+
+#[test]
+fn the_example_database_takes_the_fast_path() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/database");
+    for entry in std::fs::read_dir(dir).expect("examples") {
+        let path = entry.expect("entry").path();
+        let raw = std::fs::read(&path).expect("read");
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        assert!(agree(&name, &raw), "{name} did not take the fast path");
+    }
+}
