@@ -72,11 +72,16 @@ pub fn create(path: &Path, new: &[u8]) -> Result<(), WriteError> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".urldb-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".urldb-").suffix(".tmp");
+    // A temporary file is private (0600); a new domain file gets the
+    // permissions any new file would (0666 less the umask), like `touch`.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
     tmp.write_all(new).map_err(io)?;
     tmp.as_file().sync_all().map_err(io)?;
     tmp.persist_noclobber(path).map_err(|e| io(e.error))?;
@@ -109,6 +114,21 @@ mod tests {
         }
         // No temporary file is left behind.
         assert_eq!(fs::read_dir(dir.path()).expect("ls").count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn new_files_get_the_permissions_of_any_new_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        // What the umask makes of a plain new file.
+        let plain = dir.path().join("plain");
+        fs::write(&plain, "x").expect("write");
+        let expected = fs::metadata(&plain).expect("meta").permissions().mode() & 0o777;
+        let path = dir.path().join("a.yaml");
+        create(&path, b"new").expect("create");
+        let mode = fs::metadata(&path).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, expected, "a private temporary file's mode leaked");
     }
 
     #[test]
