@@ -1,0 +1,169 @@
+//! The README's "Your first database" steps, run as written: install urldb
+//! with `cargo install`, `init`, `add` a URL with `--content-type`, `check`,
+//! then wire up the real pre-commit framework and commit. Only what a test
+//! must change is changed: the install goes under `target/` (through
+//! `CARGO_INSTALL_ROOT`, not by editing the command), and the pre-commit
+//! configuration points at this repository and its `HEAD` instead of the
+//! published `OWNER/urldb` tag.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const START: &str = "<!-- readme-e2e:start -->";
+const END: &str = "<!-- readme-e2e:end -->";
+
+/// The fenced blocks of the marked README section: (language, body).
+fn blocks() -> Vec<(String, String)> {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    let start = readme.find(START).expect("start marker") + START.len();
+    let end = readme.find(END).expect("end marker");
+    let mut blocks = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for line in readme[start..end].lines() {
+        if let Some(lang) = line.strip_prefix("```") {
+            match current.take() {
+                Some(block) => blocks.push(block),
+                None => current = Some((lang.to_string(), String::new())),
+            }
+        } else if let Some((_, body)) = &mut current {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    blocks
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+struct Env {
+    work: tempfile::TempDir,
+    install_root: PathBuf,
+}
+
+impl Env {
+    fn command(&self, program: &str) -> Command {
+        let mut cmd = Command::new(program);
+        let path = format!(
+            "{}:{}",
+            self.install_root.join("bin").display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        cmd.current_dir(self.work.path())
+            .env("PATH", path)
+            .env("CARGO_INSTALL_ROOT", &self.install_root)
+            // One build for this test and tests/pre_commit.rs, reused across runs.
+            .env("CARGO_TARGET_DIR", repo().join("target/pre-commit-build"))
+            .env("PRE_COMMIT_HOME", repo().join("target/pre-commit-home"))
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "New User")
+            .env("GIT_AUTHOR_EMAIL", "new.user@example.com")
+            .env("GIT_COMMITTER_NAME", "New User")
+            .env("GIT_COMMITTER_EMAIL", "new.user@example.com")
+            .env("NO_COLOR", "1")
+            .env_remove("URLDB_FORMAT")
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// Run shell lines with `bash -e` from the work directory, or from `dir`.
+    fn sh(&self, script: &str, dir: Option<&Path>) -> Output {
+        let mut cmd = self.command("bash");
+        if let Some(dir) = dir {
+            cmd.current_dir(dir);
+        }
+        cmd.args(["-ec", script]).output().expect("bash")
+    }
+}
+
+fn show(out: &Output) -> String {
+    format!(
+        "exit {:?}\n{}{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn a_new_user_follows_the_readme() {
+    let blocks = blocks();
+    let langs: Vec<&str> = blocks.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(
+        langs,
+        ["sh", "yaml", "sh"],
+        "the README section changed shape"
+    );
+    let env = Env {
+        work: tempfile::tempdir().expect("tempdir"),
+        install_root: repo().join("target/readme-install"),
+    };
+
+    // Step 1: install (run where the README says: in the clone), then the
+    // rest of the first block in a fresh directory.
+    let (install, rest) = blocks[0].1.split_once('\n').expect("lines");
+    assert!(install.starts_with("cargo install"), "{install}");
+    let out = env.sh(install, Some(&repo()));
+    assert!(out.status.success(), "{}", show(&out));
+    let out = env.sh(rest, None);
+    assert!(out.status.success(), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("All checks passed"),
+        "{}",
+        show(&out)
+    );
+    let db = env.work.path().join("mydb");
+    let domain = std::fs::read_to_string(db.join("example.com.yaml")).expect("domain file");
+    assert!(
+        domain.contains("_path: /about.html\ncategories:\n- frontend\ncontent-type: text/html\n"),
+        "{domain}"
+    );
+
+    // Step 2: the pre-commit configuration, pointing at this repository.
+    let head = Command::new("git")
+        .current_dir(repo())
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .expect("git rev-parse");
+    let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
+    let config = blocks[1]
+        .1
+        .replace(
+            "https://github.com/OWNER/urldb",
+            &repo().display().to_string(),
+        )
+        .replace("rev: v0.1.0", &format!("rev: {head}"));
+    assert_ne!(config, blocks[1].1, "the README's repo/rev lines changed");
+    std::fs::write(db.join(".pre-commit-config.yaml"), config).expect("write config");
+
+    // Step 3: install the hooks and commit, from inside mydb (where step 1
+    // left the user).
+    let out = env.sh(&blocks[2].1, Some(&db));
+    assert!(out.status.success(), "{}", show(&out));
+    let log = env.sh("git log --oneline", Some(&db));
+    assert_eq!(
+        String::from_utf8_lossy(&log.stdout).lines().count(),
+        1,
+        "{}",
+        show(&log)
+    );
+
+    // The hooks are really wired: a non-canonical record is stopped and
+    // formatted by the fmt hook; committing the formatted file passes.
+    let mut text = domain.clone();
+    text.push_str("---\ncontent-type: text/html\n_path: /contact.html\n");
+    std::fs::write(db.join("example.com.yaml"), &text).expect("write");
+    let out = env.sh("git add -A && git commit -m 'Contact page'", Some(&db));
+    assert!(!out.status.success(), "a non-canonical file was committed");
+    assert!(show(&out).contains("urldb fmt"), "{}", show(&out));
+    let formatted = std::fs::read_to_string(db.join("example.com.yaml")).expect("read");
+    assert!(
+        formatted.contains("_path: /contact.html\ncontent-type: text/html\n"),
+        "{formatted}"
+    );
+    let out = env.sh("git add -A && git commit -m 'Contact page'", Some(&db));
+    assert!(out.status.success(), "{}", show(&out));
+}
