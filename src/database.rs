@@ -115,6 +115,20 @@ pub struct Targets {
     pub snapshot: Snapshot,
 }
 
+/// A path spelled one way for every spelling of it: its directory
+/// resolved, its file name kept. A symbolic link stays distinct from its
+/// target, so naming the link never selects (and rewrites) the target.
+fn canonical_name(p: &Path) -> PathBuf {
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (dir.canonicalize(), p.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => p.to_path_buf(),
+    }
+}
+
 /// Resolve `paths` (files or directories; none = the whole database).
 pub fn targets(root: &Path, paths: &[PathBuf], exclude: &globset::GlobSet) -> Targets {
     let found = discover::find(root, exclude);
@@ -158,7 +172,7 @@ pub fn targets(root: &Path, paths: &[PathBuf], exclude: &globset::GlobSet) -> Ta
         checked
     };
     // Files named on the command line that lie outside the root still count.
-    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let canon = |p: &Path| canonical_name(p);
     let known: std::collections::HashSet<PathBuf> = all.iter().map(|p| canon(p)).collect();
     for p in &checked {
         if !known.contains(&canon(p)) {
@@ -268,7 +282,7 @@ pub fn read_file(path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> 
 
 /// Check (or fix, or format) the targets.
 pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
-    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let canon = |p: &Path| canonical_name(p);
     let checked_set: std::collections::HashSet<PathBuf> = if targets.everything {
         Default::default()
     } else {

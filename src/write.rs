@@ -12,6 +12,10 @@ pub enum WriteError {
     Symlink { path: PathBuf },
     #[error("{path}: changed on disk since it was read; not overwritten (run again)")]
     Changed { path: PathBuf },
+    #[error(
+        "{path}: is read-only; urldb does not replace a read-only file (make it writable first)"
+    )]
+    ReadOnly { path: PathBuf },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -28,6 +32,13 @@ pub fn replace(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), WriteErro
     let meta = fs::symlink_metadata(path).map_err(io)?;
     if meta.file_type().is_symlink() {
         return Err(WriteError::Symlink {
+            path: path.to_path_buf(),
+        });
+    }
+    // A rename replaces a read-only file as easily as any other (and root
+    // may write anything): look at the permission bits ourselves.
+    if meta.permissions().readonly() {
+        return Err(WriteError::ReadOnly {
             path: path.to_path_buf(),
         });
     }

@@ -213,6 +213,19 @@ pub fn parse_tree(text: &str) -> Tree {
     if !b.stack.is_empty() || b.root.is_some() {
         b.tree.incomplete = true;
     }
+    // yaml-rust2 takes a NUL byte for the end of the input: without this,
+    // everything after it would be dropped and `fmt` would write the rest
+    // away. YAML text cannot hold U+0000 at all (it is not c-printable).
+    if let Some(nul) = text.find('\0') {
+        b.tree
+            .problems
+            .retain(|p| !matches!(p, Problem::Syntax { span, .. } if span.start >= nul));
+        b.tree.problems.push(Problem::Syntax {
+            span: nul..nul + 1,
+            message: "a NUL byte (U+0000), which YAML text cannot hold".to_string(),
+        });
+        b.tree.incomplete = true;
+    }
     b.tree
 }
 
@@ -321,9 +334,14 @@ fn scalar_end(text: &str, start: usize, col: usize, limit: usize, s: &Scalar) ->
 }
 
 /// Step back from `limit` over white space, line breaks and comment lines.
+/// A plain scalar never holds a comment (a `#` after white space ends it),
+/// so it ends before the first one: a comment that the scalar's span
+/// covered would be skipped by the comment scanner and lost by `fmt`.
 fn trim_back(text: &str, start: usize, limit: usize) -> usize {
     let bytes = text.as_bytes();
-    let mut end = limit;
+    let mut end = (start + 1..limit)
+        .find(|&i| bytes[i] == b'#' && matches!(bytes[i - 1], b' ' | b'\t' | b'\r' | b'\n'))
+        .unwrap_or(limit);
     while end > start && matches!(bytes[end - 1], b' ' | b'\t' | b'\r' | b'\n') {
         end -= 1;
     }
@@ -336,6 +354,11 @@ fn block_scalar_end(text: &str, start: usize, col: usize, limit: usize) -> usize
     let bytes = text.as_bytes();
     let mut end = start;
     let mut line_start = start - col.min(start);
+    // Content is indented deeper than the line holding `|` / `>` (unless
+    // the scalar is a document's root). Without this bound an empty block
+    // scalar (`col` 0) would take in a comment line that follows it, and
+    // the comment scanner would skip the comment: `fmt` dropped it.
+    let col = col.max(content_indent_at_least(bytes, line_start));
     while line_start < limit {
         let line_end = bytes[line_start..]
             .iter()
@@ -359,6 +382,30 @@ fn block_scalar_end(text: &str, start: usize, col: usize, limit: usize) -> usize
         }
     }
     end.max(start)
+}
+
+/// The least indentation of a block scalar's content whose first content
+/// line starts at `first`: one more than its header line's (the nearest
+/// non-blank line above), or 0 for a document's root scalar.
+fn content_indent_at_least(bytes: &[u8], first: usize) -> usize {
+    let mut end = first;
+    while end > 0 {
+        let line_end = end - 1;
+        let line_start = bytes[..line_end]
+            .iter()
+            .rposition(|&b| b == b'\n' || b == b'\r')
+            .map_or(0, |p| p + 1);
+        let line = &bytes[line_start..line_end];
+        end = line_start;
+        let indent = line.iter().take_while(|&&b| b == b' ').count();
+        let rest = &line[indent..];
+        if rest.iter().all(|&b| b == b' ' || b == b'\t') {
+            continue;
+        }
+        let root = rest.starts_with(b"---") || rest.starts_with(b"|") || rest.starts_with(b">");
+        return if root { 0 } else { indent + 1 };
+    }
+    0
 }
 
 /// `- ` before a block sequence's first item: the sequence starts at the dash.

@@ -53,7 +53,8 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             );
             continue;
         };
-        if !entry.value.is_null() {
+        // An alias is a value (`yaml-alias` reports it), not an empty one.
+        if !entry.value.is_null() || entry.value.alias {
             continue;
         }
         let span = entry.key.span.start..entry.value.span.end.max(entry.key.span.end);

@@ -50,6 +50,8 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         };
         let message = match &entry.value.value {
             Value::Scalar(s) if !s.is_plain_null() => continue,
+            // An alias is a value (`yaml-alias` reports it), not an empty one.
+            Value::Scalar(_) if entry.value.alias => continue,
             Value::Scalar(_) => "`_path` is empty".to_string(),
             _ => format!("`_path` is a {}, not a string", entry.value.kind_name()),
         };

@@ -301,7 +301,14 @@ fn canonical_host(host: &str, input: &str) -> Result<String, UrlError> {
         });
     }
     match url::Host::parse(trimmed) {
-        Ok(url::Host::Domain(domain)) => Ok(domain.trim_end_matches('.').to_string()),
+        // IDNA maps some characters to nothing (U+034F, U+200B, soft
+        // hyphen...), which can leave trailing dots: read what is left
+        // again, so that `0..` + U+034F is the host `0` is the IPv4
+        // address 0.0.0.0 (as the result reads), and nothing is no host.
+        Ok(url::Host::Domain(domain)) if domain.ends_with('.') => {
+            canonical_host(domain.trim_end_matches('.'), input)
+        }
+        Ok(url::Host::Domain(domain)) => Ok(domain),
         Ok(url::Host::Ipv4(addr)) => Ok(addr.to_string()),
         Ok(url::Host::Ipv6(addr)) => Ok(format!("[{addr}]")),
         Err(e) => Err(UrlError::InvalidHost {
