@@ -1,0 +1,97 @@
+//! Shared checks for the fuzz targets (included with `#[path]`/`mod`).
+#![allow(dead_code)]
+
+use urldb::lint::Checked;
+use urldb::model::node::{Document, Node, Value};
+use urldb::source::Span;
+
+/// A span is inside `text` and starts and ends on character boundaries
+/// (the reporting layer slices the text with it).
+pub fn assert_span(text: &str, span: &Span, what: &str) {
+    assert!(
+        span.start <= span.end && span.end <= text.len(),
+        "{what}: span {span:?} outside a text of {} bytes",
+        text.len()
+    );
+    assert!(
+        text.is_char_boundary(span.start) && text.is_char_boundary(span.end),
+        "{what}: span {span:?} splits a character"
+    );
+}
+
+/// Every finding's span and label is a valid slice of the checked text.
+pub fn assert_findings(checked: &Checked) {
+    let text = &checked.source.text;
+    for f in &checked.findings {
+        assert_span(text, &f.span, f.rule.code);
+        for (span, _) in &f.labels {
+            assert_span(text, span, f.rule.code);
+        }
+        // Reporting turns spans into lines and columns: must not panic.
+        let _ = checked.source.line_col(f.span.start);
+        let _ = checked.source.line_col(f.span.end);
+    }
+}
+
+pub fn assert_node(text: &str, node: &Node) {
+    assert_span(text, &node.span, "node");
+    match &node.value {
+        Value::Scalar(_) => {}
+        Value::Seq(items) => items.iter().for_each(|n| assert_node(text, n)),
+        Value::Map(entries) => entries.iter().for_each(|e| {
+            assert_node(text, &e.key);
+            assert_node(text, &e.value);
+        }),
+    }
+}
+
+pub fn assert_documents(text: &str, docs: &[Document]) {
+    for d in docs {
+        assert_span(text, &d.span, "document");
+        if let Some(root) = &d.root {
+            assert_node(text, root);
+        }
+    }
+}
+
+/// How many `#` the scalars (keys and values) of `docs` hold.
+pub fn hashes_in_model(docs: &[Document]) -> usize {
+    fn node(n: &Node) -> usize {
+        match &n.value {
+            Value::Scalar(s) => s.value.matches('#').count(),
+            Value::Seq(items) => items.iter().map(node).sum(),
+            Value::Map(entries) => entries.iter().map(|e| node(&e.key) + node(&e.value)).sum(),
+        }
+    }
+    docs.iter().filter_map(|d| d.root.as_ref()).map(node).sum()
+}
+
+/// Where the last node of `docs` ends.
+pub fn last_end(docs: &[Document]) -> usize {
+    fn node(n: &Node) -> usize {
+        let inner = match &n.value {
+            Value::Scalar(_) => 0,
+            Value::Seq(items) => items.iter().map(node).max().unwrap_or(0),
+            Value::Map(entries) => entries
+                .iter()
+                .map(|e| node(&e.key).max(node(&e.value)))
+                .max()
+                .unwrap_or(0),
+        };
+        inner.max(n.span.end)
+    }
+    docs.iter()
+        .map(|d| d.span.end.max(d.root.as_ref().map_or(0, node)))
+        .max()
+        .unwrap_or(0)
+}
+
+/// What follows the last node is layout only: nothing after it is lost.
+pub fn assert_nothing_after_the_model(text: &str, docs: &[Document]) {
+    let tail = &text[last_end(docs).min(text.len())..];
+    assert!(
+        tail.chars()
+            .all(|c| " \t\r\n.-]}[{'\"|>:?,\u{feff}".contains(c)),
+        "text after the last node would be dropped: {tail:?} in {text:?}"
+    );
+}
