@@ -52,7 +52,8 @@ pub struct Filter {
 }
 
 impl Filter {
-    fn accepts_file(&self, domain: &str, cnames: &[&str]) -> bool {
+    /// The file's domain, or one of its cnames, is asked for.
+    pub fn accepts_file(&self, domain: &str, cnames: &[&str]) -> bool {
         self.domains.is_empty()
             || self
                 .domains
@@ -60,24 +61,37 @@ impl Filter {
                 .any(|d| d == domain || cnames.contains(&d.as_str()))
     }
 
-    fn accepts(&self, record: &UrlRecord) -> bool {
-        // Asking for `--category deprecated` is asking for deprecated records.
-        let deprecated_ok =
-            self.include_deprecated || self.categories.iter().any(|c| c == DEPRECATED);
-        (deprecated_ok || !record.categories.iter().any(|c| c == DEPRECATED))
-            && (self.categories.is_empty()
-                || record
-                    .categories
-                    .iter()
-                    .any(|c| self.categories.contains(c)))
+    /// `deprecated` records are left out: not asked for, neither by
+    /// `--include-deprecated` nor by `--category deprecated`.
+    pub fn hides_deprecated(&self) -> bool {
+        !(self.include_deprecated || self.categories.iter().any(|c| c == DEPRECATED))
+    }
+
+    /// A record passes every filter but the `deprecated` one.
+    pub fn selects(&self, path: &str, categories: &[&str]) -> bool {
+        (self.categories.is_empty()
+            || categories
+                .iter()
+                .any(|c| self.categories.iter().any(|f| f == c)))
             && self
                 .path_prefix
                 .as_deref()
-                .is_none_or(|p| record.path.starts_with(p))
+                .is_none_or(|p| path.starts_with(p))
             && self
                 .pattern
                 .as_deref()
-                .is_none_or(|p| crate::url::matches(p, &record.path))
+                .is_none_or(|p| crate::url::matches(p, path))
+    }
+
+    /// A record passes every filter.
+    pub fn accepts_record(&self, path: &str, categories: &[&str]) -> bool {
+        self.selects(path, categories)
+            && !(self.hides_deprecated() && categories.contains(&DEPRECATED))
+    }
+
+    fn accepts(&self, record: &UrlRecord) -> bool {
+        let categories: Vec<&str> = record.categories.iter().map(String::as_str).collect();
+        self.accepts_record(&record.path, &categories)
     }
 }
 

@@ -687,13 +687,16 @@ fn filters_select_records_like_ls() {
     };
     assert_eq!(with(&["--category", "frontend"]).code, 0);
     assert_eq!(with(&["--path-prefix", "/o"]).code, 0);
+    // `--match` is seed 002's pattern, as in `ls`.
+    assert_eq!(with(&["--match", "/%6Fk"]).code, 0);
+    assert_eq!(with(&["--match", "/mis"]).code, 1);
     assert_eq!(with(&["--category", "backend"]).code, 1);
     assert_eq!(
         with(&["--domain", "other.test"]).stdout.lines().next(),
         Some("All 0 URLs passed (0 ok) in 0.00 s.")
     );
     assert_eq!(with(&["example.test.yaml"]).code, 1);
-    assert_eq!(server.hits("/ok"), 3);
+    assert_eq!(server.hits("/ok"), 4);
 }
 
 #[test]

@@ -37,7 +37,7 @@ pub struct FilterArgs {
     /// except `%2F`, prefix match).
     #[arg(long = "match", value_name = "PATTERN")]
     pub pattern: Option<String>,
-    /// List `deprecated` records too.
+    /// Include `deprecated` records too.
     #[arg(long)]
     pub include_deprecated: bool,
 }

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::{Context, ExitStatus};
 use crate::http::{Client, ClientOptions};
-use crate::verify::plan::{self, Filters, PlanOptions, Target};
+use crate::verify::plan::{self, PlanOptions, Target};
 use crate::verify::report::{self, Summary};
 use crate::verify::{self, CheckResult, Outcome, RunOptions};
 
@@ -18,18 +18,8 @@ use crate::verify::{self, CheckResult, Outcome, RunOptions};
 pub struct VerifyArgs {
     /// Domain files or directories to verify (default: the whole database).
     pub paths: Vec<PathBuf>,
-    /// Only this domain (its primary name or a cname); repeatable.
-    #[arg(long, value_name = "DOMAIN")]
-    pub domain: Vec<String>,
-    /// Only records with this category; repeatable (any of them).
-    #[arg(long, value_name = "CATEGORY")]
-    pub category: Vec<String>,
-    /// Only paths starting with this text.
-    #[arg(long, value_name = "PREFIX")]
-    pub path_prefix: Option<String>,
-    /// Verify `deprecated` records too.
-    #[arg(long)]
-    pub include_deprecated: bool,
+    #[command(flatten)]
+    pub filter: super::ls::FilterArgs,
     /// Send a domain's requests to another host: `DOMAIN=[SCHEME://]HOST[:PORT]`; repeatable.
     #[arg(long, value_name = "DOMAIN=HOST", value_parser = plan::parse_map)]
     pub map: Vec<(String, Target)>,
@@ -198,12 +188,7 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, String> {
     let maps: BTreeMap<String, Target> = args.map.iter().cloned().collect();
     Ok(Settings {
         plan: PlanOptions {
-            filters: Filters {
-                domains: args.domain.iter().map(|d| d.to_ascii_lowercase()).collect(),
-                categories: args.category.clone(),
-                path_prefix: args.path_prefix.clone(),
-                include_deprecated: args.include_deprecated,
-            },
+            filters: args.filter.filter()?,
             maps,
             cnames: args.cnames,
             both_schemes: args.both_schemes,

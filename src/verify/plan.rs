@@ -4,22 +4,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::listing::Filter;
 use crate::model::domain::{self, Record};
 use crate::parse::tree::parse_tree;
 use crate::source::LineIndex;
-
-/// Which records to verify: the filters of `ls`.
-#[derive(Debug, Clone, Default)]
-pub struct Filters {
-    /// Only these domains (a file's primary domain or one of its cnames).
-    pub domains: Vec<String>,
-    /// Only records with at least one of these categories.
-    pub categories: Vec<String>,
-    /// Only paths that start with this text.
-    pub path_prefix: Option<String>,
-    /// Verify `deprecated` records too.
-    pub include_deprecated: bool,
-}
 
 /// Where a request for a domain goes instead (`--map DOMAIN=HOST`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +55,8 @@ pub fn parse_map(arg: &str) -> Result<(String, Target), String> {
 /// How URLs are made.
 #[derive(Debug, Clone, Default)]
 pub struct PlanOptions {
-    pub filters: Filters,
+    /// Which records: the filters of `ls`.
+    pub filters: Filter,
     pub maps: BTreeMap<String, Target>,
     /// Also every cname of a domain.
     pub cnames: bool,
@@ -186,12 +175,7 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
     let docs = &tree.documents;
     let cnames = domain::cnames(docs);
     let filters = &options.filters;
-    if !filters.domains.is_empty()
-        && !filters
-            .domains
-            .iter()
-            .any(|d| d.eq_ignore_ascii_case(&domain) || cnames.iter().any(|c| c == d))
-    {
+    if !filters.accepts_file(&domain, &cnames) {
         return;
     }
     let https = domain::https(docs);
@@ -212,10 +196,11 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                 .push(problem(Some(line), "record without a `_path`".into()));
             continue;
         };
-        if !selected(&record, path, filters) {
-            if is_deprecated(&record)
-                && !filters.include_deprecated
-                && matches(&record, path, filters)
+        let categories: Vec<&str> = record.categories().collect();
+        if !filters.accepts_record(path, &categories) {
+            if filters.hides_deprecated()
+                && categories.contains(&domain::DEPRECATED)
+                && filters.selects(path, &categories)
             {
                 plan.deprecated += 1;
             }
@@ -253,26 +238,6 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
             }
         }
     }
-}
-
-fn is_deprecated(record: &Record) -> bool {
-    record.categories().any(|c| c == domain::DEPRECATED)
-}
-
-/// The record passes the filters other than `deprecated`.
-fn matches(record: &Record, path: &str, filters: &Filters) -> bool {
-    (filters.categories.is_empty()
-        || record
-            .categories()
-            .any(|c| filters.categories.iter().any(|f| f == c)))
-        && filters
-            .path_prefix
-            .as_deref()
-            .is_none_or(|p| path.starts_with(p))
-}
-
-fn selected(record: &Record, path: &str, filters: &Filters) -> bool {
-    matches(record, path, filters) && (filters.include_deprecated || !is_deprecated(record))
 }
 
 fn expect(record: &Record) -> Result<Expect, String> {
@@ -369,10 +334,10 @@ mod tests {
         let options = PlanOptions {
             cnames: true,
             both_schemes: true,
-            filters: Filters {
+            filters: Filter {
                 include_deprecated: true,
                 path_prefix: Some("/b".into()),
-                ..Filters::default()
+                ..Filter::default()
             },
             ..PlanOptions::default()
         };
