@@ -224,6 +224,24 @@ impl Config {
     }
 }
 
+/// `30s`, `500ms`, `2m`, `1.5s`, or a plain number of seconds.
+pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let n: f64 = number.parse().ok()?;
+    let secs = match unit.trim() {
+        "" | "s" => n,
+        "ms" => n / 1000.0,
+        "m" | "min" => n * 60.0,
+        _ => return None,
+    };
+    (secs.is_finite() && secs > 0.0 && secs < 86_400.0)
+        .then(|| std::time::Duration::from_secs_f64(secs))
+}
+
 /// `"64 MiB"`, `"500kB"`, `"1048576"`.
 pub fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();
@@ -278,5 +296,36 @@ fn did_you_mean(message: &str) -> String {
     match closest(field, expected) {
         Some(best) => format!("{}\n  did you mean `{best}`?", message.trim_end()),
         None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations() {
+        assert_eq!(
+            super::parse_duration("30s"),
+            Some(std::time::Duration::from_secs(30))
+        );
+        assert_eq!(
+            super::parse_duration("30"),
+            Some(std::time::Duration::from_secs(30))
+        );
+        assert_eq!(
+            super::parse_duration("500ms"),
+            Some(std::time::Duration::from_millis(500))
+        );
+        assert_eq!(
+            super::parse_duration("2m"),
+            Some(std::time::Duration::from_secs(120))
+        );
+        assert_eq!(
+            super::parse_duration("1.5s"),
+            Some(std::time::Duration::from_millis(1500))
+        );
+        assert_eq!(super::parse_duration("0s"), None);
+        assert_eq!(super::parse_duration("soon"), None);
+        assert_eq!(super::parse_duration("3h"), None);
+        assert_eq!(super::parse_duration(""), None);
     }
 }

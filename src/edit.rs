@@ -19,6 +19,7 @@ use crate::model::domain::{self, CATEGORIES, CONTENT_LENGTH, CONTENT_SHA256, CON
 use crate::model::node::{Document, Entry, Node, Scalar, Value};
 use crate::model::path::equivalence_key;
 use crate::render::render;
+use crate::url::{Canonical, Scheme};
 use crate::write::{self, WriteError};
 
 /// A domain file, as its metadata describes it.
@@ -30,6 +31,30 @@ pub struct Domain {
     pub case_sensitive_paths: bool,
     pub https: bool,
     pub cnames: Vec<String>,
+}
+
+impl Domain {
+    /// A file to create for a host no file knows (`--create-domain`):
+    /// named after the host, in the database root, `https` from the URL.
+    pub fn new_file(root: &Path, url: &Canonical) -> Domain {
+        Domain {
+            file: root.join(format!("{}.yaml", url.host)),
+            name: url.host.clone(),
+            case_sensitive_paths: true,
+            https: url.scheme == Scheme::Https,
+            cnames: Vec::new(),
+        }
+    }
+
+    /// The `_path` this domain stores for `url`: lowercased where paths
+    /// are case-insensitive.
+    pub fn path_for(&self, url: &Canonical) -> String {
+        if self.case_sensitive_paths {
+            url.path_and_query.clone()
+        } else {
+            url.case_folded_path_and_query()
+        }
+    }
 }
 
 /// Why a host has no domain file to go to.

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::rm::worse;
+use super::worse;
 use crate::cli::{Context, ExitStatus};
 use crate::edit::{self, Change, Domain, HostIndex, NewRecord};
 use crate::http::{BodyMode, Client, ClientOptions, FetchError};
@@ -64,7 +64,7 @@ pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
         .as_deref()
         .or(ctx.config.verify.timeout.as_deref())
     {
-        Some(text) => match super::verify::parse_duration(text) {
+        Some(text) => match crate::config::parse_duration(text) {
             Some(t) => t,
             None => {
                 eprintln!("error: timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")");
@@ -92,24 +92,16 @@ pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
         }
         let domain = match index.lookup(&url.host) {
             Ok(d) => d.clone(),
-            Err(edit::LookupError::Unknown { .. }) if args.create_domain => Domain {
-                file: ctx.root.join(format!("{}.yaml", url.host)),
-                name: url.host.clone(),
-                case_sensitive_paths: true,
-                https: url.scheme == Scheme::Https,
-                cnames: Vec::new(),
-            },
+            Err(edit::LookupError::Unknown { .. }) if args.create_domain => {
+                Domain::new_file(&ctx.root, &url)
+            }
             Err(e) => {
                 eprintln!("error: {input}: {e}");
                 status = worse(status, ExitStatus::Failure);
                 continue;
             }
         };
-        let path = if domain.case_sensitive_paths {
-            url.path_and_query.clone()
-        } else {
-            url.case_folded_path_and_query()
-        };
+        let path = domain.path_for(&url);
         pending.push(Pending {
             input: input.clone(),
             url,

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::rm::worse;
+use super::worse;
 use crate::cli::{Context, ExitStatus};
 use crate::edit::{self, Change, Domain, HostIndex, NewRecord};
 use crate::interchange::{self, ImportFormat, LineProblem};
-use crate::url::{Canonical, Scheme};
+use crate::url::Canonical;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -126,13 +126,9 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
     for mut item in incoming {
         let domain = match index.lookup(&item.url.host) {
             Ok(d) => d.clone(),
-            Err(edit::LookupError::Unknown { .. }) if args.create_domain => Domain {
-                file: ctx.root.join(format!("{}.yaml", item.url.host)),
-                name: item.url.host.clone(),
-                case_sensitive_paths: true,
-                https: item.url.scheme == Scheme::Https,
-                cnames: Vec::new(),
-            },
+            Err(edit::LookupError::Unknown { .. }) if args.create_domain => {
+                Domain::new_file(&ctx.root, &item.url)
+            }
             Err(e) => {
                 problems.push(LineProblem {
                     line: item.line,
@@ -142,9 +138,7 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
                 continue;
             }
         };
-        if !domain.case_sensitive_paths {
-            item.record.path = item.url.case_folded_path_and_query();
-        }
+        item.record.path = domain.path_for(&item.url);
         per_file
             .entry(domain.file.clone())
             .or_insert_with(|| (domain, Vec::new()))

@@ -16,7 +16,13 @@ pub mod verify;
 
 use std::io::Read;
 
+use crate::cli::ExitStatus;
 use crate::database::FileError;
+
+/// The more serious of two statuses (commands that go on after a failure).
+pub fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
+    if (b as i32) > (a as i32) { b } else { a }
+}
 
 /// Print file errors (I/O problems) to stderr.
 pub fn print_errors(errors: &[FileError]) {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::worse;
 use crate::cli::{Context, ExitStatus};
 use crate::edit::{self, Change, Domain, HostIndex};
 
@@ -43,11 +44,7 @@ pub fn run(ctx: &Context, args: &RmArgs) -> ExitStatus {
                 continue;
             }
         };
-        let path = if domain.case_sensitive_paths {
-            url.path_and_query.clone()
-        } else {
-            url.case_folded_path_and_query()
-        };
+        let path = domain.path_for(&url);
         per_file
             .entry(domain.file.clone())
             .or_insert_with(|| (domain, Vec::new()))
@@ -77,9 +74,4 @@ pub fn run(ctx: &Context, args: &RmArgs) -> ExitStatus {
         }
     }
     status
-}
-
-/// The more serious of two statuses.
-pub fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
-    if (b as i32) > (a as i32) { b } else { a }
 }

@@ -164,7 +164,7 @@ struct Settings {
 fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, String> {
     let config = &ctx.config.verify;
     let timeout = match args.timeout.as_deref().or(config.timeout.as_deref()) {
-        Some(text) => parse_duration(text).ok_or_else(|| {
+        Some(text) => crate::config::parse_duration(text).ok_or_else(|| {
             format!("timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")")
         })?,
         None => DEFAULT_TIMEOUT,
@@ -212,23 +212,6 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, String> {
     })
 }
 
-/// `30s`, `500ms`, `2m`, `1.5s`, or a plain number of seconds.
-pub fn parse_duration(text: &str) -> Option<Duration> {
-    let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let n: f64 = number.parse().ok()?;
-    let secs = match unit.trim() {
-        "" | "s" => n,
-        "ms" => n / 1000.0,
-        "m" | "min" => n * 60.0,
-        _ => return None,
-    };
-    (secs.is_finite() && secs > 0.0 && secs < 86_400.0).then(|| Duration::from_secs_f64(secs))
-}
-
 /// A progress bar on stderr when a person is watching: a terminal, not
 /// `--quiet`, not CI.
 fn progress_bar(ctx: &Context, len: u64) -> Option<indicatif::ProgressBar> {
@@ -246,22 +229,4 @@ fn progress_bar(ctx: &Context, len: u64) -> Option<indicatif::ProgressBar> {
     }
     bar.enable_steady_tick(Duration::from_millis(200));
     Some(bar)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("30s"), Some(Duration::from_secs(30)));
-        assert_eq!(parse_duration("30"), Some(Duration::from_secs(30)));
-        assert_eq!(parse_duration("500ms"), Some(Duration::from_millis(500)));
-        assert_eq!(parse_duration("2m"), Some(Duration::from_secs(120)));
-        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("0s"), None);
-        assert_eq!(parse_duration("soon"), None);
-        assert_eq!(parse_duration("3h"), None);
-        assert_eq!(parse_duration(""), None);
-    }
 }

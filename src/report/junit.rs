@@ -55,8 +55,8 @@ pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
 }
 
 /// Escape text for an XML attribute or element; characters XML 1.0 cannot
-/// hold at all become U+FFFD.
-fn xml(s: &str) -> String {
+/// hold at all become U+FFFD. (Also used by `verify --format junit`.)
+pub fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -71,4 +71,15 @@ fn xml(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn xml_escapes_markup_and_control_characters() {
+        assert_eq!(
+            super::xml("a<b>&\"'\u{1}"),
+            "a&lt;b&gt;&amp;&quot;&apos;\u{FFFD}"
+        );
+    }
 }

@@ -11,6 +11,7 @@ use super::plan::{Check, Plan, Problem};
 use super::{CheckResult, Outcome};
 use crate::http::FetchError;
 use crate::report::display_path;
+use crate::report::junit::xml;
 
 /// The counts of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -292,33 +293,4 @@ pub fn github(out: &mut dyn Write, plan: &Plan, results: &[CheckResult]) -> io::
         )?;
     }
     Ok(())
-}
-
-/// Escape text for XML (attributes and elements); characters XML 1.0
-/// cannot hold become U+FFFD. (The lint report has its own private copy.)
-fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn xml_escapes_markup_and_control_characters() {
-        assert_eq!(xml("a<b>&\"'\u{1}"), "a&lt;b&gt;&amp;&quot;&apos;\u{FFFD}");
-    }
 }
