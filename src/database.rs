@@ -37,8 +37,6 @@ pub struct FileResult {
     pub new_text: Option<String>,
     /// Findings repaired by `--fix`.
     pub fixed: usize,
-    /// The file was read from the database (not stdin): it can be written.
-    pub on_disk: bool,
     /// The bytes as read, kept when `new_text` is set: a write goes ahead
     /// only if the file still holds them.
     pub read: Option<Vec<u8>>,
@@ -328,7 +326,6 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
                         checked,
                         new_text: None,
                         fixed: 0,
-                        on_disk: true,
                         read: None,
                     });
                     return PerFile {
@@ -424,7 +421,6 @@ fn process_with_facts(
         checked,
         new_text,
         fixed,
-        on_disk: true,
         read,
     });
     (result, facts)
@@ -482,7 +478,6 @@ fn add_cross_file(
                     },
                     new_text: None,
                     fixed: 0,
-                    on_disk: true,
                     read: None,
                 });
                 outcome.files.len() - 1

@@ -32,8 +32,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
             checked: 1,
             ..Outcome::default()
         };
-        if let Some(mut result) = database::process(name, &raw, &options, mode) {
-            result.on_disk = false;
+        if let Some(result) = database::process(name, &raw, &options, mode) {
             outcome.files.push(result);
         }
         outcome
@@ -84,17 +83,13 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
             let Some(new) = file.new_text.take() else {
                 continue;
             };
-            if !file.on_disk {
+            let Some(run) = &run else {
                 // --stdin-filename: the fixed text goes to stdout.
                 let _ = out.write_all(new.as_bytes());
                 continue;
-            }
-            let expected = file.read.take().unwrap_or_default();
-            let written = match &run {
-                Some(run) => run.write(&file.path, &expected, &new),
-                None => Err(super::NotWritten::Error("no database run".to_string())),
             };
-            if let Err(not_written) = written {
+            let expected = file.read.take().unwrap_or_default();
+            if let Err(not_written) = run.write(&file.path, &expected, &new) {
                 let message = match not_written {
                     super::NotWritten::UnstagedChanges => super::NotWritten::UNSTAGED.to_string(),
                     super::NotWritten::Error(message) => message,
