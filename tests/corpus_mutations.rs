@@ -14,8 +14,9 @@
 use std::path::Path;
 
 use proptest::prelude::*;
+#[path = "support/model_walk.rs"]
+mod model_walk;
 use urldb::lint::{Options, check_bytes, fix};
-use urldb::model::node::{Document, Node, Value};
 use urldb::model::normal::normal_form;
 
 const SEEDS: &[&str] = &[
@@ -86,36 +87,6 @@ fn apply(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
     bytes
 }
 
-fn hashes(docs: &[Document]) -> usize {
-    fn node(n: &Node) -> usize {
-        match &n.value {
-            Value::Scalar(s) => s.value.matches('#').count(),
-            Value::Seq(items) => items.iter().map(node).sum(),
-            Value::Map(entries) => entries.iter().map(|e| node(&e.key) + node(&e.value)).sum(),
-        }
-    }
-    docs.iter().filter_map(|d| d.root.as_ref()).map(node).sum()
-}
-
-fn last_end(docs: &[Document]) -> usize {
-    fn node(n: &Node) -> usize {
-        let inner = match &n.value {
-            Value::Scalar(_) => 0,
-            Value::Seq(items) => items.iter().map(node).max().unwrap_or(0),
-            Value::Map(entries) => entries
-                .iter()
-                .map(|e| node(&e.key).max(node(&e.value)))
-                .max()
-                .unwrap_or(0),
-        };
-        inner.max(n.span.end)
-    }
-    docs.iter()
-        .map(|d| d.span.end.max(d.root.as_ref().map_or(0, node)))
-        .max()
-        .unwrap_or(0)
-}
-
 fn check_properties(bytes: &[u8]) -> Result<(), TestCaseError> {
     let options = Options::default();
     let path = Path::new("example.com.yaml");
@@ -138,10 +109,10 @@ fn check_properties(bytes: &[u8]) -> Result<(), TestCaseError> {
     let docs = checked.documents.clone().expect("documents");
     prop_assert_eq!(std::str::from_utf8(bytes).ok(), Some(text.as_str()));
     prop_assert!(
-        hashes(&docs) >= text.matches('#').count(),
+        model_walk::hashes(&docs) >= text.matches('#').count(),
         "a `#` would be lost: {text:?} -> {canonical:?}"
     );
-    let tail = &text[last_end(&docs).min(text.len())..];
+    let tail = &text[model_walk::last_end(&docs).min(text.len())..];
     prop_assert!(
         tail.chars()
             .all(|c| " \t\r\n.-]}[{'\"|>:?,\u{feff}".contains(c)),

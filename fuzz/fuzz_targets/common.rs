@@ -54,37 +54,11 @@ pub fn assert_documents(text: &str, docs: &[Document]) {
     }
 }
 
-/// How many `#` the scalars (keys and values) of `docs` hold.
-pub fn hashes_in_model(docs: &[Document]) -> usize {
-    fn node(n: &Node) -> usize {
-        match &n.value {
-            Value::Scalar(s) => s.value.matches('#').count(),
-            Value::Seq(items) => items.iter().map(node).sum(),
-            Value::Map(entries) => entries.iter().map(|e| node(&e.key) + node(&e.value)).sum(),
-        }
-    }
-    docs.iter().filter_map(|d| d.root.as_ref()).map(node).sum()
-}
-
-/// Where the last node of `docs` ends.
-pub fn last_end(docs: &[Document]) -> usize {
-    fn node(n: &Node) -> usize {
-        let inner = match &n.value {
-            Value::Scalar(_) => 0,
-            Value::Seq(items) => items.iter().map(node).max().unwrap_or(0),
-            Value::Map(entries) => entries
-                .iter()
-                .map(|e| node(&e.key).max(node(&e.value)))
-                .max()
-                .unwrap_or(0),
-        };
-        inner.max(n.span.end)
-    }
-    docs.iter()
-        .map(|d| d.span.end.max(d.root.as_ref().map_or(0, node)))
-        .max()
-        .unwrap_or(0)
-}
+#[path = "../../tests/support/model_walk.rs"]
+mod model_walk;
+// Not every target uses both.
+#[allow(unused_imports)]
+pub use model_walk::{hashes as hashes_in_model, last_end};
 
 /// What follows the last node is layout only: nothing after it is lost.
 pub fn assert_nothing_after_the_model(text: &str, docs: &[Document]) {

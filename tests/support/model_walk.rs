@@ -1,0 +1,36 @@
+//! Walks over a parsed model that the fmt properties need, shared by
+//! `tests/corpus_mutations.rs` and the fuzz targets (`fuzz/fuzz_targets/common.rs`).
+
+use urldb::model::node::{Document, Node, Value};
+
+/// How many `#` the scalars (keys and values) of `docs` hold.
+pub fn hashes(docs: &[Document]) -> usize {
+    fn node(n: &Node) -> usize {
+        match &n.value {
+            Value::Scalar(s) => s.value.matches('#').count(),
+            Value::Seq(items) => items.iter().map(node).sum(),
+            Value::Map(entries) => entries.iter().map(|e| node(&e.key) + node(&e.value)).sum(),
+        }
+    }
+    docs.iter().filter_map(|d| d.root.as_ref()).map(node).sum()
+}
+
+/// Where the last node of `docs` ends.
+pub fn last_end(docs: &[Document]) -> usize {
+    fn node(n: &Node) -> usize {
+        let inner = match &n.value {
+            Value::Scalar(_) => 0,
+            Value::Seq(items) => items.iter().map(node).max().unwrap_or(0),
+            Value::Map(entries) => entries
+                .iter()
+                .map(|e| node(&e.key).max(node(&e.value)))
+                .max()
+                .unwrap_or(0),
+        };
+        inner.max(n.span.end)
+    }
+    docs.iter()
+        .map(|d| d.span.end.max(d.root.as_ref().map_or(0, node)))
+        .max()
+        .unwrap_or(0)
+}
