@@ -175,6 +175,23 @@ fn a_nul_byte_blocks_the_rewrite_instead_of_ending_the_file() {
     assert!(nul.message.contains("NUL"), "{}", nul.message);
 }
 
+/// `# important` in `text` is reported as a comment, and the file is not
+/// rewritten (which would drop it).
+fn assert_comment_found_and_blocks(text: &str) {
+    let checked = check_bytes(
+        Path::new("example.com.yaml"),
+        text.as_bytes(),
+        &Options::default(),
+    );
+    let comment = checked
+        .findings
+        .iter()
+        .find(|f| f.rule.code == "yaml-comment")
+        .unwrap_or_else(|| panic!("no yaml-comment for {text:?}"));
+    assert_eq!(&text[comment.span.clone()], "# important", "{text:?}");
+    assert!(checked.canonical.is_none(), "{text:?}");
+}
+
 #[test]
 fn a_comment_after_a_multi_line_plain_scalar_blocks_the_rewrite() {
     // The scalar's span used to run to the next event, over the comment,
@@ -184,18 +201,7 @@ fn a_comment_after_a_multi_line_plain_scalar_blocks_the_rewrite() {
         "---\n---\n_path: /a\ncontent-type: text/html\nx: a\n  b # important\n",
         "---\n---\n_path: /a\ncontent-type: text/html\nx: [a\n  b # important\n  ]\n",
     ] {
-        let checked = check_bytes(
-            Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        );
-        let comment = checked
-            .findings
-            .iter()
-            .find(|f| f.rule.code == "yaml-comment")
-            .unwrap_or_else(|| panic!("no yaml-comment for {text:?}"));
-        assert_eq!(&text[comment.span.clone()], "# important", "{text:?}");
-        assert!(checked.canonical.is_none(), "{text:?}");
+        assert_comment_found_and_blocks(text);
     }
 }
 
@@ -209,18 +215,7 @@ fn a_comment_after_an_empty_block_scalar_blocks_the_rewrite() {
         "---\n---\n_path: /a\ncontent-type: text/html\nx:\n  n: |\n  # important\n",
         "---\n---\n_path: /a\ncontent-type: text/html\nx:\n- >\n# important\n",
     ] {
-        let checked = check_bytes(
-            Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &Options::default(),
-        );
-        let comment = checked
-            .findings
-            .iter()
-            .find(|f| f.rule.code == "yaml-comment")
-            .unwrap_or_else(|| panic!("no yaml-comment for {text:?}"));
-        assert_eq!(&text[comment.span.clone()], "# important", "{text:?}");
-        assert!(checked.canonical.is_none(), "{text:?}");
+        assert_comment_found_and_blocks(text);
     }
     // A document's root block scalar may hold a line at column 0.
     let root = "--- |\n# text, not a comment\n";
