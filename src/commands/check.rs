@@ -37,7 +37,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
         }
         outcome
     } else {
-        match super::Run::select(ctx, &args.paths, &args.git) {
+        match super::Run::select(ctx, &args.paths, &args.git, args.diff) {
             Ok(mut selected) => {
                 if let Some((k, n)) = args.shard {
                     database::shard(&mut selected.targets, k, n);

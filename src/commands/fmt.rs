@@ -40,7 +40,7 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
         };
     }
 
-    let run = match super::Run::select(ctx, &args.paths, &args.git) {
+    let run = match super::Run::select(ctx, &args.paths, &args.git, args.diff) {
         Ok(run) => run,
         Err(message) => {
             eprintln!("error: {message}");

@@ -53,12 +53,14 @@ pub struct Run {
 
 impl Run {
     /// Select the files: the work tree, the index (`--staged`), or the
-    /// files changed since a revision (`--since`). The error is the text
-    /// to print.
+    /// files changed since a revision (`--since`). `diff`: the run prints
+    /// diffs, which name repository paths when there is a repository. The
+    /// error is the text to print.
     pub fn select(
         ctx: &crate::cli::Context,
         paths: &[std::path::PathBuf],
         git: &crate::cli::GitArgs,
+        diff: bool,
     ) -> Result<Run, String> {
         use crate::database;
         use crate::git::Repository;
@@ -80,7 +82,8 @@ impl Run {
                 Some(repo)
             }
             // Only for repository-relative diff paths: no repository is fine.
-            None => Repository::discover(&ctx.root, "--diff").ok(),
+            None if diff => Repository::discover(&ctx.root, "--diff").ok(),
+            None => None,
         };
         Ok(Run { targets, repo })
     }
