@@ -204,6 +204,8 @@ pub struct Context {
     pub color: bool,
     pub quiet: bool,
     pub verbose: bool,
+    /// `--no-cache`.
+    pub no_cache: bool,
 }
 
 impl Context {
@@ -253,7 +255,34 @@ impl Context {
             color,
             quiet: global.quiet,
             verbose: global.verbose,
+            no_cache: global.no_cache,
         })
+    }
+
+    /// The results cache for a run with `options`, unless `--no-cache`.
+    pub fn cache(&self, options: &Options) -> Option<crate::cache::Cache> {
+        (!self.no_cache).then(|| crate::cache::Cache::open(&self.root, options))
+    }
+
+    /// With `-v`: how many files a run checked, and how many the cache
+    /// knew unchanged.
+    pub fn say_cached(&self, outcome: &crate::database::Outcome) {
+        if !self.verbose {
+            return;
+        }
+        let files = |n: usize| format!("{n} file{}", if n == 1 { "" } else { "s" });
+        if self.no_cache {
+            eprintln!("{} checked (--no-cache)", files(outcome.checked));
+        } else {
+            eprintln!(
+                "{} checked, {} unchanged since a clean run ({} of them read to compare \
+                 contents; cache: {})",
+                files(outcome.checked),
+                outcome.cached,
+                outcome.reread,
+                self.root.join(crate::cache::DIR).display()
+            );
+        }
     }
 
     /// Lint options from the configuration and the command line.

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use crate::cache::{Cache, Entry, Lookup};
 use crate::diagnostic::Finding;
 use crate::discover;
 use crate::git;
@@ -56,6 +57,11 @@ pub struct Outcome {
     pub errors: Vec<FileError>,
     /// How many files were checked.
     pub checked: usize,
+    /// How many of them the cache knew to be clean, and were not checked.
+    pub cached: usize,
+    /// How many of those were read to compare their bytes with the
+    /// cache's (their metadata had changed).
+    pub reread: usize,
 }
 
 /// Where the files' contents come from.
@@ -278,8 +284,9 @@ pub fn read_file(path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> 
     std::fs::read(path).map(Ok).map_err(|e| e.to_string())
 }
 
-/// Check (or fix, or format) the targets.
-pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
+/// Check (or fix, or format) the targets. With a `cache`, files that were
+/// clean and have not changed are skipped, and the cache is updated.
+pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache>) -> Outcome {
     let canon = |p: &Path| canonical_name(p);
     let checked_set: std::collections::HashSet<PathBuf> = if targets.everything {
         Default::default()
@@ -287,36 +294,35 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
         targets.checked.iter().map(|p| canon(p)).collect()
     };
     let cross_file = mode != Mode::Format;
+    // The cache describes files on disk, not staged blobs.
+    let cache = cache.filter(|_| matches!(targets.snapshot, Snapshot::WorkTree));
 
-    struct PerFile {
-        result: Option<FileResult>,
-        facts: Option<FileFacts>,
-        error: Option<FileError>,
-        checked: bool,
-    }
     let per_file: Vec<PerFile> = targets
         .all
         .par_iter()
         .map(|path| {
             let is_checked = targets.everything || checked_set.contains(&canon(path));
             if !is_checked && !cross_file {
-                return PerFile {
-                    result: None,
-                    facts: None,
-                    error: None,
-                    checked: false,
-                };
+                return PerFile::default();
             }
+            let key = cache.as_ref().and_then(|c| c.key(path));
+            let (stat, known) = match (&cache, &key) {
+                (Some(cache), Some(key)) => match cache.lookup(key, path) {
+                    Lookup::Clean(entry) => return PerFile::cached(path, key, entry, is_checked),
+                    Lookup::Read { stat, entry } => (stat, entry),
+                },
+                _ => (None, None),
+            };
             let raw = match targets.snapshot.read(path, options.settings.max_file_size) {
                 Err(message) => {
                     return PerFile {
-                        result: None,
-                        facts: None,
                         error: Some(FileError {
                             path: path.clone(),
                             message,
                         }),
                         checked: is_checked,
+                        key: key.clone(),
+                        ..PerFile::default()
                     };
                 }
                 Ok(Err(size)) => {
@@ -330,25 +336,51 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
                     });
                     return PerFile {
                         result,
-                        facts: None,
-                        error: None,
                         checked: is_checked,
+                        key: key.clone(),
+                        ..PerFile::default()
                     };
                 }
                 Ok(Ok(raw)) => raw,
             };
-            let (result, facts) = if is_checked {
-                process_with_facts(path, &raw, options, mode, cross_file)
-            } else {
+            if let (Some(cache), Some(key), Some(entry)) = (&cache, &key, known) {
+                let hash = crate::cache::content_hash(&raw);
+                if entry.matches(&hash) {
+                    // Touched, not changed: still clean, with new metadata.
+                    let fresh = cache.entry(&raw, stat, entry.cnames.clone());
+                    return PerFile {
+                        reread: true,
+                        ..PerFile::cached(path, key, &fresh, is_checked)
+                    };
+                }
+            }
+            if !is_checked {
                 // Not checked: only its metadata matters, for cross-file rules.
                 let text = String::from_utf8_lossy(&raw);
-                (None, Some(lint::facts(path, &text, false)))
+                return PerFile {
+                    facts: Some(lint::facts(path, &text, false)),
+                    ..PerFile::default()
+                };
+            }
+            let processed = process_with_facts(path, &raw, options, mode, cross_file);
+            let entry = match &cache {
+                Some(cache) if processed.clean => {
+                    let cnames = processed
+                        .facts
+                        .as_ref()
+                        .map(|f| f.cnames.clone())
+                        .unwrap_or_default();
+                    Some(cache.entry(&raw, stat, cnames))
+                }
+                _ => None,
             };
             PerFile {
-                result,
-                facts,
-                error: None,
-                checked: is_checked,
+                result: processed.result,
+                facts: processed.facts,
+                checked: true,
+                key,
+                entry,
+                ..PerFile::default()
             }
         })
         .collect();
@@ -356,8 +388,12 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
     let mut outcome = Outcome::default();
     outcome.errors.extend(targets.errors.iter().cloned());
     let mut facts = Vec::new();
+    let mut looked_at = Vec::new();
+    let mut entries = Vec::new();
     for pf in per_file {
         outcome.checked += usize::from(pf.checked && pf.error.is_none());
+        outcome.cached += usize::from(pf.checked && pf.cached);
+        outcome.reread += usize::from(pf.checked && pf.reread);
         if let Some(e) = pf.error {
             outcome.errors.push(e);
         }
@@ -367,6 +403,15 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
         if let Some(r) = pf.result {
             outcome.files.push(r);
         }
+        if let (true, Some(key)) = (pf.checked, pf.key) {
+            if let Some(entry) = pf.entry {
+                entries.push((key.clone(), entry));
+            }
+            looked_at.push(key);
+        }
+    }
+    if let Some(cache) = cache {
+        cache.save(entries, &looked_at, targets.everything);
     }
     if cross_file {
         add_cross_file(&mut outcome, &facts, options, &targets.snapshot);
@@ -376,10 +421,54 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode) -> Outcome {
     outcome
 }
 
+/// What one file's task leaves behind.
+#[derive(Default)]
+struct PerFile {
+    result: Option<FileResult>,
+    facts: Option<FileFacts>,
+    error: Option<FileError>,
+    checked: bool,
+    /// Skipped: the cache knew it clean.
+    cached: bool,
+    /// Cached, but read again to compare its bytes (its metadata changed).
+    reread: bool,
+    /// Its key in the cache, when it has one.
+    key: Option<String>,
+    /// Its (new or refreshed) cache entry, when it is clean.
+    entry: Option<Entry>,
+}
+
+impl PerFile {
+    /// A clean file known to the cache: nothing to report, only its facts.
+    fn cached(path: &Path, key: &str, entry: &Entry, checked: bool) -> PerFile {
+        PerFile {
+            facts: Some(FileFacts {
+                path: path.to_path_buf(),
+                domain: rules::domain_of(path),
+                cnames: entry.cnames.clone(),
+                checked,
+            }),
+            checked,
+            cached: true,
+            key: Some(key.to_string()),
+            entry: Some(entry.clone()),
+            ..PerFile::default()
+        }
+    }
+}
+
 /// Check one file's text (from disk or stdin) in the given mode. `None`
 /// when there is nothing to report or change.
 pub fn process(path: &Path, raw: &[u8], options: &Options, mode: Mode) -> Option<FileResult> {
-    process_with_facts(path, raw, options, mode, false).0
+    process_with_facts(path, raw, options, mode, false).result
+}
+
+struct Processed {
+    result: Option<FileResult>,
+    facts: Option<FileFacts>,
+    /// No finding, nothing to block a rewrite, and already canonical: the
+    /// cache may skip it next time.
+    clean: bool,
 }
 
 /// [`process`], and the file's cross-file facts when `want_facts`: taken
@@ -390,8 +479,11 @@ fn process_with_facts(
     options: &Options,
     mode: Mode,
     want_facts: bool,
-) -> (Option<FileResult>, Option<FileFacts>) {
+) -> Processed {
     let checked = lint::check_bytes(path, raw, options);
+    let clean = checked.findings.is_empty()
+        && checked.blocked_by.is_none()
+        && checked.canonical.as_deref() == Some(checked.source.text.as_str());
     let facts = want_facts.then(|| match &checked.documents {
         Some(docs) => lint::facts_of(path, docs, true),
         // A file that did not parse to the end may still have metadata.
@@ -423,7 +515,11 @@ fn process_with_facts(
         fixed,
         read,
     });
-    (result, facts)
+    Processed {
+        result,
+        facts,
+        clean,
+    }
 }
 
 fn too_large(path: &Path, size: u64, options: &Options) -> Checked {

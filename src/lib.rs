@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod cache;
 pub mod config;
 pub mod database;
 pub mod diagnostic;

@@ -153,9 +153,11 @@ fn fix_never_touches_a_file_without_findings() {
 }
 
 fn snapshot_bytes(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    // Files only: the results cache is a directory of its own.
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("read_dir")
         .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_file())
         .collect();
     files.sort();
     files

@@ -47,7 +47,9 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let mut outcome: Outcome = database::run(&run.targets, &options, Mode::Format);
+    let mut outcome: Outcome =
+        database::run(&run.targets, &options, Mode::Format, ctx.cache(&options));
+    ctx.say_cached(&outcome);
     let mut changed = 0;
     let mut blocked = 0;
     for file in &mut outcome.files {

@@ -274,15 +274,7 @@ fn digest(
     }
     Ok(Digest {
         length,
-        sha256_hex: hex(&hasher.finalize()),
-    })
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
+        sha256_hex: crate::model::domain::hex_digest(&hasher.finalize()),
     })
 }
 
@@ -447,11 +439,6 @@ mod tests {
             err.to_string(),
             "refused to connect to ::1 (loopback address of `::1`)"
         );
-    }
-
-    #[test]
-    fn hex_is_lowercase_and_padded() {
-        assert_eq!(hex(&[0x00, 0x0a, 0xff]), "000aff");
     }
 
     #[test]

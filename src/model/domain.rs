@@ -26,6 +26,15 @@ pub const DEPRECATED: &str = "deprecated";
 pub const REDIRECT_OK: &str = "redirect-ok";
 pub const CONTENT_TYPE_CHANGE_OK: &str = "content-type-change-ok";
 
+/// A digest as `content-sha256` writes it: lowercase hex.
+pub fn hex_digest(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
 /// How a field's scalars are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldKind {

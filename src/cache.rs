@@ -1,0 +1,328 @@
+//! The results cache: a file that was clean last time, and has not changed,
+//! is not read or checked again.
+//!
+//! Like ruff's cache, it remembers only what a run may skip: files with no
+//! finding whose text is already canonical, keyed by the SHA-256 of their
+//! bytes, and valid only for one urldb build and one set of lint options
+//! (each set has its own cache file). It lives in `.urldb_cache/` at the
+//! database root — a hidden directory, so never mistaken for domain files,
+//! with a `.gitignore` of `*` so it is never committed.
+//!
+//! A file's metadata (size, modification and change times, inode) is
+//! remembered with its hash, so that an unchanged file costs one `stat`,
+//! not a read. Metadata is trusted only when the file was last changed
+//! well before the run that cached it, as git does for its index: a file
+//! changed twice within one timestamp tick, around the time urldb read it,
+//! would otherwise keep its old metadata with new bytes. Such a file is
+//! hashed again on the next run instead. A file whose metadata changed but
+//! whose bytes did not (`touch`, a branch switched back) is hashed, found
+//! clean, and not checked.
+//!
+//! Cross-file rules still run on every run; a cached file carries the
+//! facts they need (its cnames and where they are).
+//!
+//! The cache is advisory: any problem reading or writing it means a full
+//! run, never a failed one.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::lint::Options;
+use crate::model::domain::hex_digest;
+use crate::source::Span;
+
+/// The cache directory, at the database root.
+pub const DIR: &str = ".urldb_cache";
+
+/// Bumped when the file format or the meaning of an entry changes.
+const FORMAT: u32 = 1;
+
+/// Metadata changed less than this long before the run started is not
+/// trusted (coarse file-system clocks, and clocks a little apart).
+const RACY: Duration = Duration::from_secs(2);
+
+/// What `stat` says about a file: when any of it changes, the bytes are
+/// hashed again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stat {
+    len: u64,
+    mtime_ns: i64,
+    ctime_ns: i64,
+    ino: u64,
+}
+
+impl Stat {
+    pub fn of(path: &Path) -> Option<Stat> {
+        let meta = std::fs::metadata(path).ok()?;
+        Some(Stat::from_metadata(&meta))
+    }
+
+    #[cfg(unix)]
+    fn from_metadata(meta: &std::fs::Metadata) -> Stat {
+        use std::os::unix::fs::MetadataExt;
+        Stat {
+            len: meta.len(),
+            mtime_ns: meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+            ctime_ns: meta.ctime() * 1_000_000_000 + meta.ctime_nsec(),
+            ino: meta.ino(),
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn from_metadata(meta: &std::fs::Metadata) -> Stat {
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as i64);
+        Stat {
+            len: meta.len(),
+            mtime_ns,
+            ctime_ns: mtime_ns,
+            ino: 0,
+        }
+    }
+
+    /// Last changed at or after `limit` (nanoseconds since the epoch).
+    fn changed_after(&self, limit: i64) -> bool {
+        self.mtime_ns >= limit || self.ctime_ns >= limit
+    }
+}
+
+/// One clean file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// SHA-256 of the bytes, in hex.
+    hash: String,
+    /// The metadata it had, when it can be trusted.
+    stat: Option<Stat>,
+    /// Its cnames and their spans, for the cross-file rules.
+    pub cnames: Vec<(String, Span)>,
+}
+
+impl Entry {
+    pub fn new(hash: String, stat: Option<Stat>, cnames: Vec<(String, Span)>) -> Entry {
+        Entry {
+            hash,
+            stat,
+            cnames,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct CacheFile {
+    format: u32,
+    /// The urldb build that wrote it.
+    build: String,
+    /// Keyed by the path relative to the database root, `/`-separated.
+    entries: HashMap<String, Entry>,
+}
+
+/// The cache of one run: what the last run left, and where to write this
+/// run's.
+pub struct Cache {
+    root: PathBuf,
+    file: PathBuf,
+    build: String,
+    /// Nanoseconds since the epoch, when the run started, less [`RACY`].
+    trust_before: i64,
+    old: HashMap<String, Entry>,
+}
+
+/// What the cache knows about one file.
+pub enum Lookup<'c> {
+    /// Unchanged since it was found clean.
+    Clean(&'c Entry),
+    /// Not known (or changed): its bytes must be read. When they hash to
+    /// the entry's, the file is still clean.
+    Read {
+        stat: Option<Stat>,
+        entry: Option<&'c Entry>,
+    },
+}
+
+impl Cache {
+    /// The cache for a run over `root` with `options`. An unreadable or
+    /// stale cache file counts as empty.
+    pub fn open(root: &Path, options: &Options) -> Cache {
+        let started = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap_or_default();
+        let trust_before = i64::try_from(started.saturating_sub(RACY).as_nanos()).unwrap_or(0);
+        let options_key = hex_digest(&Sha256::digest(format!("{options:?}").as_bytes()));
+        let file = root
+            .join(DIR)
+            .join(format!("results-{}.json", &options_key[..16]));
+        let build = build_id();
+        let old = std::fs::read(&file)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<CacheFile>(&bytes).ok())
+            .filter(|c| c.format == FORMAT && c.build == build)
+            .map(|c| c.entries)
+            .unwrap_or_default();
+        Cache {
+            root: root.to_path_buf(),
+            file,
+            build,
+            trust_before,
+            old,
+        }
+    }
+
+    /// Where the cache is written.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// The key of a file: its path below the root. Files outside the root
+    /// (named on the command line) are not cached.
+    pub fn key(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(&self.root).ok()?;
+        let parts: Option<Vec<&str>> = rel
+            .components()
+            .map(|c| match c {
+                std::path::Component::Normal(s) => s.to_str(),
+                _ => None,
+            })
+            .collect();
+        Some(parts?.join("/"))
+    }
+
+    pub fn lookup(&self, key: &str, path: &Path) -> Lookup<'_> {
+        let stat = Stat::of(path);
+        let entry = self.old.get(key);
+        match (entry, stat) {
+            (Some(e), Some(s)) if e.stat == Some(s) => Lookup::Clean(e),
+            _ => Lookup::Read { stat, entry },
+        }
+    }
+
+    /// The entry for a clean file just read: its metadata is kept only if
+    /// it can be trusted next time.
+    pub fn entry(&self, raw: &[u8], stat: Option<Stat>, cnames: Vec<(String, Span)>) -> Entry {
+        Entry {
+            hash: content_hash(raw),
+            stat: stat.filter(|s| !s.changed_after(self.trust_before)),
+            cnames,
+        }
+    }
+
+    /// Write the entries of this run, with the old ones for files this run
+    /// did not look at. `all`: the run saw every file, so entries of files
+    /// that are gone are dropped. Nothing is written when nothing changed.
+    pub fn save(self, fresh: Vec<(String, Entry)>, seen: &[String], all: bool) {
+        let mut entries = if all {
+            HashMap::new()
+        } else {
+            self.old.clone()
+        };
+        for key in seen {
+            entries.remove(key);
+        }
+        entries.extend(fresh);
+        if entries == self.old {
+            return;
+        }
+        let file = CacheFile {
+            format: FORMAT,
+            build: self.build,
+            entries,
+        };
+        // Advisory: a cache that cannot be written only costs time.
+        let _ = write_cache(&self.file, &file);
+    }
+}
+
+/// The SHA-256 of a file's bytes, in hex.
+pub fn content_hash(raw: &[u8]) -> String {
+    hex_digest(&Sha256::digest(raw))
+}
+
+impl Entry {
+    /// The entry describes exactly these bytes.
+    pub fn matches(&self, hash: &str) -> bool {
+        self.hash == hash
+    }
+}
+
+/// The urldb version and the executable's size and time: a rebuilt urldb
+/// (even of the same version) may judge files differently.
+fn build_id() -> String {
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|p| Stat::of(&p))
+        .map_or(String::new(), |s| format!("{}-{}", s.len, s.mtime_ns));
+    format!("{}-{exe}", env!("CARGO_PKG_VERSION"))
+}
+
+fn write_cache(path: &Path, file: &CacheFile) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        std::fs::create_dir_all(dir)?;
+        std::fs::write(dir.join(".gitignore"), "# Created by urldb.\n*\n")?;
+        std::fs::write(
+            dir.join("CACHEDIR.TAG"),
+            "Signature: 8a477f597d28d172789f06886806bc55\n\
+             # This file is a cache directory tag created by urldb.\n\
+             # For information about cache directory tags, see https://bford.info/cachedir/\n",
+        )?;
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".results-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    let bytes = serde_json::to_vec(file).map_err(std::io::Error::other)?;
+    tmp.write_all(&bytes)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache(root: &Path) -> Cache {
+        Cache::open(root, &Options::default())
+    }
+
+    #[test]
+    fn metadata_of_a_file_changed_just_before_the_run_is_not_kept() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        std::fs::write(&path, "---\n").expect("write");
+        let c = cache(dir.path());
+        let stat = Stat::of(&path);
+        assert!(stat.is_some());
+        assert_eq!(c.entry(b"---\n", stat, Vec::new()).stat, None);
+        let old = Stat {
+            len: 4,
+            mtime_ns: 1,
+            ctime_ns: 1,
+            ino: 7,
+        };
+        assert_eq!(c.entry(b"---\n", Some(old), Vec::new()).stat, Some(old));
+    }
+
+    #[test]
+    fn keys_are_paths_below_the_root() {
+        let c = cache(Path::new("db"));
+        assert_eq!(c.key(Path::new("db/a/b.yaml")).as_deref(), Some("a/b.yaml"));
+        assert_eq!(c.key(Path::new("other/b.yaml")), None);
+        assert_eq!(c.key(Path::new("db/../db/b.yaml")), None);
+    }
+
+    #[test]
+    fn content_hash_is_sha256_in_lowercase_hex() {
+        assert_eq!(
+            content_hash(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(hex_digest(&[0x00, 0x0a, 0xff]), "000aff");
+    }
+}
