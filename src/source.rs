@@ -18,16 +18,16 @@ pub struct Source {
     /// The text. Invalid UTF-8 is replaced (U+FFFD) so that a report can
     /// still show the file; the `invalid-utf8` finding says where.
     pub text: String,
-    lines: LineIndex,
+    /// Built on first use: a clean file never needs it.
+    lines: std::sync::OnceLock<LineIndex>,
 }
 
 impl Source {
     pub fn new(path: impl Into<PathBuf>, text: String) -> Self {
-        let lines = LineIndex::new(&text);
         Source {
             path: path.into(),
             text,
-            lines,
+            lines: std::sync::OnceLock::new(),
         }
     }
 
@@ -36,19 +36,19 @@ impl Source {
     }
 
     pub fn lines(&self) -> &LineIndex {
-        &self.lines
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 
     /// 1-based line and 1-based column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        self.lines.line_col(&self.text, offset)
+        self.lines().line_col(&self.text, offset)
     }
 
     /// The byte offset of a yaml-rust2 marker (1-based line, 0-based column
     /// in characters). `Marker::index()` counts characters and drifts after
     /// block scalars, so it is never used.
     pub fn offset_of_marker(&self, line: usize, col: usize) -> usize {
-        self.lines.offset(&self.text, line, col)
+        self.lines().offset(&self.text, line, col)
     }
 }
 

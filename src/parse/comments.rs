@@ -11,7 +11,7 @@ pub fn find_comments(text: &str, scalar_spans: &[Span]) -> Vec<Span> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     // Quick exit: most files have no `#` at all.
-    if memchr_hash(bytes).is_none() {
+    if memchr::memchr(b'#', bytes).is_none() {
         return out;
     }
     let mut spans = scalar_spans.iter().peekable();
@@ -45,6 +45,3 @@ pub fn find_comments(text: &str, scalar_spans: &[Span]) -> Vec<Span> {
     out
 }
 
-fn memchr_hash(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'#')
-}

@@ -157,7 +157,11 @@ impl<'o> Emitter<'o> {
     }
 
     fn write_raw(&mut self, data: &str) {
-        self.column += data.chars().count();
+        self.column += if data.is_ascii() {
+            data.len()
+        } else {
+            data.chars().count()
+        };
         self.out.push_str(data);
     }
 

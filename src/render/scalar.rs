@@ -48,11 +48,8 @@ pub fn analyze(scalar: &str) -> Analysis {
         };
     }
     // The strings of a URL database are nearly all printable ASCII, where
-    // the character loop below reduces to a few byte tests.
-    if scalar.bytes().all(|b| (0x20..0x7F).contains(&b)) {
-        return analyze_printable_ascii(scalar.as_bytes());
-    }
-    analyze_chars(scalar)
+    // the character loop below reduces to a table lookup per byte.
+    analyze_printable_ascii(scalar.as_bytes()).unwrap_or_else(|| analyze_chars(scalar))
 }
 
 /// `analyze_scalar`'s character loop, for a non-empty string.
@@ -196,9 +193,37 @@ fn analyze_chars(scalar: &str) -> Analysis {
     }
 }
 
+/// What a byte means to [`analyze_printable_ascii`].
+const PLAIN: u8 = 0;
+/// `,` `?` `[` `]` `{` `}`: a flow indicator anywhere.
+const FLOW: u8 = 1;
+const COLON: u8 = 2;
+const HASH: u8 = 3;
+/// Not printable ASCII: the character loop decides.
+const OTHER: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut table = [OTHER; 256];
+    let mut b = 0x20;
+    while b < 0x7F {
+        table[b] = PLAIN;
+        b += 1;
+    }
+    table[b',' as usize] = FLOW;
+    table[b'?' as usize] = FLOW;
+    table[b'[' as usize] = FLOW;
+    table[b']' as usize] = FLOW;
+    table[b'{' as usize] = FLOW;
+    table[b'}' as usize] = FLOW;
+    table[b':' as usize] = COLON;
+    table[b'#' as usize] = HASH;
+    table
+};
+
 /// [`analyze`] of a non-empty string of printable ASCII (no line breaks,
 /// no special characters): the same flags, from bytes, without allocating.
-fn analyze_printable_ascii(s: &[u8]) -> Analysis {
+/// `None` for any other string.
+fn analyze_printable_ascii(s: &[u8]) -> Option<Analysis> {
     let len = s.len();
     let space_at = |i: usize| i >= len || s[i] == b' ';
     let mut flow_indicators = false;
@@ -207,48 +232,55 @@ fn analyze_printable_ascii(s: &[u8]) -> Analysis {
         flow_indicators = true;
         block_indicators = true;
     }
-    for (i, &c) in s.iter().enumerate() {
-        let followed_by_space = space_at(i + 1);
-        if i == 0 {
-            match c {
-                b'#' | b',' | b'[' | b']' | b'{' | b'}' | b'&' | b'*' | b'!' | b'|' | b'>'
-                | b'\'' | b'"' | b'%' | b'@' | b'`' => {
-                    flow_indicators = true;
-                    block_indicators = true;
-                }
-                b'?' | b':' => {
-                    flow_indicators = true;
-                    block_indicators |= followed_by_space;
-                }
-                b'-' if followed_by_space => {
-                    flow_indicators = true;
-                    block_indicators = true;
-                }
-                _ => {}
-            }
-        } else {
-            match c {
-                b',' | b'?' | b'[' | b']' | b'{' | b'}' => flow_indicators = true,
-                b':' => {
-                    flow_indicators = true;
-                    block_indicators |= followed_by_space;
-                }
-                b'#' if s[i - 1] == b' ' => {
-                    flow_indicators = true;
-                    block_indicators = true;
-                }
-                _ => {}
-            }
+    let &first = s.first()?;
+    match first {
+        b'#' | b',' | b'[' | b']' | b'{' | b'}' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
+        | b'"' | b'%' | b'@' | b'`' => {
+            flow_indicators = true;
+            block_indicators = true;
         }
+        b'?' | b':' => {
+            flow_indicators = true;
+            block_indicators |= space_at(1);
+        }
+        b'-' if space_at(1) => {
+            flow_indicators = true;
+            block_indicators = true;
+        }
+        _ if CLASS[usize::from(first)] == OTHER => return None,
+        _ => {}
     }
-    let edge_space = s[0] == b' ' || s[len - 1] == b' ';
-    Analysis {
+    // Runs of ordinary bytes are skipped in a tight loop.
+    let mut i = 1;
+    while let Some(skip) = s[i..]
+        .iter()
+        .position(|&b| CLASS[usize::from(b)] != PLAIN)
+    {
+        i += skip;
+        match CLASS[usize::from(s[i])] {
+            FLOW => flow_indicators = true,
+            COLON => {
+                flow_indicators = true;
+                block_indicators |= space_at(i + 1);
+            }
+            HASH => {
+                if s[i - 1] == b' ' {
+                    flow_indicators = true;
+                    block_indicators = true;
+                }
+            }
+            _ => return None,
+        }
+        i += 1;
+    }
+    let edge_space = first == b' ' || s[len - 1] == b' ';
+    Some(Analysis {
         empty: false,
         multiline: false,
         allow_flow_plain: !edge_space && !flow_indicators,
         allow_block_plain: !edge_space && !block_indicators,
         allow_single_quoted: true,
-    }
+    })
 }
 
 /// `Emitter.choose_scalar_style` for a scalar with no requested style.
@@ -322,12 +354,20 @@ mod tests {
     proptest! {
         #[test]
         fn ascii_shortcut_agrees_with_the_character_loop(s in "[ -~]{1,12}") {
-            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), analyze_chars(&s));
+            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), Some(analyze_chars(&s)));
         }
 
         #[test]
         fn ascii_shortcut_agrees_on_indicator_heavy_strings(s in "[-?:#, .a'\\[\\]{}]{1,8}") {
-            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), analyze_chars(&s));
+            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), Some(analyze_chars(&s)));
+        }
+
+        #[test]
+        fn ascii_shortcut_leaves_other_strings_to_the_character_loop(
+            s in "[ -~]{0,6}[\\x00-\\x1f\\x7f\\u{80}-\\u{10ffff}][ -~\\n]{0,6}"
+        ) {
+            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), None);
+            prop_assert_eq!(analyze(&s), analyze_chars(&s));
         }
     }
 }

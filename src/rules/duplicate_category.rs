@@ -31,7 +31,7 @@
 //! Safe, by `urldb check --fix`: the later copies are removed; the record
 //! has the same categories.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::prelude::*;
 
@@ -46,8 +46,10 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    // One map for every record: cleared, not allocated again.
+    let mut first: HashMap<&str, &Node> = HashMap::default();
     for record in records(ctx.documents) {
-        let mut first: HashMap<&str, &Node> = HashMap::new();
+        first.clear();
         for item in list_items(record.doc, record.entries, domain::CATEGORIES) {
             // Empty categories are `empty-category`'s finding.
             if item.text.trim().is_empty() {

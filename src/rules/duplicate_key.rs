@@ -33,7 +33,7 @@
 //! None: only a person knows which value is right (or whether the entry
 //! was meant to be a record of its own).
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::prelude::*;
 use crate::parse::resolve::Implicit;
@@ -49,8 +49,10 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    // One map for every mapping: cleared, not allocated again.
+    let mut first = HashMap::default();
     for entries in crate::model::node::mappings(ctx.documents) {
-        check_mapping(entries, out);
+        check_mapping(entries, &mut first, out);
     }
 }
 
@@ -79,11 +81,15 @@ fn key_id(key: &Node) -> Option<KeyId<'_>> {
     })
 }
 
-fn check_mapping(entries: &[Entry], out: &mut Vec<Finding>) {
+fn check_mapping<'a>(
+    entries: &'a [Entry],
+    first: &mut HashMap<KeyId<'a>, &'a Node>,
+    out: &mut Vec<Finding>,
+) {
     if entries.len() < 2 {
         return;
     }
-    let mut first: HashMap<KeyId, &Node> = HashMap::with_capacity(entries.len());
+    first.clear();
     for entry in entries {
         // An alias key (`*a: x`) is reported by `yaml-alias`; its value is
         // unknown here.

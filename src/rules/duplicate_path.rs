@@ -30,7 +30,7 @@
 //! None: the records may differ, and only a person knows which one is
 //! right. Merge them by hand.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::prelude::*;
 
@@ -45,7 +45,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    let mut first: HashMap<&str, &Node> = HashMap::new();
+    let mut first: HashMap<&str, &Node> = HashMap::default();
     for record in records(ctx.documents) {
         let Some((entry, path)) = record.path_field() else {
             continue;

@@ -32,7 +32,7 @@
 //! ## Fix
 //! None: the records may differ, and only a person knows which one to keep.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use super::prelude::*;
 use crate::model::path::equivalence_key;
@@ -49,8 +49,15 @@ pub static RULE: Rule = Rule {
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let case_sensitive = domain::case_sensitive_paths(ctx.documents);
-    let mut seen_text: HashSet<&str> = HashSet::new();
-    let mut first_by_key: HashMap<String, (&str, &Node)> = HashMap::new();
+    // Without escapes and with case mattering, every path is its own key:
+    // equal keys are equal texts, which are `duplicate-path`'s finding.
+    if case_sensitive
+        && records(ctx.documents).all(|r| r.path().is_none_or(|p| !p.contains('%')))
+    {
+        return;
+    }
+    let mut seen_text: HashSet<&str> = HashSet::default();
+    let mut first_by_key: HashMap<String, (&str, &Node)> = HashMap::default();
     for record in records(ctx.documents) {
         let Some((entry, path)) = record.path_field() else {
             continue;

@@ -40,7 +40,7 @@ pub static RULE: Rule = Rule {
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
-        let name = record.path().map_or(String::new(), |p| format!(" `{p}`"));
+        let name = || record.path().map_or(String::new(), |p| format!(" `{p}`"));
         let help = "add the media type the URL serves, such as `content-type: text/html`, \
                     or `X-301-Redirect` for a redirect";
         let Some(entry) = record.get(domain::CONTENT_TYPE) else {
@@ -49,7 +49,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
                 None => first_line(ctx, record.node),
             };
             out.push(
-                Finding::new(&RULE, span, format!("record{name} has no `content-type`")).help(help),
+                Finding::new(&RULE, span, format!("record{} has no `content-type`", name())).help(help),
             );
             continue;
         };
@@ -62,7 +62,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             Finding::new(
                 &RULE,
                 span,
-                format!("record{name} has an empty `content-type`"),
+                format!("record{} has an empty `content-type`", name()),
             )
             .help(help),
         );

@@ -91,12 +91,26 @@ enum Dots {
 
 /// `.` or `..`, also written with `%2E`.
 fn dots(segment: &str) -> Option<Dots> {
-    let decoded = segment.replace("%2E", ".").replace("%2e", ".");
-    match decoded.as_str() {
-        "." => Some(Dots::One),
-        ".." => Some(Dots::Two),
-        _ => None,
+    // Every spelling is at most six bytes: the common segment is ruled
+    // out without looking further.
+    if segment.len() > 6 {
+        return None;
     }
+    let rest = one_dot(segment)?;
+    if rest.is_empty() {
+        return Some(Dots::One);
+    }
+    one_dot(rest)
+        .filter(|rest| rest.is_empty())
+        .map(|_| Dots::Two)
+}
+
+/// `segment` without a leading `.` or `%2E` (either case).
+fn one_dot(segment: &str) -> Option<&str> {
+    segment
+        .strip_prefix('.')
+        .or_else(|| segment.strip_prefix("%2E"))
+        .or_else(|| segment.strip_prefix("%2e"))
 }
 
 /// The segments of an absolute path (after each `/`): byte range and dots.
