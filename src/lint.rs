@@ -75,6 +75,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     } else {
         None
     };
+    let from_fast = fast.is_some();
     let mut tree = fast.unwrap_or_else(|| parse_tree(&source.text[bom..]));
     tree.shift(bom);
     for problem in &tree.problems {
@@ -108,7 +109,14 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
             }
         }
         if blocking(&all, options).is_none() {
-            let text = render(docs, &render_options(&source.text, docs, options));
+            let render_options = render_options(&source.text, docs, options);
+            // Text the fast reader read is most often canonical already:
+            // proving it is much cheaper than writing it again.
+            let text = if from_fast && crate::render::is_canonical(docs, &render_options) {
+                source.text.clone()
+            } else {
+                render(docs, &render_options)
+            };
             if text != source.text {
                 let layout = LayoutContext {
                     file: &ctx,

@@ -39,6 +39,29 @@ impl Implicit {
                 Implicit::Str
             };
         };
+        // Most strings (paths, media types) start with a character no
+        // resolver is registered for.
+        if !matches!(
+            first,
+            b'y' | b'Y'
+                | b'n'
+                | b'N'
+                | b't'
+                | b'T'
+                | b'f'
+                | b'F'
+                | b'o'
+                | b'O'
+                | b'-'
+                | b'+'
+                | b'.'
+                | b'0'..=b'9'
+                | b'<'
+                | b'~'
+                | b'='
+        ) {
+            return Implicit::Str;
+        }
         if b"yYnNtTfFoO".contains(&first) && is_bool(v) {
             return Implicit::Bool;
         }

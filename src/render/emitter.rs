@@ -135,24 +135,13 @@ impl<'o> Emitter<'o> {
     }
 
     fn scalar(&mut self, text: Text, simple_key: bool) {
-        match text {
-            Text::Verbatim(t) => self.write_plain(t),
-            // NEL, LS and PS are line breaks to YAML 1.1 (PyYAML) and plain
-            // characters to YAML 1.2: only their escapes (`\N`, `\L`, `\P`)
-            // read the same everywhere. A deliberate difference from PyYAML.
-            Text::Str(s) if s.contains(['\u{85}', '\u{2028}', '\u{2029}']) => {
-                self.write_double_quoted(s)
-            }
-            Text::Str(s) => {
-                let analysis = analyze(s);
-                let implicit =
-                    crate::parse::resolve::Implicit::of(s) == crate::parse::resolve::Implicit::Str;
-                match choose_style(&analysis, implicit, simple_key, self.flow_level > 0) {
-                    Style::Plain => self.write_plain(s),
-                    Style::Single => self.write_single_quoted(s),
-                    Style::Double => self.write_double_quoted(s),
-                }
-            }
+        let s = match text {
+            Text::Str(s) | Text::Verbatim(s) => s,
+        };
+        match style(text, simple_key, self.flow_level > 0) {
+            Style::Plain => self.write_plain(s),
+            Style::Single => self.write_single_quoted(s),
+            Style::Double => self.write_double_quoted(s),
         }
     }
 
@@ -302,10 +291,31 @@ fn is_break(ch: char) -> bool {
     matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
+/// How a scalar is written: verbatim text plain, a string as PyYAML
+/// chooses. The emitter writes by it, and [`super::is_canonical`] reads
+/// by it.
+pub fn style(text: Text, simple_key: bool, in_flow: bool) -> Style {
+    match text {
+        Text::Verbatim(_) => Style::Plain,
+        // NEL, LS and PS are line breaks to YAML 1.1 (PyYAML) and plain
+        // characters to YAML 1.2: only their escapes (`\N`, `\L`, `\P`)
+        // read the same everywhere. A deliberate difference from PyYAML.
+        Text::Str(s) if !s.is_ascii() && s.contains(['\u{85}', '\u{2028}', '\u{2029}']) => {
+            Style::Double
+        }
+        Text::Str(s) => {
+            let analysis = analyze(s);
+            let implicit =
+                crate::parse::resolve::Implicit::of(s) == crate::parse::resolve::Implicit::Str;
+            choose_style(&analysis, implicit, simple_key, in_flow)
+        }
+    }
+}
+
 /// `check_simple_key` for a scalar key: not empty, on one line, and shorter
 /// than 128 characters *counting its tag*: the serializer always passes the
 /// key's tag, and `!!str` (5 characters) counts towards the limit.
-fn is_simple_key(key: Text) -> bool {
+pub fn is_simple_key(key: Text) -> bool {
     const PREPARED_STR_TAG: usize = "!!str".len();
     let s = match key {
         Text::Str(s) | Text::Verbatim(s) => s,
