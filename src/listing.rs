@@ -151,7 +151,7 @@ fn read_records(file: &Path, filter: &Filter, max_size: u64) -> Result<Vec<UrlRe
             let text = |key: &str| {
                 r.get(key)
                     .and_then(|e| e.value.as_scalar())
-                    .map(|s| s.value.clone())
+                    .map(|s| s.value.to_string())
             };
             let known = domain::RECORD_KEYS;
             Some(UrlRecord {

@@ -296,7 +296,7 @@ fn catalogue_export_then_import_keeps_a_plain_extra_that_reads_as_a_string() {
             .iter()
             .map(|(k, s)| {
                 let string = s.style != ScalarStyle::Plain || s.implicit() == Implicit::Str;
-                (k.clone(), s.value.clone(), string)
+                (k.clone(), s.value.to_string(), string)
             })
             .collect::<Vec<_>>()
     };

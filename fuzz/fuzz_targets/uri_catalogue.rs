@@ -42,7 +42,7 @@ fn meaning(e: &Entry) -> impl PartialEq + std::fmt::Debug {
         .iter()
         .map(|(k, s)| {
             let is_string = s.style != ScalarStyle::Plain || s.implicit() == Implicit::Str;
-            (k.clone(), s.value.clone(), is_string)
+            (k.clone(), s.value.to_string(), is_string)
         })
         .collect();
     extras.sort();

@@ -22,7 +22,7 @@ pub fn node_to_json(node: &Node) -> Json {
                 .replace('_', "")
                 .parse::<i64>()
                 .map(Json::from)
-                .unwrap_or_else(|_| Json::String(s.value.clone())),
+                .unwrap_or_else(|_| Json::String(s.value.to_string())),
             Implicit::Float => s
                 .value
                 .replace('_', "")
@@ -30,8 +30,8 @@ pub fn node_to_json(node: &Node) -> Json {
                 .ok()
                 .and_then(serde_json::Number::from_f64)
                 .map(Json::Number)
-                .unwrap_or_else(|| Json::String(s.value.clone())),
-            _ => Json::String(s.value.clone()),
+                .unwrap_or_else(|| Json::String(s.value.to_string())),
+            _ => Json::String(s.value.to_string()),
         },
         Value::Seq(items) => Json::Array(items.iter().map(node_to_json).collect()),
         Value::Map(entries) => Json::Object(

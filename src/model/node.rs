@@ -5,6 +5,8 @@
 //! canonical renderer walks it. The typed view of a domain file lives in
 //! [`super::domain`].
 
+use compact_str::CompactString;
+
 use crate::parse::resolve::Implicit;
 use crate::source::Span;
 
@@ -22,13 +24,15 @@ pub enum ScalarStyle {
 /// written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scalar {
-    pub value: String,
+    /// Inline up to 24 bytes: keys, media types, categories and most
+    /// paths need no allocation of their own.
+    pub value: CompactString,
     pub style: ScalarStyle,
 }
 
 impl Scalar {
     /// A string scalar that has no source (made by a fix or by `add`).
-    pub fn string(value: impl Into<String>) -> Self {
+    pub fn string(value: impl Into<CompactString>) -> Self {
         Scalar {
             value: value.into(),
             style: ScalarStyle::DoubleQuoted,
@@ -36,7 +40,7 @@ impl Scalar {
     }
 
     /// A plain scalar whose text is kept as written, such as an integer.
-    pub fn plain(value: impl Into<String>) -> Self {
+    pub fn plain(value: impl Into<CompactString>) -> Self {
         Scalar {
             value: value.into(),
             style: ScalarStyle::Plain,

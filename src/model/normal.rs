@@ -34,7 +34,7 @@ fn root(node: &Node, kind_of: fn(&str) -> FieldKind) -> Json {
         Value::Map(entries) => {
             let mut map = Map::new();
             for e in entries {
-                let key = e.key.as_scalar().map_or(String::new(), |s| s.value.clone());
+                let key = e.key.as_scalar().map_or(String::new(), |s| s.value.to_string());
                 let kind = kind_of(&key);
                 map.insert(key, value(&e.value, kind));
             }
@@ -62,7 +62,7 @@ fn value(node: &Node, kind: FieldKind) -> Json {
         Value::Map(entries) => {
             let mut map = Map::new();
             for e in entries {
-                let key = e.key.as_scalar().map_or(String::new(), |s| s.value.clone());
+                let key = e.key.as_scalar().map_or(String::new(), |s| s.value.to_string());
                 map.insert(key, value(&e.value, FieldKind::Any));
             }
             Json::Object(map)
@@ -72,10 +72,10 @@ fn value(node: &Node, kind: FieldKind) -> Json {
 
 fn scalar(s: &Scalar, kind: FieldKind) -> Json {
     if kind == FieldKind::String || s.style != ScalarStyle::Plain {
-        return Json::String(s.value.clone());
+        return Json::String(s.value.to_string());
     }
     match Implicit::of(&s.value) {
-        Implicit::Str => Json::String(s.value.clone()),
+        Implicit::Str => Json::String(s.value.to_string()),
         Implicit::Null => Json::Null,
         other => Json::String(format!("{}:{}", other.name(), s.value)),
     }

@@ -13,6 +13,8 @@
 //! errs on the side of `None`. `tests/fast_path.rs` holds the two paths to
 //! the same trees and findings on generated and mutated files.
 
+use compact_str::CompactString;
+
 use crate::model::node::{Document, Entry, Node, Scalar, ScalarStyle, Value};
 
 use super::tree::Tree;
@@ -193,7 +195,7 @@ fn scalar(src: &str, text: &[u8], offset: usize, key: bool) -> Option<(Node, usi
         }
         // Sliced from the text itself: it is already known to be UTF-8.
         (
-            src.get(offset..offset + len)?.to_owned(),
+            CompactString::from(src.get(offset..offset + len)?),
             ScalarStyle::Plain,
             len,
         )
@@ -215,7 +217,7 @@ fn scalar(src: &str, text: &[u8], offset: usize, key: bool) -> Option<(Node, usi
 
 /// `'...'` on one line, `''` standing for a quote. Returns the value, and
 /// the length including both quotes.
-fn single_quoted(text: &[u8]) -> Option<(String, ScalarStyle, usize)> {
+fn single_quoted(text: &[u8]) -> Option<(CompactString, ScalarStyle, usize)> {
     let mut value = Vec::new();
     let mut i = 1;
     loop {
@@ -237,7 +239,7 @@ fn single_quoted(text: &[u8]) -> Option<(String, ScalarStyle, usize)> {
         return None;
     }
     Some((
-        String::from_utf8(value).ok()?,
+        CompactString::from_utf8(value).ok()?,
         ScalarStyle::SingleQuoted,
         i + 1,
     ))

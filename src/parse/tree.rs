@@ -139,7 +139,13 @@ pub fn parse_tree(text: &str) -> Tree {
                     _ => ScalarStyle::Plain,
                 };
                 let col = marker.col();
-                let node = Node::new(Value::Scalar(Scalar { value, style }), at..at);
+                let node = Node::new(
+                    Value::Scalar(Scalar {
+                        value: value.into(),
+                        style,
+                    }),
+                    at..at,
+                );
                 b.pending = Some((node, col));
             }
             Event::SequenceStart(anchor, tag) => {

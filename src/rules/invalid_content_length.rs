@@ -196,7 +196,7 @@ mod tests {
 
     fn quoted(text: &str) -> Scalar {
         Scalar {
-            value: text.to_string(),
+            value: text.into(),
             style: crate::model::node::ScalarStyle::SingleQuoted,
         }
     }
