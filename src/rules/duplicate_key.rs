@@ -86,7 +86,7 @@ fn check_mapping<'a>(
     first: &mut HashMap<KeyId<'a>, &'a Node>,
     out: &mut Vec<Finding>,
 ) {
-    if entries.len() < 2 {
+    if entries.len() < 2 || strictly_sorted_strings(entries) {
         return;
     }
     first.clear();
@@ -120,6 +120,21 @@ fn check_mapping<'a>(
                 ),
         );
     }
+}
+
+/// String keys in strictly increasing order (as in every canonical
+/// mapping) are all different: no map needed to know it.
+fn strictly_sorted_strings(entries: &[Entry]) -> bool {
+    fn text(e: &Entry) -> Option<&str> {
+        e.key
+            .as_scalar()
+            .filter(|s| !e.key.alias && s.implicit() == Implicit::Str)
+            .map(|s| s.value.as_str())
+    }
+    entries.windows(2).all(|w| match (text(&w[0]), text(&w[1])) {
+        (Some(a), Some(b)) => a < b,
+        _ => false,
+    })
 }
 
 /// An empty key (`: x`) has an empty span: show the entry instead.

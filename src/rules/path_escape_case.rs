@@ -40,6 +40,10 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         let Some((entry, path)) = record.path_field() else {
             continue;
         };
+        // No escape, nothing to uppercase (and nothing to allocate).
+        if memchr::memchr(b'%', path.as_bytes()).is_none() {
+            continue;
+        }
         let fixed = uppercase_escapes(path);
         if fixed == path {
             continue;

@@ -84,7 +84,13 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 /// A character a path or query may hold as it is (`%` included: its
 /// escapes are other rules' business).
 fn allowed(c: char) -> bool {
-    c.is_ascii() && (is_unreserved(c as u8) || "!$&'()*+,;=:@/?%".contains(c))
+    c.is_ascii()
+        && (is_unreserved(c as u8)
+            || matches!(
+                c,
+                '!' | '$' | '&' | '\'' | '(' | ')' | '*' | '+' | ',' | ';' | '=' | ':' | '@' | '/'
+                    | '?' | '%'
+            ))
 }
 
 /// The part of the path that is sent: before any `#` (`path-fragment`).
