@@ -6,9 +6,9 @@
 //! ([`report`]) or rendered as canonical text ([`render`]) and written
 //! ([`write`]). The `urldb` binary is a thin layer over it ([`cli`]).
 
+pub mod cache;
 pub mod cli;
 pub mod commands;
-pub mod cache;
 pub mod config;
 pub mod database;
 pub mod diagnostic;

@@ -42,8 +42,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
                 if let Some((k, n)) = args.shard {
                     database::shard(&mut selected.targets, k, n);
                 }
-                let outcome =
-                    database::run(&selected.targets, &options, mode, ctx.cache(&options));
+                let outcome = database::run(&selected.targets, &options, mode, ctx.cache(&options));
                 ctx.say_cached(&outcome);
                 run = Some(selected);
                 outcome

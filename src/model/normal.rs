@@ -34,7 +34,10 @@ fn root(node: &Node, kind_of: fn(&str) -> FieldKind) -> Json {
         Value::Map(entries) => {
             let mut map = Map::new();
             for e in entries {
-                let key = e.key.as_scalar().map_or(String::new(), |s| s.value.to_string());
+                let key = e
+                    .key
+                    .as_scalar()
+                    .map_or(String::new(), |s| s.value.to_string());
                 let kind = kind_of(&key);
                 map.insert(key, value(&e.value, kind));
             }
@@ -62,7 +65,10 @@ fn value(node: &Node, kind: FieldKind) -> Json {
         Value::Map(entries) => {
             let mut map = Map::new();
             for e in entries {
-                let key = e.key.as_scalar().map_or(String::new(), |s| s.value.to_string());
+                let key = e
+                    .key
+                    .as_scalar()
+                    .map_or(String::new(), |s| s.value.to_string());
                 map.insert(key, value(&e.value, FieldKind::Any));
             }
             Json::Object(map)

@@ -44,4 +44,3 @@ pub fn find_comments(text: &str, scalar_spans: &[Span]) -> Vec<Span> {
     }
     out
 }
-

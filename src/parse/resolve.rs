@@ -55,10 +55,7 @@ impl Implicit {
                 | b'-'
                 | b'+'
                 | b'.'
-                | b'0'..=b'9'
-                | b'<'
-                | b'~'
-                | b'='
+                | b'0'..=b'9' | b'<' | b'~' | b'='
         ) {
             return Implicit::Str;
         }

@@ -286,7 +286,11 @@ mod tests {
     fn known_keys_are_simple_keys_written_plain() {
         for key in KNOWN_KEYS {
             assert!(emitter::is_simple_key(Text::Str(key)), "{key}");
-            assert_eq!(emitter::style(Text::Str(key), true, false), Style::Plain, "{key}");
+            assert_eq!(
+                emitter::style(Text::Str(key), true, false),
+                Style::Plain,
+                "{key}"
+            );
         }
     }
 }

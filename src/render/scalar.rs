@@ -252,10 +252,7 @@ fn analyze_printable_ascii(s: &[u8]) -> Option<Analysis> {
     }
     // Runs of ordinary bytes are skipped in a tight loop.
     let mut i = 1;
-    while let Some(skip) = s[i..]
-        .iter()
-        .position(|&b| CLASS[usize::from(b)] != PLAIN)
-    {
+    while let Some(skip) = s[i..].iter().position(|&b| CLASS[usize::from(b)] != PLAIN) {
         i += skip;
         match CLASS[usize::from(s[i])] {
             FLOW => flow_indicators = true,

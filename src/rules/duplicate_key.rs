@@ -131,10 +131,12 @@ fn strictly_sorted_strings(entries: &[Entry]) -> bool {
             .filter(|s| !e.key.alias && s.implicit() == Implicit::Str)
             .map(|s| s.value.as_str())
     }
-    entries.windows(2).all(|w| match (text(&w[0]), text(&w[1])) {
-        (Some(a), Some(b)) => a < b,
-        _ => false,
-    })
+    entries
+        .windows(2)
+        .all(|w| match (text(&w[0]), text(&w[1])) {
+            (Some(a), Some(b)) => a < b,
+            _ => false,
+        })
 }
 
 /// An empty key (`: x`) has an empty span: show the entry instead.

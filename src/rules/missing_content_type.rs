@@ -49,7 +49,12 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
                 None => first_line(ctx, record.node),
             };
             out.push(
-                Finding::new(&RULE, span, format!("record{} has no `content-type`", name())).help(help),
+                Finding::new(
+                    &RULE,
+                    span,
+                    format!("record{} has no `content-type`", name()),
+                )
+                .help(help),
             );
             continue;
         };
