@@ -24,11 +24,11 @@
 //! The cache is advisory: any problem reading or writing it means a full
 //! run, never a failed one.
 
-use std::collections::HashMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use serde::{Deserialize, Serialize};
+use foldhash::HashMap;
 use sha2::{Digest, Sha256};
 
 use crate::lint::Options;
@@ -47,7 +47,7 @@ const RACY: Duration = Duration::from_secs(2);
 
 /// What `stat` says about a file: when any of it changes, the bytes are
 /// hashed again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stat {
     len: u64,
     mtime_ns: i64,
@@ -94,7 +94,7 @@ impl Stat {
 }
 
 /// One clean file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     /// SHA-256 of the bytes, in hex.
     hash: String,
@@ -105,22 +105,65 @@ pub struct Entry {
 }
 
 impl Entry {
-    pub fn new(hash: String, stat: Option<Stat>, cnames: Vec<(String, Span)>) -> Entry {
-        Entry {
-            hash,
-            stat,
-            cnames,
+    /// The entry describes exactly these bytes.
+    pub fn matches(&self, hash: &str) -> bool {
+        self.hash == hash
+    }
+
+    /// One line of the cache file: `key TAB hash TAB stat TAB cnames`.
+    fn line(&self, key: &str) -> String {
+        let stat = match &self.stat {
+            Some(s) => format!("{},{},{},{}", s.len, s.mtime_ns, s.ctime_ns, s.ino),
+            None => "-".to_string(),
+        };
+        let cnames: Vec<String> = self
+            .cnames
+            .iter()
+            .map(|(name, span)| format!("{name}:{}:{}", span.start, span.end))
+            .collect();
+        format!("{key}\t{}\t{stat}\t{}\n", self.hash, cnames.join(","))
+    }
+
+    /// The fields after the key; `None` for anything malformed.
+    fn parse(fields: &str) -> Option<Entry> {
+        let mut parts = fields.split('\t');
+        let hash = parts.next()?.to_string();
+        let stat = match parts.next()? {
+            "-" => None,
+            s => {
+                let mut n = s.split(',');
+                let stat = Stat {
+                    len: n.next()?.parse().ok()?,
+                    mtime_ns: n.next()?.parse().ok()?,
+                    ctime_ns: n.next()?.parse().ok()?,
+                    ino: n.next()?.parse().ok()?,
+                };
+                Some(stat)
+            }
+        };
+        let cnames = match parts.next()? {
+            "" => Vec::new(),
+            list => list
+                .split(',')
+                .map(|c| {
+                    let mut f = c.rsplitn(3, ':');
+                    let end = f.next()?.parse().ok()?;
+                    let start = f.next()?.parse().ok()?;
+                    Some((f.next()?.to_string(), start..end))
+                })
+                .collect::<Option<Vec<_>>>()?,
+        };
+        if parts.next().is_some() || hash.len() != 64 {
+            return None;
         }
+        Some(Entry { hash, stat, cnames })
     }
 }
 
-#[derive(Serialize, Deserialize)]
-struct CacheFile {
-    format: u32,
-    /// The urldb build that wrote it.
-    build: String,
-    /// Keyed by the path relative to the database root, `/`-separated.
-    entries: HashMap<String, Entry>,
+/// An entry this run keeps: the last run's line as it was, or a new one.
+pub enum Kept {
+    Line(Range<usize>),
+    New(Entry),
 }
 
 /// The cache of one run: what the last run left, and where to write this
@@ -131,18 +174,22 @@ pub struct Cache {
     build: String,
     /// Nanoseconds since the epoch, when the run started, less [`RACY`].
     trust_before: i64,
-    old: HashMap<String, Entry>,
+    /// The last run's cache file, read whole; entries are parsed only
+    /// when their file is looked up.
+    text: String,
+    /// Each key's line in `text` (without the key and its tab).
+    index: HashMap<String, Range<usize>>,
 }
 
 /// What the cache knows about one file.
-pub enum Lookup<'c> {
-    /// Unchanged since it was found clean.
-    Clean(&'c Entry),
+pub enum Lookup {
+    /// Unchanged since it was found clean: its entry, and its line.
+    Clean(Entry, Range<usize>),
     /// Not known (or changed): its bytes must be read. When they hash to
     /// the entry's, the file is still clean.
     Read {
         stat: Option<Stat>,
-        entry: Option<&'c Entry>,
+        entry: Option<Entry>,
     },
 }
 
@@ -157,20 +204,29 @@ impl Cache {
         let options_key = hex_digest(&Sha256::digest(format!("{options:?}").as_bytes()));
         let file = root
             .join(DIR)
-            .join(format!("results-{}.json", &options_key[..16]));
+            .join(format!("results-{}.txt", &options_key[..16]));
         let build = build_id();
-        let old = std::fs::read(&file)
+        let header = format!("urldb-cache {FORMAT} {build}\n");
+        let text = std::fs::read_to_string(&file)
             .ok()
-            .and_then(|bytes| serde_json::from_slice::<CacheFile>(&bytes).ok())
-            .filter(|c| c.format == FORMAT && c.build == build)
-            .map(|c| c.entries)
+            .filter(|t| t.starts_with(&header))
             .unwrap_or_default();
+        let mut index = HashMap::default();
+        let mut at = header.len().min(text.len());
+        for line in text[at..].split_inclusive('\n') {
+            if let Some((key, _)) = line.split_once('\t') {
+                let fields = at + key.len() + 1..at + line.len() - 1;
+                index.insert(key.to_string(), fields);
+            }
+            at += line.len();
+        }
         Cache {
             root: root.to_path_buf(),
             file,
             build,
             trust_before,
-            old,
+            text,
+            index,
         }
     }
 
@@ -180,7 +236,8 @@ impl Cache {
     }
 
     /// The key of a file: its path below the root. Files outside the root
-    /// (named on the command line) are not cached.
+    /// (named on the command line), and names the file format cannot hold,
+    /// are not cached.
     pub fn key(&self, path: &Path) -> Option<String> {
         let rel = path.strip_prefix(&self.root).ok()?;
         let parts: Option<Vec<&str>> = rel
@@ -190,15 +247,23 @@ impl Cache {
                 _ => None,
             })
             .collect();
-        Some(parts?.join("/"))
+        Some(parts?.join("/")).filter(|k| !k.contains(['\t', '\n', '\r']))
     }
 
-    pub fn lookup(&self, key: &str, path: &Path) -> Lookup<'_> {
+    pub fn lookup(&self, key: &str, path: &Path) -> Lookup {
         let stat = Stat::of(path);
-        let entry = self.old.get(key);
-        match (entry, stat) {
-            (Some(e), Some(s)) if e.stat == Some(s) => Lookup::Clean(e),
-            _ => Lookup::Read { stat, entry },
+        let known = self.index.get(key).and_then(|range| {
+            let entry = Entry::parse(self.text.get(range.clone())?)?;
+            Some((entry, range.clone()))
+        });
+        match known {
+            Some((entry, range)) if stat.is_some() && entry.stat == stat => {
+                Lookup::Clean(entry, range)
+            }
+            known => Lookup::Read {
+                stat,
+                entry: known.map(|(entry, _)| entry),
+            },
         }
     }
 
@@ -212,42 +277,63 @@ impl Cache {
         }
     }
 
-    /// Write the entries of this run, with the old ones for files this run
-    /// did not look at. `all`: the run saw every file, so entries of files
-    /// that are gone are dropped. Nothing is written when nothing changed.
-    pub fn save(self, fresh: Vec<(String, Entry)>, seen: &[String], all: bool) {
-        let mut entries = if all {
-            HashMap::new()
-        } else {
-            self.old.clone()
-        };
-        for key in seen {
-            entries.remove(key);
-        }
-        entries.extend(fresh);
-        if entries == self.old {
+    /// Write the entries this run keeps, with the last run's entries for
+    /// files it did not look at. `all`: the run saw every file, so the
+    /// entries of files that are gone are dropped. Nothing is written when
+    /// nothing changed (the common case of an unchanged database).
+    pub fn save(self, kept: Vec<(String, Kept)>, looked_at: &[String], all: bool) {
+        let unchanged = kept.iter().all(|(_, k)| matches!(k, Kept::Line(_)))
+            && if all {
+                kept.len() == self.index.len()
+            } else {
+                looked_at
+                    .iter()
+                    .filter(|k| self.index.contains_key(k.as_str()))
+                    .count()
+                    == kept.len()
+            };
+        if unchanged {
             return;
         }
-        let file = CacheFile {
-            format: FORMAT,
-            build: self.build,
-            entries,
+        let mut lines: Vec<(String, String)> = Vec::with_capacity(kept.len());
+        let old_line = |key: &str, range: &Range<usize>| {
+            self.text
+                .get(range.clone())
+                .map(|fields| format!("{key}\t{fields}\n"))
         };
+        if !all {
+            let seen: std::collections::HashSet<&str> =
+                looked_at.iter().map(String::as_str).collect();
+            for (key, range) in &self.index {
+                if !seen.contains(key.as_str())
+                    && let Some(line) = old_line(key, range)
+                {
+                    lines.push((key.clone(), line));
+                }
+            }
+        }
+        for (key, k) in kept {
+            let line = match &k {
+                Kept::Line(range) => old_line(&key, range),
+                Kept::New(entry) => Some(entry.line(&key)),
+            };
+            if let Some(line) = line {
+                lines.push((key, line));
+            }
+        }
+        lines.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut out = format!("urldb-cache {FORMAT} {}\n", self.build);
+        for (_, line) in &lines {
+            out.push_str(line);
+        }
         // Advisory: a cache that cannot be written only costs time.
-        let _ = write_cache(&self.file, &file);
+        let _ = write_cache(&self.file, out.as_bytes());
     }
 }
 
 /// The SHA-256 of a file's bytes, in hex.
 pub fn content_hash(raw: &[u8]) -> String {
     hex_digest(&Sha256::digest(raw))
-}
-
-impl Entry {
-    /// The entry describes exactly these bytes.
-    pub fn matches(&self, hash: &str) -> bool {
-        self.hash == hash
-    }
 }
 
 /// The urldb version and the executable's size and time: a rebuilt urldb
@@ -260,7 +346,7 @@ fn build_id() -> String {
     format!("{}-{exe}", env!("CARGO_PKG_VERSION"))
 }
 
-fn write_cache(path: &Path, file: &CacheFile) -> std::io::Result<()> {
+fn write_cache(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let dir = path.parent().unwrap_or(Path::new("."));
     if !dir.is_dir() {
@@ -277,8 +363,7 @@ fn write_cache(path: &Path, file: &CacheFile) -> std::io::Result<()> {
         .prefix(".results-")
         .suffix(".tmp")
         .tempfile_in(dir)?;
-    let bytes = serde_json::to_vec(file).map_err(std::io::Error::other)?;
-    tmp.write_all(&bytes)?;
+    tmp.write_all(bytes)?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

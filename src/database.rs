@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::cache::{Cache, Entry, Lookup};
+use crate::cache::{Cache, Kept, Lookup};
 use crate::diagnostic::Finding;
 use crate::discover;
 use crate::git;
@@ -32,7 +32,8 @@ pub enum Mode {
 pub struct FileResult {
     /// The path as shown to the user.
     pub path: PathBuf,
-    /// Findings and the text they point into.
+    /// Findings and the text they point into (without the tree and the
+    /// canonical text: `new_text` is what a write needs).
     pub checked: Checked,
     /// The text the file should have (fix or format), when it differs.
     pub new_text: Option<String>,
@@ -308,7 +309,15 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache
             let key = cache.as_ref().and_then(|c| c.key(path));
             let (stat, known) = match (&cache, &key) {
                 (Some(cache), Some(key)) => match cache.lookup(key, path) {
-                    Lookup::Clean(entry) => return PerFile::cached(path, key, entry, is_checked),
+                    Lookup::Clean(entry, line) => {
+                        return PerFile::cached(
+                            path,
+                            key,
+                            entry.cnames,
+                            Kept::Line(line),
+                            is_checked,
+                        );
+                    }
                     Lookup::Read { stat, entry } => (stat, entry),
                 },
                 _ => (None, None),
@@ -350,7 +359,7 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache
                     let fresh = cache.entry(&raw, stat, entry.cnames.clone());
                     return PerFile {
                         reread: true,
-                        ..PerFile::cached(path, key, &fresh, is_checked)
+                        ..PerFile::cached(path, key, entry.cnames, Kept::New(fresh), is_checked)
                     };
                 }
             }
@@ -370,7 +379,7 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache
                         .as_ref()
                         .map(|f| f.cnames.clone())
                         .unwrap_or_default();
-                    Some(cache.entry(&raw, stat, cnames))
+                    Some(Kept::New(cache.entry(&raw, stat, cnames)))
                 }
                 _ => None,
             };
@@ -434,24 +443,30 @@ struct PerFile {
     reread: bool,
     /// Its key in the cache, when it has one.
     key: Option<String>,
-    /// Its (new or refreshed) cache entry, when it is clean.
-    entry: Option<Entry>,
+    /// Its cache entry (the last run's, or a new one), when it is clean.
+    entry: Option<Kept>,
 }
 
 impl PerFile {
     /// A clean file known to the cache: nothing to report, only its facts.
-    fn cached(path: &Path, key: &str, entry: &Entry, checked: bool) -> PerFile {
+    fn cached(
+        path: &Path,
+        key: &str,
+        cnames: Vec<(String, crate::source::Span)>,
+        entry: Kept,
+        checked: bool,
+    ) -> PerFile {
         PerFile {
             facts: Some(FileFacts {
                 path: path.to_path_buf(),
                 domain: rules::domain_of(path),
-                cnames: entry.cnames.clone(),
+                cnames,
                 checked,
             }),
             checked,
             cached: true,
             key: Some(key.to_string()),
-            entry: Some(entry.clone()),
+            entry: Some(entry),
             ..PerFile::default()
         }
     }
@@ -508,6 +523,11 @@ fn process_with_facts(
         _ => !checked.findings.is_empty() || new_text.is_some(),
     };
     let read = new_text.is_some().then(|| raw.to_vec());
+    // A result waits for the end of the run: keep what the report and the
+    // write need, not the tree (several times the text's size).
+    let mut checked = checked;
+    checked.documents = None;
+    checked.canonical = None;
     let result = interesting.then(|| FileResult {
         path: path.to_path_buf(),
         checked,

@@ -394,11 +394,16 @@ pub fn add_records(
     let case_sensitive = domain::case_sensitive_paths(&documents);
     let mut keys: HashMap<String, String> = domain::records(&documents)
         .filter_map(|r| r.path())
-        .map(|p| (equivalence_key(p, case_sensitive), p.to_string()))
+        .map(|p| {
+            (
+                equivalence_key(p, case_sensitive).into_owned(),
+                p.to_string(),
+            )
+        })
         .collect();
     let mut changes = Vec::with_capacity(records.len());
     for record in records {
-        let key = equivalence_key(&record.path, case_sensitive);
+        let key = equivalence_key(&record.path, case_sensitive).into_owned();
         if let Some(existing) = keys.get(&key) {
             changes.push(Change::Exists {
                 existing: existing.clone(),

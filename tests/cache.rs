@@ -58,7 +58,11 @@ fn a_second_run_skips_clean_files_and_reports_the_same() {
     assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
     assert_eq!(counts(&first), (3, 0, 0));
     let second = run_in(dir.path(), &["check", "-v", "--format", "concise"]);
-    assert_eq!(counts(&second).1, 2, "the two clean files come from the cache");
+    assert_eq!(
+        counts(&second).1,
+        2,
+        "the two clean files come from the cache"
+    );
     let uncached = run_in(dir.path(), &["--no-cache", "check", "--format", "concise"]);
     assert_eq!(stdout(&second), stdout(&uncached));
     assert_eq!(second.status.code(), uncached.status.code());
@@ -113,7 +117,11 @@ fn a_change_that_keeps_size_and_modification_time_is_seen() {
         .expect("restore mtime");
     let second = run_in(dir.path(), &["check", "-v", "--format", "concise"]);
     assert_eq!(second.status.code(), Some(1), "{}", stdout(&second));
-    assert!(stdout(&second).contains("path-escape-case"), "{}", stdout(&second));
+    assert!(
+        stdout(&second).contains("path-escape-case"),
+        "{}",
+        stdout(&second)
+    );
     assert_eq!(counts(&second), (2, 1, 0));
 }
 
@@ -130,7 +138,11 @@ fn cross_file_rules_see_cached_files() {
     let second = run_in(dir.path(), &["check", "-v", "--format", "concise"]);
     assert_eq!(counts(&second).1, 2, "{}", stderr(&second));
     assert_eq!(second.status.code(), Some(1));
-    assert!(stdout(&second).contains("cname-conflict"), "{}", stdout(&second));
+    assert!(
+        stdout(&second).contains("cname-conflict"),
+        "{}",
+        stdout(&second)
+    );
     assert_eq!(stdout(&first), stdout(&second));
 }
 
@@ -166,7 +178,11 @@ fn fmt_uses_the_cache_and_its_writes_are_seen() {
     let check = run_in(dir.path(), &["fmt", "--check", "-v"]);
     assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
     let (checked, unchanged, _) = counts(&check);
-    assert_eq!((checked, unchanged), (3, 2), "the rewritten file is checked again");
+    assert_eq!(
+        (checked, unchanged),
+        (3, 2),
+        "the rewritten file is checked again"
+    );
     let after = run_in(dir.path(), &["check", "-v"]);
     assert_eq!(after.status.code(), Some(0));
     assert_eq!(counts(&after).1, 3);
@@ -190,9 +206,16 @@ fn a_corrupt_cache_is_ignored_and_replaced() {
         .expect("cache dir")
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .find(|p| p.extension().is_some_and(|e| e == "txt"))
         .expect("cache file");
-    std::fs::write(&file, b"{\"format\": 1, \"entries\": [not json").expect("corrupt");
+    let text = std::fs::read_to_string(&file).expect("cache text");
+    // Keep the header, break every entry.
+    let header = text.lines().next().expect("header");
+    std::fs::write(
+        &file,
+        format!("{header}\na.example.yaml\tnot a hash\t-\t\nb.example.yaml\n"),
+    )
+    .expect("corrupt");
     let out = run_in(dir.path(), &["check", "-v"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(counts(&out).1, 0);

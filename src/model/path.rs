@@ -2,6 +2,8 @@
 //! equivalence of two paths (seed 002's table: `%7e` = `~`, `%3c` = `%3C`,
 //! but `%2F` ≠ `/`).
 
+use std::borrow::Cow;
+
 /// RFC 3986 unreserved characters: never percent-encoded in a canonical path.
 pub fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
@@ -82,17 +84,22 @@ pub fn before_query(path: &str) -> &str {
     path.split('?').next().unwrap_or(path)
 }
 
-/// The key under which two paths are equivalent on this domain.
-pub fn equivalence_key(path: &str, case_sensitive: bool) -> String {
+/// The key under which two paths are equivalent on this domain: the path
+/// itself when nothing in it can be spelled another way.
+pub fn equivalence_key(path: &str, case_sensitive: bool) -> Cow<'_, str> {
+    let has_escape = memchr::memchr(b'%', path.as_bytes()).is_some();
+    if case_sensitive && !has_escape {
+        return Cow::Borrowed(path);
+    }
     let normalized = normalize_escapes(path);
     if case_sensitive {
-        return normalized;
+        return Cow::Owned(normalized);
     }
     let (head, query) = match normalized.find('?') {
         Some(q) => normalized.split_at(q),
         None => (normalized.as_str(), ""),
     };
-    format!("{}{query}", lowercase_keeping_escapes(head))
+    Cow::Owned(format!("{}{query}", lowercase_keeping_escapes(head)))
 }
 
 /// Lowercase a path, except the hex digits of its escapes (which stay

@@ -51,13 +51,11 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let case_sensitive = domain::case_sensitive_paths(ctx.documents);
     // Without escapes and with case mattering, every path is its own key:
     // equal keys are equal texts, which are `duplicate-path`'s finding.
-    if case_sensitive
-        && records(ctx.documents).all(|r| r.path().is_none_or(|p| !p.contains('%')))
-    {
+    if case_sensitive && records(ctx.documents).all(|r| r.path().is_none_or(|p| !p.contains('%'))) {
         return;
     }
     let mut seen_text: HashSet<&str> = HashSet::default();
-    let mut first_by_key: HashMap<String, (&str, &Node)> = HashMap::default();
+    let mut first_by_key: HashMap<std::borrow::Cow<str>, (&str, &Node)> = HashMap::default();
     for record in records(ctx.documents) {
         let Some((entry, path)) = record.path_field() else {
             continue;
