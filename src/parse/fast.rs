@@ -43,7 +43,13 @@ pub fn parse(text: &str) -> Option<Tree> {
         text,
         bytes,
         pos: 0,
-        tree: Tree::default(),
+        // Sized once from the text (canonical records run about 110 bytes,
+        // ten scalars to a record), not grown by doubling.
+        tree: Tree {
+            documents: Vec::with_capacity(bytes.len() / 64 + 1),
+            scalar_spans: Vec::with_capacity(bytes.len() / 8 + 1),
+            ..Tree::default()
+        },
     };
     while reader.pos < bytes.len() {
         reader.document()?;
@@ -116,7 +122,7 @@ impl<'a> Reader<'a> {
 
     /// `key: scalar` and `key:` + `- item` lines up to the next document.
     fn mapping(&mut self) -> Option<Node> {
-        let mut entries: Vec<Entry> = Vec::new();
+        let mut entries: Vec<Entry> = Vec::with_capacity(8);
         while self.pos < self.bytes.len() && !self.at_document_start() {
             let line_start = self.pos;
             let line = self.line();

@@ -49,6 +49,10 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         let Some((entry, path)) = record.path_field() else {
             continue;
         };
+        // Most paths have no escape at all: found at memchr speed.
+        if memchr::memchr(b'%', path.as_bytes()).is_none() {
+            continue;
+        }
         let unneeded = unneeded_escapes(path);
         if unneeded.is_empty() {
             continue;
