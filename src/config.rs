@@ -197,6 +197,21 @@ impl Config {
             .max_file_size()
             .map_err(|m| (m, "max-file-size".to_string()))?;
         crate::discover::exclude_set(&config.exclude).map_err(|m| (m, "exclude".to_string()))?;
+        // `[verify]` is checked here too, not first when `verify` runs.
+        if let Some(t) = &config.verify.timeout
+            && parse_duration(t).is_none()
+        {
+            return Err((
+                format!("verify.timeout: `{t}` is not a duration (try \"30s\" or \"500ms\")"),
+                "timeout".to_string(),
+            ));
+        }
+        if config.verify.concurrency == Some(0) {
+            return Err((
+                "verify.concurrency must be at least 1".to_string(),
+                "concurrency".to_string(),
+            ));
+        }
         Ok(())
     }
 

@@ -196,6 +196,37 @@ fn mistakes_are_explained_where_they_are() {
             ],
         ),
         ("exclude = [\"[\"]\n", &["invalid glob"]),
+        (
+            "empty-metadata = \"none\"\n",
+            &[
+                "unknown variant `none`",
+                "expected `bare` or `braces`",
+                "urldb.toml:1",
+            ],
+        ),
+        (
+            "[lint]\nseverity = { yaml-comment = \"fatal\" }\n",
+            &["unknown variant `fatal`", "urldb.toml:2"],
+        ),
+        (
+            "[lint]\ncategories = \"frontend\"\n",
+            &["invalid type", "expected a sequence", "urldb.toml:2"],
+        ),
+        (
+            "[verify]\nconcurency = 4\n",
+            &["unknown field `concurency`", "did you mean `concurrency`?"],
+        ),
+        (
+            "[verify]\ntimeout = \"forever\"\n",
+            &[
+                "verify.timeout: `forever` is not a duration",
+                "urldb.toml:2:1",
+            ],
+        ),
+        (
+            "[verify]\nconcurrency = 0\n",
+            &["verify.concurrency must be at least 1", "urldb.toml:2:1"],
+        ),
         ("root = \n", &["urldb.toml:1"]),
     ];
     for (toml, wants) in cases {

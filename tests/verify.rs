@@ -438,6 +438,30 @@ fn retries_come_from_urldb_toml_when_not_given() {
 }
 
 #[test]
+fn timeout_comes_from_urldb_toml_when_not_given() {
+    let server = Server::start();
+    let db = database("", &[&record("/slow", "text/html", &[])]);
+    std::fs::write(
+        db.path().join("urldb.toml"),
+        "[verify]\ntimeout = \"300ms\"\nretries = 0\n",
+    )
+    .expect("write");
+    let run = verify(
+        db.path(),
+        &[
+            "--allow-private",
+            "--map",
+            &map_arg(&server),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(outcomes(&json(&run))["/slow"].1, "timeout");
+    assert_eq!(server.hits("/slow"), 1);
+}
+
+#[test]
 fn a_slow_answer_times_out() {
     let server = Server::start();
     let db = database("", &[&record("/slow", "text/html", &[])]);
