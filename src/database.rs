@@ -25,6 +25,9 @@ pub enum Mode {
     Fix,
     /// Compute the canonical text (`fmt`).
     Format,
+    /// Only say which files `fmt` would change (`fmt --check`): no text is
+    /// kept for them, so memory does not grow with their number.
+    FormatCheck,
 }
 
 /// The outcome for one file that has something to say.
@@ -35,7 +38,8 @@ pub struct FileResult {
     /// Findings and the text they point into (without the tree and the
     /// canonical text: `new_text` is what a write needs).
     pub checked: Checked,
-    /// The text the file should have (fix or format), when it differs.
+    /// The text the file should have (fix or format), when it differs;
+    /// with [`Mode::FormatCheck`] an empty string: only *that* it differs.
     pub new_text: Option<String>,
     /// Findings repaired by `--fix`.
     pub fixed: usize,
@@ -294,7 +298,7 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache
     } else {
         targets.checked.iter().map(|p| canon(p)).collect()
     };
-    let cross_file = mode != Mode::Format;
+    let cross_file = !matches!(mode, Mode::Format | Mode::FormatCheck);
     // The cache describes files on disk, not staged blobs.
     let cache = cache.filter(|_| matches!(targets.snapshot, Snapshot::WorkTree));
 
@@ -513,21 +517,32 @@ fn process_with_facts(
                 .filter(|c| *c != checked.source.text);
             (checked, new_text, 0)
         }
+        Mode::FormatCheck => {
+            let changes = checked
+                .canonical
+                .as_ref()
+                .is_some_and(|c| *c != checked.source.text);
+            (checked, changes.then(String::new), 0)
+        }
         Mode::Fix => {
             let fixed = lint::fix(checked, options);
             (fixed.after, fixed.text, fixed.fixed)
         }
     };
     let interesting = match mode {
-        Mode::Format => new_text.is_some() || checked.blocked_by.is_some(),
+        Mode::Format | Mode::FormatCheck => new_text.is_some() || checked.blocked_by.is_some(),
         _ => !checked.findings.is_empty() || new_text.is_some(),
     };
-    let read = new_text.is_some().then(|| raw.to_vec());
+    let read = (new_text.is_some() && mode != Mode::FormatCheck).then(|| raw.to_vec());
     // A result waits for the end of the run: keep what the report and the
     // write need, not the tree (several times the text's size).
     let mut checked = checked;
     checked.documents = None;
     checked.canonical = None;
+    if mode == Mode::FormatCheck && checked.blocked_by.is_none() {
+        // Nothing of its text is shown: only its name.
+        checked.source.text = String::new();
+    }
     let result = interesting.then(|| FileResult {
         path: path.to_path_buf(),
         checked,
@@ -605,5 +620,31 @@ fn add_cross_file(
             .checked
             .findings
             .sort_by_key(|f| (f.span.start, f.span.end));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_check_keeps_only_which_files_change() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let unsorted = "---\n---\ncontent-type: text/html\n_path: /a\n";
+        std::fs::write(dir.path().join("a.example.yaml"), unsorted).expect("write");
+        let targets = targets(dir.path(), &[], &globset::GlobSet::empty());
+        let options = Options::default();
+        let format = run(&targets, &options, Mode::Format, None);
+        let check = run(&targets, &options, Mode::FormatCheck, None);
+        let (f, c) = (&format.files[0], &check.files[0]);
+        assert!(
+            f.new_text
+                .as_deref()
+                .is_some_and(|t| t.starts_with("---\n---\n_path"))
+        );
+        assert_eq!(f.read.as_deref(), Some(unsorted.as_bytes()));
+        assert_eq!(c.new_text.as_deref(), Some(""));
+        assert_eq!(c.read, None);
+        assert!(c.checked.source.text.is_empty());
     }
 }

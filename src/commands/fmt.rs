@@ -47,8 +47,12 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let mut outcome: Outcome =
-        database::run(&run.targets, &options, Mode::Format, ctx.cache(&options));
+    let mode = if args.check && !args.diff {
+        Mode::FormatCheck
+    } else {
+        Mode::Format
+    };
+    let mut outcome: Outcome = database::run(&run.targets, &options, mode, ctx.cache(&options));
     ctx.say_cached(&outcome);
     let mut changed = 0;
     let mut blocked = 0;
