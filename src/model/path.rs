@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 /// RFC 3986 unreserved characters: never percent-encoded in a canonical path.
-pub fn is_unreserved(b: u8) -> bool {
+pub const fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
 

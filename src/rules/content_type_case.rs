@@ -44,6 +44,9 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    // A file repeats a handful of media types: one found lowercase is not
+    // looked at again for the next record.
+    let mut last_fine: Option<&str> = None;
     for record in records(ctx.documents) {
         let Some(entry) = record.get(domain::CONTENT_TYPE) else {
             continue;
@@ -51,7 +54,11 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         let Some(value) = entry.value.as_scalar().map(|s| s.value.as_str()) else {
             continue;
         };
+        if last_fine == Some(value) {
+            continue;
+        }
         let Some((fixed, range)) = lowercase_media_type(value) else {
+            last_fine = Some(value);
             continue;
         };
         let Some(at) = entry_path(record.doc, record.entries, domain::CONTENT_TYPE) else {

@@ -52,6 +52,10 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         let Some((entry, path)) = record.path_field() else {
             continue;
         };
+        // Nearly every path is all allowed bytes: one table lookup each.
+        if path.bytes().all(|b| ALLOWED[usize::from(b)]) {
+            continue;
+        }
         let runs = invalid_runs(path);
         if runs.is_empty() {
             continue;
@@ -84,26 +88,41 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 /// A character a path or query may hold as it is (`%` included: its
 /// escapes are other rules' business).
 fn allowed(c: char) -> bool {
-    c.is_ascii()
-        && (is_unreserved(c as u8)
-            || matches!(
-                c,
-                '!' | '$'
-                    | '&'
-                    | '\''
-                    | '('
-                    | ')'
-                    | '*'
-                    | '+'
-                    | ','
-                    | ';'
-                    | '='
-                    | ':'
-                    | '@'
-                    | '/'
-                    | '?'
-                    | '%'
-            ))
+    c.is_ascii() && allowed_byte(c as u8)
+}
+
+/// [`allowed`] for every byte (non-ASCII bytes are not allowed).
+static ALLOWED: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = allowed_byte(b as u8);
+        b += 1;
+    }
+    table
+};
+
+/// Unreserved, a sub-delimiter, or one of `:@/?%`.
+const fn allowed_byte(b: u8) -> bool {
+    is_unreserved(b)
+        || matches!(
+            b,
+            b'!' | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+                | b'/'
+                | b'?'
+                | b'%'
+        )
 }
 
 /// The part of the path that is sent: before any `#` (`path-fragment`).
@@ -167,8 +186,19 @@ fn describe(run: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{encode_invalid, invalid_runs};
+    use super::{ALLOWED, allowed, encode_invalid, invalid_runs};
     use crate::rules::test_support::{count, finding, fixed, with_path};
+
+    #[test]
+    fn the_byte_table_is_the_character_test() {
+        for b in 0..=255u8 {
+            assert_eq!(
+                ALLOWED[usize::from(b)],
+                b < 128 && allowed(char::from(b)),
+                "{b}"
+            );
+        }
+    }
 
     #[test]
     fn flags_spaces_and_non_ascii() {
