@@ -14,7 +14,14 @@ use support::{python, run_in};
 const PACKAGE: &str = "@microsoft/jest-sarif@1.0.0-beta.0";
 const SCHEMA_IN_PACKAGE: &str = "package/lib/schemas/sarif-2.1.0-rtm.5.json";
 
+/// The schema, fetched once per test process: the tests run in parallel,
+/// and two `tar` runs unpacking the same file race (`File exists`).
 fn schema() -> PathBuf {
+    static SCHEMA: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    SCHEMA.get_or_init(fetch_schema).clone()
+}
+
+fn fetch_schema() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sarif-schema");
     let schema = dir.join(SCHEMA_IN_PACKAGE);
     if schema.is_file() {
