@@ -125,17 +125,11 @@ fn mapping_is_canonical(node: &Node, doc: Doc) -> bool {
         if !known && (!emitter::is_simple_key(key_text) || !written_as(key, key_text, true)) {
             return false;
         }
-        let kind = match doc {
-            Doc::Metadata => crate::model::domain::metadata_field_kind(&key.value),
-            Doc::Record => field_kind(&key.value),
-        };
+        let kind = doc.field_kind(&key.value);
         let ok = match &entry.value.value {
             Value::Scalar(s) => written_as(s, scalar_text(s, kind), false),
             Value::Seq(items) => {
-                let item_kind = match kind {
-                    FieldKind::StringList => FieldKind::String,
-                    _ => FieldKind::Any,
-                };
+                let item_kind = item_kind(kind);
                 let mut previous: Option<&str> = None;
                 items.iter().all(|item| {
                     let Some(s) = item.as_scalar() else {
@@ -207,11 +201,7 @@ fn document_item<'a>(root: &'a Node, doc: Doc, sort: bool) -> Item<'a> {
                 .iter()
                 .map(|e| {
                     let key = e.key.as_scalar().map_or("", |s| s.value.as_str());
-                    let kind = match doc {
-                        Doc::Metadata => crate::model::domain::metadata_field_kind(key),
-                        Doc::Record => field_kind(key),
-                    };
-                    (Text::Str(key), item(&e.value, kind, sort))
+                    (Text::Str(key), item(&e.value, doc.field_kind(key), sort))
                 })
                 .collect();
             if sort {
@@ -220,6 +210,24 @@ fn document_item<'a>(root: &'a Node, doc: Doc, sort: bool) -> Item<'a> {
             Item::Map(out)
         }
         _ => item(root, FieldKind::Any, sort),
+    }
+}
+
+impl Doc {
+    /// How a key's value is read in this kind of document.
+    fn field_kind(self, key: &str) -> FieldKind {
+        match self {
+            Doc::Metadata => crate::model::domain::metadata_field_kind(key),
+            Doc::Record => field_kind(key),
+        }
+    }
+}
+
+/// How the items of a list of this kind are read.
+fn item_kind(kind: FieldKind) -> FieldKind {
+    match kind {
+        FieldKind::StringList => FieldKind::String,
+        _ => FieldKind::Any,
     }
 }
 
@@ -233,10 +241,7 @@ fn item(node: &Node, kind: FieldKind, sort: bool) -> Item<'_> {
     match &node.value {
         Value::Scalar(s) => Item::Scalar(scalar_text(s, kind)),
         Value::Seq(items) => {
-            let item_kind = match kind {
-                FieldKind::StringList => FieldKind::String,
-                _ => FieldKind::Any,
-            };
+            let item_kind = item_kind(kind);
             let mut out: Vec<Item> = items.iter().map(|n| item(n, item_kind, sort)).collect();
             if sort
                 && kind == FieldKind::StringList
