@@ -230,11 +230,6 @@ impl Cache {
         }
     }
 
-    /// Where the cache is written.
-    pub fn file(&self) -> &Path {
-        &self.file
-    }
-
     /// The key of a file: its path below the root. Files outside the root
     /// (named on the command line), and names the file format cannot hold,
     /// are not cached.
@@ -267,11 +262,12 @@ impl Cache {
         }
     }
 
-    /// The entry for a clean file just read: its metadata is kept only if
-    /// it can be trusted next time.
-    pub fn entry(&self, raw: &[u8], stat: Option<Stat>, cnames: Vec<(String, Span)>) -> Entry {
+    /// The entry for a clean file just read (`hash`: its
+    /// [`content_hash`]): its metadata is kept only if it can be trusted
+    /// next time.
+    pub fn entry(&self, hash: String, stat: Option<Stat>, cnames: Vec<(String, Span)>) -> Entry {
         Entry {
-            hash: content_hash(raw),
+            hash,
             stat: stat.filter(|s| !s.changed_after(self.trust_before)),
             cnames,
         }
@@ -384,14 +380,17 @@ mod tests {
         let c = cache(dir.path());
         let stat = Stat::of(&path);
         assert!(stat.is_some());
-        assert_eq!(c.entry(b"---\n", stat, Vec::new()).stat, None);
+        assert_eq!(c.entry(content_hash(b"---\n"), stat, Vec::new()).stat, None);
         let old = Stat {
             len: 4,
             mtime_ns: 1,
             ctime_ns: 1,
             ino: 7,
         };
-        assert_eq!(c.entry(b"---\n", Some(old), Vec::new()).stat, Some(old));
+        assert_eq!(
+            c.entry(content_hash(b"---\n"), Some(old), Vec::new()).stat,
+            Some(old)
+        );
     }
 
     #[test]

@@ -356,16 +356,19 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache
                 }
                 Ok(Ok(raw)) => raw,
             };
+            // Hashed once, when the cache has a use for it.
+            let mut hash = None;
             if let (Some(cache), Some(key), Some(entry)) = (&cache, &key, known) {
-                let hash = crate::cache::content_hash(&raw);
-                if entry.matches(&hash) {
+                let content = crate::cache::content_hash(&raw);
+                if entry.matches(&content) {
                     // Touched, not changed: still clean, with new metadata.
-                    let fresh = cache.entry(&raw, stat, entry.cnames.clone());
+                    let fresh = cache.entry(content, stat, entry.cnames.clone());
                     return PerFile {
                         reread: true,
                         ..PerFile::cached(path, key, entry.cnames, Kept::New(fresh), is_checked)
                     };
                 }
+                hash = Some(content);
             }
             if !is_checked {
                 // Not checked: only its metadata matters, for cross-file rules.
@@ -383,7 +386,8 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache
                         .as_ref()
                         .map(|f| f.cnames.clone())
                         .unwrap_or_default();
-                    Some(Kept::New(cache.entry(&raw, stat, cnames)))
+                    let hash = hash.unwrap_or_else(|| crate::cache::content_hash(&raw));
+                    Some(Kept::New(cache.entry(hash, stat, cnames)))
                 }
                 _ => None,
             };
