@@ -197,17 +197,67 @@ fn no_cache_neither_reads_nor_writes_it() {
     assert!(!dir.path().join(".urldb_cache").exists());
 }
 
+/// A cache entry that vouches for a file with findings: a run that reads
+/// the cache believes it, `--no-cache` must not.
+#[cfg(unix)]
 #[test]
-fn a_corrupt_cache_is_ignored_and_replaced() {
+fn no_cache_does_not_believe_the_cache() {
+    use std::os::unix::fs::MetadataExt;
     let dir = db();
-    run_in(dir.path(), &["check"]);
-    let cache = dir.path().join(".urldb_cache");
-    let file = std::fs::read_dir(&cache)
+    assert_eq!(run_in(dir.path(), &["check"]).status.code(), Some(0));
+    write(dir.path(), "b.example.yaml", BAD_B);
+    let meta = std::fs::metadata(dir.path().join("b.example.yaml")).expect("stat");
+    let stat = format!(
+        "{},{},{},{}",
+        meta.len(),
+        meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+        meta.ctime() * 1_000_000_000 + meta.ctime_nsec(),
+        meta.ino()
+    );
+    let file = cache_file(dir.path());
+    let forged: String = std::fs::read_to_string(&file)
+        .expect("cache text")
+        .lines()
+        .map(|line| match line.strip_prefix("b.example.yaml\t") {
+            // key TAB hash TAB stat TAB cnames
+            Some(rest) => {
+                let fields: Vec<&str> = rest.split('\t').collect();
+                format!("b.example.yaml\t{}\t{stat}\t{}\n", fields[0], fields[2])
+            }
+            None => format!("{line}\n"),
+        })
+        .collect();
+    std::fs::write(&file, forged).expect("forge");
+    let trusting = run_in(dir.path(), &["check"]);
+    assert_eq!(
+        trusting.status.code(),
+        Some(0),
+        "the forged entry is believed"
+    );
+    let out = run_in(dir.path(), &["--no-cache", "check", "--format", "concise"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("path-escape-case"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// The database's cache file (one set of options: one file).
+fn cache_file(dir: &Path) -> std::path::PathBuf {
+    std::fs::read_dir(dir.join(".urldb_cache"))
         .expect("cache dir")
         .filter_map(Result::ok)
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|e| e == "txt"))
-        .expect("cache file");
+        .expect("cache file")
+}
+
+#[test]
+fn a_corrupt_cache_is_ignored_and_replaced() {
+    let dir = db();
+    run_in(dir.path(), &["check"]);
+    let file = cache_file(dir.path());
     let text = std::fs::read_to_string(&file).expect("cache text");
     // Keep the header, break every entry.
     let header = text.lines().next().expect("header");
