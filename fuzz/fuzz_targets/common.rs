@@ -54,7 +54,7 @@ pub fn assert_documents(text: &str, docs: &[Document]) {
     }
 }
 
-#[path = "../../tests/support/model_walk.rs"]
+#[path = "../../tests/it/support/model_walk.rs"]
 mod model_walk;
 // Not every target uses both.
 #[allow(unused_imports)]

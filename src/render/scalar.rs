@@ -3,7 +3,7 @@
 //!
 //! Matching PyYAML byte for byte is what lets a team switch from the
 //! reference tool without a diff, so this module follows the Python code's
-//! structure rather than a tidier one; `tests/pyyaml_differential.rs`
+//! structure rather than a tidier one; `tests/it/pyyaml_differential.rs`
 //! compares the two on generated hard strings. Line folding is the one part
 //! left out: urldb never folds (the width is unbounded).
 

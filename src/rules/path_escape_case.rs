@@ -9,12 +9,16 @@
 //!
 //! ## Example
 //! ```yaml
+//! ---
+//! ---
 //! _path: /caf%c3%a9
 //! content-type: text/html
 //! ```
 //!
 //! Use instead:
 //! ```yaml
+//! ---
+//! ---
 //! _path: /caf%C3%A9
 //! content-type: text/html
 //! ```

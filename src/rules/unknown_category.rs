@@ -10,8 +10,12 @@
 //! closed vocabulary turns the typo into an error.
 //!
 //! ## Example
+//! ```toml
+//! # urldb.toml
+//! [lint]
+//! categories = ["frontend", "redirect-ok"]
+//! ```
 //! ```yaml
-//! # urldb.toml: [lint] categories = ["frontend", "redirect-ok"]
 //! ---
 //! ---
 //! _path: /old

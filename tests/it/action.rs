@@ -3,23 +3,26 @@
 //! built from the action's own checkout, annotations printed, and inputs that
 //! never reach a shell as code.
 
-mod support;
+use crate::support;
+use crate::support::oracles;
 
 use std::path::Path;
 use std::process::{Command, Output};
 
 fn run_action(workspace: &Path, temp: &Path, inputs: &serde_json::Value) -> Output {
+    oracles::release_bin_dir();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     Command::new(support::python())
-        .arg(repo.join("tests/support/run_action.py"))
+        .arg(repo.join("tests/it/support/run_action.py"))
         .arg(repo)
         .arg(workspace)
         .arg(temp)
         .arg(inputs.to_string())
-        // One release build shared by the runs of this test.
-        .env("CARGO_TARGET_DIR", repo.join("target/action-build"))
+        // The action's `cargo install` finds the release build the
+        // end-to-end tests share already made.
+        .env("CARGO_TARGET_DIR", oracles::release_target_dir())
         .output()
-        .expect("python3 with PyYAML")
+        .expect("run the action with the tests' Python")
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! the schema GitHub code scanning validates uploads against); it is
 //! fetched with `npm pack` into the target directory, never committed.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -14,11 +14,14 @@ use support::{python, run_in};
 const PACKAGE: &str = "@microsoft/jest-sarif@1.0.0-beta.0";
 const SCHEMA_IN_PACKAGE: &str = "package/lib/schemas/sarif-2.1.0-rtm.5.json";
 
-/// The schema, fetched once per test process: the tests run in parallel,
-/// and two `tar` runs unpacking the same file race (`File exists`).
+/// The schema, fetched once under a lock: the tests run in parallel (and
+/// nextest runs them in processes of their own), and two `tar` runs
+/// unpacking the same file race (`File exists`).
 fn schema() -> PathBuf {
     static SCHEMA: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    SCHEMA.get_or_init(fetch_schema).clone()
+    SCHEMA
+        .get_or_init(|| crate::support::oracles::locked("sarif-schema", fetch_schema))
+        .clone()
 }
 
 fn fetch_schema() -> PathBuf {
@@ -33,7 +36,12 @@ fn fetch_schema() -> PathBuf {
         .args(["pack", "--silent", PACKAGE])
         .stderr(Stdio::inherit())
         .output()
-        .expect("npm (needed to fetch the SARIF schema)");
+        .unwrap_or_else(|e| {
+            panic!(
+                "the SARIF test fetches its schema with npm (`npm`: {e}): \
+                 install Node.js and npm, e.g. `apt-get install npm`"
+            )
+        });
     assert!(pack.status.success(), "npm pack {PACKAGE} failed");
     let tarball = String::from_utf8_lossy(&pack.stdout).trim().to_string();
     let untar = Command::new("tar")

@@ -3,7 +3,7 @@
 //! validator (Python) over documents loaded by PyYAML, as an editor's YAML
 //! language server would see them.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

@@ -1,7 +1,11 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+pub mod oracles;
+
+pub use oracles::python;
+
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// A small deterministic generator (xorshift64*): the tests must make the
@@ -46,10 +50,6 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("run urldb")
-}
-
-pub fn python() -> PathBuf {
-    PathBuf::from(std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string()))
 }
 
 /// Copy a directory tree.

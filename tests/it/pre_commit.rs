@@ -1,7 +1,11 @@
 //! The real pre-commit framework runs this repository's hooks
-//! (`pre-commit try-repo`): it builds urldb with `language: rust`, the fmt
-//! hook fails on a non-canonical file and fixes it, the next run passes, and
-//! the check hook fails on a finding.
+//! (`pre-commit try-repo`). One test lets pre-commit build urldb itself
+//! from the repository (`language: rust`, the hooks users pin); the others
+//! run the `-system` hooks with the release build the end-to-end tests
+//! share: the fmt hook fails on a non-canonical file and fixes it, the next
+//! run passes, and the check hook fails on a finding.
+
+use crate::support::oracles;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -20,21 +24,22 @@ fn git(dir: &Path, args: &[&str]) {
 }
 
 fn try_repo(dir: &Path, hook: &str) -> Output {
-    let repo = env!("CARGO_MANIFEST_DIR");
-    Command::new("pre-commit")
+    Command::new(oracles::venv_bin("pre-commit"))
         .current_dir(dir)
-        .args(["try-repo", repo, hook, "--all-files", "--color", "never"])
-        // Reuse one build across runs and hooks.
+        .args(["try-repo"])
+        .arg(oracles::repo())
+        .args([hook, "--all-files", "--color", "never"])
         .env(
             "PRE_COMMIT_HOME",
-            Path::new(repo).join("target/pre-commit-home"),
+            oracles::target_tmp().join("pre-commit-home"),
         )
-        .env(
-            "CARGO_TARGET_DIR",
-            Path::new(repo).join("target/pre-commit-build"),
-        )
+        // pre-commit's own build shares the dependencies the release build
+        // compiled (its `cargo install` of a clone rebuilds urldb alone).
+        .env("CARGO_TARGET_DIR", oracles::release_target_dir())
+        // The `-system` hooks find the shared release build.
+        .env("PATH", oracles::path_with(&[oracles::release_bin_dir()]))
         .output()
-        .expect("pre-commit (pip install pre-commit==4.7.0)")
+        .expect("run pre-commit")
 }
 
 fn text(out: &Output) -> String {
@@ -59,7 +64,7 @@ fn pre_commit_hooks_fail_fix_and_pass() {
     git(dir.path(), &["init", "-q"]);
     git(dir.path(), &["add", "."]);
 
-    let first = try_repo(dir.path(), "urldb-fmt");
+    let first = try_repo(dir.path(), "urldb-fmt-system");
     assert_eq!(first.status.code(), Some(1), "{}", text(&first));
     assert!(
         text(&first).contains("files were modified by this hook"),
@@ -71,7 +76,7 @@ fn pre_commit_hooks_fail_fix_and_pass() {
         "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /b\ncontent-type: text/html\n"
     );
     git(dir.path(), &["add", "."]);
-    let second = try_repo(dir.path(), "urldb-fmt");
+    let second = try_repo(dir.path(), "urldb-fmt-system");
     assert_eq!(second.status.code(), Some(0), "{}", text(&second));
 
     // The check hook: a finding fails it, the fixed file passes.
@@ -81,7 +86,7 @@ fn pre_commit_hooks_fail_fix_and_pass() {
     )
     .expect("write");
     git(dir.path(), &["add", "."]);
-    let failing = try_repo(dir.path(), "urldb-check");
+    let failing = try_repo(dir.path(), "urldb-check-system");
     assert_eq!(failing.status.code(), Some(1), "{}", text(&failing));
     assert!(
         text(&failing).contains("path-escape-case"),
@@ -94,6 +99,26 @@ fn pre_commit_hooks_fail_fix_and_pass() {
     )
     .expect("write");
     git(dir.path(), &["add", "."]);
-    let passing = try_repo(dir.path(), "urldb-check");
+    let passing = try_repo(dir.path(), "urldb-check-system");
     assert_eq!(passing.status.code(), Some(0), "{}", text(&passing));
+}
+
+/// The hooks users pin (`language: rust`): pre-commit clones this
+/// repository, builds urldb with cargo and runs it. The one place the
+/// suite lets pre-commit build.
+#[test]
+fn pre_commit_builds_the_rust_hook_from_the_repository() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("database");
+    std::fs::create_dir(&db).expect("mkdir");
+    std::fs::write(
+        db.join("example.com.yaml"),
+        "---\n---\n_path: /caf%c3%a9\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "."]);
+    let out = try_repo(dir.path(), "urldb-check");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("path-escape-case"), "{}", text(&out));
 }

@@ -1,6 +1,6 @@
 //! Bad input gets a finding or a clear error, never a panic or a hang.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

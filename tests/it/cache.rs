@@ -4,7 +4,7 @@
 //! time) is seen; cross-file rules still see cached files; other options,
 //! `--no-cache`, `--staged`, a corrupt cache and an unwritable directory.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Output;

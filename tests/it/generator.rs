@@ -5,7 +5,7 @@
 //! into the clean database. The example is built by cargo (same profile as
 //! this test) and run as a program, as `bench/compare.py` runs it.
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The `check` and `fmt` commands as users run them: exit codes, output
 //! formats, selection, stdin, diffs that `git apply` takes.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! `export`, `import` and `ls`: the URI-Catalogue round trip, seed 003's
 //! examples, the strict reader's diagnostics, and the record filters.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;

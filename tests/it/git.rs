@@ -3,7 +3,7 @@
 //! never unstaged work), `--since REV`, repository-relative diffs that
 //! `git apply` takes, `install-hook` with a real `git commit`, `--shard`.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -2,9 +2,14 @@
 //! with `cargo install`, `init`, `add` a URL with `--content-type`, `check`,
 //! then wire up the real pre-commit framework and commit. Only what a test
 //! must change is changed: the install goes under `target/` (through
-//! `CARGO_INSTALL_ROOT`, not by editing the command), and the pre-commit
-//! configuration points at this repository and its `HEAD` instead of the
-//! published `OWNER/urldb` tag.
+//! `CARGO_INSTALL_ROOT`, not by editing the command) and reuses the release
+//! build the end-to-end tests share; `pip` and `pre-commit` are the tests'
+//! own virtual environment's; the pre-commit configuration points at this
+//! repository and its `HEAD` instead of the published `OWNER/urldb` tag, and
+//! uses the `-system` twins of its hooks, which run the urldb step 1
+//! installed (tests/it/pre_commit.rs lets pre-commit build the others).
+
+use crate::support::oracles;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -46,17 +51,18 @@ struct Env {
 impl Env {
     fn command(&self, program: &str) -> Command {
         let mut cmd = Command::new(program);
-        let path = format!(
-            "{}:{}",
-            self.install_root.join("bin").display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path =
+            oracles::path_with(&[&self.install_root.join("bin"), &oracles::venv().join("bin")]);
         cmd.current_dir(self.work.path())
             .env("PATH", path)
             .env("CARGO_INSTALL_ROOT", &self.install_root)
-            // One build for this test and tests/pre_commit.rs, reused across runs.
-            .env("CARGO_TARGET_DIR", repo().join("target/pre-commit-build"))
-            .env("PRE_COMMIT_HOME", repo().join("target/pre-commit-home"))
+            // The release build the end-to-end tests share: the install
+            // finds it made.
+            .env("CARGO_TARGET_DIR", oracles::release_target_dir())
+            .env(
+                "PRE_COMMIT_HOME",
+                oracles::target_tmp().join("pre-commit-home"),
+            )
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_AUTHOR_NAME", "New User")
@@ -99,8 +105,9 @@ fn a_new_user_follows_the_readme() {
     );
     let env = Env {
         work: tempfile::tempdir().expect("tempdir"),
-        install_root: repo().join("target/readme-install"),
+        install_root: oracles::target_tmp().join("readme-install"),
     };
+    oracles::release_bin_dir();
 
     // Step 1: install (run where the README says: in the clone), then the
     // rest of the first block in a fresh directory.
@@ -135,7 +142,10 @@ fn a_new_user_follows_the_readme() {
             "https://github.com/OWNER/urldb",
             &repo().display().to_string(),
         )
-        .replace("rev: v0.1.0", &format!("rev: {head}"));
+        .replace("rev: v0.1.0", &format!("rev: {head}"))
+        .replace("id: urldb-fmt\n", "id: urldb-fmt-system\n")
+        .replace("id: urldb-check\n", "id: urldb-check-system\n");
+    assert!(config.contains("urldb-fmt-system") && config.contains("urldb-check-system"));
     assert_ne!(config, blocks[1].1, "the README's repo/rev lines changed");
     std::fs::write(db.join(".pre-commit-config.yaml"), config).expect("write config");
 

@@ -1,5 +1,5 @@
 //! Walks over a parsed model that the fmt properties need, shared by
-//! `tests/corpus_mutations.rs` and the fuzz targets (`fuzz/fuzz_targets/common.rs`).
+//! `tests/it/corpus_mutations.rs` and the fuzz targets (`fuzz/fuzz_targets/common.rs`).
 
 use urldb::model::node::{Document, Node, Value};
 

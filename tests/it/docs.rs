@@ -12,6 +12,6 @@ fn rules_md_is_current() {
     let have = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         have == want,
-        "docs/rules.md is stale: run `URLDB_UPDATE_DOCS=1 cargo test --test docs` and commit it"
+        "docs/rules.md is stale: run `URLDB_UPDATE_DOCS=1 cargo test rules_md_is_current` and commit it"
     );
 }

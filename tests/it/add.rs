@@ -3,7 +3,7 @@
 //! (streamed: memory stays flat). Records land in the right file (by cname,
 //! on a case-insensitive domain), sorted, and the files stay canonical.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};

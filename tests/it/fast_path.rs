@@ -5,7 +5,7 @@
 //! mutated byte by byte and line by line, so that the fast path sees both
 //! what it must accept and what it must refuse.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -7,7 +7,7 @@
 //! `fmt` and `check --fix` run on it: they never panic, never touch a file
 //! whose findings block a rewrite, and what they write means what was read.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! middle of `fmt`, two `fmt` runs at once. The promise under test is
 //! SPEC.md section 11: no byte of user data is ever lost.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::Path;

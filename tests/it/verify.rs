@@ -2,7 +2,7 @@
 //! the reference tool's semantics define, the network failures, the
 //! private-address guard, robots.txt, and each output format.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -10,7 +10,7 @@
 //! `real`, or equal `deviated` — each deviation is listed and explained in
 //! `docs/urls.md`, and every one of them must show up in the batch.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -110,7 +110,7 @@ fn generate(rng: &mut Rng, index: usize) -> Case {
     let (port, odd) = match rng.below(10) {
         0 => (default.to_string(), false),
         // `host:/path` without a scheme reads as a `host:` scheme to
-        // url-normalize (and is an error for urldb, see tests/urls.rs).
+        // url-normalize (and is an error for urldb, see tests/it/urls.rs).
         1 if !scheme.is_empty() => (":".to_string(), false),
         2 => (format!(":{}", rng.pick(&[8080, 8443, 81, 3000])), true),
         _ => (String::new(), false),

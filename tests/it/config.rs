@@ -1,7 +1,7 @@
 //! `urldb.toml`: found upward from the current directory, every key has
 //! its effect, and every mistake gets a message that says where and what.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! and compared. PyYAML's output is then read back by urldb: `fmt` must
 //! leave it unchanged and the model must be what was generated.
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -1,0 +1,29 @@
+//! Every integration test in one binary (as ripgrep does): the support
+//! code compiles once and the suite links once. One module per area.
+
+mod support;
+
+mod action;
+mod add;
+mod cache;
+mod cli;
+mod config;
+mod corpus;
+mod corpus_mutations;
+mod docs;
+mod fast_path;
+mod faults;
+mod generator;
+mod git;
+mod interchange;
+mod pre_commit;
+mod properties;
+mod pyyaml_differential;
+mod readme;
+mod robustness;
+mod rules;
+mod sarif;
+mod schema;
+mod url_differential;
+mod urls;
+mod verify;
