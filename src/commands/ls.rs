@@ -79,7 +79,7 @@ pub fn run(ctx: &Context, args: &LsArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let (records, errors) = match super::export::records(ctx, &args.paths, &filter) {
+    let (records, errors) = match super::export::records_named(ctx, &args.paths, &filter) {
         Ok(r) => r,
         Err(message) => {
             eprintln!("error: {message}");

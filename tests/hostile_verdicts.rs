@@ -1,0 +1,270 @@
+//! Hostile databases and arguments: what `verify` requests, names the
+//! database does not have, and verdicts that agree between commands.
+//! Real binary, real files in temporary directories, real HTTP servers on
+//! 127.0.0.1.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::process::Output;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use support::run_in;
+
+/// A small HTTP/1.1 server on 127.0.0.1 that counts every connection and
+/// logs each request target; it answers 200 `text/html` to everything.
+struct Server {
+    port: u16,
+    connections: Arc<AtomicUsize>,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+impl Server {
+    fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let connections = Arc::new(AtomicUsize::new(0));
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let (c, r) = (Arc::clone(&connections), Arc::clone(&requests));
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                c.fetch_add(1, Ordering::SeqCst);
+                let r = Arc::clone(&r);
+                std::thread::spawn(move || {
+                    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).is_err() {
+                        return;
+                    }
+                    loop {
+                        let mut header = String::new();
+                        match reader.read_line(&mut header) {
+                            Ok(0) | Err(_) => break,
+                            Ok(_) if header == "\r\n" => break,
+                            Ok(_) => {}
+                        }
+                    }
+                    let target = line.split_whitespace().nth(1).unwrap_or("").to_string();
+                    r.lock().expect("lock").push(target);
+                    let _ = stream.write_all(
+                        b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nok",
+                    );
+                });
+            }
+        });
+        Server {
+            port,
+            connections,
+            requests,
+        }
+    }
+
+    fn connections(&self) -> usize {
+        self.connections.load(Ordering::SeqCst)
+    }
+
+    fn requests(&self) -> Vec<String> {
+        let mut r = self.requests.lock().expect("lock").clone();
+        r.sort();
+        r
+    }
+}
+
+/// `text` as a YAML double-quoted scalar.
+fn quoted(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A database with `urldb.toml` and `example.org.yaml` holding one
+/// `text/html` record per path.
+fn database(paths: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("urldb.toml"), "").expect("write");
+    let mut text = String::from("---\n---\n");
+    let records: Vec<String> = paths
+        .iter()
+        .map(|p| format!("_path: {}\ncontent-type: text/html\n", quoted(p)))
+        .collect();
+    text.push_str(&records.join("---\n"));
+    std::fs::write(dir.path().join("example.org.yaml"), text).expect("write");
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("exit code")
+}
+
+#[test]
+fn verify_never_sends_a_crafted_path_to_another_host() {
+    let (one, two) = (Server::start(), Server::start());
+    let p2 = two.port;
+    let crafted = [
+        format!(":x@127.0.0.1:{p2}/internal"),
+        format!("@127.0.0.1:{p2}/probe"),
+        format!("\\\\127.0.0.1:{p2}\\x"),
+        format!("http://127.0.0.1:{p2}/full"),
+        format!("?@127.0.0.1:{p2}/"),
+        format!("#@127.0.0.1:{p2}/"),
+        format!(".127.0.0.1:{p2}/"),
+        format!("/a#@127.0.0.1:{p2}/"),
+        format!("/%zz@127.0.0.1:{p2}/"),
+        format!("/x HTTP/1.1\r\nHost: 127.0.0.1:{p2}\r\n\r\nGET /"),
+        format!("/x\\@127.0.0.1:{p2}/"),
+        "/%2e%2e/..".to_string(),
+        "/a/./b".to_string(),
+    ];
+    // Absolute paths that only look like an authority are requested from
+    // the intended host, as paths.
+    let lookalike = format!("//127.0.0.1:{p2}/x");
+    let legit = "/ok?q=1&r=@127.0.0.1";
+    let mut paths: Vec<&str> = crafted.iter().map(String::as_str).collect();
+    paths.push(&lookalike);
+    paths.push(legit);
+    let db = database(&paths);
+    let map = format!("example.org=http://127.0.0.1:{}", one.port);
+    let out = run_in(
+        db.path(),
+        &["verify", "--allow-private", "--retries", "0", "--map", &map],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), 1, "{stdout}{}", text(&out.stderr));
+    assert_eq!(two.connections(), 0, "second server reached: {stdout}");
+    assert_eq!(
+        one.requests(),
+        [lookalike.as_str(), legit],
+        "first server got other requests: {stdout}"
+    );
+    assert_eq!(
+        stdout.matches(": not checked: ").count(),
+        crafted.len(),
+        "{stdout}"
+    );
+    for code in [
+        "(path-not-absolute)",
+        "(path-invalid-char)",
+        "(path-fragment)",
+        "(path-bad-escape)",
+        "(path-dot-segment)",
+    ] {
+        assert!(stdout.contains(code), "{code} missing: {stdout}");
+    }
+    assert!(
+        stdout.contains(&format!(
+            "{} of {} URLs broken (2 ok, {} not checked",
+            crafted.len(),
+            paths.len(),
+            crafted.len()
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn verify_refuses_a_file_name_that_is_not_a_host() {
+    let server = Server::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("urldb.toml"), "").expect("write");
+    let name = format!("example.org@127.0.0.1:{}.yaml", server.port);
+    std::fs::write(
+        dir.path().join(&name),
+        "---\n---\n_path: /\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    let out = run_in(dir.path(), &["verify", "--allow-private", "--retries", "0"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(code(&out), 1, "{stdout}{}", text(&out.stderr));
+    assert_eq!(server.connections(), 0, "{stdout}");
+    assert!(
+        stdout.contains("not checked: `example.org@127.0.0.1"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn unknown_domain_and_map_names_are_errors_with_a_suggestion() {
+    let server = Server::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("urldb.toml"), "").expect("write");
+    std::fs::write(
+        dir.path().join("example.org.yaml"),
+        "---\ncnames:\n- www.example.org\n---\n_path: /\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    let map = format!("exmaple.org=http://127.0.0.1:{}", server.port);
+    for (args, named, hint) in [
+        (
+            vec!["ls", "--domain", "nosuch.org"],
+            "--domain `nosuch.org`",
+            None,
+        ),
+        (
+            vec!["ls", "--domain", "exmaple.org"],
+            "--domain `exmaple.org`",
+            Some("did you mean `example.org`?"),
+        ),
+        (
+            vec!["verify", "--domain", "www.exmaple.org"],
+            "--domain `www.exmaple.org`",
+            Some("did you mean `www.example.org`?"),
+        ),
+        (
+            vec!["verify", "--allow-private", "--map", &map],
+            "--map `exmaple.org`",
+            Some("did you mean `example.org`?"),
+        ),
+    ] {
+        let out = run_in(dir.path(), &args);
+        let stderr = text(&out.stderr);
+        assert_eq!(code(&out), 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(named), "{args:?}: {stderr}");
+        assert!(stderr.contains("no domain file and no cname"), "{stderr}");
+        if let Some(hint) = hint {
+            assert!(stderr.contains(hint), "{args:?}: {stderr}");
+        }
+        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    }
+    // The real host was not fetched in place of the mistyped one.
+    assert_eq!(server.connections(), 0);
+    // A cname is a known name; a known name still works.
+    let out = run_in(dir.path(), &["ls", "--domain", "www.example.org"]);
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "http://example.org/\n");
+    let to = format!("http://127.0.0.1:{}", server.port);
+    let (map, www) = (format!("example.org={to}"), format!("www.example.org={to}"));
+    let out = run_in(
+        dir.path(),
+        &[
+            "verify",
+            "--allow-private",
+            "--cnames",
+            "--map",
+            &map,
+            "--map",
+            &www,
+            "--domain",
+            "example.org",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", text(&out.stdout));
+    assert_eq!(server.requests(), ["/"]);
+}
+
