@@ -268,3 +268,83 @@ fn unknown_domain_and_map_names_are_errors_with_a_suggestion() {
     assert_eq!(server.requests(), ["/"]);
 }
 
+#[test]
+fn add_rm_and_import_refuse_urls_with_control_characters() {
+    let db = database(&["/x"]);
+    let file = db.path().join("example.org.yaml");
+    let before = std::fs::read(&file).expect("read");
+    for (args, shown) in [
+        (
+            vec![
+                "add",
+                "--content-type",
+                "text/html",
+                "http://example.org/x\ny",
+            ],
+            "`http://example.org/x\\ny`",
+        ),
+        (
+            vec![
+                "add",
+                "--content-type",
+                "text/html",
+                "http://example.org/\ta",
+            ],
+            "`http://example.org/\\ta`",
+        ),
+        (
+            vec![
+                "add",
+                "--content-type",
+                "text/html",
+                "http://example.org/b\u{1b}[2J",
+            ],
+            "`http://example.org/b\\u{1b}[2J`",
+        ),
+        (
+            vec!["rm", "http://example.org/\nx"],
+            "`http://example.org/\\nx`",
+        ),
+        (
+            vec!["rm", "http://example.org/x\r"],
+            "`http://example.org/x\\r`",
+        ),
+    ] {
+        let out = run_in(db.path(), &args);
+        let stderr = text(&out.stderr);
+        assert_eq!(code(&out), 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(shown), "{args:?}: {stderr}");
+        assert!(stderr.contains("control character"), "{stderr}");
+        // Nothing raw reaches the terminal.
+        assert!(
+            !stderr.trim_end().contains(['\n', '\t', '\r', '\u{1b}']),
+            "{stderr:?}"
+        );
+        assert_eq!(std::fs::read(&file).expect("read"), before, "{args:?}");
+    }
+    let list = db.path().join("list.txt");
+    std::fs::write(&list, "http://example.org/a\rb\nhttp://example.org/a\tb\n").expect("write");
+    let out = run_in(
+        db.path(),
+        &[
+            "import",
+            "--from",
+            "urls",
+            "--content-type",
+            "text/html",
+            "list.txt",
+        ],
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(code(&out), 1, "{stderr}");
+    assert!(
+        stderr.contains("list.txt:1: `http://example.org/a\\rb`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("list.txt:2: `http://example.org/a\\tb`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("imported 0 records; 2 skipped"), "{stderr}");
+    assert_eq!(std::fs::read(&file).expect("read"), before);
+}
