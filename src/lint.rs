@@ -127,6 +127,11 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
                         check(&layout, &mut all);
                     }
                 }
+                // `check` reports every file `fmt --check` would rewrite,
+                // even when no rule above says why.
+                if !all.iter().any(|f| f.rule.fix == rules::FixKind::Format) {
+                    all.push(rules::not_canonical::unexplained(&source.text, &text));
+                }
             }
             canonical = Some(text);
         }

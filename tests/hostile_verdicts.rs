@@ -7,6 +7,7 @@ mod support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
+use std::path::Path;
 use std::process::Output;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -347,4 +348,49 @@ fn add_rm_and_import_refuse_urls_with_control_characters() {
     );
     assert!(stderr.contains("imported 0 records; 2 skipped"), "{stderr}");
     assert_eq!(std::fs::read(&file).expect("read"), before);
+}
+
+/// `check`, `check --fix` and `fmt --check` on one file: the exit codes
+/// and whether `--fix` changed the file.
+fn verdicts(dir: &Path, file: &Path, text: &[u8]) -> (i32, i32, i32, Vec<u8>) {
+    std::fs::write(file, text).expect("write");
+    let fmt_check = code(&run_in(dir, &["fmt", "--check", "--no-cache"]));
+    let check = code(&run_in(dir, &["check", "--no-cache"]));
+    let fix = run_in(dir, &["check", "--fix", "--no-cache"]);
+    let after = std::fs::read(file).expect("read");
+    let fmt_after = code(&run_in(dir, &["fmt", "--check", "--no-cache"]));
+    assert_eq!(
+        fmt_after,
+        0,
+        "check --fix left a file fmt would rewrite: {}",
+        text_of(&fix)
+    );
+    (fmt_check, check, code(&fix), after)
+}
+
+fn text_of(out: &Output) -> String {
+    format!("{}{}", text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn check_and_fmt_agree_on_line_breaks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("urldb.toml"), "").expect("write");
+    let file = dir.path().join("example.org.yaml");
+    let lf = b"---\n---\n_path: /a\ncontent-type: text/html\n".to_vec();
+    // Every line break a lone CR.
+    let cr = b"---\r---\r_path: /a\rcontent-type: text/html\r";
+    let (fmt_check, check, fix, after) = verdicts(dir.path(), &file, cr);
+    assert_eq!((fmt_check, check, fix), (1, 1, 0));
+    assert_eq!(after, lf);
+    // A CRLF file where `urldb.toml` asks for LF.
+    std::fs::write(dir.path().join("urldb.toml"), "line-ending = \"lf\"\n").expect("write");
+    let crlf = b"---\r\n---\r\n_path: /a\r\ncontent-type: text/html\r\n";
+    let (fmt_check, check, fix, after) = verdicts(dir.path(), &file, crlf);
+    assert_eq!((fmt_check, check, fix), (1, 1, 0));
+    assert_eq!(after, lf);
+    // Canonical text: all three say so.
+    let (fmt_check, check, fix, after) = verdicts(dir.path(), &file, &lf);
+    assert_eq!((fmt_check, check, fix), (0, 0, 0));
+    assert_eq!(after, lf);
 }
