@@ -394,3 +394,78 @@ fn check_and_fmt_agree_on_line_breaks() {
     assert_eq!((fmt_check, check, fix), (0, 0, 0));
     assert_eq!(after, lf);
 }
+
+#[test]
+fn fix_never_turns_a_path_finding_into_a_duplicate() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("urldb.toml"), "").expect("write");
+    let file = dir.path().join("example.org.yaml");
+    let two = |meta: &str, a: &str, b: &str| {
+        format!(
+            "---\n{meta}---\n_path: {a}\ncontent-type: text/html\n---\n_path: {b}\ncontent-type: text/html\n"
+        )
+    };
+    let insensitive = "case-sensitive-paths: false\n";
+    for (meta, a, b, rule) in [
+        // The case fix on a case-insensitive domain, into an existing path.
+        (insensitive, "/ABC", "/abc", "path-case"),
+        (insensitive, "/abc", "/ABC", "path-case"),
+        // Escape-case normalisation.
+        ("", "/a%3c", "/a%3C", "path-escape-case"),
+        // An unneeded escape decoded.
+        ("", "/%7Ejoe", "/~joe", "path-unneeded-escape"),
+        // A fragment removed.
+        ("", "/docs#top", "/docs", "path-fragment"),
+        // Characters percent-encoded.
+        ("", "/a b", "/a%20b", "path-invalid-char"),
+    ] {
+        let text = two(meta, a, b);
+        std::fs::write(&file, &text).expect("write");
+        let check = run_in(dir.path(), &["check", "--no-cache", "--format", "json"]);
+        let report = text_of(&check);
+        assert_eq!(code(&check), 1, "{a} {b}: {report}");
+        let findings: serde_json::Value = serde_json::from_slice(&check.stdout).expect("json");
+        let finding = findings
+            .as_array()
+            .and_then(|all| all.iter().find(|f| f["code"] == rule))
+            .unwrap_or_else(|| panic!("{a} {b}: no {rule}: {report}"));
+        assert_eq!(finding["fixable"], false, "{a} {b}: {report}");
+        let help = finding["help"].as_str().unwrap_or_default();
+        assert!(help.contains("not fixed by `--fix`"), "{a} {b}: {report}");
+        let fix = run_in(dir.path(), &["check", "--fix", "--no-cache"]);
+        let report = text_of(&fix);
+        assert_eq!(code(&fix), 1, "{a} {b}: {report}");
+        assert!(!report.contains("duplicate-path"), "{a} {b}: {report}");
+        assert!(report.contains(rule), "{a} {b}: {report}");
+        // Both records are left as they are (`fmt` may sort them).
+        let after = std::fs::read_to_string(&file).expect("read");
+        let mut paths: Vec<&str> = after.lines().filter(|l| l.starts_with("_path: ")).collect();
+        paths.sort_unstable();
+        let (pa, pb) = (format!("_path: {a}"), format!("_path: {b}"));
+        let mut want = [pa.as_str(), pb.as_str()];
+        want.sort_unstable();
+        assert_eq!(paths, want, "{a} {b}: {after}");
+    }
+    // Two fixes that would meet: the first applies, the second does not.
+    std::fs::write(&file, two("", "/docs#one", "/docs#two")).expect("write");
+    let fix = run_in(
+        dir.path(),
+        &["check", "--fix", "--no-cache", "--format", "json"],
+    );
+    let report = text_of(&fix);
+    assert_eq!(code(&fix), 1, "{report}");
+    assert!(!report.contains("duplicate-path"), "{report}");
+    assert!(report.contains("not fixed by `--fix`"), "{report}");
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        two("", "/docs", "/docs#two")
+    );
+    // Without a collision, the same fixes apply.
+    std::fs::write(&file, two(insensitive, "/ABC", "/abd")).expect("write");
+    let fix = run_in(dir.path(), &["check", "--fix", "--no-cache"]);
+    assert_eq!(code(&fix), 0, "{}", text_of(&fix));
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        two(insensitive, "/abc", "/abd")
+    );
+}
