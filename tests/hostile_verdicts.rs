@@ -177,6 +177,31 @@ fn verify_never_sends_a_crafted_path_to_another_host() {
         )),
         "{stdout}"
     );
+    // The same in JSON: kind `not-checked`, counted in the summary.
+    let out = run_in(
+        db.path(),
+        &[
+            "verify",
+            "--allow-private",
+            "--retries",
+            "0",
+            "--format",
+            "json",
+            "--map",
+            &map,
+        ],
+    );
+    assert_eq!(code(&out), 1, "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["summary"]["not-checked"], crafted.len());
+    let kinds = report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["kind"] == "not-checked" && r["attempts"] == 0)
+        .count();
+    assert_eq!(kinds, crafted.len(), "{report}");
+    assert_eq!(two.connections(), 0);
 }
 
 #[test]

@@ -48,7 +48,8 @@ impl FilterArgs {
     pub fn filter(&self) -> Result<Filter, String> {
         let mut domains = Vec::new();
         for d in &self.domain {
-            let url = crate::url::canonicalize(d).map_err(|e| format!("--domain `{d}`: {e}"))?;
+            let url =
+                crate::url::canonicalize_given(d).map_err(|e| format!("--domain `{d}`: {e}"))?;
             domains.push(url.host);
         }
         Ok(Filter {
