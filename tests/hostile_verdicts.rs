@@ -268,6 +268,15 @@ fn unknown_domain_and_map_names_are_errors_with_a_suggestion() {
         }
         assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
     }
+    // A control character is refused, not dropped into a known name.
+    let out = run_in(dir.path(), &["ls", "--domain", "example.org\n"]);
+    assert_eq!(code(&out), 2, "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("`example.org\\n`"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
     // The real host was not fetched in place of the mistyped one.
     assert_eq!(server.connections(), 0);
     // A cname is a known name; a known name still works.
