@@ -277,10 +277,9 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                 if plan.checks[first..].iter().any(|c| c.url == check.url) {
                     continue;
                 }
-                let stop = blocked.is_some();
                 plan.checks.push(check);
                 // A record whose `_path` is at fault is reported once.
-                if stop {
+                if blocked.is_some() {
                     break;
                 }
             }
@@ -328,12 +327,9 @@ pub fn build_url(scheme: &str, authority: &str, path: &str) -> Result<(String, S
     let host = base.host_str().ok_or_else(not_a_host)?.to_string();
     let port = base.port_or_known_default().ok_or_else(not_a_host)?;
     let as_written = authority.to_ascii_lowercase();
-    let same_authority = as_written == host
-        || base
-            .port()
-            .map_or(as_written == format!("{host}:{port}"), |p| {
-                as_written == format!("{host}:{p}")
-            });
+    // The text given, up to case and a default port spelled out: not a
+    // host that `url` read another way (`127.1`, IDN, user info).
+    let same_authority = as_written == host || as_written == format!("{host}:{port}");
     if base.scheme() != scheme
         || !base.username().is_empty()
         || base.password().is_some()
