@@ -108,6 +108,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
                 check(&ctx, &mut all);
             }
         }
+        guard_path_fixes(docs, &mut all);
         if blocking(&all, options).is_none() {
             let render_options = render_options(&source.text, docs, options);
             // Text the fast reader read is most often canonical already:
@@ -126,6 +127,11 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
                     if let Check::Layout(check) = rule.check {
                         check(&layout, &mut all);
                     }
+                }
+                // `check` reports every file `fmt --check` would rewrite,
+                // even when no rule above says why.
+                if !all.iter().any(|f| f.rule.fix == rules::FixKind::Format) {
+                    all.push(rules::not_canonical::unexplained(&source.text, &text));
                 }
             }
             canonical = Some(text);
@@ -147,6 +153,92 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
         findings,
         blocked_by,
         canonical,
+    }
+}
+
+/// A fix that rewrites a record's `_path` into the URL of another record
+/// (`/ABC` lowercased beside an existing `/abc`, `/docs#x` beside `/docs`,
+/// `/%7Ejoe` beside `/~joe`) would turn its finding into a
+/// `duplicate-path`: such a fix is removed, the finding stays (unfixable,
+/// saying why), and both records are left as they are for a person to
+/// choose. Fixes are weighed in order, so two fixes that would meet are
+/// caught too.
+fn guard_path_fixes(docs: &[Document], findings: &mut [Finding]) {
+    use crate::model::domain;
+    use crate::model::path::equivalence_key;
+    use std::collections::HashMap;
+    // Most files have no fix that sets a value: nothing to weigh.
+    let sets_a_value = |f: &Finding| {
+        f.fix.as_ref().is_some_and(|fix| {
+            fix.edits
+                .iter()
+                .any(|e| matches!(e, Edit::SetScalar { .. }))
+        })
+    };
+    if !findings.iter().any(sets_a_value) {
+        return;
+    }
+    let case_sensitive = domain::case_sensitive_paths(docs);
+    // Each record's `_path` value (span, text) and the key of the URL it
+    // will have once the kept fixes are applied; where each `_path` is;
+    // how many records each key has.
+    let mut records: Vec<(std::ops::Range<usize>, String, String)> = Vec::new();
+    let mut by_place: HashMap<NodePath, usize> = HashMap::new();
+    let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
+    for record in domain::records(docs) {
+        let Some((entry, path)) = record.path_field() else {
+            continue;
+        };
+        let Some(at) = rules::entry_path(record.doc, record.entries, domain::PATH) else {
+            continue;
+        };
+        let key = equivalence_key(path, case_sensitive).into_owned();
+        by_place.insert(at, records.len());
+        by_key.entry(key.clone()).or_default().push(records.len());
+        records.push((entry.value.span.clone(), path.to_string(), key));
+    }
+    if records.len() < 2 {
+        return;
+    }
+    for finding in findings.iter_mut() {
+        let Some(fix) = &finding.fix else { continue };
+        let new_path = fix.edits.iter().rev().find_map(|edit| match edit {
+            Edit::SetScalar { at, value } => {
+                by_place.get(at).map(|&i| (i, value.value.to_string()))
+            }
+            Edit::Remove { .. } => None,
+        });
+        let Some((mine, new_path)) = new_path else {
+            continue;
+        };
+        let key = equivalence_key(&new_path, case_sensitive).into_owned();
+        let other = by_key
+            .get(&key)
+            .and_then(|holders| holders.iter().find(|&&i| i != mine))
+            .copied();
+        match other {
+            Some(other) => {
+                let (span, other_path, _) = &records[other];
+                let note = format!(
+                    "not fixed by `--fix`: `{new_path}` would be the same URL as the record `{other_path}`; keep one of the two records"
+                );
+                finding.help = Some(match finding.help.take() {
+                    Some(help) => format!("{help}; {note}"),
+                    None => note,
+                });
+                finding
+                    .labels
+                    .push((span.clone(), "already this URL".to_string()));
+                finding.fix = None;
+            }
+            None => {
+                let old = std::mem::replace(&mut records[mine].2, key.clone());
+                if let Some(holders) = by_key.get_mut(&old) {
+                    holders.retain(|&i| i != mine);
+                }
+                by_key.entry(key).or_default().push(mine);
+            }
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! them (SPEC.md section 4): by file, domain (or cname), category, path
 //! prefix and seed 002 path pattern; `deprecated` records only on request.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -176,4 +177,45 @@ fn read_records(file: &Path, filter: &Filter, max_size: u64) -> Result<Vec<UrlRe
         .filter(|r| filter.accepts(r))
         .collect();
     Ok(records)
+}
+
+/// Every host that `files` name: their stems and their cnames (read from
+/// each file's metadata; a file whose metadata cannot be read still names
+/// its stem).
+pub fn known_hosts(files: &[PathBuf]) -> BTreeSet<String> {
+    let per_file: Vec<Vec<String>> = files
+        .par_iter()
+        .map(|file| {
+            let mut hosts = vec![crate::rules::domain_of(file)];
+            if let Ok(docs) = crate::edit::read_metadata(file) {
+                hosts.extend(domain::cnames(&docs).into_iter().map(String::from));
+            }
+            hosts
+        })
+        .collect();
+    per_file.into_iter().flatten().collect()
+}
+
+/// An error for the first of `names` that no file names (`flag` is the
+/// option it came from, such as `--domain`), with the closest known host
+/// as a suggestion. Asking for a domain the database does not have is a
+/// mistake, not an empty answer.
+pub fn require_known<'a>(
+    flag: &str,
+    names: impl IntoIterator<Item = &'a String>,
+    known: &BTreeSet<String>,
+) -> Result<(), String> {
+    for name in names {
+        if known.contains(name) {
+            continue;
+        }
+        let hint = match crate::config::closest(name, known.iter().map(String::as_str)) {
+            Some(best) => format!(" (did you mean `{best}`?)"),
+            None => String::new(),
+        };
+        return Err(format!(
+            "{flag} `{name}`: no domain file and no cname names this domain{hint}"
+        ));
+    }
+    Ok(())
 }

@@ -77,8 +77,14 @@ pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
     let mut status = ExitStatus::Success;
     let mut pending = Vec::new();
     for input in &args.urls {
-        let url = match crate::url::canonicalize(input) {
+        let url = match crate::url::canonicalize_given(input) {
             Ok(u) => u,
+            // The message shows the URL with its control characters escaped.
+            Err(e @ crate::url::UrlError::Control { .. }) => {
+                eprintln!("error: {e}");
+                status = worse(status, ExitStatus::Error);
+                continue;
+            }
             Err(e) => {
                 eprintln!("error: {input}: {e}");
                 status = worse(status, ExitStatus::Error);
@@ -110,6 +116,20 @@ pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
         });
     }
 
+    // A `--map` for a domain neither the database nor the URLs name would
+    // be ignored, and the real host asked instead.
+    let named: std::collections::BTreeSet<String> = index
+        .domains()
+        .iter()
+        .flat_map(|d| std::iter::once(d.name.clone()).chain(d.cnames.iter().cloned()))
+        .chain(pending.iter().map(|p| p.url.host.clone()))
+        .collect();
+    if let Err(message) =
+        crate::listing::require_known("--map", args.map.iter().map(|(d, _)| d), &named)
+    {
+        eprintln!("error: {message}");
+        return ExitStatus::Error;
+    }
     let client = (args.content_type.is_none() || args.static_).then(|| {
         Client::new(ClientOptions {
             timeout,
@@ -215,7 +235,7 @@ fn probe(
         .and_then(|t| t.scheme.clone())
         .unwrap_or_else(|| item.url.scheme.to_string());
     let authority = target.map_or(item.url.host.as_str(), |t| t.authority.as_str());
-    let fetch_url = format!("{scheme}://{authority}{}", item.path);
+    let (fetch_url, _) = plan::build_url(&scheme, authority, &item.path)?;
     let mode = if args.static_ {
         BodyMode::Digest
     } else {

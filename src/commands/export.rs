@@ -57,6 +57,23 @@ pub fn run(ctx: &Context, args: &ExportArgs) -> ExitStatus {
     finish(written.and_then(|()| out.flush()), &errors)
 }
 
+/// [`records`], when every domain `filter` asks for is named by one of the
+/// files (the error says which is not, with a suggestion).
+pub fn records_named(
+    ctx: &Context,
+    paths: &[PathBuf],
+    filter: &Filter,
+) -> Result<(Vec<UrlRecord>, Vec<FileError>), String> {
+    if filter.domains.is_empty() {
+        return records(ctx, paths, filter);
+    }
+    let exclude = ctx.exclude()?;
+    let targets = crate::database::targets(&ctx.root, paths, &exclude);
+    let known = listing::known_hosts(&targets.checked);
+    listing::require_known("--domain", &filter.domains, &known)?;
+    records(ctx, paths, filter)
+}
+
 /// The records of `paths` (default: the whole database) that `filter`
 /// accepts; the error is a configuration problem.
 pub fn records(

@@ -48,7 +48,8 @@ impl FilterArgs {
     pub fn filter(&self) -> Result<Filter, String> {
         let mut domains = Vec::new();
         for d in &self.domain {
-            let url = crate::url::canonicalize(d).map_err(|e| format!("--domain `{d}`: {e}"))?;
+            let url =
+                crate::url::canonicalize_given(d).map_err(|e| format!("--domain `{d}`: {e}"))?;
             domains.push(url.host);
         }
         Ok(Filter {
@@ -79,7 +80,7 @@ pub fn run(ctx: &Context, args: &LsArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let (records, errors) = match super::export::records(ctx, &args.paths, &filter) {
+    let (records, errors) = match super::export::records_named(ctx, &args.paths, &filter) {
         Ok(r) => r,
         Err(message) => {
             eprintln!("error: {message}");

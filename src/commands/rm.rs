@@ -28,8 +28,14 @@ pub fn run(ctx: &Context, args: &RmArgs) -> ExitStatus {
     let mut status = ExitStatus::Success;
     let mut per_file: BTreeMap<PathBuf, (Domain, Vec<(String, String)>)> = BTreeMap::new();
     for input in &args.urls {
-        let url = match crate::url::canonicalize(input) {
+        let url = match crate::url::canonicalize_given(input) {
             Ok(u) => u,
+            // The message shows the URL with its control characters escaped.
+            Err(e @ crate::url::UrlError::Control { .. }) => {
+                eprintln!("error: {e}");
+                status = worse(status, ExitStatus::Error);
+                continue;
+            }
             Err(e) => {
                 eprintln!("error: {input}: {e}");
                 status = worse(status, ExitStatus::Error);

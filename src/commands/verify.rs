@@ -87,6 +87,18 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> ExitStatus {
         }
     };
     let targets = crate::database::targets(&ctx.root, &args.paths, &exclude);
+    if !settings.plan.filters.domains.is_empty() || !settings.plan.maps.is_empty() {
+        let known = crate::listing::known_hosts(&targets.checked);
+        let named =
+            crate::listing::require_known("--domain", &settings.plan.filters.domains, &known)
+                .and_then(|()| {
+                    crate::listing::require_known("--map", settings.plan.maps.keys(), &known)
+                });
+        if let Err(message) = named {
+            eprintln!("error: {message}");
+            return ExitStatus::Error;
+        }
+    }
     super::print_errors(&targets.errors);
     let max_file_size = ctx
         .config

@@ -19,7 +19,7 @@ use super::LineProblem;
 use crate::listing::UrlRecord;
 use crate::model::node::{Scalar, ScalarStyle, Value};
 use crate::parse::resolve::Implicit;
-use crate::url::{Canonical, canonicalize};
+use crate::url::{Canonical, canonicalize_given};
 
 const STANDARD: [&str; 9] = [
     "URI",
@@ -308,7 +308,7 @@ fn read_record(
     let get = |name: &str| fields.get(name).map(|(v, n)| (v.as_str(), *n));
 
     let (uri, uri_line) = get("URI").unwrap_or_default();
-    let url = canonicalize(uri).map_err(|e| (uri_line, format!("URI `{uri}`: {e}")))?;
+    let url = canonicalize_given(uri).map_err(|e| (uri_line, format!("URI `{uri}`: {e}")))?;
     if let Some((date, n)) = get("DATE") {
         check_date(date).map_err(|e| (n, format!("DATE `{date}`: {e}")))?;
     }

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use super::LineProblem;
 use crate::listing::UrlRecord;
-use crate::url::{Canonical, canonicalize};
+use crate::url::{Canonical, canonicalize_given};
 
 pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<()> {
     for r in records {
@@ -24,7 +24,7 @@ pub fn read(text: &str) -> (Vec<(usize, Canonical)>, Vec<LineProblem>) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        match canonicalize(line) {
+        match canonicalize_given(line) {
             Ok(url) => urls.push((i + 1, url)),
             Err(e) => problems.push(LineProblem {
                 line: i + 1,

@@ -2,7 +2,10 @@
 //! A file that uses more than one kind of line break: LF (`\n`, Unix),
 //! CRLF (`\r\n`, Windows) or a lone CR (`\r`, classic Mac OS). The finding
 //! points at the first line break that differs from the file's first one
-//! and says how many differ.
+//! and says how many differ. A file whose line breaks start with a lone CR
+//! is flagged even when they all are: a lone CR is never written, so
+//! `urldb fmt` changes every one of them; the finding points at the first
+//! and says how many more there are.
 //!
 //! ## Why it matters
 //! Mixed line endings come from pasting between editors or from a git
@@ -37,7 +40,7 @@ use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "mixed-line-endings",
-    summary: "file mixes LF, CRLF and CR line breaks",
+    summary: "file mixes LF, CRLF and CR line breaks, or breaks lines with a lone CR",
     severity: Severity::Error,
     fix: FixKind::Format,
     blocks_rewrite: false,
@@ -97,9 +100,31 @@ fn check(ctx: &TextContext, out: &mut Vec<Finding>) {
         return;
     }
     let mut all = breaks(&ctx.source.text);
-    let Some((first, _)) = all.next() else {
+    let Some((first, first_span)) = all.next() else {
         return;
     };
+    if first == Break::Cr {
+        // Every lone CR changes, whatever else the file holds.
+        let others = all.filter(|(kind, _)| *kind == Break::Cr).count();
+        let more = match others {
+            0 => String::new(),
+            1 => " (1 more lone CR)".to_string(),
+            n => format!(" ({n} more lone CRs)"),
+        };
+        out.push(
+            Finding::new(
+                &RULE,
+                first_span,
+                format!("line break is a lone CR (`\\r`), which is never written{more}"),
+            )
+            .help(
+                "`urldb fmt` writes every line break as LF (`\\n`) (with the default \
+                 `line-ending = \"auto\"`)",
+            )
+            .fix(Fix::format("use one kind of line break")),
+        );
+        return;
+    }
     let mut differing = all.filter(|(kind, _)| *kind != first);
     let Some((kind, span)) = differing.next() else {
         return;
@@ -177,6 +202,21 @@ mod tests {
         );
         assert_eq!(f.span, 7..8);
         assert!(f.message.starts_with("line break is CR (`\\r`)"));
+    }
+
+    #[test]
+    fn flags_a_file_of_lone_crs() {
+        let text = "---\r---\r_path: /a\rcontent-type: text/html\r";
+        let f = finding(text, "mixed-line-endings");
+        assert_eq!(f.span, 3..4);
+        assert_eq!(
+            f.message,
+            "line break is a lone CR (`\\r`), which is never written (3 more lone CRs)"
+        );
+        assert_eq!(
+            fixed("example.com.yaml", text),
+            "---\n---\n_path: /a\ncontent-type: text/html\n"
+        );
     }
 
     #[test]

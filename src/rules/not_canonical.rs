@@ -1,7 +1,9 @@
 //! ## What it checks
 //! Any difference from the canonical text that no more specific rule
 //! explains: quoting, indentation, flow style (`[a, b]`), spacing, a missing
-//! `---`, blank lines.
+//! `---`, blank lines. Also a file whose line breaks are all of one kind,
+//! but not the one `line-ending` in `urldb.toml` asks for: whatever
+//! `urldb fmt --check` would rewrite, `urldb check` reports.
 //!
 //! ## Why it matters
 //! The canonical text is what the reference tool wrote (PyYAML's
@@ -92,6 +94,28 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
                 .fix(Fix::format("rewrite in canonical layout")),
         );
     }
+}
+
+/// A finding for a file whose canonical text differs from it where no rule
+/// said why (line breaks of one kind, but not the `line-ending` that
+/// `urldb.toml` asks for): `check` and `fmt --check` must agree. It points
+/// at the first byte that differs.
+pub fn unexplained(text: &str, canonical: &str) -> Finding {
+    let at = text
+        .char_indices()
+        .zip(canonical.chars())
+        .find(|((_, a), b)| a != b)
+        .map_or(text.len().min(canonical.len()), |((i, _), _)| i);
+    let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+    let only_breaks = text.replace("\r\n", "\n") == canonical.replace("\r\n", "\n");
+    let message = if only_breaks {
+        "line breaks differ from the configured `line-ending`"
+    } else {
+        "layout differs from the canonical text"
+    };
+    Finding::new(&RULE, at..end, message)
+        .help("`urldb fmt` rewrites the file (`--diff` shows the change)")
+        .fix(Fix::format("rewrite in canonical layout"))
 }
 
 /// `---` and `--- {}` are both canonical for empty metadata.

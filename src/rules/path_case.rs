@@ -33,6 +33,9 @@
 //! letters; escapes keep uppercase hex digits), which the domain says is
 //! the same URL. Non-ASCII letters are `path-invalid-char`'s: once they are
 //! percent-encoded their bytes are what the server sees.
+//! Not applied when the fixed path would be the URL of another record of
+//! the file (it would become a `duplicate-path`): the finding stays, says
+//! so, and a person keeps one of the two records.
 
 use super::prelude::*;
 use crate::model::path::{Escape, escapes, lowercase_keeping_escapes};

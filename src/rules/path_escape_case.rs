@@ -26,6 +26,9 @@
 //! ## Fix
 //! Safe, by `urldb check --fix`: the hex digits are uppercased (the URL is
 //! the same).
+//! Not applied when the fixed path would be the URL of another record of
+//! the file (it would become a `duplicate-path`): the finding stays, says
+//! so, and a person keeps one of the two records.
 
 use super::prelude::*;
 

@@ -27,6 +27,9 @@
 //! ## Fix
 //! Safe, by `urldb check --fix`: everything from the `#` on is removed
 //! (`/#top` becomes `/`); the server sees the same URL.
+//! Not applied when the fixed path would be the URL of another record of
+//! the file (it would become a `duplicate-path`): the finding stays, says
+//! so, and a person keeps one of the two records.
 
 use super::prelude::*;
 

@@ -33,6 +33,9 @@
 //! Safe, by `urldb check --fix`: each such character is percent-encoded
 //! (non-ASCII as its UTF-8 bytes, uppercase hex), which is what a browser
 //! sends for it.
+//! Not applied when the fixed path would be the URL of another record of
+//! the file (it would become a `duplicate-path`): the finding stays, says
+//! so, and a person keeps one of the two records.
 
 use super::prelude::*;
 use crate::model::path::is_unreserved;

@@ -30,6 +30,9 @@
 //! Safe, by `urldb check --fix`: the escapes of unreserved characters are
 //! decoded; the URL is the same. (Not while the path has a `%` that starts
 //! no escape, `path-bad-escape`: decoding could make it start one.)
+//! Not applied when the fixed path would be the URL of another record of
+//! the file (it would become a `duplicate-path`): the finding stays, says
+//! so, and a person keeps one of the two records.
 
 use super::prelude::*;
 use crate::model::path::{Escape, escapes, is_unreserved};

@@ -92,6 +92,11 @@ pub enum UrlError {
     UserInfo { userinfo: String },
     #[error("invalid host `{host}`: {reason}")]
     InvalidHost { host: String, reason: String },
+    #[error(
+        "`{url}` holds the control character {character}: a URL cannot hold one (remove it, \
+         or percent-encode it if it is meant)"
+    )]
+    Control { url: String, character: String },
 }
 
 /// A URL in canonical form.
@@ -132,6 +137,31 @@ impl fmt::Display for Canonical {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}://{}{}", self.scheme, self.host, self.path_and_query)
     }
+}
+
+/// [`canonicalize`] for a URL given to be stored or removed (`add`, `rm`,
+/// `import`): a control character anywhere (tabs and line breaks included)
+/// is refused rather than dropped, since the record written would not be
+/// the URL given. The error shows the URL with its control characters
+/// escaped (`\n`, `\u{1b}`).
+pub fn canonicalize_given(input: &str) -> Result<Canonical, UrlError> {
+    if let Some(c) = input.chars().find(|c| c.is_control()) {
+        let url = input
+            .chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        return Err(UrlError::Control {
+            url,
+            character: format!("U+{:04X} (`{}`)", c as u32, c.escape_default()),
+        });
+    }
+    canonicalize(input)
 }
 
 /// Canonicalize `input` (see the module documentation and `docs/urls.md`).

@@ -7,5 +7,5 @@
 pub mod canonical;
 pub mod matching;
 
-pub use canonical::{Canonical, Note, Scheme, UrlError, canonicalize};
+pub use canonical::{Canonical, Note, Scheme, UrlError, canonicalize, canonicalize_given};
 pub use matching::matches;

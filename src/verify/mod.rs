@@ -55,6 +55,9 @@ const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 /// Why a URL is broken.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
+    /// Never requested: the record's `_path` has a blocking finding
+    /// ([`plan::BLOCKING`]) or its URL cannot be built from its parts.
+    NotChecked(String),
     /// No (complete) answer, after the retries.
     NoAnswer(FetchError),
     /// A status of 400 or more (or a 1xx / odd status), after the retries.
@@ -97,6 +100,7 @@ impl fmt::Display for Failure {
             None => " (no Location)".to_string(),
         };
         match self {
+            Failure::NotChecked(reason) => write!(f, "not checked: {reason}"),
             Failure::NoAnswer(e) => write!(f, "no answer: {e}"),
             Failure::Status(s) => write!(f, "HTTP {s}{}", reason(*s)),
             Failure::UnexpectedRedirect {
@@ -162,6 +166,7 @@ impl Failure {
     /// A stable kebab-case name for machines (JSON, JUnit).
     pub fn kind(&self) -> &'static str {
         match self {
+            Failure::NotChecked(_) => "not-checked",
             Failure::NoAnswer(FetchError::PrivateAddress { .. }) => "private-address",
             Failure::NoAnswer(FetchError::Timeout(_)) => "timeout",
             Failure::NoAnswer(_) => "no-answer",
@@ -283,9 +288,17 @@ pub fn judge(expect: &Expect, response: &Response) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Fetch one URL, retrying on connection errors, 5xx and 429, and judge
+/// Fetch one URL (never one that is not to be checked), retrying on connection errors, 5xx and 429, and judge
 /// the last answer.
 pub fn check_one(client: &Client, check: &Check, options: &RunOptions) -> CheckResult {
+    if let Some(reason) = &check.not_checked {
+        return CheckResult {
+            outcome: Outcome::Broken(Failure::NotChecked(reason.clone())),
+            status: None,
+            attempts: 0,
+            elapsed: Duration::ZERO,
+        };
+    }
     let start = Instant::now();
     let mode = if check.expect.wants_body() {
         BodyMode::Digest
@@ -356,7 +369,9 @@ pub fn run(
             scope.spawn(|| {
                 while let Some(ticket) = scheduler.next() {
                     let check = &checks[ticket.check];
-                    let result = if options.respect_robots
+                    let result = if check.not_checked.is_some() {
+                        check_one(client, check, options)
+                    } else if options.respect_robots
                         && !robots.allowed(client, &check.origin, &check.path)
                     {
                         CheckResult {

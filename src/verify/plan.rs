@@ -4,10 +4,25 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::diagnostic::Finding;
 use crate::listing::Filter;
 use crate::model::domain::{self, Record};
 use crate::parse::tree::parse_tree;
-use crate::source::LineIndex;
+use crate::rules::{self, Rule};
+use crate::source::{LineIndex, Source};
+
+/// The `_path` findings that make a record's URL another one than the
+/// record names (another host or port once joined as text, a path that
+/// clients rewrite, a fragment that is never sent). A record with one is
+/// never requested: it is reported as not checked, and counts as broken.
+/// These are the rules' own checks, run on the file as `check` runs them.
+pub static BLOCKING: [&Rule; 5] = [
+    &rules::path_not_absolute::RULE,
+    &rules::path_bad_escape::RULE,
+    &rules::path_invalid_char::RULE,
+    &rules::path_fragment::RULE,
+    &rules::path_dot_segment::RULE,
+];
 
 /// Where a request for a domain goes instead (`--map DOMAIN=HOST`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,6 +118,9 @@ pub fn redirect_marker(content_type: &str) -> Option<u16> {
 /// One URL to fetch.
 #[derive(Debug, Clone)]
 pub struct Check {
+    /// The URL requested, built from its parts ([`build_url`]); for a
+    /// record that is not checked, the scheme, host and `_path` as text
+    /// (never requested).
     pub url: String,
     /// `scheme://authority`: robots.txt and the per-host limit are keyed by it.
     pub origin: String,
@@ -112,6 +130,9 @@ pub struct Check {
     pub file: PathBuf,
     pub line: usize,
     pub expect: Expect,
+    /// Why this record is not requested at all (a [`BLOCKING`] finding, or
+    /// a URL that cannot be built from its parts).
+    pub not_checked: Option<String>,
 }
 
 /// A file or record that cannot be verified (exit 2: `check` reports why).
@@ -189,6 +210,7 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
         (false, false) => &["http"],
     };
     let lines = LineIndex::new(text);
+    let blocking = blocking_findings(file, text, docs, &domain);
     for record in domain::records(docs) {
         let line = lines.line_of(record.node.span.start) + 1;
         let Some(path) = record.path() else {
@@ -213,6 +235,12 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                 continue;
             }
         };
+        let value_span = record.get(domain::PATH).map(|e| e.value.span.clone());
+        let blocked = blocking.iter().find(|f| {
+            value_span
+                .as_ref()
+                .is_some_and(|s| s.start <= f.span.start && f.span.start <= s.end)
+        });
         // A map can make two hosts or schemes one URL: fetch it once.
         let first = plan.checks.len();
         for host in &hosts {
@@ -222,22 +250,130 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                     Some(t) => (t.scheme.as_deref().unwrap_or(scheme), t.authority.as_str()),
                     None => (*scheme, *host),
                 };
-                let origin = format!("{scheme}://{authority}");
-                let check = Check {
-                    url: format!("{origin}{path}"),
-                    origin,
-                    path: path.to_string(),
-                    file: file.to_path_buf(),
-                    line,
-                    expect: expect.clone(),
+                let built = match blocked {
+                    Some(f) => Err(format!("{} ({})", f.message, f.rule.code)),
+                    None => build_url(scheme, authority, path),
+                };
+                let check = match built {
+                    Ok((url, origin)) => Check {
+                        url,
+                        origin,
+                        path: path.to_string(),
+                        file: file.to_path_buf(),
+                        line,
+                        expect: expect.clone(),
+                        not_checked: None,
+                    },
+                    Err(reason) => Check {
+                        url: format!("{scheme}://{authority}{path}"),
+                        origin: format!("{scheme}://{authority}"),
+                        path: path.to_string(),
+                        file: file.to_path_buf(),
+                        line,
+                        expect: expect.clone(),
+                        not_checked: Some(reason),
+                    },
                 };
                 if plan.checks[first..].iter().any(|c| c.url == check.url) {
                     continue;
                 }
                 plan.checks.push(check);
+                // A record whose `_path` is at fault is reported once.
+                if blocked.is_some() {
+                    break;
+                }
+            }
+            if blocked.is_some() {
+                break;
             }
         }
     }
+}
+
+/// The findings of the [`BLOCKING`] rules in one file.
+fn blocking_findings(
+    file: &Path,
+    text: &str,
+    docs: &[crate::model::node::Document],
+    domain: &str,
+) -> Vec<Finding> {
+    let source = Source::new(file, text.to_string());
+    let settings = crate::config::LintSettings::default();
+    let ctx = rules::FileContext {
+        source: &source,
+        documents: docs,
+        domain,
+        settings: &settings,
+    };
+    let mut out = Vec::new();
+    for rule in BLOCKING {
+        if let rules::Check::File(check) = rule.check {
+            check(&ctx, &mut out);
+        }
+    }
+    out
+}
+
+/// The URL of `path` on `scheme://authority`, built from its parts: the
+/// scheme and the authority make the origin, then `_path` is set as the
+/// path and the query (`url`'s setters percent-encode what those parts
+/// cannot hold), so no `_path` text can change the scheme, user info,
+/// host or port. The result is checked again, as `url` and as the HTTP
+/// client reads it, against the intended host and port. Returns the URL
+/// and its origin (`scheme://host[:port]`).
+pub fn build_url(scheme: &str, authority: &str, path: &str) -> Result<(String, String), String> {
+    let not_a_host = || format!("`{authority}` is not a host name with an optional port");
+    let base = url::Url::parse(&format!("{scheme}://{authority}/")).map_err(|_| not_a_host())?;
+    let host = base.host_str().ok_or_else(not_a_host)?.to_string();
+    let port = base.port_or_known_default().ok_or_else(not_a_host)?;
+    let as_written = authority.to_ascii_lowercase();
+    // The text given, up to case and a default port spelled out: not a
+    // host that `url` read another way (`127.1`, IDN, user info).
+    let same_authority = as_written == host || as_written == format!("{host}:{port}");
+    if base.scheme() != scheme
+        || !base.username().is_empty()
+        || base.password().is_some()
+        || base.path() != "/"
+        || base.query().is_some()
+        || base.fragment().is_some()
+        || !same_authority
+    {
+        return Err(not_a_host());
+    }
+    let origin = base.origin().ascii_serialization();
+    let mut url = base;
+    match path.split_once('?') {
+        Some((head, query)) => {
+            url.set_path(head);
+            url.set_query(Some(query));
+        }
+        None => url.set_path(path),
+    }
+    let moved = || format!("the URL of `_path` `{path}` would not be on {scheme}://{authority}");
+    if url.scheme() != scheme
+        || url.host_str() != Some(host.as_str())
+        || url.port_or_known_default() != Some(port)
+        || !url.username().is_empty()
+        || url.password().is_some()
+        || url.fragment().is_some()
+    {
+        return Err(moved());
+    }
+    // The client parses the text again: it must read the same host and port.
+    let uri: ureq::http::Uri = url.as_str().parse().map_err(|_| moved())?;
+    let uri_port = uri.port_u16().or(match uri.scheme_str() {
+        Some("http") => Some(80),
+        Some("https") => Some(443),
+        _ => None,
+    });
+    if uri.scheme_str() != Some(scheme)
+        || uri.host() != Some(host.as_str())
+        || uri_port != Some(port)
+        || uri.authority().is_some_and(|a| a.as_str().contains('@'))
+    {
+        return Err(moved());
+    }
+    Ok((url.into(), origin))
 }
 
 fn expect(record: &Record) -> Result<Expect, String> {
@@ -299,6 +435,44 @@ mod tests {
         assert!(parse_map("a=ftp://x").unwrap_err().contains("ftp"));
         assert!(parse_map("a=x/y").unwrap_err().contains("port"));
         assert!(parse_map("a=").unwrap_err().contains("port"));
+    }
+
+    #[test]
+    fn urls_are_built_from_their_parts() {
+        let url = |a: &str, p: &str| build_url("http", a, p).map(|(u, _)| u);
+        assert_eq!(
+            build_url("http", "127.0.0.1:8080", "/a?b=@c:1"),
+            Ok((
+                "http://127.0.0.1:8080/a?b=@c:1".to_string(),
+                "http://127.0.0.1:8080".to_string()
+            ))
+        );
+        assert_eq!(
+            url("example.org", "//evil.org:1/x").as_deref(),
+            Ok("http://example.org//evil.org:1/x")
+        );
+        assert_eq!(
+            url("example.org:80", "/").as_deref(),
+            Ok("http://example.org/")
+        );
+        assert_eq!(url("[::1]:9", "/x").as_deref(), Ok("http://[::1]:9/x"));
+        // Whatever `_path` says, the host and port stay.
+        for path in [
+            ":x@evil.org:1/",
+            "@evil.org/",
+            "\\\\evil.org\\x",
+            "?#@evil/",
+        ] {
+            let u = url("example.org", path).unwrap_or_default();
+            assert!(
+                u.is_empty() || u.starts_with("http://example.org/"),
+                "{path} -> {u}"
+            );
+        }
+        // An authority that is not a host with an optional port.
+        for authority in ["a@evil.org", "evil.org/x", "a b", "evil.org:99999", "127.1"] {
+            assert!(url(authority, "/").is_err(), "{authority}");
+        }
     }
 
     #[test]
@@ -365,6 +539,25 @@ mod tests {
         assert!(messages[1].contains("content-type"));
         assert!(messages[2].contains("content-length"));
         assert!(messages[3].contains("content-sha256"));
+    }
+
+    #[test]
+    fn paths_with_a_blocking_finding_are_not_requested() {
+        let text = "---\n---\n_path: ':x@evil.org:1/'\ncontent-type: text/html\n---\n_path: /a/../b\ncontent-type: text/html\n---\n_path: /ok\ncontent-type: text/html\n";
+        let options = PlanOptions {
+            both_schemes: true,
+            ..PlanOptions::default()
+        };
+        let plan = plan_text(text, &options);
+        let reasons: Vec<_> = plan
+            .checks
+            .iter()
+            .map(|c| c.not_checked.as_deref().unwrap_or("-"))
+            .collect();
+        assert_eq!(reasons.len(), 4, "{reasons:?}");
+        assert!(reasons[0].ends_with("(path-not-absolute)"), "{reasons:?}");
+        assert!(reasons[1].ends_with("(path-dot-segment)"), "{reasons:?}");
+        assert_eq!(reasons[2..], ["-", "-"]);
     }
 
     #[test]

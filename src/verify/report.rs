@@ -26,6 +26,9 @@ pub struct Summary {
     pub skipped_deprecated: usize,
     /// Of the broken ones: refused by the private-address guard.
     pub private: usize,
+    /// Of the broken ones: never requested, the record's `_path` being at
+    /// fault (see `urldb check`).
+    pub not_checked: usize,
     /// Files or records that could not be read or are incomplete.
     pub problems: usize,
     #[serde(skip)]
@@ -47,6 +50,9 @@ impl Summary {
                 Outcome::SkippedByRobots => s.skipped_robots += 1,
                 Outcome::Broken(f) => {
                     s.broken += 1;
+                    if matches!(f, super::Failure::NotChecked(_)) {
+                        s.not_checked += 1;
+                    }
                     if matches!(
                         f,
                         super::Failure::NoAnswer(FetchError::PrivateAddress { .. })
@@ -97,6 +103,12 @@ pub fn problem_line(problem: &Problem) -> String {
 /// The closing lines of a human report.
 pub fn human_summary(out: &mut dyn Write, s: &Summary) -> io::Result<()> {
     let mut extra = vec![format!("{} ok", s.ok)];
+    if s.not_checked > 0 {
+        extra.push(format!(
+            "{} not checked for a faulty `_path`",
+            s.not_checked
+        ));
+    }
     if s.skipped_robots > 0 {
         extra.push(format!("{} skipped by robots.txt", s.skipped_robots));
     }
