@@ -3,7 +3,7 @@
 //! Real binary, real files in temporary directories, real HTTP servers on
 //! 127.0.0.1.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
