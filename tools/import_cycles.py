@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Import circles between the library's modules.
+
+Reads every `crate::a::b` path in src/ (in `use` lines and in code),
+maps each to the module file it names, and prints the strongly connected
+components of that graph: groups of modules that import each other,
+directly or around a circle. A module and its own children may know each
+other (a parent declares its children, children use the parent's
+prelude); any other circle means a helper lives in the wrong layer.
+
+Usage: python3 tools/import_cycles.py [SRC_DIR]   (exit 1 if a circle)
+"""
+import os
+import re
+import sys
+
+src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "src")
+src = os.path.normpath(src)
+
+modules = {}  # "a::b" -> file
+for root, _, files in os.walk(src):
+    for f in files:
+        if not f.endswith(".rs"):
+            continue
+        rel = os.path.relpath(os.path.join(root, f), src)[:-3].split(os.sep)
+        if rel[-1] == "mod":
+            rel = rel[:-1]
+        if rel in (["lib"], ["main"]):
+            continue
+        modules["::".join(rel)] = os.path.join(root, f)
+
+
+def target(path):
+    """The longest module prefix of `a::b::c`."""
+    parts = path.split("::")
+    while parts:
+        name = "::".join(parts)
+        if name in modules:
+            return name
+        parts.pop()
+    return None
+
+
+def expand(text):
+    """`crate::a::{b, c::d}` -> ["a::b", "a::c::d"] (one level of braces)."""
+    out = []
+    for m in re.finditer(r"crate::([A-Za-z0-9_:]*)(\{[^}]*\})?", text):
+        head = m.group(1).rstrip(":")
+        if m.group(2):
+            for item in m.group(2)[1:-1].split(","):
+                item = item.strip().split(" as ")[0].strip()
+                if item and item != "self":
+                    out.append(f"{head}::{item}" if head else item)
+        if head:
+            out.append(head)
+    return out
+
+
+edges = {m: set() for m in modules}
+for mod, path in modules.items():
+    text = open(path, encoding="utf-8").read()
+    # `super::` from a child means its parent.
+    parent = mod.rsplit("::", 1)[0] if "::" in mod else None
+    for used in expand(text):
+        t = target(used)
+        if t and t != mod:
+            edges[mod].add(t)
+    if parent and re.search(r"\bsuper::", text) and parent in modules:
+        edges[mod].add(parent)
+    # A parent uses the children it declares.
+    for child in re.findall(r"^\s*(?:pub(?:\([a-z]+\))? )?mod (\w+);", text, re.M):
+        name = f"{mod}::{child}"
+        if name in modules:
+            edges[mod].add(name)
+
+
+def family(a, b):
+    return a.startswith(b + "::") or b.startswith(a + "::")
+
+
+# Tarjan's strongly connected components.
+index, low, on, stack, sccs, counter = {}, {}, set(), [], [], [0]
+sys.setrecursionlimit(10000)
+
+
+def visit(v):
+    index[v] = low[v] = counter[0]
+    counter[0] += 1
+    stack.append(v)
+    on.add(v)
+    for w in edges[v]:
+        if w not in index:
+            visit(w)
+            low[v] = min(low[v], low[w])
+        elif w in on:
+            low[v] = min(low[v], index[w])
+    if low[v] == index[v]:
+        comp = []
+        while True:
+            w = stack.pop()
+            on.discard(w)
+            comp.append(w)
+            if w == v:
+                break
+        sccs.append(sorted(comp))
+
+
+for v in sorted(modules):
+    if v not in index:
+        visit(v)
+
+circles = []
+for comp in sccs:
+    if len(comp) < 2:
+        continue
+    # A parent with its own children only is fine.
+    roots = [m for m in comp if not any(m != o and m.startswith(o + "::") for o in comp)]
+    if len(roots) == 1:
+        continue
+    circles.append(comp)
+
+for comp in sorted(circles, key=len, reverse=True):
+    print(f"circle of {len(comp)} modules: {', '.join(comp)}")
+print(f"{len(modules)} modules, {len(circles)} circle(s) beyond a module and its children")
+sys.exit(1 if circles else 0)
