@@ -243,6 +243,28 @@ impl Context {
                 root.display()
             ));
         }
+        // `root` in urldb.toml comes with the repository: it may not lead
+        // out of the directory that holds urldb.toml (a pull request could
+        // otherwise point urldb at files it has no business reading or
+        // rewriting). `--db` is the user's own choice.
+        if let (None, Some(configured), Some(cfg)) = (&global.db, &config.root, &config_path) {
+            let base = cfg.parent().unwrap_or(Path::new("."));
+            let base = if base.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                base
+            };
+            if !crate::read::is_inside(&root, base) {
+                return Err(format!(
+                    "error: {}: root = \"{}\" leads outside the directory that holds {}; \
+                     the database root must be inside it",
+                    cfg.display(),
+                    configured.display(),
+                    crate::config::FILE_NAME
+                ));
+            }
+        }
+        crate::read::set_root(&root);
         if let Some(n) = global.threads {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))

@@ -166,7 +166,7 @@ impl HostIndex {
 
 /// The documents of a file's metadata, read from its first lines only.
 pub fn read_metadata(path: &Path) -> Result<Vec<Document>, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let (file, _) = crate::read::open(path, true)?;
     let mut reader = BufReader::new(file);
     let mut head: Vec<u8> = Vec::new();
     let mut markers = 0;

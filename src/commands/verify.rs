@@ -87,6 +87,7 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> ExitStatus {
         }
     };
     let targets = crate::database::targets(&ctx.root, &args.paths, &exclude);
+    targets.note_outside(ctx.quiet);
     super::print_errors(&targets.errors);
     let max_file_size = ctx
         .config
