@@ -283,7 +283,16 @@ impl Context {
 
     /// The results cache for a run with `options`, unless `--no-cache`.
     pub fn cache(&self, options: &Options) -> Option<crate::cache::Cache> {
-        (!self.no_cache).then(|| crate::cache::Cache::open(&self.root, options))
+        if self.no_cache {
+            return None;
+        }
+        let cache = crate::cache::Cache::open(&self.root, options);
+        if self.verbose
+            && let Some(reason) = &cache.untrusted
+        {
+            eprintln!("note: results cache not used: {reason}");
+        }
+        Some(cache)
     }
 
     /// With `-v`: how many files a run checked, and how many the cache
@@ -302,7 +311,7 @@ impl Context {
                 files(outcome.checked),
                 outcome.cached,
                 outcome.reread,
-                self.root.join(crate::cache::DIR).display()
+                crate::cache::location(&self.root).map_or_else(|e| e, |d| d.display().to_string())
             );
         }
     }
