@@ -156,7 +156,17 @@ impl Config {
             path: path.to_path_buf(),
             message,
         };
-        let text = match crate::read::read_limited(path, MAX_CONFIG_SIZE, false) {
+        // `--config /dev/null`: no configuration (as git reads an empty
+        // file there); the read policy opens no other device.
+        let null = path
+            .canonicalize()
+            .is_ok_and(|p| p == Path::new("/dev/null"));
+        let read = if null {
+            Ok(Ok(Vec::new()))
+        } else {
+            crate::read::read_limited(path, MAX_CONFIG_SIZE, false)
+        };
+        let text = match read {
             Ok(Ok(bytes)) => {
                 String::from_utf8(bytes).map_err(|_| read_error("not UTF-8 text".to_string()))?
             }
