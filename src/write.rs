@@ -69,6 +69,56 @@ pub fn lock_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// A lock file older than this, that no process holds, was left by a
+/// writer that died. (Younger, it may be one just created, not yet held.)
+const STALE_AFTER: Duration = Duration::from_secs(2);
+
+/// Remove `lock` if it is a stale lock: a regular file no live process
+/// holds, old enough not to be one just created. The removal is made
+/// while holding the stale file's own lock, and only if the name still
+/// leads to that file, so two waiters never remove a lock a third has
+/// just taken.
+fn break_stale(lock: &Path) -> bool {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Never through a link, never waiting on a FIFO: such a lock is
+        // not urldb's, and is left for its owner to explain.
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let Ok(file) = options.open(lock) else {
+        return false;
+    };
+    let Ok(meta) = file.metadata() else {
+        return false;
+    };
+    if !meta.is_file() || file.try_lock().is_err() {
+        return false;
+    }
+    let old = meta
+        .modified()
+        .ok()
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .is_some_and(|age| age >= STALE_AFTER);
+    if !old || !same_file(lock, &meta) {
+        return false;
+    }
+    fs::remove_file(lock).is_ok()
+}
+
+#[cfg(unix)]
+fn same_file(path: &Path, meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::symlink_metadata(path).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(_path: &Path, _meta: &fs::Metadata) -> bool {
+    false
+}
+
 /// The right to write one file: `FILE.lock`, held from [`Lock::acquire`]
 /// until it is renamed over the file ([`Lock::replace`], [`Lock::create`])
 /// or dropped (removed, the file untouched).
@@ -110,6 +160,12 @@ impl Lock {
             }
             match options.open(&lock) {
                 Ok(file) => {
+                    // Held (an advisory `flock`) until the rename: the
+                    // kernel lets go of it when the process ends, however
+                    // it ends, which is how a waiter tells a killed
+                    // writer's lock from a live one. Blocking: only a
+                    // waiter looking at this new lock can hold it, briefly.
+                    file.lock().map_err(io_error(&lock))?;
                     return Ok(Lock {
                         path: path.to_path_buf(),
                         lock,
@@ -118,6 +174,13 @@ impl Lock {
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    if break_stale(&lock) {
+                        eprintln!(
+                            "note: removed {}: left by a urldb that was killed while writing",
+                            crate::report::display_path(&lock)
+                        );
+                        continue;
+                    }
                     if started.elapsed() >= wait {
                         let age = fs::symlink_metadata(&lock)
                             .ok()
@@ -171,7 +234,7 @@ impl Lock {
             .ok_or_else(|| io(std::io::Error::other("lock used twice")))?;
         keep_owner(&file, &meta);
         file.set_permissions(meta.permissions()).map_err(&io)?;
-        self.commit(file, new)
+        self.commit(file, Some(expected), new)
     }
 
     /// Create the file (it must not exist) with `new`.
@@ -185,16 +248,33 @@ impl Lock {
             .file
             .take()
             .ok_or_else(|| io(std::io::Error::other("lock used twice")))?;
-        self.commit(file, new)
+        self.commit(file, None, new)
     }
 
-    /// Write, flush, rename over the file, flush the directory.
-    fn commit(mut self, mut file: File, new: &[u8]) -> Result<(), WriteError> {
+    /// Write, flush, rename over the file, flush the directory. `expected`:
+    /// the file's bytes, looked at a last time before the rename (an editor
+    /// that does not know urldb's lock may have saved meanwhile).
+    fn commit(
+        mut self,
+        mut file: File,
+        expected: Option<&[u8]>,
+        new: &[u8],
+    ) -> Result<(), WriteError> {
         let io = io_error(&self.path);
         file.write_all(new).map_err(&io)?;
         file.sync_all().map_err(&io)?;
-        drop(file);
+        if let Some(expected) = expected {
+            let current = crate::read::read_limited(&self.path, expected.len() as u64, false);
+            if !matches!(current, Ok(Ok(ref bytes)) if bytes == expected) {
+                return Err(WriteError::Changed {
+                    path: self.path.clone(),
+                });
+            }
+        }
+        // Renamed while still held: a waiter never sees the name free
+        // before the new text is in place.
         fs::rename(&self.lock, &self.path).map_err(&io)?;
+        drop(file);
         // The rename is only durable once the directory is.
         if let Ok(dir) = File::open(parent_dir(&self.path)) {
             let _ = dir.sync_all();
@@ -314,6 +394,24 @@ mod tests {
                 .file_type()
                 .is_symlink()
         );
+    }
+
+    #[test]
+    fn a_second_writer_waits_for_the_lock_then_gets_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        fs::write(&path, "old").expect("write");
+        let first = Lock::acquire(&path).expect("lock");
+        let err = Lock::acquire_within(&path, Duration::from_millis(50)).expect_err("held");
+        assert!(matches!(err, WriteError::Locked { .. }), "{err}");
+        drop(first);
+        assert!(!lock_path(&path).exists(), "a dropped lock is removed");
+        Lock::acquire_within(&path, Duration::from_millis(50))
+            .expect("free again")
+            .replace(b"old", b"new")
+            .expect("replace");
+        assert_eq!(fs::read(&path).expect("read"), b"new");
+        assert!(!lock_path(&path).exists(), "renamed over the file");
     }
 
     #[test]

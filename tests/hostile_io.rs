@@ -503,15 +503,18 @@ fn a_cache_directory_of_another_user_is_not_used() {
     assert_eq!(std::fs::read_dir(&mine).expect("ls").count(), 0);
 }
 
-/// A lock left by a killed urldb: a writer waits for it a bounded time,
-/// then says what the lock is and what to do, and exits 2; the file is
+/// A lock another urldb holds: a writer waits for it a bounded time, then
+/// says what the lock is and what to do, and exits 2; the file is
 /// untouched.
 #[test]
-fn a_stale_lock_is_explained() {
+fn a_held_lock_is_waited_for_then_explained() {
     let tree = Tree::new();
     let db = tree.db();
     write(&db.join("a.org.yaml"), UNSORTED);
-    write(&db.join("a.org.yaml.lock"), "");
+    // Held the way urldb holds it (an advisory lock on the lock file), by
+    // this test process: to urldb, a live writer.
+    let held = std::fs::File::create(db.join("a.org.yaml.lock")).expect("lock");
+    held.lock().expect("flock");
     for args in [
         vec!["fmt"],
         vec!["add", "--content-type", "text/html", "http://a.org/b"],
@@ -523,7 +526,6 @@ fn a_stale_lock_is_explained() {
         assert!(
             err.contains("a.org.yaml.lock: exists")
                 && err.contains("another urldb is writing")
-                && err.contains("remove")
                 && err.contains("if no urldb is running"),
             "urldb {args:?}: {err}"
         );
@@ -533,13 +535,43 @@ fn a_stale_lock_is_explained() {
             "urldb {args:?} gave up after {took:?}, without waiting"
         );
         assert_eq!(read(&db.join("a.org.yaml")), UNSORTED.as_bytes());
-        assert!(!text(&out.stderr).contains("added /b"), "{err}");
+        assert!(!err.contains("added /b"), "{err}");
     }
-    // The lock is the user's to remove; then the write goes ahead.
-    std::fs::remove_file(db.join("a.org.yaml.lock")).expect("rm lock");
+    assert!(
+        db.join("a.org.yaml.lock").exists(),
+        "a held lock was removed"
+    );
+    // Let go: the write goes ahead.
+    drop(held);
     let out = tree.run(&db, &["fmt"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_ne!(read(&db.join("a.org.yaml")), UNSORTED.as_bytes());
+}
+
+/// A lock left by a killed urldb (a lock file nobody holds) is recognised,
+/// removed with a note, and the write goes ahead.
+#[test]
+fn a_stale_lock_is_recognised_and_removed() {
+    let tree = Tree::new();
+    let db = tree.db();
+    write(&db.join("a.org.yaml"), UNSORTED);
+    // What a urldb killed mid-write leaves: part of the new text.
+    write(&db.join("a.org.yaml.lock"), "---\n---\n_pa");
+    let out = tree.run(
+        &db,
+        &["add", "--content-type", "text/html", "http://a.org/b"],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(
+            "note: removed a.org.yaml.lock: left by a urldb that was killed while writing"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("added /b "), "{err}");
+    assert!(text(&read(&db.join("a.org.yaml"))).contains("_path: /b\n"));
+    assert!(!db.join("a.org.yaml.lock").exists());
 }
 
 /// Ownership: a file another user owns, rewritten by root, keeps its owner,
