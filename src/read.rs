@@ -76,6 +76,10 @@ fn not_regular(meta: &Metadata) -> Option<&'static str> {
 /// holds anything of a link's target.
 pub fn open(path: &Path, contained: bool) -> Result<(File, Metadata), String> {
     let lmeta = std::fs::symlink_metadata(path).map_err(|e| e.to_string())?;
+    // What is opened: the file itself, or the file a link resolves to (the
+    // one judged here), never following a link at open time, so a link
+    // swapped in after this look is not followed.
+    let mut target = path.to_path_buf();
     if lmeta.file_type().is_symlink() {
         let resolved = path
             .canonicalize()
@@ -89,14 +93,15 @@ pub fn open(path: &Path, contained: bool) -> Result<(File, Metadata), String> {
         if is_pseudo(&resolved) {
             return Err("symbolic link to a system file; not read".to_string());
         }
+        target = resolved;
     } else if path.is_absolute() && is_pseudo(path) {
         return Err("is a system file (/proc, /sys, /dev); not read".to_string());
     }
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    let meta = std::fs::symlink_metadata(&target).map_err(|e| e.to_string())?;
     if let Some(what) = not_regular(&meta) {
         return Err(what.to_string());
     }
-    let file = open_nonblocking(path).map_err(|e| e.to_string())?;
+    let file = open_nonblocking(&target).map_err(|e| e.to_string())?;
     // The file may have been swapped since it was looked at: look at what
     // was opened.
     let meta = file.metadata().map_err(|e| e.to_string())?;
@@ -111,7 +116,7 @@ fn open_nonblocking(path: &Path) -> std::io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
     std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW)
         .open(path)
 }
 
