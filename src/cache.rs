@@ -4,9 +4,13 @@
 //! Like ruff's cache, it remembers only what a run may skip: files with no
 //! finding whose text is already canonical, keyed by the SHA-256 of their
 //! bytes, and valid only for one urldb build and one set of lint options
-//! (each set has its own cache file). It lives in `.urldb_cache/` at the
-//! database root — a hidden directory, so never mistaken for domain files,
-//! with a `.gitignore` of `*` so it is never committed.
+//! (each set has its own cache file). It lives outside the work tree, in
+//! the user's cache directory (`$XDG_CACHE_HOME/urldb/`, else
+//! `~/.cache/urldb/`), in a directory named after the resolved database
+//! root: a commit cannot plant entries in it (a cache inside the work tree
+//! could come with a pull request and pass a broken file unread). A cache
+//! directory that is a symbolic link, or that another user owns, is
+//! neither read nor written. See `docs/files.md`.
 //!
 //! A file's metadata (size, modification and change times, inode) is
 //! remembered with its hash, so that an unchanged file costs one `stat`,
@@ -35,8 +39,79 @@ use crate::lint::Options;
 use crate::model::domain::hex_digest;
 use crate::source::Span;
 
-/// The cache directory, at the database root.
-pub const DIR: &str = ".urldb_cache";
+/// The cache directory of a database, and why there is none to use: the
+/// user's cache directory, `urldb/`, then the first 16 hex digits of the
+/// SHA-256 of the resolved root.
+pub fn location(root: &Path) -> Result<PathBuf, String> {
+    let base = match std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from) {
+        // The XDG base directory specification ignores relative paths.
+        Some(dir) if dir.is_absolute() => dir,
+        _ => match std::env::var_os("HOME").map(PathBuf::from) {
+            Some(home) if home.is_absolute() => home.join(".cache"),
+            _ => return Err("no cache directory ($XDG_CACHE_HOME and $HOME unset)".to_string()),
+        },
+    };
+    let root = root
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", root.display()))?;
+    let id = hex_digest(&Sha256::digest(root.as_os_str().as_encoded_bytes()));
+    Ok(base.join("urldb").join(&id[..16]))
+}
+
+/// A directory of the cache may be used: it is a directory (not a symbolic
+/// link), and this user owns it. `Ok(false)`: it does not exist yet.
+fn trusted(dir: &Path) -> Result<bool, String> {
+    let meta = match std::fs::symlink_metadata(dir) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    };
+    if meta.file_type().is_symlink() {
+        return Err(format!("{} is a symbolic link", dir.display()));
+    }
+    if !meta.is_dir() {
+        return Err(format!("{} is not a directory", dir.display()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me {
+            return Err(format!("{} belongs to another user", dir.display()));
+        }
+    }
+    Ok(true)
+}
+
+/// The cache's own directories (`urldb/` and the database's): each
+/// trusted, or created (private to this user) when missing.
+fn prepare(dir: &Path) -> Result<(), String> {
+    let parent = dir.parent().unwrap_or(dir);
+    for d in [parent, dir] {
+        if !trusted(d)? {
+            if let Some(base) = d.parent() {
+                std::fs::create_dir_all(base).map_err(|e| format!("{}: {e}", base.display()))?;
+            }
+            let mut builder = std::fs::DirBuilder::new();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::DirBuilderExt;
+                builder.mode(0o700);
+            }
+            match builder.create(d) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(format!("{}: {e}", d.display())),
+            }
+            // Whoever made it, it must pass now.
+            if !trusted(d)? {
+                return Err(format!("{}: could not be created", d.display()));
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Bumped when the file format or the meaning of an entry changes.
 const FORMAT: u32 = 1;
@@ -170,7 +245,10 @@ pub enum Kept {
 /// run's.
 pub struct Cache {
     root: PathBuf,
-    file: PathBuf,
+    /// The cache file; `None` when there is no cache directory to trust.
+    file: Option<PathBuf>,
+    /// Why the cache is not used, when it is not.
+    pub untrusted: Option<String>,
     build: String,
     /// Nanoseconds since the epoch, when the run started, less [`RACY`].
     trust_before: i64,
@@ -194,21 +272,40 @@ pub enum Lookup {
 }
 
 impl Cache {
-    /// The cache for a run over `root` with `options`. An unreadable or
-    /// stale cache file counts as empty.
+    /// The cache for a run over `root` with `options`, in its
+    /// [`location`]. An unreadable or stale cache file counts as empty; an
+    /// untrusted cache directory is neither read nor written.
     pub fn open(root: &Path, options: &Options) -> Cache {
+        let dir = location(root).and_then(|dir| {
+            trusted(dir.parent().unwrap_or(&dir))?;
+            trusted(&dir)?;
+            Ok(dir)
+        });
+        match dir {
+            Ok(dir) => Cache::open_in(root, options, Some(dir), None),
+            Err(reason) => Cache::open_in(root, options, None, Some(reason)),
+        }
+    }
+
+    fn open_in(
+        root: &Path,
+        options: &Options,
+        dir: Option<PathBuf>,
+        untrusted: Option<String>,
+    ) -> Cache {
         let started = SystemTime::now()
             .duration_since(SystemTime::UNIX_EPOCH)
             .unwrap_or_default();
         let trust_before = i64::try_from(started.saturating_sub(RACY).as_nanos()).unwrap_or(0);
         let options_key = hex_digest(&Sha256::digest(format!("{options:?}").as_bytes()));
-        let file = root
-            .join(DIR)
-            .join(format!("results-{}.txt", &options_key[..16]));
+        let file = dir.map(|d| d.join(format!("results-{}.txt", &options_key[..16])));
         let build = build_id();
         let header = format!("urldb-cache {FORMAT} {build}\n");
-        let text = std::fs::read_to_string(&file)
-            .ok()
+        let text = file
+            .as_deref()
+            .filter(|f| std::fs::symlink_metadata(f).is_ok_and(|m| m.is_file()))
+            .and_then(|f| crate::read::read_limited(f, 1 << 30, false).ok()?.ok())
+            .and_then(|bytes| String::from_utf8(bytes).ok())
             .filter(|t| t.starts_with(&header))
             .unwrap_or_default();
         let mut index = HashMap::default();
@@ -223,6 +320,7 @@ impl Cache {
         Cache {
             root: root.to_path_buf(),
             file,
+            untrusted,
             build,
             trust_before,
             text,
@@ -278,6 +376,9 @@ impl Cache {
     /// entries of files that are gone are dropped. Nothing is written when
     /// nothing changed (the common case of an unchanged database).
     pub fn save(self, kept: Vec<(String, Kept)>, looked_at: &[String], all: bool) {
+        let Some(file) = &self.file else {
+            return;
+        };
         let unchanged = kept.iter().all(|(_, k)| matches!(k, Kept::Line(_)))
             && if all {
                 kept.len() == self.index.len()
@@ -323,7 +424,7 @@ impl Cache {
             out.push_str(line);
         }
         // Advisory: a cache that cannot be written only costs time.
-        let _ = write_cache(&self.file, out.as_bytes());
+        let _ = write_cache(file, out.as_bytes());
     }
 }
 
@@ -345,15 +446,19 @@ fn build_id() -> String {
 fn write_cache(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let dir = path.parent().unwrap_or(Path::new("."));
-    if !dir.is_dir() {
-        std::fs::create_dir_all(dir)?;
-        std::fs::write(dir.join(".gitignore"), "# Created by urldb.\n*\n")?;
-        std::fs::write(
-            dir.join("CACHEDIR.TAG"),
+    prepare(dir).map_err(std::io::Error::other)?;
+    let tag = dir.join("CACHEDIR.TAG");
+    if std::fs::symlink_metadata(&tag).is_err() {
+        // Written by the same protocol as the results (never through a
+        // link): a temporary file renamed into place.
+        let mut tmp = tempfile::Builder::new().prefix(".tag-").tempfile_in(dir)?;
+        tmp.write_all(
             "Signature: 8a477f597d28d172789f06886806bc55\n\
              # This file is a cache directory tag created by urldb.\n\
-             # For information about cache directory tags, see https://bford.info/cachedir/\n",
+             # For information about cache directory tags, see https://bford.info/cachedir/\n"
+                .as_bytes(),
         )?;
+        tmp.persist(&tag).map_err(|e| e.error)?;
     }
     let mut tmp = tempfile::Builder::new()
         .prefix(".results-")

@@ -243,6 +243,28 @@ impl Context {
                 root.display()
             ));
         }
+        // `root` in urldb.toml comes with the repository: it may not lead
+        // out of the directory that holds urldb.toml (a pull request could
+        // otherwise point urldb at files it has no business reading or
+        // rewriting). `--db` is the user's own choice.
+        if let (None, Some(configured), Some(cfg)) = (&global.db, &config.root, &config_path) {
+            let base = cfg.parent().unwrap_or(Path::new("."));
+            let base = if base.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                base
+            };
+            if !crate::read::is_inside(&root, base) {
+                return Err(format!(
+                    "error: {}: root = \"{}\" leads outside the directory that holds {}; \
+                     the database root must be inside it",
+                    cfg.display(),
+                    configured.display(),
+                    crate::config::FILE_NAME
+                ));
+            }
+        }
+        crate::read::set_root(&root);
         if let Some(n) = global.threads {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
@@ -261,7 +283,16 @@ impl Context {
 
     /// The results cache for a run with `options`, unless `--no-cache`.
     pub fn cache(&self, options: &Options) -> Option<crate::cache::Cache> {
-        (!self.no_cache).then(|| crate::cache::Cache::open(&self.root, options))
+        if self.no_cache {
+            return None;
+        }
+        let cache = crate::cache::Cache::open(&self.root, options);
+        if self.verbose
+            && let Some(reason) = &cache.untrusted
+        {
+            eprintln!("note: results cache not used: {reason}");
+        }
+        Some(cache)
     }
 
     /// With `-v`: how many files a run checked, and how many the cache
@@ -280,7 +311,7 @@ impl Context {
                 files(outcome.checked),
                 outcome.cached,
                 outcome.reread,
-                self.root.join(crate::cache::DIR).display()
+                crate::cache::location(&self.root).map_or_else(|e| e, |d| d.display().to_string())
             );
         }
     }

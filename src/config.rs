@@ -13,6 +13,9 @@ use crate::render::EmptyMetadata;
 
 pub const FILE_NAME: &str = "urldb.toml";
 
+/// `urldb.toml` is read no further than this.
+const MAX_CONFIG_SIZE: u64 = 1 << 20;
+
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Config {
@@ -76,11 +79,8 @@ pub struct VerifyConfig {
 /// A configuration problem: always exit code 2.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("cannot read {path}: {message}")]
+    Read { path: PathBuf, message: String },
     #[error("{path}: {message}")]
     Invalid {
         path: PathBuf,
@@ -152,10 +152,31 @@ pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
 impl Config {
     /// Read and validate a configuration file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let read_error = |message: String| ConfigError::Read {
             path: path.to_path_buf(),
-            source,
-        })?;
+            message,
+        };
+        // `--config /dev/null`: no configuration (as git reads an empty
+        // file there); the read policy opens no other device.
+        let null = path
+            .canonicalize()
+            .is_ok_and(|p| p == Path::new("/dev/null"));
+        let read = if null {
+            Ok(Ok(Vec::new()))
+        } else {
+            crate::read::read_limited(path, MAX_CONFIG_SIZE, false)
+        };
+        let text = match read {
+            Ok(Ok(bytes)) => {
+                String::from_utf8(bytes).map_err(|_| read_error("not UTF-8 text".to_string()))?
+            }
+            Ok(Err(size)) => {
+                return Err(read_error(format!(
+                    "too large ({size} bytes; a configuration file is at most 1 MiB)"
+                )));
+            }
+            Err(message) => return Err(read_error(message)),
+        };
         Config::parse(&text).map_err(|(message, span)| ConfigError::Invalid {
             path: path.to_path_buf(),
             message,

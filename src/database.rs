@@ -120,8 +120,43 @@ pub struct Targets {
     /// matched path by path).
     pub everything: bool,
     pub errors: Vec<FileError>,
+    /// Paths named on the command line that lie outside the database root:
+    /// neither read nor written (a hook may pass every YAML file of the
+    /// repository).
+    pub outside: Vec<PathBuf>,
     /// Where their contents come from.
     pub snapshot: Snapshot,
+}
+
+impl Targets {
+    /// Say which named paths were skipped as outside the root.
+    pub fn note_outside(&self, quiet: bool) {
+        if quiet {
+            return;
+        }
+        for p in &self.outside {
+            eprintln!(
+                "note: {}: outside the database root; skipped",
+                crate::report::display_path(p)
+            );
+        }
+    }
+}
+
+/// A path named on the command line lies inside the database `root`:
+/// its directory resolved (a symbolic link to a file is judged by the read
+/// policy, which refuses one that leads out), a directory resolved whole.
+fn named_inside(p: &Path, root: &Path) -> bool {
+    let Ok(root) = root.canonicalize() else {
+        return true;
+    };
+    let resolved = if p.is_dir() {
+        // A symbolic link to a directory is judged by where it leads.
+        p.canonicalize().ok()
+    } else {
+        Some(canonical_name(p))
+    };
+    resolved.is_none_or(|r| r.starts_with(&root))
 }
 
 /// A path spelled one way for every spelling of it: its directory
@@ -156,13 +191,17 @@ pub fn targets(root: &Path, paths: &[PathBuf], exclude: &globset::GlobSet) -> Ta
             all,
             everything: true,
             errors,
+            outside: Vec::new(),
             snapshot: Snapshot::WorkTree,
         };
     }
+    let mut outside = Vec::new();
     let checked = {
         let mut checked = Vec::new();
         for p in paths {
-            if p.is_dir() {
+            if p.exists() && !named_inside(p, root) {
+                outside.push(p.clone());
+            } else if p.is_dir() {
                 let sub = discover::find(p, exclude);
                 errors.extend(sub.errors.into_iter().map(|e| FileError {
                     path: e.path,
@@ -193,6 +232,7 @@ pub fn targets(root: &Path, paths: &[PathBuf], exclude: &globset::GlobSet) -> Ta
         checked,
         everything: false,
         errors,
+        outside,
         snapshot: Snapshot::WorkTree,
     }
 }
@@ -246,6 +286,7 @@ pub fn staged_targets(
         all,
         checked,
         errors,
+        outside: Vec::new(),
         snapshot: Snapshot::Index(Arc::new(StagedIndex { repo, files })),
     })
 }
@@ -277,16 +318,11 @@ pub fn shard(targets: &mut Targets, k: usize, n: usize) {
     targets.everything = false;
 }
 
-/// Read a file, refusing one over the size limit before reading it.
+/// Read a domain file by the read policy ([`crate::read`]): a regular
+/// file inside the database root, `Ok(Err(size))` when it is over `max`
+/// (not read beyond the limit).
 pub fn read_file(path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if meta.is_dir() {
-        return Err("is a directory".to_string());
-    }
-    if meta.len() > max {
-        return Ok(Err(meta.len()));
-    }
-    std::fs::read(path).map(Ok).map_err(|e| e.to_string())
+    crate::read::read_limited(path, max, true)
 }
 
 /// Check (or fix, or format) the targets. With a `cache`, files that were

@@ -56,9 +56,15 @@ pub fn find(root: &Path, exclude: &GlobSet) -> Found {
         match entry {
             Ok(entry) => {
                 // A symlink is reported by the writer, not followed here into
-                // another tree; a symlink to a file is read like a file.
-                let is_file = entry.file_type().is_file()
-                    || (entry.file_type().is_symlink() && entry.path().is_file());
+                // another tree; a symlink to a file is read like a file (the
+                // read policy refuses one that leads out of the root). A
+                // FIFO, socket or device with a domain file's name is listed
+                // too: the read policy refuses it, with its reason, without
+                // opening it.
+                let t = entry.file_type();
+                let is_file = t.is_file()
+                    || (t.is_symlink() && entry.path().is_file())
+                    || (!t.is_dir() && !t.is_symlink());
                 if is_file && is_domain_file_name(entry.path()) {
                     found.files.push(entry.into_path());
                 } else if entry.file_type().is_symlink()

@@ -166,7 +166,7 @@ impl HostIndex {
 
 /// The documents of a file's metadata, read from its first lines only.
 pub fn read_metadata(path: &Path) -> Result<Vec<Document>, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let (file, _) = crate::read::open(path, true)?;
     let mut reader = BufReader::new(file);
     let mut head: Vec<u8> = Vec::new();
     let mut markers = 0;
@@ -375,7 +375,10 @@ pub fn add_records(
     options: &Options,
 ) -> Result<FileEdit, EditError> {
     let file = &domain.file;
-    let existing = if create && !file.exists() {
+    // Held from before the read to the rename: a concurrent `add` waits,
+    // then reads what this one wrote.
+    let lock = write::Lock::acquire(file)?;
+    let existing = if create && std::fs::symlink_metadata(file).is_err() {
         if let Some(reason) = crate::rules::invalid_domain_name::hostname_problem(&domain.name) {
             return Err(EditError::BadDomain {
                 file: file.clone(),
@@ -426,13 +429,13 @@ pub fn add_records(
                 &documents,
                 &lint::render_options(&loaded.text, &documents, options),
             );
-            write::replace(file, &loaded.raw, text.as_bytes())?;
+            lock.replace(&loaded.raw, text.as_bytes())?;
             (true, !loaded.canonical)
         }
         Some(_) => (false, false),
         None if changed => {
             let text = render(&documents, &lint::render_options("", &documents, options));
-            write::create(file, text.as_bytes())?;
+            lock.create(text.as_bytes())?;
             (true, false)
         }
         None => (false, false),
@@ -452,6 +455,7 @@ pub fn remove_paths(
     paths: &[String],
     options: &Options,
 ) -> Result<FileEdit, EditError> {
+    let lock = write::Lock::acquire(&domain.file)?;
     let loaded = load(&domain.file, options)?;
     let mut documents = loaded.documents.clone();
     let case_sensitive = domain::case_sensitive_paths(&documents);
@@ -478,7 +482,7 @@ pub fn remove_paths(
             &documents,
             &lint::render_options(&loaded.text, &documents, options),
         );
-        write::replace(&domain.file, &loaded.raw, text.as_bytes())?;
+        lock.replace(&loaded.raw, text.as_bytes())?;
     }
     Ok(FileEdit {
         file: domain.file.clone(),

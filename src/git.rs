@@ -230,10 +230,10 @@ impl Repository {
                 let Some(old) = at_rev.get(&repo_path) else {
                     return true;
                 };
-                match std::fs::read(path) {
-                    Ok(bytes) => gix::objs::compute_hash(kind, gix::objs::Kind::Blob, &bytes)
+                match crate::read::read_limited(path, u64::MAX, true) {
+                    Ok(Ok(bytes)) => gix::objs::compute_hash(kind, gix::objs::Kind::Blob, &bytes)
                         .map_or(true, |now| now != *old),
-                    Err(_) => true,
+                    _ => true,
                 }
             })
             .cloned()

@@ -22,6 +22,7 @@ pub mod lint;
 pub mod listing;
 pub mod model;
 pub mod parse;
+pub mod read;
 pub mod render;
 pub mod report;
 pub mod rules;

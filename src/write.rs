@@ -1,10 +1,20 @@
-//! Writing a file without ever losing data: a temporary file in the same
-//! directory, flushed to disk, with the original's permissions, renamed over
-//! the original — and only if the original is still what was read.
+//! Writing a file without ever losing data, by git's lockfile discipline:
+//! `FILE.lock` is created next to the file, exclusively (a second writer
+//! waits for it), the file is read again and compared under the lock, the
+//! new text is written to the lock file with the original's permissions and
+//! owner, flushed to disk, and the lock file is renamed over the file (then
+//! the directory is flushed). Every urldb writer goes through a [`Lock`],
+//! so two urldb processes never interleave their read and their rename; a
+//! read-modify-write (`add`, `rm`, `import`) takes the lock before the read
+//! its new text is computed from. See `docs/files.md`.
 
-use std::fs;
+use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+/// How long a writer waits for another's lock before giving up.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -16,6 +26,20 @@ pub enum WriteError {
         "{path}: is read-only; urldb does not replace a read-only file (make it writable first)"
     )]
     ReadOnly { path: PathBuf },
+    #[error("{path}: is not a regular file; urldb only writes regular files")]
+    NotRegular { path: PathBuf },
+    #[error("{path}: already exists; not overwritten")]
+    Exists { path: PathBuf },
+    #[error(
+        "{lock}: exists{age}: another urldb is writing {path}, or one was killed; \
+         remove {lock} if no urldb is running (waited {waited} s)"
+    )]
+    Locked {
+        path: PathBuf,
+        lock: PathBuf,
+        age: String,
+        waited: u64,
+    },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -23,80 +47,281 @@ pub enum WriteError {
     },
 }
 
-/// Replace `path`'s contents with `new`, if the file still holds `expected`.
-pub fn replace(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), WriteError> {
-    let io = |source| WriteError::Io {
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> WriteError + '_ {
+    move |source| WriteError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let meta = fs::symlink_metadata(path).map_err(io)?;
-    if meta.file_type().is_symlink() {
-        return Err(WriteError::Symlink {
-            path: path.to_path_buf(),
-        });
     }
-    // A rename replaces a read-only file as easily as any other (and root
-    // may write anything): look at the permission bits ourselves.
-    if meta.permissions().readonly() {
-        return Err(WriteError::ReadOnly {
-            path: path.to_path_buf(),
-        });
-    }
-    let current = fs::read(path).map_err(io)?;
-    if current != expected {
-        return Err(WriteError::Changed {
-            path: path.to_path_buf(),
-        });
-    }
-    let dir = match path.parent() {
+}
+
+/// The directory a file is in (`.` for a bare name).
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".urldb-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io)?;
-    tmp.write_all(new).map_err(io)?;
-    tmp.as_file()
-        .set_permissions(meta.permissions())
-        .map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
-    // Last look before the rename: a writer that raced us keeps its data.
-    let current = fs::read(path).map_err(io)?;
-    if current != expected {
-        return Err(WriteError::Changed {
-            path: path.to_path_buf(),
-        });
     }
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
+}
+
+/// `FILE.lock`, next to `FILE`.
+pub fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// A lock file older than this, that no process holds, was left by a
+/// writer that died. (Younger, it may be one just created, not yet held.)
+const STALE_AFTER: Duration = Duration::from_secs(2);
+
+/// Remove `lock` if it is a stale lock: a regular file no live process
+/// holds, old enough not to be one just created. The removal is made
+/// while holding the stale file's own lock, and only if the name still
+/// leads to that file, so two waiters never remove a lock a third has
+/// just taken.
+fn break_stale(lock: &Path) -> bool {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Never through a link, never waiting on a FIFO: such a lock is
+        // not urldb's, and is left for its owner to explain.
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let Ok(file) = options.open(lock) else {
+        return false;
+    };
+    let Ok(meta) = file.metadata() else {
+        return false;
+    };
+    if !meta.is_file() || file.try_lock().is_err() {
+        return false;
+    }
+    let old = meta
+        .modified()
+        .ok()
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .is_some_and(|age| age >= STALE_AFTER);
+    if !old || !same_file(lock, &meta) {
+        return false;
+    }
+    fs::remove_file(lock).is_ok()
+}
+
+#[cfg(unix)]
+fn same_file(path: &Path, meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::symlink_metadata(path).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(_path: &Path, _meta: &fs::Metadata) -> bool {
+    false
+}
+
+/// The right to write one file: `FILE.lock`, held from [`Lock::acquire`]
+/// until it is renamed over the file ([`Lock::replace`], [`Lock::create`])
+/// or dropped (removed, the file untouched).
+#[derive(Debug)]
+pub struct Lock {
+    path: PathBuf,
+    lock: PathBuf,
+    file: Option<File>,
+    /// Renamed over the file: there is no lock file left to remove.
+    done: bool,
+}
+
+impl Lock {
+    /// Take the lock of `path`, waiting up to [`LOCK_WAIT`] for another
+    /// writer's lock to go away.
+    pub fn acquire(path: &Path) -> Result<Lock, WriteError> {
+        Lock::acquire_within(path, LOCK_WAIT)
+    }
+
+    fn acquire_within(path: &Path, wait: Duration) -> Result<Lock, WriteError> {
+        if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(WriteError::Symlink {
+                path: path.to_path_buf(),
+            });
+        }
+        let lock = lock_path(path);
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            let mut options = fs::OpenOptions::new();
+            // `create_new` is O_CREAT|O_EXCL: it fails on any existing
+            // name, a symbolic link included (never followed).
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                // What any new file gets (0666 less the umask), like `touch`.
+                options.mode(0o666);
+            }
+            match options.open(&lock) {
+                Ok(file) => {
+                    // Held (an advisory `flock`) until the rename: the
+                    // kernel lets go of it when the process ends, however
+                    // it ends, which is how a waiter tells a killed
+                    // writer's lock from a live one. Blocking: only a
+                    // waiter looking at this new lock can hold it, briefly.
+                    file.lock().map_err(io_error(&lock))?;
+                    return Ok(Lock {
+                        path: path.to_path_buf(),
+                        lock,
+                        file: Some(file),
+                        done: false,
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    if break_stale(&lock) {
+                        eprintln!(
+                            "note: removed {}: left by a urldb that was killed while writing",
+                            crate::report::display_path(&lock)
+                        );
+                        continue;
+                    }
+                    if started.elapsed() >= wait {
+                        let age = fs::symlink_metadata(&lock)
+                            .ok()
+                            .and_then(|m| m.modified().ok())
+                            .and_then(|t| SystemTime::now().duration_since(t).ok())
+                            .map(|d| format!(" (for {} s)", d.as_secs()))
+                            .unwrap_or_default();
+                        return Err(WriteError::Locked {
+                            path: path.to_path_buf(),
+                            lock,
+                            age,
+                            waited: wait.as_secs(),
+                        });
+                    }
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                Err(e) => return Err(io_error(&lock)(e)),
+            }
+        }
+    }
+
+    /// Replace the file's contents with `new`, if it still holds `expected`
+    /// (read again, under the lock).
+    pub fn replace(mut self, expected: &[u8], new: &[u8]) -> Result<(), WriteError> {
+        let path = self.path.clone();
+        let io = io_error(&path);
+        let meta = fs::symlink_metadata(&path).map_err(&io)?;
+        if meta.file_type().is_symlink() {
+            return Err(WriteError::Symlink { path: path.clone() });
+        }
+        if !meta.file_type().is_file() {
+            return Err(WriteError::NotRegular { path: path.clone() });
+        }
+        // A rename replaces a read-only file as easily as any other (and
+        // root may write anything): look at the permission bits ourselves.
+        if meta.permissions().readonly() {
+            return Err(WriteError::ReadOnly { path: path.clone() });
+        }
+        let current = match crate::read::read_limited(&path, expected.len() as u64, false) {
+            Ok(Ok(bytes)) => bytes,
+            Ok(Err(_)) => return Err(WriteError::Changed { path: path.clone() }),
+            Err(message) => return Err(io(std::io::Error::other(message))),
+        };
+        if current != expected {
+            return Err(WriteError::Changed { path: path.clone() });
+        }
+        let file = self
+            .file
+            .take()
+            .ok_or_else(|| io(std::io::Error::other("lock used twice")))?;
+        keep_owner(&file, &meta);
+        file.set_permissions(meta.permissions()).map_err(&io)?;
+        self.commit(file, Some(expected), new)
+    }
+
+    /// Create the file (it must not exist) with `new`.
+    pub fn create(mut self, new: &[u8]) -> Result<(), WriteError> {
+        let path = self.path.clone();
+        let io = io_error(&path);
+        if fs::symlink_metadata(&path).is_ok() {
+            return Err(WriteError::Exists { path: path.clone() });
+        }
+        let file = self
+            .file
+            .take()
+            .ok_or_else(|| io(std::io::Error::other("lock used twice")))?;
+        self.commit(file, None, new)
+    }
+
+    /// Write, flush, rename over the file, flush the directory. `expected`:
+    /// the file's bytes, looked at a last time before the rename (an editor
+    /// that does not know urldb's lock may have saved meanwhile).
+    fn commit(
+        mut self,
+        mut file: File,
+        expected: Option<&[u8]>,
+        new: &[u8],
+    ) -> Result<(), WriteError> {
+        let io = io_error(&self.path);
+        file.write_all(new).map_err(&io)?;
+        file.sync_all().map_err(&io)?;
+        if let Some(expected) = expected {
+            let current = crate::read::read_limited(&self.path, expected.len() as u64, false);
+            if !matches!(current, Ok(Ok(ref bytes)) if bytes == expected) {
+                return Err(WriteError::Changed {
+                    path: self.path.clone(),
+                });
+            }
+        }
+        // Renamed while still held: a waiter never sees the name free
+        // before the new text is in place.
+        fs::rename(&self.lock, &self.path).map_err(&io)?;
+        drop(file);
+        // The rename is only durable once the directory is.
+        if let Ok(dir) = File::open(parent_dir(&self.path)) {
+            let _ = dir.sync_all();
+        }
+        // Renamed: nothing left to remove.
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // Not committed: give the lock back, leave the file as it was.
+        if !self.done {
+            let _ = fs::remove_file(&self.lock);
+        }
+    }
+}
+
+/// Give the new file the original's owner and group, when this user may
+/// (root may; others may keep a group they are in). A file that cannot keep
+/// its owner becomes the writer's, as with any editor.
+#[cfg(unix)]
+fn keep_owner(file: &File, original: &fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(now) = file.metadata() else {
+        return;
+    };
+    if now.uid() == original.uid() && now.gid() == original.gid() {
+        return;
+    }
+    if std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid())).is_err() {
+        let _ = std::os::unix::fs::fchown(file, None, Some(original.gid()));
+    }
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_file: &File, _original: &fs::Metadata) {}
+
+/// Replace `path`'s contents with `new`, if the file still holds `expected`.
+pub fn replace(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), WriteError> {
+    Lock::acquire(path)?.replace(expected, new)
 }
 
 /// Create a new file atomically (it must not exist yet).
 pub fn create(path: &Path, new: &[u8]) -> Result<(), WriteError> {
-    let io = |source| WriteError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".urldb-").suffix(".tmp");
-    // A temporary file is private (0600); a new domain file gets the
-    // permissions any new file would (0666 less the umask), like `touch`.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
-    tmp.write_all(new).map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist_noclobber(path).map_err(|e| io(e.error))?;
-    Ok(())
+    Lock::acquire(path)?.create(new)
 }
 
 #[cfg(test)]
@@ -169,6 +394,24 @@ mod tests {
                 .file_type()
                 .is_symlink()
         );
+    }
+
+    #[test]
+    fn a_second_writer_waits_for_the_lock_then_gets_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        fs::write(&path, "old").expect("write");
+        let first = Lock::acquire(&path).expect("lock");
+        let err = Lock::acquire_within(&path, Duration::from_millis(50)).expect_err("held");
+        assert!(matches!(err, WriteError::Locked { .. }), "{err}");
+        drop(first);
+        assert!(!lock_path(&path).exists(), "a dropped lock is removed");
+        Lock::acquire_within(&path, Duration::from_millis(50))
+            .expect("free again")
+            .replace(b"old", b"new")
+            .expect("replace");
+        assert_eq!(fs::read(&path).expect("read"), b"new");
+        assert!(!lock_path(&path).exists(), "renamed over the file");
     }
 
     #[test]

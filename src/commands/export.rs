@@ -84,6 +84,7 @@ pub fn records(
     let exclude = ctx.exclude()?;
     let max = ctx.config.max_file_size()?;
     let targets = crate::database::targets(&ctx.root, paths, &exclude);
+    targets.note_outside(ctx.quiet);
     let (records, mut errors) = listing::collect(&targets.checked, filter, max);
     errors.extend(targets.errors);
     Ok((records, errors))

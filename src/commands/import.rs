@@ -48,7 +48,11 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
     let bytes = if args.file.as_os_str() == "-" {
         super::read_stdin()
     } else {
-        std::fs::read(&args.file).map_err(|e| format!("cannot read {name}: {e}"))
+        match crate::read::read_limited(&args.file, u64::MAX, false) {
+            Ok(Ok(bytes)) => Ok(bytes),
+            Ok(Err(_)) => Err(format!("cannot read {name}: too large")),
+            Err(e) => Err(format!("cannot read {name}: {e}")),
+        }
     };
     let bytes = match bytes {
         Ok(b) => b,

@@ -41,7 +41,10 @@ fn install(ctx: &Context, force: bool, global: &crate::cli::GlobalArgs) -> Resul
         }
         Err(e) => Err(format!("{}: {e}", hook.display())),
         Ok(meta) => {
-            let old = std::fs::read(&hook).unwrap_or_default();
+            let old = match crate::read::read_limited(&hook, 1 << 20, false) {
+                Ok(Ok(bytes)) => bytes,
+                _ => Vec::new(),
+            };
             let ours =
                 !meta.file_type().is_symlink() && String::from_utf8_lossy(&old).contains(MARKER);
             if ours {

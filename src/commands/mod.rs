@@ -75,6 +75,7 @@ impl Run {
             });
         }
         let mut targets = database::targets(&ctx.root, paths, &exclude);
+        targets.note_outside(ctx.quiet);
         let repo = match &git.since {
             Some(rev) => {
                 let repo = Repository::discover(&ctx.root, "--since").map_err(|e| e.to_string())?;
@@ -116,7 +117,10 @@ impl Run {
                 let Some(file) = index.files.get(path) else {
                     return Err(NotWritten::Error("not in the git index".to_string()));
                 };
-                let on_disk = std::fs::read(path).ok();
+                let on_disk = match crate::database::read_file(path, read.len() as u64) {
+                    Ok(Ok(bytes)) => Some(bytes),
+                    _ => None,
+                };
                 if on_disk.as_deref() != Some(read) {
                     return Err(NotWritten::UnstagedChanges);
                 }

@@ -87,6 +87,7 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> ExitStatus {
         }
     };
     let targets = crate::database::targets(&ctx.root, &args.paths, &exclude);
+    targets.note_outside(ctx.quiet);
     if !settings.plan.filters.domains.is_empty() || !settings.plan.maps.is_empty() {
         let known = crate::listing::known_hosts(&targets.checked);
         let named =

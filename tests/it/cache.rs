@@ -6,11 +6,39 @@
 
 use crate::support;
 
-use std::path::Path;
-use std::process::Output;
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
 use std::time::Duration;
 
-use support::run_in;
+/// Run urldb in the database `dir`, with its cache directory
+/// (`$XDG_CACHE_HOME`) next to it, in the same temporary directory.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    support::urldb()
+        .current_dir(dir)
+        .args(args)
+        .env_remove("URLDB_FORMAT")
+        .env("NO_COLOR", "1")
+        .env("XDG_CACHE_HOME", xdg(dir))
+        .stdin(Stdio::null())
+        .output()
+        .expect("run urldb")
+}
+
+fn xdg(dir: &Path) -> PathBuf {
+    dir.parent().expect("parent").join("xdg")
+}
+
+/// A database `db/` in a temporary directory that also holds its cache.
+struct Db {
+    _top: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl Db {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
 
 const CLEAN_A: &str = "---\ncnames:\n- www.a.example\n---\n_path: /a\ncontent-type: text/html\n";
 const CLEAN_B: &str = "---\n---\n_path: /bcd\ncontent-type: text/html\n";
@@ -43,11 +71,29 @@ fn counts(o: &Output) -> (usize, usize, usize) {
     (numbers[0], numbers[1], numbers[2])
 }
 
-fn db() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    write(dir.path(), "a.example.yaml", CLEAN_A);
-    write(dir.path(), "b.example.yaml", CLEAN_B);
-    dir
+fn db() -> Db {
+    let top = tempfile::tempdir().expect("tempdir");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(top.path(), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+    }
+    let path = top.path().join("db");
+    std::fs::create_dir(&path).expect("mkdir");
+    write(&path, "a.example.yaml", CLEAN_A);
+    write(&path, "b.example.yaml", CLEAN_B);
+    Db { _top: top, path }
+}
+
+/// The database's cache directory (one per database).
+fn cache_dir(dir: &Path) -> PathBuf {
+    std::fs::read_dir(xdg(dir).join("urldb"))
+        .expect("cache dir")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.is_dir())
+        .expect("the database's cache dir")
 }
 
 #[test]
@@ -68,13 +114,14 @@ fn a_second_run_skips_clean_files_and_reports_the_same() {
     assert_eq!(second.status.code(), uncached.status.code());
     assert!(stdout(&second).contains("c.example.yaml"));
 
-    // The cache is out of git's way and out of the database's.
-    let cache = dir.path().join(".urldb_cache");
+    // The cache is out of the work tree (so out of git's way and out of
+    // the database's), in the user's cache directory, tagged as a cache.
     assert_eq!(
-        std::fs::read_to_string(cache.join(".gitignore")).expect("gitignore"),
-        "# Created by urldb.\n*\n"
+        std::fs::read_dir(dir.path()).expect("ls").count(),
+        3,
+        "only the domain files"
     );
-    assert!(cache.join("CACHEDIR.TAG").is_file());
+    assert!(cache_dir(dir.path()).join("CACHEDIR.TAG").is_file());
 }
 
 #[test]
@@ -194,7 +241,7 @@ fn no_cache_neither_reads_nor_writes_it() {
     let out = run_in(dir.path(), &["--no-cache", "check", "-v"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(stderr(&out).contains("2 files checked (--no-cache)"));
-    assert!(!dir.path().join(".urldb_cache").exists());
+    assert!(!xdg(dir.path()).exists());
 }
 
 /// A cache entry that vouches for a file with findings: a run that reads
@@ -245,7 +292,7 @@ fn no_cache_does_not_believe_the_cache() {
 
 /// The database's cache file (one set of options: one file).
 fn cache_file(dir: &Path) -> std::path::PathBuf {
-    std::fs::read_dir(dir.join(".urldb_cache"))
+    std::fs::read_dir(cache_dir(dir))
         .expect("cache dir")
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -319,7 +366,9 @@ fn an_unwritable_database_directory_runs_without_a_cache() {
     mode(0o555);
     // As root the directory is writable anyway: drop to nobody when root.
     let mut cmd = support::urldb();
-    cmd.current_dir(dir.path()).args(["check", "-v"]);
+    cmd.current_dir(dir.path())
+        .args(["check", "-v"])
+        .env("XDG_CACHE_HOME", xdg(dir.path()));
     if is_root() {
         use std::os::unix::process::CommandExt;
         cmd.uid(65534).gid(65534);
@@ -327,7 +376,7 @@ fn an_unwritable_database_directory_runs_without_a_cache() {
     let out = cmd.output().expect("run");
     mode(0o755);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(!dir.path().join(".urldb_cache").exists());
+    assert!(!xdg(dir.path()).exists());
 }
 
 #[cfg(unix)]

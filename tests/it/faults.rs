@@ -163,8 +163,9 @@ fn fmt_does_not_overwrite_a_file_changed_after_it_was_read() {
     );
 }
 
-/// The writer's last look: a change made while urldb writes its temporary
-/// file (after every earlier check passed) still wins.
+/// The writer's last look: a change made while urldb writes its lock file
+/// (`FILE.lock`, after every earlier check passed), by an editor that does
+/// not know urldb's lock, still wins.
 #[test]
 fn replace_keeps_a_change_made_while_the_temporary_file_is_written() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -180,7 +181,7 @@ fn replace_keeps_a_change_made_while_the_temporary_file_is_written() {
                 let temp = std::fs::read_dir(&dir)
                     .expect("ls")
                     .filter_map(Result::ok)
-                    .any(|e| e.file_name().to_string_lossy().starts_with(".urldb-"));
+                    .any(|e| e.file_name().to_string_lossy().ends_with(".yaml.lock"));
                 if temp {
                     std::fs::write(&path, "theirs").expect("edit");
                     return true;
@@ -190,17 +191,14 @@ fn replace_keeps_a_change_made_while_the_temporary_file_is_written() {
         })
     };
     let result = urldb::write::replace(&path, b"old", &big);
-    assert!(
-        watcher.join().expect("watcher"),
-        "never saw the temporary file"
-    );
+    assert!(watcher.join().expect("watcher"), "never saw the lock file");
     let err = result.expect_err("a changed file must not be replaced");
     assert!(
         matches!(err, urldb::write::WriteError::Changed { .. }),
         "{err}"
     );
     assert_eq!(std::fs::read(&path).expect("read"), b"theirs");
-    // The temporary file is gone.
+    // The lock file is gone.
     assert_eq!(std::fs::read_dir(dir.path()).expect("ls").count(), 1);
 }
 
@@ -422,7 +420,7 @@ fn symlinks_pointing_outside_the_database_are_never_written() {
 
 /// SIGKILL in the middle of `fmt` over 1,000 files: every file is byte for
 /// byte either what it was or what `fmt` writes, never a mix or a partial
-/// write; leftovers can only be urldb's hidden temporary files, which no
+/// write; leftovers can only be urldb's lock files (`FILE.lock`), which no
 /// later run takes for domain files; a second run finishes the job.
 #[cfg(unix)]
 #[test]
@@ -432,7 +430,7 @@ fn killed_fmt_leaves_every_file_old_or_new() {
     let new = formatted(&old);
     assert!(old.iter().all(|(n, b)| new[n] != *b), "every file changes");
 
-    // urldb checks every file, then writes: the first temporary file it
+    // urldb checks every file, then writes: the first lock file it
     // creates changes the directory's mtime. Kill it at several points
     // after that, each time from the old files again.
     let mut caught = 0;
@@ -461,10 +459,7 @@ fn killed_fmt_leaves_every_file_old_or_new() {
             }
         }
         for stray in strays(dir.path(), &old) {
-            assert!(
-                stray.starts_with(".urldb-") && stray.ends_with(".tmp"),
-                "unexpected file {stray}"
-            );
+            assert!(stray.ends_with(".yaml.lock"), "unexpected file {stray}");
         }
         if n_new > 0 && n_new < old.len() {
             caught += 1;
@@ -475,8 +470,9 @@ fn killed_fmt_leaves_every_file_old_or_new() {
     }
     assert!(caught > 0, "never killed urldb in the middle of its run");
 
-    // A later run sees exactly the domain files (no temporary file is taken
-    // for one) and finishes the job.
+    // A later run sees exactly the domain files (no lock file is taken for
+    // one) and finishes the job: a killed run's lock, which no process
+    // holds, is removed.
     let out = run_in(dir.path(), &["fmt", "--check"]);
     no_panic(&out);
     let report = String::from_utf8_lossy(&out.stdout);
@@ -484,7 +480,7 @@ fn killed_fmt_leaves_every_file_old_or_new() {
         report.contains("1000 files would be reformatted, 0 files left unchanged"),
         "{report}"
     );
-    assert!(!report.contains(".urldb-"), "{report}");
+    assert!(!report.contains(".lock"), "{report}");
     let out = run_in(dir.path(), &["fmt"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(read_files(dir.path(), old.keys()), new);

@@ -15,6 +15,7 @@ mod fast_path;
 mod faults;
 mod generator;
 mod git;
+mod hostile_io;
 mod hostile_verdicts;
 mod interchange;
 mod pre_commit;

@@ -35,9 +35,13 @@ impl Rng {
     }
 }
 
-/// The built `urldb` binary.
+/// The built `urldb` binary. Its results cache goes under `target/`, not
+/// the user's cache directory (a test that looks at the cache sets its own
+/// `XDG_CACHE_HOME`).
 pub fn urldb() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_urldb"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_urldb"));
+    cmd.env("XDG_CACHE_HOME", oracles::target_tmp().join("xdg-cache"));
+    cmd
 }
 
 /// Run urldb in `dir` with `args`; stdin closed.
