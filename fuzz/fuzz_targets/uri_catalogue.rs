@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use urldb::interchange::uri_catalogue::{Entry, read, write};
 use urldb::listing::UrlRecord;
 use urldb::model::node::{Node, ScalarStyle, Value};
-use urldb::parse::resolve::Implicit;
+use urldb::model::resolve::Implicit;
 use urldb::url::{Scheme, canonicalize};
 
 fn to_record(e: &Entry) -> UrlRecord {

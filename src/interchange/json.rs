@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::listing::UrlRecord;
 use crate::model::node::{Node, Value};
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 
 /// A YAML value as JSON: plain scalars by their YAML 1.1 type (as the
 /// reference tool's PyYAML loaded them), everything quoted as a string.

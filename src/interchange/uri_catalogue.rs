@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use super::LineProblem;
 use crate::listing::UrlRecord;
 use crate::model::node::{Scalar, ScalarStyle, Value};
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 use crate::url::{Canonical, canonicalize_given};
 
 const STANDARD: [&str; 9] = [

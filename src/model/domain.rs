@@ -152,3 +152,8 @@ pub fn cnames(documents: &[Document]) -> Vec<&str> {
         .filter_map(|n| n.as_scalar().map(|s| s.value.as_str()))
         .collect()
 }
+
+/// `null`, `~`, an empty scalar or `{}`: a metadata document that says nothing.
+pub fn is_empty_metadata(root: &crate::model::node::Node) -> bool {
+    root.is_null() || root.as_map().is_some_and(<[_]>::is_empty)
+}

@@ -1,7 +1,10 @@
-//! What a domain file means: the spanned YAML tree ([`node`]) and the typed
-//! view of metadata and records over it ([`domain`]).
+//! What a domain file means: the spanned YAML tree ([`node`]), how its plain
+//! scalars are typed ([`resolve`], YAML 1.1 as PyYAML reads it) and the
+//! typed view of metadata and records over it ([`domain`]). The model
+//! imports nothing above it: the parser builds it, the renderer writes it.
 
 pub mod domain;
 pub mod node;
 pub mod normal;
 pub mod path;
+pub mod resolve;

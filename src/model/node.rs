@@ -7,7 +7,7 @@
 
 use compact_str::CompactString;
 
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 use crate::source::Span;
 
 /// How a scalar was written in the source.

@@ -11,14 +11,14 @@ use serde_json::{Map, Value as Json};
 
 use crate::model::domain::{FieldKind, field_kind, metadata_field_kind};
 use crate::model::node::{Document, Node, Scalar, ScalarStyle, Value};
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 
 /// The normal form of a file's documents.
 pub fn normal_form(documents: &[Document]) -> Json {
     let metadata = documents
         .first()
         .and_then(|d| d.root.as_ref())
-        .filter(|r| !crate::render::is_empty_metadata(r))
+        .filter(|r| !crate::model::domain::is_empty_metadata(r))
         .map_or(Json::Null, |r| root(r, metadata_field_kind));
     let mut records: Vec<Json> = documents
         .iter()

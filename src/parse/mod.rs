@@ -1,7 +1,8 @@
-//! Text → model: the YAML event parser with spans ([`tree`]), YAML 1.1
-//! implicit types ([`resolve`]) and the comment scanner ([`comments`]).
+//! Text → model: the YAML event parser with spans ([`tree`]), the fast
+//! reader for canonical text ([`fast`]) and the comment scanner
+//! ([`comments`]). How a plain scalar is typed (YAML 1.1) belongs to the
+//! model: [`crate::model::resolve`].
 
 pub mod comments;
 pub mod fast;
-pub mod resolve;
 pub mod tree;

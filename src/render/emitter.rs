@@ -306,7 +306,7 @@ pub fn style(text: Text, simple_key: bool, in_flow: bool) -> Style {
         Text::Str(s) => {
             let analysis = analyze(s);
             let implicit =
-                crate::parse::resolve::Implicit::of(s) == crate::parse::resolve::Implicit::Str;
+                crate::model::resolve::Implicit::of(s) == crate::model::resolve::Implicit::Str;
             choose_style(&analysis, implicit, simple_key, in_flow)
         }
     }

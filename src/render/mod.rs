@@ -9,9 +9,10 @@
 pub mod emitter;
 pub mod scalar;
 
+use crate::model::domain::is_empty_metadata;
 use crate::model::domain::{FieldKind, field_kind};
 use crate::model::node::{Document, Node, Scalar, ScalarStyle, Value};
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 use emitter::{Emitter, Item, Text};
 use scalar::Style;
 
@@ -175,11 +176,6 @@ fn written_as(scalar: &Scalar, text: Text, simple_key: bool) -> bool {
         (emitter::style(text, simple_key, false), scalar.style),
         (Style::Plain, ScalarStyle::Plain) | (Style::Single, ScalarStyle::SingleQuoted)
     )
-}
-
-/// `null`, `~`, an empty scalar or `{}`: a metadata document that says nothing.
-pub fn is_empty_metadata(root: &Node) -> bool {
-    root.is_null() || root.as_map().is_some_and(<[_]>::is_empty)
 }
 
 fn record_path(doc: &Document) -> Option<&str> {

@@ -36,7 +36,7 @@
 use foldhash::HashMap;
 
 use super::prelude::*;
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 
 pub static RULE: Rule = Rule {
     code: "duplicate-key",

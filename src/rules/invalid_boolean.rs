@@ -37,7 +37,7 @@
 //! anything else has no meaning as a boolean, so a person decides.
 
 use super::prelude::*;
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 
 pub static RULE: Rule = Rule {
     code: "invalid-boolean",

@@ -40,7 +40,7 @@
 //! fetch the URL again (`urldb add --static`) or correct it by hand.
 
 use super::prelude::*;
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 
 pub static RULE: Rule = Rule {
     code: "invalid-content-length",

@@ -32,7 +32,7 @@
 //! None: only a person knows what the document was meant to say.
 
 use super::prelude::*;
-use crate::render::is_empty_metadata;
+use crate::model::domain::is_empty_metadata;
 
 pub static RULE: Rule = Rule {
     code: "metadata-not-mapping",

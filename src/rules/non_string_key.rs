@@ -39,7 +39,7 @@
 //! tool read, so a person decides.
 
 use super::prelude::*;
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 
 pub static RULE: Rule = Rule {
     code: "non-string-key",

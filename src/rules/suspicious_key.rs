@@ -42,7 +42,7 @@
 //! extras with `ignore`).
 
 use super::prelude::*;
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 
 pub static RULE: Rule = Rule {
     code: "suspicious-key",

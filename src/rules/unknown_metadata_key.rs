@@ -29,7 +29,7 @@
 //! present.
 
 use super::prelude::*;
-use crate::parse::resolve::Implicit;
+use crate::model::resolve::Implicit;
 
 pub static RULE: Rule = Rule {
     code: "unknown-metadata-key",

@@ -267,7 +267,7 @@ fn catalogue_export_then_import_keeps_a_plain_extra_that_reads_as_a_string() {
     // style changes — the value and its type do not.
     use urldb::interchange::uri_catalogue::{read, write};
     use urldb::model::node::{Node, ScalarStyle, Value};
-    use urldb::parse::resolve::Implicit;
+    use urldb::model::resolve::Implicit;
     let text = "URI: https://example.org/?q=1\r\nNAME: x\r\nDATE: 02/02/2002 10:00:00\r\nX-URLDB-PLAIN-n: 1x\r\nX-URLDB-PLAIN-m: 12\r\n";
     let (entries, problems) = read(text.as_bytes());
     assert!(problems.is_empty(), "{problems:?}");
