@@ -131,23 +131,7 @@ impl ConfigError {
     }
 }
 
-/// Everything rules need from the configuration.
-#[derive(Debug, Clone)]
-pub struct LintSettings {
-    pub categories: Option<Vec<String>>,
-    pub max_file_size: u64,
-}
-
-impl Default for LintSettings {
-    fn default() -> Self {
-        LintSettings {
-            categories: None,
-            max_file_size: DEFAULT_MAX_FILE_SIZE,
-        }
-    }
-}
-
-pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
+pub use crate::rules::settings::{DEFAULT_MAX_FILE_SIZE, LintSettings};
 
 impl Config {
     /// Read and validate a configuration file.
@@ -299,20 +283,10 @@ pub fn parse_size(s: &str) -> Option<u64> {
 
 pub fn unknown_rule_message(code: &str) -> String {
     let codes = crate::rules::ALL.iter().map(|r| r.code);
-    match closest(code, codes) {
+    match crate::suggest::closest(code, codes) {
         Some(best) => format!("unknown rule code `{code}` (did you mean `{best}`?)"),
         None => format!("unknown rule code `{code}` (`urldb rules` lists them)"),
     }
-}
-
-/// The candidate closest to `word`, when it is close enough to be a typo.
-pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .into_iter()
-        .map(|c| (strsim::jaro_winkler(word, c), c))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
 }
 
 /// serde says "unknown field `x`, expected one of `a`, `b`": add the
@@ -329,7 +303,7 @@ fn did_you_mean(message: &str) -> String {
         .nth(1)
         .map(|list| list.split('`').skip(1).step_by(2).collect())
         .unwrap_or_default();
-    match closest(field, expected) {
+    match crate::suggest::closest(field, expected) {
         Some(best) => format!("{}\n  did you mean `{best}`?", message.trim_end()),
         None => message.to_string(),
     }

@@ -28,6 +28,7 @@ pub mod report;
 pub mod rules;
 pub mod selection;
 pub mod source;
+pub mod suggest;
 pub mod url;
 pub mod verify;
 pub mod write;

@@ -209,7 +209,7 @@ pub fn require_known<'a>(
         if known.contains(name) {
             continue;
         }
-        let hint = match crate::config::closest(name, known.iter().map(String::as_str)) {
+        let hint = match crate::suggest::closest(name, known.iter().map(String::as_str)) {
             Some(best) => format!(" (did you mean `{best}`?)"),
             None => String::new(),
         };

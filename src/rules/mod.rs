@@ -28,6 +28,8 @@ mod prelude {
     pub use crate::source::Span;
 }
 
+pub mod settings;
+
 // Encoding and YAML.
 pub mod bom;
 pub mod duplicate_key;
@@ -237,7 +239,7 @@ pub struct FileContext<'a> {
     pub documents: &'a [Document],
     /// The domain named by the file name (its stem).
     pub domain: &'a str,
-    pub settings: &'a crate::config::LintSettings,
+    pub settings: &'a settings::LintSettings,
 }
 
 /// What layout rules see: the file and its canonical text.

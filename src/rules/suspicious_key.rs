@@ -121,7 +121,7 @@ fn near_miss(key: &str) -> Option<&'static str> {
     if let Some((_, k)) = ALIASES.iter().find(|(alias, _)| *alias == key) {
         return Some(k);
     }
-    let best = crate::config::closest(&key, known.iter().map(|(n, _)| n.as_str()))?;
+    let best = crate::suggest::closest(&key, known.iter().map(|(n, _)| n.as_str()))?;
     // Jaro-Winkler rewards a shared prefix, so `content-encoding` is
     // "close" to `content-length`: a near miss must also be a few edits
     // away. Short keys get one edit, and their first letter must match

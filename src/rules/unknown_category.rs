@@ -62,7 +62,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
                 continue;
             }
             let known = vocabulary.iter().map(String::as_str);
-            let message = match crate::config::closest(category, known) {
+            let message = match crate::suggest::closest(category, known) {
                 Some(best) => format!("unknown category `{category}` (did you mean `{best}`?)"),
                 None => format!("unknown category `{category}`"),
             };
@@ -77,8 +77,8 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::LintSettings;
     use crate::lint::Options;
+    use crate::rules::settings::LintSettings;
     use crate::rules::test_support::{codes, codes_with, record};
 
     fn options() -> Options {

@@ -85,7 +85,7 @@ fn suggestion(key: &str) -> Option<&'static str> {
     if let Some(&(_, known)) = ALIASES.iter().find(|(alias, _)| *alias == normal) {
         return Some(known);
     }
-    let known = crate::config::closest(&normal, domain::METADATA_KEYS)?;
+    let known = crate::suggest::closest(&normal, domain::METADATA_KEYS)?;
     // Jaro-Winkler likes common prefixes (`https-only` ~ `https`): ask for
     // a small edit distance too.
     (strsim::osa_distance(&normal, known) <= 2).then_some(known)

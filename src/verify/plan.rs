@@ -298,7 +298,7 @@ fn blocking_findings(
     domain: &str,
 ) -> Vec<Finding> {
     let source = Source::new(file, text.to_string());
-    let settings = crate::config::LintSettings::default();
+    let settings = crate::rules::settings::LintSettings::default();
     let ctx = rules::FileContext {
         source: &source,
         documents: docs,
