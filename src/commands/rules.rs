@@ -2,7 +2,7 @@
 //! own documentation.
 
 use crate::cli::ExitStatus;
-use crate::rules::{self, FixKind};
+use crate::rules::{self, FixKind, docs::render};
 
 pub fn list() -> ExitStatus {
     let width = rules::ALL.iter().map(|r| r.code.len()).max().unwrap_or(0);
@@ -32,52 +32,4 @@ pub fn show(code: &str) -> ExitStatus {
             ExitStatus::Error
         }
     }
-}
-
-/// One rule's documentation as Markdown (also used for `docs/rules.md`).
-pub fn render(rule: &rules::Rule) -> String {
-    format!(
-        "# {} ({})\n\n{}.\nDefault severity: {}. Fix: {}.\n\n{}",
-        rule.code,
-        rule.severity.as_str(),
-        capitalize(rule.summary),
-        rule.severity.as_str(),
-        rule.fix.describe(),
-        rule.documentation()
-    )
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-/// The whole catalogue as Markdown: `docs/rules.md`. A test fails when the
-/// committed file is stale (`URLDB_UPDATE_DOCS=1 cargo test` rewrites it).
-pub fn catalogue_markdown() -> String {
-    let mut out = String::from(
-        "# Rules\n\n<!-- Generated from the rule sources (src/rules/*.rs) by `cargo test`; do not edit. -->\n\n\
-         `[*]`: fixed automatically (by `urldb fmt` for layout, by `urldb check --fix` for values).\n\n\
-         | code | severity | fix | what it finds |\n|---|---|---|---|\n",
-    );
-    for rule in rules::ALL {
-        let fix = if rule.fix == FixKind::None { "" } else { "[*]" };
-        out.push_str(&format!(
-            "| [`{0}`](#{0}-{1}) | {1} | {2} | {3} |\n",
-            rule.code,
-            rule.severity.as_str(),
-            fix,
-            rule.summary.replace('|', "\\|")
-        ));
-    }
-    for rule in rules::ALL {
-        out.push('\n');
-        // Demote the rule's own headings one level under its `##` title.
-        let body = render(rule).replace("\n## ", "\n### ");
-        out.push_str(&format!("#{}", body));
-    }
-    out
 }

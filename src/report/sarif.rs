@@ -96,7 +96,7 @@ fn rule(rule: &rules::Rule) -> Value {
         "fullDescription": { "text": first_paragraph(&documentation) },
         "help": {
             "text": documentation,
-            "markdown": crate::commands::rules::render(rule),
+            "markdown": crate::rules::docs::render(rule),
         },
         "defaultConfiguration": { "level": level(rule.severity) },
         "properties": { "fix": rule.fix.describe() },

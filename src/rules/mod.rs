@@ -28,6 +28,7 @@ mod prelude {
     pub use crate::source::Span;
 }
 
+pub mod docs;
 pub mod settings;
 
 // Encoding and YAML.
