@@ -6,6 +6,7 @@
 //! ([`report`]) or rendered as canonical text ([`render`]) and written
 //! ([`write`]). The `urldb` binary is a thin layer over it ([`cli`]).
 
+pub mod app;
 pub mod cache;
 pub mod cli;
 pub mod commands;

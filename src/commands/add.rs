@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::worse;
-use crate::cli::{Context, ExitStatus};
+use crate::app::{Context, ExitStatus};
 use crate::edit::{self, Change, Domain, HostIndex, NewRecord};
 use crate::http::{BodyMode, Client, ClientOptions, FetchError};
 use crate::url::{Canonical, Scheme};

@@ -2,9 +2,45 @@
 
 use std::io::Write;
 
-use crate::cli::{CheckArgs, Context, ExitStatus};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::GitArgs;
+use crate::app::{Context, ExitStatus, SelectArgs};
 use crate::database::{self, FileError, Mode, Outcome};
 use crate::report::{self, Counts};
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Files or directories to check (default: the whole database).
+    pub paths: Vec<PathBuf>,
+    /// Apply safe fixes; the result is canonical text.
+    #[arg(long, conflicts_with = "diff")]
+    pub fix: bool,
+    /// Show what `--fix` would change, as a unified diff; write nothing.
+    #[arg(long)]
+    pub diff: bool,
+    /// Output format.
+    #[arg(long, value_enum, env = "URLDB_FORMAT", default_value_t = crate::report::Format::Full)]
+    pub format: crate::report::Format,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Count findings per rule.
+    #[arg(long)]
+    pub statistics: bool,
+    /// Exit 0 even when there are findings.
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Read the file from stdin, as if it were NAME.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["staged", "since", "shard"])]
+    pub stdin_filename: Option<PathBuf>,
+    #[command(flatten)]
+    pub git: GitArgs,
+    /// Check only shard K of N (1-based): a deterministic split of the files for CI matrices.
+    #[arg(long, value_name = "K/N", value_parser = super::parse_shard)]
+    pub shard: Option<(usize, usize)>,
+}
 
 pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
     let options = match ctx.options(Some(&args.select)) {

@@ -3,19 +3,17 @@
 
 use std::io::Write;
 
-use clap::CommandFactory;
+use crate::app::ExitStatus;
 
-use crate::cli::{Cli, ExitStatus};
-
-pub fn completions(shell: clap_complete::Shell) -> ExitStatus {
-    let mut command = Cli::command();
+/// `command`: the whole command line, from `cli` (which knows it).
+pub fn completions(shell: clap_complete::Shell, mut command: clap::Command) -> ExitStatus {
     clap_complete::generate(shell, &mut command, "urldb", &mut std::io::stdout());
     ExitStatus::Success
 }
 
-pub fn man() -> ExitStatus {
+pub fn man(command: clap::Command) -> ExitStatus {
     let mut out = Vec::new();
-    if let Err(e) = clap_mangen::Man::new(Cli::command()).render(&mut out) {
+    if let Err(e) = clap_mangen::Man::new(command).render(&mut out) {
         eprintln!("error: {e}");
         return ExitStatus::Error;
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::{Context, ExitStatus};
+use crate::app::{Context, ExitStatus};
 use crate::database::FileError;
 use crate::interchange::{self, ExportFormat};
 use crate::listing::{self, Filter, UrlRecord};

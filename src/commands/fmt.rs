@@ -2,9 +2,34 @@
 
 use std::io::Write;
 
-use crate::cli::{Context, ExitStatus, FmtArgs};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::GitArgs;
+use crate::app::{Context, ExitStatus};
 use crate::database::{self, Mode, Outcome};
 use crate::report;
+
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Files or directories to format (default: the whole database).
+    pub paths: Vec<PathBuf>,
+    /// List files that would change and exit 1; write nothing.
+    #[arg(long, conflicts_with = "diff")]
+    pub check: bool,
+    /// Show the changes as a unified diff (`git apply` accepts it); write nothing.
+    #[arg(long)]
+    pub diff: bool,
+    /// Read the file from stdin as NAME and write its canonical text to stdout.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["staged", "since"])]
+    pub stdin_filename: Option<PathBuf>,
+    #[command(flatten)]
+    pub git: GitArgs,
+    /// Rewrite files that have comments, dropping the comments.
+    #[arg(long)]
+    pub drop_comments: bool,
+}
 
 pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
     let mut options = match ctx.options(None) {

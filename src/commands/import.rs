@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::worse;
-use crate::cli::{Context, ExitStatus};
+use crate::app::{Context, ExitStatus};
 use crate::edit::{self, Change, Domain, HostIndex, NewRecord};
 use crate::interchange::{self, ImportFormat, LineProblem};
 use crate::url::Canonical;

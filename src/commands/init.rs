@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::cli::ExitStatus;
+use crate::app::ExitStatus;
 
 /// The configuration `init` writes: every key, commented with its default.
 pub const CONFIG: &str = r#"# urldb configuration (see docs/guide.md for every key)

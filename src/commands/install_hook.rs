@@ -3,13 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{Context, ExitStatus};
+use crate::app::{Context, ExitStatus};
 
 /// The line that marks a hook as urldb's own: it may be replaced, any
 /// other hook is the user's and is kept unless `--force`.
 pub const MARKER: &str = "# installed by `urldb install-hook`";
 
-pub fn run(ctx: &Context, force: bool, global: &crate::cli::GlobalArgs) -> ExitStatus {
+pub fn run(ctx: &Context, force: bool, global: &crate::app::GlobalArgs) -> ExitStatus {
     match install(ctx, force, global) {
         Ok(message) => {
             if !ctx.quiet {
@@ -24,7 +24,7 @@ pub fn run(ctx: &Context, force: bool, global: &crate::cli::GlobalArgs) -> ExitS
     }
 }
 
-fn install(ctx: &Context, force: bool, global: &crate::cli::GlobalArgs) -> Result<String, String> {
+fn install(ctx: &Context, force: bool, global: &crate::app::GlobalArgs) -> Result<String, String> {
     let repo =
         crate::git::Repository::discover(&ctx.root, "install-hook").map_err(|e| e.to_string())?;
     let hooks = repo.hooks_dir();
@@ -79,7 +79,7 @@ fn install(ctx: &Context, force: bool, global: &crate::cli::GlobalArgs) -> Resul
 /// The hook: run from the directory `install-hook` was run in (relative to
 /// the work tree, so the repository may move), with the same `--db` and
 /// `--config`, and `urldb` from `PATH`.
-fn script(workdir: &Path, cwd: &Path, global: &crate::cli::GlobalArgs) -> Result<String, String> {
+fn script(workdir: &Path, cwd: &Path, global: &crate::app::GlobalArgs) -> Result<String, String> {
     let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
     let from_top = cwd.strip_prefix(workdir).map_err(|_| {
         format!(

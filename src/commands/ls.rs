@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::cli::{Context, ExitStatus};
+use crate::app::{Context, ExitStatus};
 use crate::interchange;
 use crate::listing::Filter;
 

@@ -16,8 +16,31 @@ pub mod verify;
 
 use std::io::Read;
 
-use crate::cli::ExitStatus;
+use crate::app::ExitStatus;
 use crate::database::FileError;
+
+/// Which version of the files: the work tree (default), the index, or the
+/// files changed since a revision.
+#[derive(Debug, clap::Args, Default)]
+pub struct GitArgs {
+    /// Use the staged contents (the git index) instead of the working tree.
+    #[arg(long, conflicts_with = "since")]
+    pub staged: bool,
+    /// Only files changed between REV and the working tree (cross-file rules still see every file).
+    #[arg(long, value_name = "REV")]
+    pub since: Option<String>,
+}
+
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let err = || format!("`{text}` is not K/N with 1 <= K <= N (e.g. 2/4)");
+    let (k, n) = text.split_once('/').ok_or_else(err)?;
+    let k: usize = k.trim().parse().map_err(|_| err())?;
+    let n: usize = n.trim().parse().map_err(|_| err())?;
+    if k == 0 || n == 0 || k > n {
+        return Err(err());
+    }
+    Ok((k, n))
+}
 
 /// The more serious of two statuses (commands that go on after a failure).
 pub fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
@@ -57,9 +80,9 @@ impl Run {
     /// diffs, which name repository paths when there is a repository. The
     /// error is the text to print.
     pub fn select(
-        ctx: &crate::cli::Context,
+        ctx: &crate::app::Context,
         paths: &[std::path::PathBuf],
-        git: &crate::cli::GitArgs,
+        git: &GitArgs,
         diff: bool,
     ) -> Result<Run, String> {
         use crate::database;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::worse;
-use crate::cli::{Context, ExitStatus};
+use crate::app::{Context, ExitStatus};
 use crate::edit::{self, Change, Domain, HostIndex};
 
 #[derive(Debug, Args)]

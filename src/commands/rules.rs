@@ -1,7 +1,7 @@
 //! `urldb rules` and `urldb rule CODE`: the catalogue, from the rule files'
 //! own documentation.
 
-use crate::cli::ExitStatus;
+use crate::app::ExitStatus;
 use crate::rules::{self, FixKind, docs::render};
 
 pub fn list() -> ExitStatus {

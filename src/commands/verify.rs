@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
-use crate::cli::{Context, ExitStatus};
+use crate::app::{Context, ExitStatus};
 use crate::http::{Client, ClientOptions};
 use crate::verify::plan::{self, PlanOptions, Target};
 use crate::verify::report::{self, Summary};
