@@ -27,6 +27,7 @@ pub mod report;
 pub mod rules;
 pub mod selection;
 pub mod source;
+pub mod text;
 pub mod url;
 pub mod verify;
 pub mod write;
