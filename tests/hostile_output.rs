@@ -258,6 +258,31 @@ fn a_deep_block_sequence_renders_without_quadratic_work() {
     assert!(report.len() < 200_000, "{} bytes", report.len());
 }
 
+#[test]
+fn a_million_tiny_documents_stop_early_with_one_finding() {
+    let db = database(&[("example.org.yaml", &"--- {}\n".repeat(1_000_000))]);
+    let out = run_bounded(db.path(), &["--no-cache", "check", "--format", "concise"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "example.org.yaml:200001:1: error too-many-documents 1,000,000 document markers, \
+         over the limit of 200,000; the file is not read\n"
+    );
+    let full = stdout(&run_bounded(db.path(), &["--no-cache", "check"]));
+    assert!(
+        full.contains("× 1,000,000 document markers, over the limit of 200,000"),
+        "{full}"
+    );
+    assert!(full.len() < 2_000, "{full}");
+    let fmt = run_bounded(db.path(), &["--no-cache", "fmt", "--check"]);
+    assert_ne!(fmt.status.code(), Some(0));
+    assert!(
+        stderr(&fmt).contains("too-many-documents"),
+        "{}",
+        stderr(&fmt)
+    );
+}
+
 /// Characters that make output dangerous, and some that do not.
 fn hostile_char() -> impl Strategy<Value = char> {
     prop_oneof![
