@@ -283,6 +283,23 @@ fn a_million_tiny_documents_stop_early_with_one_finding() {
     );
 }
 
+#[test]
+fn threads_above_the_limit_are_capped_with_a_note() {
+    let db = database(&[(
+        "example.org.yaml",
+        "---\n---\n_path: /a\ncontent-type: text/html\n",
+    )]);
+    let out = run_bounded(db.path(), &["--threads", "99999", "--no-cache", "check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let note = stderr(&out);
+    assert!(note.contains("note: --threads 99999"), "{note}");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let used = (4 * cores).min(256);
+    assert!(note.contains(&format!("using {used} ")), "{note}");
+    let quiet = run_bounded(db.path(), &["--threads", "2", "--no-cache", "check"]);
+    assert!(!stderr(&quiet).contains("note:"), "{}", stderr(&quiet));
+}
+
 /// Characters that make output dangerous, and some that do not.
 fn hostile_char() -> impl Strategy<Value = char> {
     prop_oneof![
