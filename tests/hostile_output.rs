@@ -188,6 +188,32 @@ fn forged_output_is_escaped_in_verify_human() {
 }
 
 #[test]
+fn forged_output_is_escaped_in_import_problems() {
+    let db = database(&[
+        ("example.org.yaml", "---\n"),
+        (
+            "list.txt",
+            "ht\u{1b}[2Jtp://example.org/a\nhttp://exa\u{1b}[31mmple.org/b\nhttp://example.org/c\n",
+        ),
+    ]);
+    let out = run_in(
+        db.path(),
+        &[
+            "import",
+            "--from",
+            "urls",
+            "list.txt",
+            "--content-type",
+            "text/html",
+        ],
+    );
+    let err = stderr(&out);
+    assert!(err.contains("invalid host `exa\\x1b[31mmple.org`"), "{err}");
+    assert_unforged("import (stderr)", &err);
+    assert_unforged("import", &stdout(&out));
+}
+
+#[test]
 fn a_finding_past_column_65535_does_not_panic() {
     let line = format!("x: {} \n", "a".repeat(65_540));
     let text = format!("---\n---\n_path: /a\ncontent-type: text/html\n{line}");
