@@ -265,6 +265,33 @@ fn duplicate_keys_on_one_line_give_output_linear_in_the_input() {
 }
 
 #[test]
+fn many_findings_on_one_long_line_are_located_without_quadratic_work() {
+    // 300,000 duplicate keys on one 1.8 MB line: reading the positions of
+    // the scalars and of the findings walks the line once, not once per
+    // scalar (this took minutes when each was counted from the line's
+    // start; the 30 s guard catches a hang, it is not a timing).
+    let n = 300_000;
+    let text = format!(
+        "---\n---\n_path: /a\ncontent-type: text/html\nx: {{{}}}\n",
+        vec!["a: 1"; n].join(", ")
+    );
+    let db = database(&[("example.org.yaml", &text)]);
+    let out = run_bounded(db.path(), &["--no-cache", "check", "--format", "github"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert_eq!(report.lines().count(), n - 1);
+    let last = report.lines().last().unwrap_or_default();
+    let column = 5 + 6 * (n - 1);
+    assert!(
+        last.starts_with(&format!(
+            "::error file=example.org.yaml,line=5,col={column},endLine=5,endColumn={}",
+            column + 1
+        )),
+        "{last}"
+    );
+}
+
+#[test]
 fn a_deep_block_sequence_renders_without_quadratic_work() {
     let mut text = String::from("---\n---\n_path: /a\ncontent-type: text/html\nx:\n");
     for depth in 0..3_000 {

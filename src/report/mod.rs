@@ -64,12 +64,67 @@ pub fn shown_path(path: &std::path::Path) -> String {
     crate::text::path_text(&display_path(path))
 }
 
+/// Every finding of `file`, located. Findings are in file order, so two
+/// cursors (starts, ends) walk forward along each line: many findings on
+/// one long line cost the line once, not once per finding.
 pub fn locate(file: &FileResult) -> Vec<Located<'_>> {
+    let source = &file.checked.source;
+    let path = display_path(&file.path);
+    let mut starts = Cursor::new(source);
+    let mut ends = Cursor::new(source);
     file.checked
         .findings
         .iter()
-        .map(|f| locate_one(file, f))
+        .map(|f| {
+            let (line, column) = starts.line_col(f.span.start);
+            let (end_line, end_column) = ends.line_col(f.span.end);
+            Located {
+                path: path.clone(),
+                line,
+                column,
+                end_line,
+                end_column,
+                code: f.rule.code,
+                severity: f.severity,
+                message: &f.message,
+                help: f.help.as_deref(),
+                fixable: f.fixable(),
+                finding: f,
+            }
+        })
         .collect()
+}
+
+/// [`Source::line_col`] for offsets that mostly go forward: the column of
+/// the last offset is kept, and a later offset on the same line counts
+/// only the characters in between.
+struct Cursor<'a> {
+    source: &'a crate::source::Source,
+    /// 0-based line, byte offset, and its 1-based column; `None` at first.
+    at: Option<(usize, usize, usize)>,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(source: &'a crate::source::Source) -> Self {
+        Cursor { source, at: None }
+    }
+
+    fn line_col(&mut self, offset: usize) -> (usize, usize) {
+        let text = &self.source.text;
+        let offset = offset.min(text.len());
+        let line0 = self.source.lines().line_of(offset);
+        let column = match self.at {
+            Some((line, from, column)) if line == line0 && from <= offset => {
+                column
+                    + text
+                        .get(from..offset)
+                        .map_or(offset - from, |s| s.chars().count())
+            }
+            _ => self.source.line_col(offset).1,
+        };
+        self.at = Some((line0, offset, column));
+        (line0 + 1, column)
+    }
 }
 
 /// One finding of `file`, located.
@@ -263,6 +318,26 @@ fn plural_word(n: usize, word: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_cursor_agrees_with_line_col() {
+        let source = crate::source::Source::new("a.yaml", "ab\nçé x\r\n\nz  é".to_string());
+        let mut offsets: Vec<usize> = (0..=source.text.len())
+            .filter(|&i| source.text.is_char_boundary(i))
+            .collect();
+        // Forward, then backward, then jumping around.
+        let mut cursor = super::Cursor::new(&source);
+        for &i in &offsets {
+            assert_eq!(cursor.line_col(i), source.line_col(i), "at {i}");
+        }
+        offsets.reverse();
+        for &i in &offsets {
+            assert_eq!(cursor.line_col(i), source.line_col(i), "at {i}");
+        }
+        for &i in &[3, 9, 1, 14, 4, 4, 0] {
+            assert_eq!(cursor.line_col(i), source.line_col(i), "at {i}");
+        }
+    }
+
     #[test]
     fn thousands_are_grouped() {
         assert_eq!(super::thousands(7), "7");
