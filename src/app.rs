@@ -40,7 +40,7 @@ pub struct GlobalArgs {
     /// Print more (every file processed).
     #[arg(short, long, global = true)]
     pub verbose: bool,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most 4 per core and 256).
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
     /// Do not read or write the results cache.
@@ -136,7 +136,14 @@ impl Context {
             }
         }
         crate::read::set_root(&root);
-        if let Some(n) = global.threads {
+        if let Some(asked) = global.threads {
+            let n = capped_threads(asked);
+            if n < asked {
+                eprintln!(
+                    "note: --threads {asked} is more than this machine can use; using {n} \
+                     (4 per core, at most {MAX_THREADS})"
+                );
+            }
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
                 .build_global()
@@ -243,4 +250,15 @@ pub fn with_context(global: &GlobalArgs, f: impl FnOnce(&Context) -> ExitStatus)
             ExitStatus::Error
         }
     }
+}
+
+/// The most worker threads a run starts, whatever `--threads` says.
+pub const MAX_THREADS: usize = 256;
+
+/// `--threads N` as used: at most 4 per available core and at most
+/// [`MAX_THREADS`] (more only adds memory and switching, and a hostile
+/// `urldb.toml` or command line could ask for thousands).
+pub fn capped_threads(asked: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    asked.min(cores.saturating_mul(4)).min(MAX_THREADS)
 }

@@ -30,6 +30,7 @@ pub mod rules;
 pub mod selection;
 pub mod source;
 pub mod suggest;
+pub mod text;
 pub mod url;
 pub mod verify;
 pub mod write;

@@ -50,6 +50,19 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
         Err(_) => String::from_utf8_lossy(raw).into_owned(),
     };
     let source = Source::new(path, text);
+    // Counted before anything is built: past the limit, the file is not
+    // read (its documents would take many times its size in memory).
+    let markers = rules::too_many_documents::markers(&source.text);
+    if markers > rules::too_many_documents::MAX_DOCUMENTS {
+        let finding = rules::too_many_documents::finding(&source.text, markers);
+        return Checked {
+            findings: options.selection.apply(vec![finding]),
+            source,
+            documents: None,
+            blocked_by: Some(&rules::too_many_documents::RULE),
+            canonical: None,
+        };
+    }
     let mut all: Vec<Finding> = Vec::new();
 
     for rule in rules::ALL {
@@ -409,7 +422,9 @@ pub fn facts_of(path: &Path, documents: &[Document], checked: bool) -> FileFacts
     }
 }
 
-/// Where the second `---` line starts (the end of the metadata document).
+/// Where the second `---` line starts, or where the first `...` line ends
+/// (the end of the metadata document): never further, however large the
+/// rest of the file.
 fn second_document_start(text: &str) -> usize {
     // An implicit first document (no leading `---`) is already open.
     let mut seen = usize::from(!text.starts_with("---"));
@@ -420,6 +435,9 @@ fn second_document_start(text: &str) -> usize {
             if seen == 2 {
                 return offset;
             }
+        }
+        if line.starts_with("...") && line[3..].chars().next().is_none_or(|c| c.is_whitespace()) {
+            return offset + line.len();
         }
         offset += line.len();
     }

@@ -174,7 +174,7 @@ pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
         let result = match edit::add_records(domain, &records, args.create_domain, &options) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", crate::text::escape(&e.to_string()));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }

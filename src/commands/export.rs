@@ -36,7 +36,9 @@ pub fn run(ctx: &Context, args: &ExportArgs) -> ExitStatus {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let written = match args.to {
-        ExportFormat::Urls => interchange::urls::write(&records, &mut out),
+        ExportFormat::Urls => {
+            interchange::urls::write(&records, &mut out).map(|encoded| note_encoded(encoded, ctx))
+        }
         ExportFormat::Json => interchange::json::write(&records, &mut out),
         ExportFormat::Csv => interchange::csv::write(&records, &mut out),
         ExportFormat::UriCatalogue => {
@@ -72,6 +74,18 @@ pub fn records_named(
     let known = listing::known_hosts(&targets.checked);
     listing::require_known("--domain", &filter.domains, &known)?;
     records(ctx, paths, filter)
+}
+
+/// After a URL list: say that URLs with control characters were written
+/// percent-encoded (the records themselves are `path-invalid-char`).
+pub fn note_encoded(encoded: usize, ctx: &Context) {
+    if encoded > 0 && !ctx.quiet {
+        eprintln!(
+            "note: {encoded} URL{} held control characters, written percent-encoded \
+             (`urldb check` reports the records)",
+            if encoded == 1 { "" } else { "s" }
+        );
+    }
 }
 
 /// The records of `paths` (default: the whole database) that `filter`

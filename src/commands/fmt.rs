@@ -91,7 +91,7 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
             continue;
         };
         changed += 1;
-        let path = report::display_path(&file.path);
+        let path = report::shown_path(&file.path);
         if args.diff {
             let old = String::from_utf8_lossy(file.read.as_deref().unwrap_or_default());
             let diff_path = run.diff_path(&file.path);
@@ -154,14 +154,14 @@ fn report_blocked(checked: &crate::lint::Checked, path: &std::path::Path) {
     let Some(rule) = checked.blocked_by else {
         return;
     };
-    let path = report::display_path(path);
+    let path = report::shown_path(path);
     let detail = checked
         .findings
         .iter()
         .find(|f| f.rule.code == rule.code)
         .map(|f| {
             let (line, col) = checked.source.line_col(f.span.start);
-            format!("{line}:{col}: {}", f.message)
+            format!("{line}:{col}: {}", crate::text::escape(&f.message))
         })
         .unwrap_or_else(|| rule.summary.to_string());
     let hint = if rule.code == "yaml-comment" {

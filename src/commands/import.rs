@@ -157,7 +157,7 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
         let result = match edit::add_records(domain, &records, args.create_domain, &options) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", crate::text::escape(&e.to_string()));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
@@ -185,7 +185,13 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
     for p in &problems {
         let kind = if p.skipped { "error" } else { "warning" };
         skipped += usize::from(p.skipped);
-        eprintln!("{kind}: {name}:{}: {}", p.line, p.message);
+        // The message may quote the imported file: escaped.
+        eprintln!(
+            "{kind}: {}:{}: {}",
+            crate::text::escape(&name),
+            p.line,
+            crate::text::escape(&p.message)
+        );
     }
     if !ctx.quiet {
         eprintln!("imported {added} records; {skipped} skipped");

@@ -90,7 +90,8 @@ pub fn run(ctx: &Context, args: &LsArgs) -> ExitStatus {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let written = match args.format {
-        LsFormat::Urls => interchange::urls::write(&records, &mut out),
+        LsFormat::Urls => interchange::urls::write(&records, &mut out)
+            .map(|encoded| super::export::note_encoded(encoded, ctx)),
         LsFormat::Json => interchange::json::write(&records, &mut out),
         LsFormat::Csv => interchange::csv::write(&records, &mut out),
     };

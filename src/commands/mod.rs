@@ -47,13 +47,14 @@ pub fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
     if (b as i32) > (a as i32) { b } else { a }
 }
 
-/// Print file errors (I/O problems) to stderr.
+/// Print file errors (I/O problems) to stderr, file names and messages
+/// escaped ([`crate::text`]).
 pub fn print_errors(errors: &[FileError]) {
     for e in errors {
         eprintln!(
             "error: {}: {}",
-            crate::report::display_path(&e.path),
-            e.message
+            crate::report::shown_path(&e.path),
+            crate::text::escape(&e.message)
         );
     }
 }
@@ -120,11 +121,14 @@ impl Run {
     }
 
     /// The path a diff names: repository-relative inside a repository (so
-    /// `git apply` takes it from the top), else as shown.
+    /// `git apply` takes it from the top), else as shown; control
+    /// characters escaped ([`crate::text::escape`]).
     pub fn diff_path(&self, path: &std::path::Path) -> String {
-        self.repo()
+        let path = self
+            .repo()
             .and_then(|r| r.repo_path(path))
-            .unwrap_or_else(|| crate::report::display_path(path))
+            .unwrap_or_else(|| crate::report::display_path(path));
+        crate::text::escape(&path).into_owned()
     }
 
     /// Write a file's new text: to the work tree, or with `--staged` to the

@@ -62,7 +62,7 @@ pub fn run(ctx: &Context, args: &RmArgs) -> ExitStatus {
         let result = match edit::remove_paths(domain, &paths, &options) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", crate::text::escape(&e.to_string()));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }

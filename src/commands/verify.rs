@@ -121,7 +121,11 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> ExitStatus {
             }
         }
         if verbose && result.outcome == Outcome::Ok {
-            let line = format!("ok {} ({} ms)", check.url, result.elapsed.as_millis());
+            let line = format!(
+                "ok {} ({} ms)",
+                crate::text::escape(&check.url),
+                result.elapsed.as_millis()
+            );
             match &progress {
                 Some(bar) => bar.println(line),
                 None => eprintln!("{line}"),

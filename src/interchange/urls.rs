@@ -8,11 +8,19 @@ use super::LineProblem;
 use crate::listing::UrlRecord;
 use crate::url::{Canonical, canonicalize_given};
 
-pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<()> {
+/// One URL a line. A URL holding a control character (which no line of a
+/// URL list can hold) is written with it percent-encoded
+/// ([`crate::text::url_line`]); the count of such URLs is returned, for a
+/// note.
+pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<usize> {
+    let mut encoded = 0;
     for r in records {
-        writeln!(out, "{}", r.url())?;
+        let url = r.url();
+        let (line, changed) = crate::text::url_line(&url);
+        encoded += usize::from(changed);
+        writeln!(out, "{line}")?;
     }
-    Ok(())
+    Ok(encoded)
 }
 
 /// The URLs of `text`, canonical, each with its line; bad lines as problems.

@@ -61,6 +61,11 @@ struct Builder<'s> {
     doc_start: usize,
     doc_explicit: bool,
     root: Option<Node>,
+    /// The last marker turned into an offset: (line, column, offset).
+    /// Markers mostly go forward, so the next one on the same line counts
+    /// only the characters in between (a long flow line is not counted
+    /// from its start for every scalar on it).
+    last: std::cell::Cell<(usize, usize, usize)>,
 }
 
 /// Parse `text` (a domain file without its byte order mark).
@@ -75,6 +80,7 @@ pub fn parse_tree(text: &str) -> Tree {
         doc_start: 0,
         doc_explicit: false,
         root: None,
+        last: std::cell::Cell::new((usize::MAX, 0, 0)),
     };
     loop {
         let (event, marker) = match parser.next_token() {
@@ -237,7 +243,23 @@ pub fn parse_tree(text: &str) -> Tree {
 
 impl Builder<'_> {
     fn offset(&self, m: &Marker) -> usize {
-        self.lines.offset(self.text, m.line(), m.col())
+        let (line, col) = (m.line(), m.col());
+        let (last_line, last_col, last_at) = self.last.get();
+        let at = if line == last_line && col >= last_col && last_at <= self.text.len() {
+            // As LineIndex::offset does from the line's start, from here.
+            let rest = &self.text[last_at..];
+            let n = col - last_col;
+            let head = &rest.as_bytes()[..n.min(rest.len())];
+            if head.is_ascii() {
+                last_at + head.len()
+            } else {
+                last_at + rest.char_indices().nth(n).map_or(rest.len(), |(i, _)| i)
+            }
+        } else {
+            self.lines.offset(self.text, line, col)
+        };
+        self.last.set((line, col, at));
+        at
     }
 
     fn node_props(&mut self, at: usize, anchor: usize, tag: Option<&Tag>) {

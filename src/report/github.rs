@@ -3,12 +3,15 @@
 //!
 //! `::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=T::MESSAGE`,
 //! with GitHub's escaping: `%`, CR and LF in the message; additionally `:`
-//! and `,` in property values.
+//! and `,` in property values. Before that, text from the database has
+//! its control characters escaped visibly ([`crate::text::escape`]), so
+//! the only line breaks in a command are the ones urldb means.
 
 use std::io::{self, Write};
 
 use crate::database::FileResult;
 use crate::diagnostic::Severity;
+use crate::text::escape;
 
 pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     for file in files {
@@ -17,15 +20,15 @@ pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
-            let mut message = f.message.to_string();
+            let mut message = escape(f.message).into_owned();
             if let Some(help) = f.help {
                 message.push_str("\nhelp: ");
-                message.push_str(help);
+                message.push_str(&escape(help));
             }
             writeln!(
                 out,
                 "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-                property(&f.path),
+                property(&escape(&f.path)),
                 f.line,
                 f.column,
                 f.end_line,

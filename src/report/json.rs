@@ -6,6 +6,6 @@ use crate::database::FileResult;
 
 pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     let all: Vec<_> = files.iter().flat_map(super::locate).collect();
-    serde_json::to_writer_pretty(&mut *out, &all)?;
+    crate::text::write_json_pretty(&mut *out, &all)?;
     writeln!(out)
 }

@@ -54,9 +54,15 @@ pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     writeln!(out, "</testsuites>")
 }
 
-/// Escape text for an XML attribute or element; characters XML 1.0 cannot
-/// hold at all become U+FFFD. (Also used by `verify --format junit`.)
+/// Escape text for an XML attribute or element. Tab, line feed and
+/// carriage return become character references (the exact value, and no
+/// line of the document starts with data); DEL, C1 controls and the other
+/// characters [`crate::text::needs_escape`] names become references too;
+/// characters XML 1.0 cannot hold at all (other C0 controls, U+FFFE,
+/// U+FFFF) become a visible escape such as `\x01`. (Also used by `verify
+/// --format junit`.)
 pub fn xml(s: &str) -> String {
+    use std::fmt::Write as _;
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -65,8 +71,15 @@ pub fn xml(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            '\t' | '\n' | '\r' => {
+                let _ = write!(out, "&#{};", c as u32);
+            }
+            c if (c as u32) < 0x20 => crate::text::push_escaped(&mut out, c),
+            '\u{FFFE}' => out.push_str("\\u{fffe}"),
+            '\u{FFFF}' => out.push_str("\\u{ffff}"),
+            c if crate::text::needs_escape(c) => {
+                let _ = write!(out, "&#x{:x};", c as u32);
+            }
             c => out.push(c),
         }
     }
@@ -79,7 +92,11 @@ mod tests {
     fn xml_escapes_markup_and_control_characters() {
         assert_eq!(
             super::xml("a<b>&\"'\u{1}"),
-            "a&lt;b&gt;&amp;&quot;&apos;\u{FFFD}"
+            "a&lt;b&gt;&amp;&quot;&apos;\\x01"
+        );
+        assert_eq!(
+            super::xml("a\n::error\u{1b}[31m\u{9b}"),
+            "a&#10;::error\\x1b[31m&#x9b;"
         );
     }
 }

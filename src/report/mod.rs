@@ -49,23 +49,37 @@ pub struct Located<'a> {
     pub finding: &'a Finding,
 }
 
-/// A path as urldb shows it: with `/` separators.
+/// A path as urldb names it: with `/` separators, otherwise exact (for
+/// machine formats, which escape it their own way, and for messages,
+/// which are escaped when printed).
 pub fn display_path(path: &std::path::Path) -> String {
     let s = path.to_string_lossy();
     let s = s.strip_prefix("./").unwrap_or(&s);
     s.replace('\\', "/")
 }
 
+/// A path as human output shows it: [`display_path`], with control
+/// characters escaped and never starting with `:` ([`crate::text::path_text`]).
+pub fn shown_path(path: &std::path::Path) -> String {
+    crate::text::path_text(&display_path(path))
+}
+
+/// Every finding of `file`, located. Findings are in file order, so two
+/// cursors (starts, ends) walk forward along each line: many findings on
+/// one long line cost the line once, not once per finding.
 pub fn locate(file: &FileResult) -> Vec<Located<'_>> {
     let source = &file.checked.source;
+    let path = display_path(&file.path);
+    let mut starts = Cursor::new(source);
+    let mut ends = Cursor::new(source);
     file.checked
         .findings
         .iter()
         .map(|f| {
-            let (line, column) = source.line_col(f.span.start);
-            let (end_line, end_column) = source.line_col(f.span.end);
+            let (line, column) = starts.line_col(f.span.start);
+            let (end_line, end_column) = ends.line_col(f.span.end);
             Located {
-                path: display_path(&file.path),
+                path: path.clone(),
                 line,
                 column,
                 end_line,
@@ -79,6 +93,108 @@ pub fn locate(file: &FileResult) -> Vec<Located<'_>> {
             }
         })
         .collect()
+}
+
+/// [`Source::line_col`] for offsets that mostly go forward: the column of
+/// the last offset is kept, and a later offset on the same line counts
+/// only the characters in between.
+struct Cursor<'a> {
+    source: &'a crate::source::Source,
+    /// 0-based line, byte offset, and its 1-based column; `None` at first.
+    at: Option<(usize, usize, usize)>,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(source: &'a crate::source::Source) -> Self {
+        Cursor { source, at: None }
+    }
+
+    fn line_col(&mut self, offset: usize) -> (usize, usize) {
+        let text = &self.source.text;
+        let offset = offset.min(text.len());
+        let line0 = self.source.lines().line_of(offset);
+        let column = match self.at {
+            Some((line, from, column)) if line == line0 && from <= offset => {
+                column
+                    + text
+                        .get(from..offset)
+                        .map_or(offset - from, |s| s.chars().count())
+            }
+            _ => self.source.line_col(offset).1,
+        };
+        self.at = Some((line0, offset, column));
+        (line0 + 1, column)
+    }
+}
+
+/// One finding of `file`, located.
+pub fn locate_one<'a>(file: &'a FileResult, f: &'a Finding) -> Located<'a> {
+    let source = &file.checked.source;
+    let (line, column) = source.line_col(f.span.start);
+    let (end_line, end_column) = source.line_col(f.span.end);
+    Located {
+        path: display_path(&file.path),
+        line,
+        column,
+        end_line,
+        end_column,
+        code: f.rule.code,
+        severity: f.severity,
+        message: &f.message,
+        help: f.help.as_deref(),
+        fixable: f.fixable(),
+        finding: f,
+    }
+}
+
+/// The human formats (`full`, `concise`) show at most this many findings
+/// of one rule in one file; one line counts the rest. Machine formats
+/// list every finding.
+pub const SHOWN_PER_RULE: usize = 50;
+
+/// The findings a human format shows (in order), and for each rule with
+/// more than [`SHOWN_PER_RULE`] findings in the file, how many are not
+/// shown (in the order the rules were first cut).
+pub fn capped(findings: &[Finding]) -> (Vec<&Finding>, Vec<(&'static str, usize)>) {
+    let mut seen: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut shown = Vec::new();
+    let mut order = Vec::new();
+    for f in findings {
+        let n = seen.entry(f.rule.code).or_insert(0);
+        *n += 1;
+        if *n <= SHOWN_PER_RULE {
+            shown.push(f);
+        } else if *n == SHOWN_PER_RULE + 1 {
+            order.push(f.rule.code);
+        }
+    }
+    let more = order
+        .into_iter()
+        .map(|code| (code, seen.get(code).copied().unwrap_or(0) - SHOWN_PER_RULE))
+        .collect();
+    (shown, more)
+}
+
+/// The line that stands for the findings a human format does not show.
+pub fn more_line(shown_path: &str, code: &str, n: usize) -> String {
+    format!(
+        "{shown_path}: … and {} more `{code}` finding{} in this file (all of them in `--format json`)",
+        thousands(n),
+        plural(n)
+    )
+}
+
+/// `4950` as `4,950`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Counts for the summary line and the exit code.
@@ -198,4 +314,34 @@ fn plural(n: usize) -> &'static str {
 
 fn plural_word(n: usize, word: &str) -> String {
     format!("{n} {word}{}", plural(n))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_cursor_agrees_with_line_col() {
+        let source = crate::source::Source::new("a.yaml", "ab\nçé x\r\n\nz  é".to_string());
+        let mut offsets: Vec<usize> = (0..=source.text.len())
+            .filter(|&i| source.text.is_char_boundary(i))
+            .collect();
+        // Forward, then backward, then jumping around.
+        let mut cursor = super::Cursor::new(&source);
+        for &i in &offsets {
+            assert_eq!(cursor.line_col(i), source.line_col(i), "at {i}");
+        }
+        offsets.reverse();
+        for &i in &offsets {
+            assert_eq!(cursor.line_col(i), source.line_col(i), "at {i}");
+        }
+        for &i in &[3, 9, 1, 14, 4, 4, 0] {
+            assert_eq!(cursor.line_col(i), source.line_col(i), "at {i}");
+        }
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(super::thousands(7), "7");
+        assert_eq!(super::thousands(4950), "4,950");
+        assert_eq!(super::thousands(1_000_000), "1,000,000");
+    }
 }

@@ -14,7 +14,7 @@ use crate::rules;
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &log(files))?;
+    crate::text::write_json_pretty(&mut *out, &log(files))?;
     writeln!(out)
 }
 

@@ -40,6 +40,7 @@ pub mod missing_final_newline;
 pub mod mixed_line_endings;
 pub mod nesting_too_deep;
 pub mod non_string_key;
+pub mod too_many_documents;
 pub mod trailing_whitespace;
 pub mod yaml_alias;
 pub mod yaml_comment;
@@ -107,6 +108,7 @@ pub static ALL: &[&Rule] = &[
     &non_string_key::RULE,
     &file_too_large::RULE,
     &nesting_too_deep::RULE,
+    &too_many_documents::RULE,
     &empty_file::RULE,
     &metadata_not_mapping::RULE,
     &record_not_mapping::RULE,

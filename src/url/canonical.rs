@@ -142,23 +142,14 @@ impl fmt::Display for Canonical {
 /// [`canonicalize`] for a URL given to be stored or removed (`add`, `rm`,
 /// `import`): a control character anywhere (tabs and line breaks included)
 /// is refused rather than dropped, since the record written would not be
-/// the URL given. The error shows the URL with its control characters
-/// escaped (`\n`, `\u{1b}`).
+/// the URL given. The error shows the URL as all output shows data
+/// ([`crate::text::escape`]: `\n`, `\x1b`).
 pub fn canonicalize_given(input: &str) -> Result<Canonical, UrlError> {
     if let Some(c) = input.chars().find(|c| c.is_control()) {
-        let url = input
-            .chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_default().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect();
+        let one = c.to_string();
         return Err(UrlError::Control {
-            url,
-            character: format!("U+{:04X} (`{}`)", c as u32, c.escape_default()),
+            url: crate::text::escape(input).into_owned(),
+            character: format!("U+{:04X} (`{}`)", c as u32, crate::text::escape(&one)),
         });
     }
     canonicalize(input)

@@ -10,8 +10,9 @@ use serde::Serialize;
 use super::plan::{Check, Plan, Problem};
 use super::{CheckResult, Outcome};
 use crate::http::FetchError;
-use crate::report::display_path;
 use crate::report::junit::xml;
+use crate::report::{display_path, shown_path};
+use crate::text::escape;
 
 /// The counts of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -70,15 +71,18 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// `FILE:LINE: URL: reason`, one line per failure (as each ends).
+/// `FILE:LINE: URL: reason`, one line per failure (as each ends). The
+/// URL and the reason (which may quote what a server sent) are escaped
+/// ([`crate::text::escape`]).
 pub fn human_line(out: &mut dyn Write, check: &Check, result: &CheckResult) -> io::Result<()> {
     if let Outcome::Broken(failure) = &result.outcome {
         writeln!(
             out,
-            "{}:{}: {}: {failure}",
-            display_path(&check.file),
+            "{}:{}: {}: {}",
+            shown_path(&check.file),
             check.line,
-            check.url
+            escape(&check.url),
+            escape(&failure.to_string())
         )?;
     }
     Ok(())
@@ -89,13 +93,13 @@ pub fn problem_line(problem: &Problem) -> String {
     match problem.line {
         Some(line) => format!(
             "error: {}:{line}: {}",
-            display_path(&problem.file),
-            problem.message
+            shown_path(&problem.file),
+            escape(&problem.message)
         ),
         None => format!(
             "error: {}: {}",
-            display_path(&problem.file),
-            problem.message
+            shown_path(&problem.file),
+            escape(&problem.message)
         ),
     }
 }
@@ -213,7 +217,7 @@ pub fn json(
         results,
         problems: plan.problems.iter().map(problem_line).collect(),
     };
-    serde_json::to_writer_pretty(&mut *out, &report)?;
+    crate::text::write_json_pretty(&mut *out, &report)?;
     writeln!(out)
 }
 
@@ -288,10 +292,10 @@ pub fn github(out: &mut dyn Write, plan: &Plan, results: &[CheckResult]) -> io::
             writeln!(
                 out,
                 "::error file={},line={},title={}::{}",
-                property(&display_path(&c.file)),
+                property(&escape(&display_path(&c.file))),
                 c.line,
                 property(&format!("urldb verify ({})", f.kind())),
-                data(&format!("{}: {f}", c.url))
+                data(&escape(&format!("{}: {f}", c.url)))
             )?;
         }
     }
@@ -300,8 +304,8 @@ pub fn github(out: &mut dyn Write, plan: &Plan, results: &[CheckResult]) -> io::
         writeln!(
             out,
             "::error file={}{line},title=urldb verify::{}",
-            property(&display_path(&p.file)),
-            data(&p.message)
+            property(&escape(&display_path(&p.file))),
+            data(&escape(&p.message))
         )?;
     }
     Ok(())

@@ -334,7 +334,7 @@ fn add_rm_and_import_refuse_urls_with_control_characters() {
                 "text/html",
                 "http://example.org/b\u{1b}[2J",
             ],
-            "`http://example.org/b\\u{1b}[2J`",
+            "`http://example.org/b\\x1b[2J`",
         ),
         (
             vec!["rm", "http://example.org/\nx"],

@@ -16,6 +16,7 @@ mod faults;
 mod generator;
 mod git;
 mod hostile_io;
+mod hostile_output;
 mod hostile_verdicts;
 mod interchange;
 mod pre_commit;

@@ -33,6 +33,12 @@ fn prepare(code: &str) -> tempfile::TempDir {
         std::fs::write(dir.path().join("example.com.yaml"), text).expect("write");
         return dir;
     }
+    if code == "too-many-documents" {
+        // Made here rather than committed: one document over the limit.
+        std::fs::write(dir.path().join("example.com.yaml"), "---\n".repeat(200_001))
+            .expect("write");
+        return dir;
+    }
     support::copy_dir(&fixture(code), dir.path());
     let _ = std::fs::remove_file(dir.path().join(".gitattributes"));
     dir
@@ -83,6 +89,7 @@ rule_tests!(
     non_string_key,
     file_too_large,
     nesting_too_deep,
+    too_many_documents,
     empty_file,
     metadata_not_mapping,
     record_not_mapping,
@@ -161,7 +168,7 @@ fn one_rule(code: &str) {
 fn fires_on_its_fixture(rule: &Rule) {
     let code = rule.code;
     assert!(
-        code == "file-too-large" || fixture(code).is_dir(),
+        ["file-too-large", "too-many-documents"].contains(&code) || fixture(code).is_dir(),
         "{code}: no fixture directory tests/fixtures/rules/{code}/"
     );
     let dir = prepare(code);

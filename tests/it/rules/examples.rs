@@ -19,6 +19,8 @@
 pub const ILLUSTRATIVE: &[&str] = &[
     // A 300 MB file.
     "file-too-large",
+    // 200,001 documents.
+    "too-many-documents",
 ];
 
 #[derive(Debug, Default)]
