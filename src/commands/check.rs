@@ -146,7 +146,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
             report::statistics(&mut out, &outcome.files)?;
         }
         if args.format == report::Format::Full && !ctx.quiet {
-            report::summary(&mut out, counts, fixed)?;
+            report::summary(&mut out, counts, fixed, outcome.errors.len())?;
         }
         Ok(())
     })();

@@ -268,13 +268,27 @@ pub fn statistics(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     Ok(())
 }
 
-/// The closing lines of a `check` run.
-pub fn summary(out: &mut dyn Write, counts: Counts, fixed: usize) -> io::Result<()> {
+/// The closing lines of a `check` run. `unchecked`: files that could not
+/// be read or written (their errors follow on stderr): a run with any is
+/// never reported as passed.
+pub fn summary(
+    out: &mut dyn Write,
+    counts: Counts,
+    fixed: usize,
+    unchecked: usize,
+) -> io::Result<()> {
     if fixed > 0 {
         writeln!(out, "Fixed {fixed} finding{}.", plural(fixed))?;
     }
+    if unchecked > 0 {
+        writeln!(
+            out,
+            "{} could not be checked (see the errors).",
+            plural_word(unchecked, "file")
+        )?;
+    }
     if counts.total() == 0 {
-        if fixed == 0 {
+        if fixed == 0 && unchecked == 0 {
             writeln!(out, "All checks passed.")?;
         }
         return Ok(());

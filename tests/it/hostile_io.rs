@@ -240,6 +240,12 @@ fn a_fifo_is_refused_without_waiting() {
             err.contains("is a FIFO (named pipe); only regular files are read"),
             "urldb {args:?}: {err}"
         );
+        // A run that could not read a file never says it passed.
+        assert!(
+            !text(&out.stdout).contains("All checks passed"),
+            "urldb {args:?}: {}",
+            text(&out.stdout)
+        );
         assert!(
             started.elapsed() < Duration::from_secs(30),
             "urldb {args:?} took {:?}",
