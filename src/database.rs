@@ -137,7 +137,7 @@ impl Targets {
         for p in &self.outside {
             eprintln!(
                 "note: {}: outside the database root; skipped",
-                crate::report::display_path(p)
+                crate::source::display_path(p)
             );
         }
     }

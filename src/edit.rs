@@ -138,7 +138,7 @@ impl HostIndex {
                 host: host.to_string(),
                 files: many
                     .iter()
-                    .map(|i| crate::report::display_path(&self.domains[*i].file))
+                    .map(|i| crate::source::display_path(&self.domains[*i].file))
                     .collect(),
             }),
             _ => Err(LookupError::Unknown {
@@ -157,7 +157,7 @@ impl HostIndex {
         match self.by_host.get(&other).and_then(|v| v.first()) {
             Some(i) => format!(
                 "; `{other}` is in {} (add `{host}` to its `cnames` if it serves the same site)",
-                crate::report::display_path(&self.domains[*i].file)
+                crate::source::display_path(&self.domains[*i].file)
             ),
             None => " (use `--create-domain` to create it)".to_string(),
         }
@@ -306,17 +306,17 @@ pub struct FileEdit {
 /// Why a file could not be edited at all.
 #[derive(Debug, thiserror::Error)]
 pub enum EditError {
-    #[error("{}: {message}", crate::report::display_path(file))]
+    #[error("{}: {message}", crate::source::display_path(file))]
     Read { file: PathBuf, message: String },
     #[error(
         "{}: not edited: it has a `{code}` finding that blocks rewriting it; run `urldb check {}`",
-        crate::report::display_path(file),
-        crate::report::display_path(file)
+        crate::source::display_path(file),
+        crate::source::display_path(file)
     )]
     Blocked { file: PathBuf, code: &'static str },
     #[error(
         "cannot create {}: `{domain}` is not a valid domain file name: {reason}",
-        crate::report::display_path(file)
+        crate::source::display_path(file)
     )]
     BadDomain {
         file: PathBuf,

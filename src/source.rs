@@ -7,6 +7,21 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+/// A path as urldb names it: with `/` separators, otherwise exact (for
+/// machine formats, which escape it their own way, and for messages,
+/// which are escaped when printed).
+pub fn display_path(path: &std::path::Path) -> String {
+    let s = path.to_string_lossy();
+    let s = s.strip_prefix("./").unwrap_or(&s);
+    s.replace('\\', "/")
+}
+
+/// A path as human output shows it: [`display_path`], with control
+/// characters escaped and never starting with `:` ([`crate::text::path_text`]).
+pub fn shown_path(path: &std::path::Path) -> String {
+    crate::text::path_text(&display_path(path))
+}
+
 /// A byte range into a [`Source`]'s text.
 pub type Span = Range<usize>;
 

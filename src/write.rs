@@ -177,7 +177,7 @@ impl Lock {
                     if break_stale(&lock) {
                         eprintln!(
                             "note: removed {}: left by a urldb that was killed while writing",
-                            crate::report::display_path(&lock)
+                            crate::source::display_path(&lock)
                         );
                         continue;
                     }

@@ -186,7 +186,7 @@ pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
 
 /// Print what happened to each URL of one file; the status it earns.
 fn report(ctx: &Context, result: &edit::FileEdit, items: &[(Pending, NewRecord)]) -> ExitStatus {
-    let file = crate::report::display_path(&result.file);
+    let file = crate::source::display_path(&result.file);
     let mut status = ExitStatus::Success;
     for ((item, record), change) in items.iter().zip(&result.changes) {
         match change {

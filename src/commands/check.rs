@@ -98,7 +98,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
             if let Some(new) = &file.new_text {
                 let path = match &run {
                     Some(run) => run.diff_path(&file.path),
-                    None => report::shown_path(&file.path),
+                    None => crate::source::shown_path(&file.path),
                 };
                 let original = file
                     .read

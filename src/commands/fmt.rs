@@ -9,7 +9,6 @@ use clap::Args;
 use super::GitArgs;
 use crate::app::{Context, ExitStatus};
 use crate::database::{self, Mode, Outcome};
-use crate::report;
 
 #[derive(Debug, Args)]
 pub struct FmtArgs {
@@ -91,7 +90,7 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
             continue;
         };
         changed += 1;
-        let path = report::shown_path(&file.path);
+        let path = crate::source::shown_path(&file.path);
         if args.diff {
             let old = String::from_utf8_lossy(file.read.as_deref().unwrap_or_default());
             let diff_path = run.diff_path(&file.path);
@@ -154,7 +153,7 @@ fn report_blocked(checked: &crate::lint::Checked, path: &std::path::Path) {
     let Some(rule) = checked.blocked_by else {
         return;
     };
-    let path = report::shown_path(path);
+    let path = crate::source::shown_path(path);
     let detail = checked
         .findings
         .iter()

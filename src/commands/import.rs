@@ -44,7 +44,7 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let name = crate::report::display_path(&args.file);
+    let name = crate::source::display_path(&args.file);
     let bytes = if args.file.as_os_str() == "-" {
         super::read_stdin()
     } else {
@@ -162,7 +162,7 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
                 continue;
             }
         };
-        let file = crate::report::display_path(&result.file);
+        let file = crate::source::display_path(&result.file);
         for (item, change) in items.iter().zip(&result.changes) {
             match change {
                 Change::Added => added += 1,

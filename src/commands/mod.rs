@@ -53,7 +53,7 @@ pub fn print_errors(errors: &[FileError]) {
     for e in errors {
         eprintln!(
             "error: {}: {}",
-            crate::report::shown_path(&e.path),
+            crate::source::shown_path(&e.path),
             crate::text::escape(&e.message)
         );
     }
@@ -127,7 +127,7 @@ impl Run {
         let path = self
             .repo()
             .and_then(|r| r.repo_path(path))
-            .unwrap_or_else(|| crate::report::display_path(path));
+            .unwrap_or_else(|| crate::source::display_path(path));
         crate::text::escape(&path).into_owned()
     }
 

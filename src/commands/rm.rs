@@ -67,7 +67,7 @@ pub fn run(ctx: &Context, args: &RmArgs) -> ExitStatus {
                 continue;
             }
         };
-        let file = crate::report::display_path(&result.file);
+        let file = crate::source::display_path(&result.file);
         for ((input, path), change) in items.iter().zip(&result.changes) {
             match change {
                 Change::Removed if !ctx.quiet => eprintln!("removed {path} from {file}"),

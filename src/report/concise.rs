@@ -9,7 +9,7 @@ use crate::text::escape;
 
 pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     for file in files {
-        let path = super::shown_path(&file.path);
+        let path = crate::source::shown_path(&file.path);
         let (shown, more) = super::capped(&file.checked.findings);
         for f in shown {
             let f = super::locate_one(file, f);

@@ -42,7 +42,7 @@ pub fn write(out: &mut dyn Write, files: &[FileResult], color: bool) -> io::Resu
         .with_context_lines(1);
     for file in files {
         let source = &file.checked.source;
-        let name = super::shown_path(&file.path);
+        let name = crate::source::shown_path(&file.path);
         let (shown, more) = super::capped(&file.checked.findings);
         for f in shown {
             let text = render(&handler, &name, source, f);

@@ -17,7 +17,7 @@ pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
         if located.is_empty() {
             continue;
         }
-        let path = super::display_path(&file.path);
+        let path = crate::source::display_path(&file.path);
         writeln!(
             out,
             r#"  <testsuite name="{}" tests="{n}" failures="{n}">"#,

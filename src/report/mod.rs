@@ -13,6 +13,7 @@ use std::io::{self, Write};
 
 use crate::database::FileResult;
 use crate::diagnostic::{Finding, Severity};
+use crate::source::display_path;
 
 /// Output formats of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -47,21 +48,6 @@ pub struct Located<'a> {
     pub fixable: bool,
     #[serde(skip)]
     pub finding: &'a Finding,
-}
-
-/// A path as urldb names it: with `/` separators, otherwise exact (for
-/// machine formats, which escape it their own way, and for messages,
-/// which are escaped when printed).
-pub fn display_path(path: &std::path::Path) -> String {
-    let s = path.to_string_lossy();
-    let s = s.strip_prefix("./").unwrap_or(&s);
-    s.replace('\\', "/")
-}
-
-/// A path as human output shows it: [`display_path`], with control
-/// characters escaped and never starting with `:` ([`crate::text::path_text`]).
-pub fn shown_path(path: &std::path::Path) -> String {
-    crate::text::path_text(&display_path(path))
 }
 
 /// Every finding of `file`, located. Findings are in file order, so two

@@ -78,7 +78,7 @@ fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {
                         span.clone(),
                         format!(
                             "cname `{name}` is also listed by `{}`",
-                            crate::report::display_path(&ctx.files[other].path)
+                            crate::source::display_path(&ctx.files[other].path)
                         ),
                     )
                     .help("a host is an alias of one domain: keep the cname in one file"),
@@ -97,7 +97,7 @@ fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {
                         span.clone(),
                         format!(
                             "cname `{name}` also has its own file `{}`",
-                            crate::report::display_path(&ctx.files[other].path)
+                            crate::source::display_path(&ctx.files[other].path)
                         ),
                     )
                     .help("a host is either an alias or a domain: remove the cname, or merge the other file's records into this one"),
@@ -117,7 +117,7 @@ fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {
                     format!(
                         "domain `{}` is also a cname in `{}`",
                         file.domain,
-                        crate::report::display_path(&ctx.files[other].path)
+                        crate::source::display_path(&ctx.files[other].path)
                     ),
                 )
                 .help("a host is either an alias or a domain: merge this file's records into the other file, or remove the cname there"),

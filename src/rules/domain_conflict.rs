@@ -50,7 +50,7 @@ fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {
                             format!(
                                 "domain `{}` also has the file `{}`",
                                 file.domain,
-                                crate::report::display_path(&ctx.files[that].path)
+                                crate::source::display_path(&ctx.files[that].path)
                             ),
                         )
                         .help("keep one file per domain: merge the records into one of them"),

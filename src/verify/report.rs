@@ -11,7 +11,7 @@ use super::plan::{Check, Plan, Problem};
 use super::{CheckResult, Outcome};
 use crate::http::FetchError;
 use crate::report::junit::xml;
-use crate::report::{display_path, shown_path};
+use crate::source::{display_path, shown_path};
 use crate::text::escape;
 
 /// The counts of a run.
