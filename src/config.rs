@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::diagnostic::Severity;
 use crate::render::EmptyMetadata;
+use crate::rules::diagnostic::Severity;
 
 pub const FILE_NAME: &str = "urldb.toml";
 

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::cache::{Cache, Kept, Lookup};
-use crate::diagnostic::Finding;
 use crate::discover;
 use crate::git;
 use crate::lint::{self, Checked, Options};
+use crate::rules::diagnostic::Finding;
 use crate::rules::{self, Check, DbContext, FileFacts};
 use crate::source::Source;
 

@@ -13,12 +13,12 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::Severity;
 use crate::lint::{self, Options};
 use crate::model::domain::{self, CATEGORIES, CONTENT_LENGTH, CONTENT_SHA256, CONTENT_TYPE, PATH};
 use crate::model::node::{Document, Entry, Node, Scalar, Value};
 use crate::model::path::equivalence_key;
 use crate::render::render;
+use crate::rules::diagnostic::Severity;
 use crate::url::{Canonical, Scheme};
 use crate::write::{self, WriteError};
 

@@ -12,7 +12,6 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod database;
-pub mod diagnostic;
 pub mod diff;
 pub mod discover;
 pub mod edit;

@@ -7,10 +7,10 @@
 use std::path::Path;
 
 use crate::config::{LineEnding, LintSettings};
-use crate::diagnostic::{Applicability, Edit, Finding, NodePath};
 use crate::model::node::{Document, Node, Value};
 use crate::parse::{comments::find_comments, tree::Problem, tree::parse_tree};
 use crate::render::{EmptyMetadata, RenderOptions, render};
+use crate::rules::diagnostic::{Applicability, Edit, Finding, NodePath};
 use crate::rules::{self, Check, FileContext, FileFacts, LayoutContext, Rule, TextContext};
 use crate::selection::Selection;
 use crate::source::Source;

@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diagnostic::{Finding, Severity};
 use crate::rules;
+use crate::rules::diagnostic::{Finding, Severity};
 
 #[derive(Debug, Clone)]
 pub struct Selection {

@@ -103,6 +103,19 @@ pub fn url_line(url: &str) -> (Cow<'_, str>, bool) {
     (Cow::Owned(out), true)
 }
 
+/// `4950` as `4,950`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ use miette::{
 };
 
 use crate::database::FileResult;
-use crate::diagnostic::{Finding, Severity};
+use crate::rules::diagnostic::{Finding, Severity};
 use crate::source::Source;
 use crate::text::{escape, escaped_width, push_escaped};
 

@@ -10,7 +10,7 @@
 use std::io::{self, Write};
 
 use crate::database::FileResult;
-use crate::diagnostic::Severity;
+use crate::rules::diagnostic::Severity;
 use crate::text::escape;
 
 pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {

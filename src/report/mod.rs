@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use crate::database::FileResult;
-use crate::diagnostic::{Finding, Severity};
+use crate::rules::diagnostic::{Finding, Severity};
 use crate::source::display_path;
 
 /// Output formats of `check`.
@@ -165,22 +165,9 @@ pub fn capped(findings: &[Finding]) -> (Vec<&Finding>, Vec<(&'static str, usize)
 pub fn more_line(shown_path: &str, code: &str, n: usize) -> String {
     format!(
         "{shown_path}: … and {} more `{code}` finding{} in this file (all of them in `--format json`)",
-        thousands(n),
+        crate::text::thousands(n),
         plural(n)
     )
-}
-
-/// `4950` as `4,950`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Counts for the summary line and the exit code.
@@ -340,8 +327,8 @@ mod tests {
 
     #[test]
     fn thousands_are_grouped() {
-        assert_eq!(super::thousands(7), "7");
-        assert_eq!(super::thousands(4950), "4,950");
-        assert_eq!(super::thousands(1_000_000), "1,000,000");
+        assert_eq!(crate::text::thousands(7), "7");
+        assert_eq!(crate::text::thousands(4950), "4,950");
+        assert_eq!(crate::text::thousands(1_000_000), "1,000,000");
     }
 }

@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use serde_json::{Value, json};
 
 use crate::database::FileResult;
-use crate::diagnostic::{Applicability, Severity};
 use crate::rules;
+use crate::rules::diagnostic::{Applicability, Severity};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 

@@ -165,7 +165,7 @@ fn verdict(node: &Node) -> Option<Verdict> {
 mod tests {
     use crate::rules::test_support::{codes, findings, fixed, with_metadata};
 
-    fn fix_of(meta: &str) -> Option<(crate::diagnostic::Applicability, String)> {
+    fn fix_of(meta: &str) -> Option<(crate::rules::diagnostic::Applicability, String)> {
         let found = findings(with_metadata(meta), "invalid-boolean");
         let fix = found.first()?.fix.as_ref()?;
         Some((fix.applicability, fix.title.clone()))
@@ -220,7 +220,7 @@ mod tests {
 
     #[test]
     fn fix_safety() {
-        use crate::diagnostic::Applicability::{Safe, Unsafe};
+        use crate::rules::diagnostic::Applicability::{Safe, Unsafe};
         assert_eq!(fix_of("https: ON\n").map(|f| f.0), Some(Safe));
         assert_eq!(fix_of("https: 'true'\n").map(|f| f.0), Some(Unsafe));
         assert_eq!(fix_of("https: 1\n").map(|f| f.0), Some(Unsafe));

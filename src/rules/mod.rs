@@ -12,15 +12,15 @@
 
 use std::path::Path;
 
-use crate::diagnostic::{Finding, Severity};
 use crate::model::node::Document;
+use crate::rules::diagnostic::{Finding, Severity};
 use crate::source::{Source, Span};
 
 #[allow(unused_imports)]
 mod prelude {
-    pub use crate::diagnostic::{Edit, Finding, Fix, NodePath, Severity};
     pub use crate::model::domain::{self, Record, records};
     pub use crate::model::node::{Entry, Node, Scalar, ScalarStyle, Value};
+    pub use crate::rules::diagnostic::{Edit, Finding, Fix, NodePath, Severity};
     pub use crate::rules::{
         Check, DbContext, DbFinding, FileContext, FixKind, LayoutContext, Rule, TextContext,
         entry_path, list_items, sub_span,
@@ -28,6 +28,7 @@ mod prelude {
     pub use crate::source::Span;
 }
 
+pub mod diagnostic;
 pub mod docs;
 pub mod settings;
 
@@ -325,8 +326,8 @@ pub struct ListItem<'a> {
 
 impl ListItem<'_> {
     /// The item's place in the tree, for `Edit::Remove` / `Edit::SetScalar`.
-    pub fn path(&self) -> crate::diagnostic::NodePath {
-        crate::diagnostic::NodePath::new(self.doc, &[self.entry, self.item])
+    pub fn path(&self) -> crate::rules::diagnostic::NodePath {
+        crate::rules::diagnostic::NodePath::new(self.doc, &[self.entry, self.item])
     }
 }
 
@@ -360,16 +361,16 @@ pub fn entry_path(
     doc: usize,
     entries: &[crate::model::node::Entry],
     key: &str,
-) -> Option<crate::diagnostic::NodePath> {
+) -> Option<crate::rules::diagnostic::NodePath> {
     let index = entries.iter().position(|e| e.key_str() == Some(key))?;
-    Some(crate::diagnostic::NodePath::new(doc, &[index]))
+    Some(crate::rules::diagnostic::NodePath::new(doc, &[index]))
 }
 
 /// Helpers for the unit tests in rule files.
 #[cfg(test)]
 pub mod test_support {
-    use crate::diagnostic::Finding;
     use crate::lint::{Checked, Options, check_bytes};
+    use crate::rules::diagnostic::Finding;
 
     /// The file name the helpers without a `name` check a text as.
     const NAME: &str = "example.com.yaml";

@@ -218,8 +218,11 @@ mod tests {
         let finding = finding(&text, "path-dot-segment");
         assert_eq!(&text[finding.span.clone()], ".");
         let fix = finding.fix.as_ref().expect("a suggested fix");
-        assert_eq!(fix.applicability, crate::diagnostic::Applicability::Unsafe);
-        let [crate::diagnostic::Edit::SetScalar { value, .. }] = fix.edits.as_slice() else {
+        assert_eq!(
+            fix.applicability,
+            crate::rules::diagnostic::Applicability::Unsafe
+        );
+        let [crate::rules::diagnostic::Edit::SetScalar { value, .. }] = fix.edits.as_slice() else {
             panic!("one SetScalar edit");
         };
         assert_eq!(value.value, "/a/b?x=/./");

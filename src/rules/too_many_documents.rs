@@ -63,8 +63,8 @@ pub fn finding(text: &str, markers: usize) -> Finding {
         at..(at + 3).min(text.len()),
         format!(
             "{} document markers, over the limit of {}; the file is not read",
-            crate::report::thousands(markers),
-            crate::report::thousands(MAX_DOCUMENTS)
+            crate::text::thousands(markers),
+            crate::text::thousands(MAX_DOCUMENTS)
         ),
     )
     .help("a domain file holds one document per record; split or remove the empty documents")

@@ -75,7 +75,7 @@ mod tests {
             f.help.as_deref(),
             Some("rename it: `git mv example.com.yml example.com.yaml`")
         );
-        assert_eq!(f.severity, crate::diagnostic::Severity::Warning);
+        assert_eq!(f.severity, crate::rules::diagnostic::Severity::Warning);
     }
 
     #[test]

@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::Finding;
 use crate::listing::Filter;
 use crate::model::domain::{self, Record};
 use crate::parse::tree::parse_tree;
+use crate::rules::diagnostic::Finding;
 use crate::rules::{self, Rule};
 use crate::source::{LineIndex, Source};
 

@@ -19,6 +19,7 @@ mod hostile_io;
 mod hostile_output;
 mod hostile_verdicts;
 mod interchange;
+mod layers;
 mod pre_commit;
 mod properties;
 mod pyyaml_differential;
