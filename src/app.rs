@@ -23,6 +23,51 @@ pub enum ExitStatus {
     Error = 2,
 }
 
+/// Why a command stopped short (exit 2). Findings, files to reformat and
+/// broken URLs are not errors: they are [`ExitStatus::Failure`].
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// The command line or the configuration asks for something that
+    /// cannot be done; the message says what instead.
+    #[error("{0}")]
+    Usage(String),
+    /// `urldb.toml` could not be read or is invalid: its report, complete
+    /// (rendered with the place in the file).
+    #[error("{0}")]
+    Config(String),
+    /// A file, the repository, standard input or the network failed.
+    #[error("{0}")]
+    Failed(String),
+    /// Standard output could not be written. A closed pipe (`urldb ls |
+    /// head -1`) is how a reader says it has seen enough: not an error.
+    #[error("cannot write the output: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+impl CommandError {
+    fn is_closed_pipe(&self) -> bool {
+        matches!(self, CommandError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}
+
+/// The one place a command's result becomes the exit status: an error is
+/// printed once, to stderr, and is exit 2; a closed output pipe is a quiet
+/// success, as in ripgrep.
+pub fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatus {
+    match result {
+        Ok(status) => status,
+        Err(e) if e.is_closed_pipe() => ExitStatus::Success,
+        Err(CommandError::Config(report)) => {
+            eprintln!("{}", report.trim_end());
+            ExitStatus::Error
+        }
+        Err(e) => {
+            eprintln!("error: {}", e.to_string().trim_end());
+            ExitStatus::Error
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
     /// The database directory (default: `root` in urldb.toml, else the current directory).
@@ -81,7 +126,7 @@ pub struct Context {
 
 impl Context {
     /// The run context; the error is the complete text to print.
-    pub fn new(global: &GlobalArgs) -> Result<Context, String> {
+    pub fn new(global: &GlobalArgs) -> Result<Context, CommandError> {
         let color = match global.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -91,13 +136,13 @@ impl Context {
             }
         };
         let cwd = std::env::current_dir()
-            .map_err(|e| format!("error: cannot read the current directory: {e}"))?;
+            .map_err(|e| CommandError::Failed(format!("cannot read the current directory: {e}")))?;
         let config_path = match &global.config {
             Some(p) => Some(p.clone()),
             None => Config::discover(&cwd),
         };
         let config = match &config_path {
-            Some(p) => Config::load(p).map_err(|e| e.render(color))?,
+            Some(p) => Config::load(p).map_err(|e| CommandError::Config(e.render(color)))?,
             None => Config::default(),
         };
         let root = match (&global.db, &config.root, &config_path) {
@@ -109,10 +154,10 @@ impl Context {
             _ => PathBuf::from("."),
         };
         if !root.is_dir() {
-            return Err(format!(
-                "error: database directory `{}` does not exist",
-                root.display()
-            ));
+            return Err(CommandError::Usage(format!(
+                "database directory `{}` does not exist",
+                crate::text::escape(&root.display().to_string())
+            )));
         }
         // `root` in urldb.toml comes with the repository: it may not lead
         // out of the directory that holds urldb.toml (a pull request could
@@ -126,13 +171,13 @@ impl Context {
                 base
             };
             if !crate::read::is_inside(&root, base) {
-                return Err(format!(
+                return Err(CommandError::Config(format!(
                     "error: {}: root = \"{}\" leads outside the directory that holds {}; \
                      the database root must be inside it",
-                    cfg.display(),
-                    configured.display(),
+                    crate::text::escape(&cfg.display().to_string()),
+                    crate::text::escape(&configured.display().to_string()),
                     crate::config::FILE_NAME
-                ));
+                )));
             }
         }
         crate::read::set_root(&root);
@@ -147,7 +192,7 @@ impl Context {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
                 .build_global()
-                .map_err(|e| format!("error: --threads: {e}"))?;
+                .map_err(|e| CommandError::Failed(format!("--threads: {e}")))?;
         }
         Ok(Context {
             config,
@@ -195,7 +240,7 @@ impl Context {
     }
 
     /// Lint options from the configuration and the command line.
-    pub fn options(&self, select: Option<&SelectArgs>) -> Result<Options, String> {
+    pub fn options(&self, select: Option<&SelectArgs>) -> Result<Options, CommandError> {
         let lint = &self.config.lint;
         let (sel, extend, ignore) = match select {
             Some(s) => {
@@ -215,7 +260,8 @@ impl Context {
                 lint.ignore.clone(),
             ),
         };
-        let selection = Selection::new(sel.as_deref(), &extend, &ignore, &lint.severity)?;
+        let selection = Selection::new(sel.as_deref(), &extend, &ignore, &lint.severity)
+            .map_err(CommandError::Usage)?;
         Ok(Options {
             settings: self.config.lint_settings(),
             selection,
@@ -226,8 +272,8 @@ impl Context {
         })
     }
 
-    pub fn exclude(&self) -> Result<globset::GlobSet, String> {
-        crate::discover::exclude_set(&self.config.exclude)
+    pub fn exclude(&self) -> Result<globset::GlobSet, CommandError> {
+        crate::discover::exclude_set(&self.config.exclude).map_err(CommandError::Usage)
     }
 }
 
@@ -242,14 +288,11 @@ fn relative_to_cwd(path: &Path, cwd: &Path) -> PathBuf {
 
 /// Build the context from the global options and run `f` with it; a
 /// context that cannot be built is an error (exit 2).
-pub fn with_context(global: &GlobalArgs, f: impl FnOnce(&Context) -> ExitStatus) -> ExitStatus {
-    match Context::new(global) {
-        Ok(ctx) => f(&ctx),
-        Err(message) => {
-            eprintln!("{}", message.trim_end());
-            ExitStatus::Error
-        }
-    }
+pub fn with_context(
+    global: &GlobalArgs,
+    f: impl FnOnce(&Context) -> Result<ExitStatus, CommandError>,
+) -> Result<ExitStatus, CommandError> {
+    f(&Context::new(global)?)
 }
 
 /// The most worker threads a run starts, whatever `--threads` says.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::app::{ExitStatus, GlobalArgs, with_context};
+use crate::app::{ExitStatus, GlobalArgs, exit_status, with_context};
 use crate::commands::check::CheckArgs;
 use crate::commands::fmt::FmtArgs;
 
@@ -68,9 +68,10 @@ pub enum Command {
     Man,
 }
 
-/// Parse arguments, run the command, return the exit status.
+/// Run the command; its result becomes the exit status in one place
+/// ([`exit_status`]).
 pub fn run(cli: Cli) -> ExitStatus {
-    match cli.command {
+    exit_status(match cli.command {
         Command::Rules => crate::commands::rules::list(),
         Command::Rule { code } => crate::commands::rules::show(&code),
         Command::Init { dir } => {
@@ -103,5 +104,5 @@ pub fn run(cli: Cli) -> ExitStatus {
         Command::Export(args) => {
             with_context(&cli.global, |ctx| crate::commands::export::run(ctx, &args))
         }
-    }
+    })
 }

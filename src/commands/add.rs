@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::worse;
-use crate::app::{Context, ExitStatus};
+use crate::app::{CommandError, Context, ExitStatus};
 use crate::edit::{self, Change, Domain, HostIndex, NewRecord};
 use crate::http::{BodyMode, Client, ClientOptions, FetchError};
 use crate::url::{Canonical, Scheme};
@@ -51,14 +51,8 @@ struct Pending {
     path: String,
 }
 
-pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
-    let (options, exclude) = match (ctx.options(None), ctx.exclude()) {
-        (Ok(o), Ok(e)) => (o, e),
-        (Err(message), _) | (_, Err(message)) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
+pub fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
+    let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
     let timeout = match args
         .timeout
         .as_deref()
@@ -67,8 +61,9 @@ pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
         Some(text) => match crate::config::parse_duration(text) {
             Some(t) => t,
             None => {
-                eprintln!("error: timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")");
-                return ExitStatus::Error;
+                return Err(CommandError::Failed(format!(
+                    "timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")"
+                )));
             }
         },
         None => DEFAULT_TIMEOUT,
@@ -127,8 +122,7 @@ pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
     if let Err(message) =
         crate::listing::require_known("--map", args.map.iter().map(|(d, _)| d), &named)
     {
-        eprintln!("error: {message}");
-        return ExitStatus::Error;
+        return Err(CommandError::Usage(message));
     }
     let client = (args.content_type.is_none() || args.static_).then(|| {
         Client::new(ClientOptions {
@@ -181,7 +175,7 @@ pub fn run(ctx: &Context, args: &AddArgs) -> ExitStatus {
         };
         status = worse(status, report(ctx, &result, items));
     }
-    status
+    Ok(status)
 }
 
 /// Print what happened to each URL of one file; the status it earns.
@@ -227,7 +221,7 @@ fn probe(
     maps: &BTreeMap<String, Target>,
     args: &AddArgs,
     quiet: bool,
-) -> Result<(String, Option<(u64, String)>), String> {
+) -> Result<(String, Option<(u64, String)>), ProbeError> {
     let target = maps
         .get(&item.url.host)
         .or_else(|| maps.get(&item.domain.name));
@@ -235,7 +229,7 @@ fn probe(
         .and_then(|t| t.scheme.clone())
         .unwrap_or_else(|| item.url.scheme.to_string());
     let authority = target.map_or(item.url.host.as_str(), |t| t.authority.as_str());
-    let (fetch_url, _) = plan::build_url(&scheme, authority, &item.path)?;
+    let (fetch_url, _) = plan::build_url(&scheme, authority, &item.path).map_err(ProbeError)?;
     let mode = if args.static_ {
         BodyMode::Digest
     } else {
@@ -263,23 +257,25 @@ fn probe(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let response = response.map_err(|e| match e {
-        FetchError::Timeout(what) => {
-            format!("{fetch_url}: timed out ({what}); try a longer --timeout")
-        }
-        e => format!("{fetch_url}: {e}"),
+    let response = response.map_err(|e| {
+        ProbeError(match e {
+            FetchError::Timeout(what) => {
+                format!("{fetch_url}: timed out ({what}); try a longer --timeout")
+            }
+            e => format!("{fetch_url}: {e}"),
+        })
     })?;
     let status = response.status;
     if (300..400).contains(&status) {
         if args.static_ {
-            return Err(format!(
+            return Err(ProbeError(format!(
                 "{fetch_url} answers {status} (a redirect{}): `--static` records the body of a 2xx answer",
                 response
                     .location
                     .as_deref()
                     .map(|l| format!(" to {l}"))
                     .unwrap_or_default()
-            ));
+            )));
         }
         let content_type = args
             .content_type
@@ -288,22 +284,30 @@ fn probe(
         return Ok((content_type, None));
     }
     if !(200..300).contains(&status) {
-        return Err(format!("{fetch_url} answers HTTP {status}; not added"));
+        return Err(ProbeError(format!(
+            "{fetch_url} answers HTTP {status}; not added"
+        )));
     }
     let content_type = match &args.content_type {
         Some(t) => t.clone(),
         None => match response.content_type.as_deref().map(media_type) {
             Some(t) if !t.is_empty() => t,
             _ => {
-                return Err(format!(
+                return Err(ProbeError(format!(
                     "{fetch_url} sends no Content-Type; give one with --content-type"
-                ));
+                )));
             }
         },
     };
     let digest = response.body.map(|d| (d.length, d.sha256_hex));
     Ok((content_type, digest))
 }
+
+/// Why one URL could not be probed: reported for that URL, and the others
+/// go on.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct ProbeError(String);
 
 /// The media type of a Content-Type header: parameters dropped, type and
 /// subtype lowercase (they are case-insensitive, and the format wants them

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::GitArgs;
-use crate::app::{Context, ExitStatus, SelectArgs};
+use crate::app::{CommandError, Context, ExitStatus, SelectArgs};
 use crate::database::{self, FileError, Mode, Outcome};
 use crate::report::{self, Counts};
 
@@ -42,14 +42,8 @@ pub struct CheckArgs {
     pub shard: Option<(usize, usize)>,
 }
 
-pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
-    let options = match ctx.options(Some(&args.select)) {
-        Ok(o) => o,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
+pub fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {
+    let options = ctx.options(Some(&args.select))?;
     let mode = if args.fix || args.diff {
         Mode::Fix
     } else {
@@ -57,13 +51,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
     };
     let mut run: Option<super::Run> = None;
     let mut outcome = if let Some(name) = &args.stdin_filename {
-        let raw = match super::read_stdin() {
-            Ok(raw) => raw,
-            Err(message) => {
-                eprintln!("error: {message}");
-                return ExitStatus::Error;
-            }
-        };
+        let raw = super::read_stdin()?;
         let mut outcome = Outcome {
             checked: 1,
             ..Outcome::default()
@@ -83,10 +71,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
                 run = Some(selected);
                 outcome
             }
-            Err(message) => {
-                eprintln!("error: {message}");
-                return ExitStatus::Error;
-            }
+            Err(e) => return Err(e),
         }
     };
 
@@ -105,12 +90,13 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
                     .as_deref()
                     .map(String::from_utf8_lossy)
                     .unwrap_or_default();
-                let _ = out.write_all(crate::diff::unified(&path, &original, new).as_bytes());
+                out.write_all(crate::diff::unified(&path, &original, new).as_bytes())?;
                 changed += 1;
             }
         }
+        out.flush()?;
         super::print_errors(&outcome.errors);
-        return status(changed > 0, &outcome.errors, args.exit_zero);
+        return Ok(status(changed > 0, &outcome.errors, args.exit_zero));
     }
     let mut fixed = 0;
     if args.fix {
@@ -122,7 +108,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
             };
             let Some(run) = &run else {
                 // --stdin-filename: the fixed text goes to stdout.
-                let _ = out.write_all(new.as_bytes());
+                out.write_all(new.as_bytes())?;
                 continue;
             };
             let expected = file.read.take().unwrap_or_default();
@@ -148,16 +134,11 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> ExitStatus {
         if args.format == report::Format::Full && !ctx.quiet {
             report::summary(&mut out, counts, fixed, outcome.errors.len())?;
         }
-        Ok(())
+        out.flush()
     })();
-    if let Err(e) = result
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        eprintln!("error: {e}");
-        return ExitStatus::Error;
-    }
+    result?;
     super::print_errors(&outcome.errors);
-    status(counts.total() > 0, &outcome.errors, args.exit_zero)
+    Ok(status(counts.total() > 0, &outcome.errors, args.exit_zero))
 }
 
 fn status(found: bool, errors: &[FileError], exit_zero: bool) -> ExitStatus {

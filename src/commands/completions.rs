@@ -3,26 +3,31 @@
 
 use std::io::Write;
 
-use crate::app::ExitStatus;
+use crate::app::{CommandError, ExitStatus};
 
-/// `command`: the whole command line, from `cli` (which knows it).
-pub fn completions(shell: clap_complete::Shell, mut command: clap::Command) -> ExitStatus {
-    clap_complete::generate(shell, &mut command, "urldb", &mut std::io::stdout());
-    ExitStatus::Success
+/// `command`: the whole command line, from `cli` (which knows it). The
+/// script is made in memory and written once, so a failed write is an
+/// error to report (clap_complete would panic on it).
+pub fn completions(
+    shell: clap_complete::Shell,
+    mut command: clap::Command,
+) -> Result<ExitStatus, CommandError> {
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut command, "urldb", &mut out);
+    write_all(&out)
 }
 
-pub fn man(command: clap::Command) -> ExitStatus {
+pub fn man(command: clap::Command) -> Result<ExitStatus, CommandError> {
     let mut out = Vec::new();
-    if let Err(e) = clap_mangen::Man::new(command).render(&mut out) {
-        eprintln!("error: {e}");
-        return ExitStatus::Error;
-    }
-    match std::io::stdout().write_all(&out) {
-        Ok(()) => ExitStatus::Success,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitStatus::Success,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitStatus::Error
-        }
-    }
+    clap_mangen::Man::new(command)
+        .render(&mut out)
+        .map_err(|e| CommandError::Failed(e.to_string()))?;
+    write_all(&out)
+}
+
+fn write_all(bytes: &[u8]) -> Result<ExitStatus, CommandError> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(bytes)?;
+    stdout.flush()?;
+    Ok(ExitStatus::Success)
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::app::{Context, ExitStatus};
+use crate::app::{CommandError, Context, ExitStatus};
 use crate::database::FileError;
 use crate::interchange::{self, ExportFormat};
 use crate::listing::{self, Filter, UrlRecord};
@@ -20,19 +20,13 @@ pub struct ExportArgs {
     pub paths: Vec<PathBuf>,
 }
 
-pub fn run(ctx: &Context, args: &ExportArgs) -> ExitStatus {
+pub fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, CommandError> {
     // Everything, `deprecated` records included: an export loses nothing.
     let filter = Filter {
         include_deprecated: true,
         ..Filter::default()
     };
-    let (records, errors) = match records(ctx, &args.paths, &filter) {
-        Ok(r) => r,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
+    let (records, errors) = records(ctx, &args.paths, &filter)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let written = match args.to {
@@ -50,8 +44,9 @@ pub fn run(ctx: &Context, args: &ExportArgs) -> ExitStatus {
             match interchange::uri_catalogue::write(&records, &now) {
                 Ok(text) => out.write_all(text.as_bytes()),
                 Err(message) => {
-                    eprintln!("error: cannot export as URI-Catalogue: {message}");
-                    return ExitStatus::Error;
+                    return Err(CommandError::Failed(format!(
+                        "cannot export as URI-Catalogue: {message}"
+                    )));
                 }
             }
         }
@@ -65,14 +60,14 @@ pub fn records_named(
     ctx: &Context,
     paths: &[PathBuf],
     filter: &Filter,
-) -> Result<(Vec<UrlRecord>, Vec<FileError>), String> {
+) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
     if filter.domains.is_empty() {
         return records(ctx, paths, filter);
     }
     let exclude = ctx.exclude()?;
     let targets = crate::database::targets(&ctx.root, paths, &exclude);
     let known = listing::known_hosts(&targets.checked);
-    listing::require_known("--domain", &filter.domains, &known)?;
+    listing::require_known("--domain", &filter.domains, &known).map_err(CommandError::Usage)?;
     records(ctx, paths, filter)
 }
 
@@ -94,9 +89,9 @@ pub fn records(
     ctx: &Context,
     paths: &[PathBuf],
     filter: &Filter,
-) -> Result<(Vec<UrlRecord>, Vec<FileError>), String> {
+) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
     let exclude = ctx.exclude()?;
-    let max = ctx.config.max_file_size()?;
+    let max = ctx.config.max_file_size().map_err(CommandError::Usage)?;
     let targets = crate::database::targets(&ctx.root, paths, &exclude);
     targets.note_outside(ctx.quiet);
     let (records, mut errors) = listing::collect(&targets.checked, filter, max);
@@ -104,19 +99,17 @@ pub fn records(
     Ok((records, errors))
 }
 
-/// The exit status once the output is written: a closed pipe (`| head`) is
-/// not an error; unreadable files are.
-pub fn finish(written: std::io::Result<()>, errors: &[FileError]) -> ExitStatus {
-    if let Err(e) = written
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        eprintln!("error: cannot write the output: {e}");
-        return ExitStatus::Error;
-    }
+/// The exit status once the output is written: a failed write is the
+/// command's error ([`CommandError::Output`]); unreadable files are exit 2.
+pub fn finish(
+    written: std::io::Result<()>,
+    errors: &[FileError],
+) -> Result<ExitStatus, CommandError> {
+    written?;
     super::print_errors(errors);
-    if errors.is_empty() {
+    Ok(if errors.is_empty() {
         ExitStatus::Success
     } else {
         ExitStatus::Error
-    }
+    })
 }

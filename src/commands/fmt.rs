@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::GitArgs;
-use crate::app::{Context, ExitStatus};
+use crate::app::{CommandError, Context, ExitStatus};
 use crate::database::{self, Mode, Outcome};
 
 #[derive(Debug, Args)]
@@ -30,47 +30,31 @@ pub struct FmtArgs {
     pub drop_comments: bool,
 }
 
-pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
-    let mut options = match ctx.options(None) {
-        Ok(o) => o,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
+pub fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
+    let mut options = ctx.options(None)?;
     options.drop_comments = args.drop_comments;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
 
     if let Some(name) = &args.stdin_filename {
-        let raw = match super::read_stdin() {
-            Ok(raw) => raw,
-            Err(message) => {
-                eprintln!("error: {message}");
-                return ExitStatus::Error;
-            }
-        };
+        let raw = super::read_stdin()?;
         let checked = crate::lint::check_bytes(name, &raw, &options);
         return match &checked.canonical {
             Some(text) => {
-                let _ = out.write_all(text.as_bytes());
-                ExitStatus::Success
+                out.write_all(text.as_bytes())?;
+                out.flush()?;
+                Ok(ExitStatus::Success)
             }
             None => {
-                let _ = out.write_all(&raw);
+                out.write_all(&raw)?;
+                out.flush()?;
                 report_blocked(&checked, name);
-                ExitStatus::Failure
+                Ok(ExitStatus::Failure)
             }
         };
     }
 
-    let run = match super::Run::select(ctx, &args.paths, &args.git, args.diff) {
-        Ok(run) => run,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
+    let run = super::Run::select(ctx, &args.paths, &args.git, args.diff)?;
     let mode = if args.check && !args.diff {
         Mode::FormatCheck
     } else {
@@ -80,6 +64,16 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
     ctx.say_cached(&outcome);
     let mut changed = 0;
     let mut blocked = 0;
+    // A failed write to stdout does not stop the files being written: it
+    // is kept, and is the run's error once they are.
+    let mut output = Ok(());
+    let mut keep = |written: std::io::Result<()>| {
+        if let Err(e) = written
+            && output.is_ok()
+        {
+            output = Err(e);
+        }
+    };
     for file in &mut outcome.files {
         if file.checked.blocked_by.is_some() {
             blocked += 1;
@@ -94,14 +88,14 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
         if args.diff {
             let old = String::from_utf8_lossy(file.read.as_deref().unwrap_or_default());
             let diff_path = run.diff_path(&file.path);
-            let _ = out.write_all(crate::diff::unified(&diff_path, &old, &new).as_bytes());
+            keep(out.write_all(crate::diff::unified(&diff_path, &old, &new).as_bytes()));
         } else if args.check {
-            let _ = writeln!(out, "Would reformat: {path}");
+            keep(writeln!(out, "Would reformat: {path}"));
         } else {
             match run.write(&file.path, file.read.as_deref().unwrap_or_default(), &new) {
                 Ok(()) => {
                     if ctx.verbose {
-                        let _ = writeln!(out, "Reformatted: {path}");
+                        keep(writeln!(out, "Reformatted: {path}"));
                     }
                 }
                 Err(super::NotWritten::UnstagedChanges) => {
@@ -126,7 +120,7 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
         } else {
             "reformatted"
         };
-        let _ = writeln!(
+        keep(writeln!(
             out,
             "{changed} file{} {verb}, {unchanged} file{} left unchanged{}",
             if changed == 1 { "" } else { "s" },
@@ -136,16 +130,18 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> ExitStatus {
             } else {
                 String::new()
             }
-        );
+        ));
     }
+    keep(out.flush());
     super::print_errors(&outcome.errors);
-    if !outcome.errors.is_empty() {
+    output?;
+    Ok(if !outcome.errors.is_empty() {
         ExitStatus::Error
     } else if blocked > 0 || ((args.check || args.diff) && changed > 0) {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
-    }
+    })
 }
 
 /// Say why a file was not formatted: the first finding that blocks it.

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::worse;
-use crate::app::{Context, ExitStatus};
+use crate::app::{CommandError, Context, ExitStatus};
 use crate::edit::{self, Change, Domain, HostIndex, NewRecord};
 use crate::interchange::{self, ImportFormat, LineProblem};
 use crate::url::Canonical;
@@ -36,31 +36,21 @@ struct Incoming {
     record: NewRecord,
 }
 
-pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
-    let (options, exclude) = match (ctx.options(None), ctx.exclude()) {
-        (Ok(o), Ok(e)) => (o, e),
-        (Err(message), _) | (_, Err(message)) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
+pub fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CommandError> {
+    let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
     let name = crate::source::display_path(&args.file);
     let bytes = if args.file.as_os_str() == "-" {
         super::read_stdin()
     } else {
         match crate::read::read_limited(&args.file, u64::MAX, false) {
             Ok(Ok(bytes)) => Ok(bytes),
-            Ok(Err(_)) => Err(format!("cannot read {name}: too large")),
-            Err(e) => Err(format!("cannot read {name}: {e}")),
+            Ok(Err(_)) => Err(CommandError::Failed(format!(
+                "cannot read {name}: too large"
+            ))),
+            Err(e) => Err(CommandError::Failed(format!("cannot read {name}: {e}"))),
         }
     };
-    let bytes = match bytes {
-        Ok(b) => b,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
+    let bytes = bytes?;
 
     let mut problems: Vec<LineProblem> = Vec::new();
     let mut incoming: Vec<Incoming> = Vec::new();
@@ -94,8 +84,7 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
         }
         ImportFormat::Urls => {
             let Ok(text) = std::str::from_utf8(&bytes) else {
-                eprintln!("error: {name}: not UTF-8 text");
-                return ExitStatus::Error;
+                return Err(CommandError::Failed(format!("{name}: not UTF-8 text")));
             };
             let (urls, found) = interchange::urls::read(text);
             problems.extend(found);
@@ -199,5 +188,5 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> ExitStatus {
     if skipped > 0 {
         status = worse(status, ExitStatus::Failure);
     }
-    status
+    Ok(status)
 }

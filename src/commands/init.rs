@@ -1,8 +1,9 @@
 //! `urldb init [DIR]`: a new database that passes `urldb check` as it is.
 
+use std::io::Write;
 use std::path::Path;
 
-use crate::app::ExitStatus;
+use crate::app::{CommandError, ExitStatus};
 
 /// The configuration `init` writes: every key, commented with its default.
 pub const CONFIG: &str = r#"# urldb configuration (see docs/guide.md for every key)
@@ -27,31 +28,37 @@ root = "."                  # the database directory, relative to this file
 /// The example domain file: canonical, and clean for every rule.
 pub const EXAMPLE: &str = "---\n---\n_path: /\ncategories:\n- frontend\ncontent-type: text/html\n";
 
-pub fn run(dir: &Path) -> ExitStatus {
+pub fn run(dir: &Path) -> Result<ExitStatus, CommandError> {
     let config = dir.join(crate::config::FILE_NAME);
     let example = dir.join("example.com.yaml");
     for path in [&config, &example] {
         if path.exists() {
-            eprintln!(
-                "error: {} already exists; init writes only new files",
-                path.display()
-            );
-            return ExitStatus::Error;
+            return Err(CommandError::Usage(format!(
+                "{} already exists; init writes only new files",
+                crate::source::shown_path(path)
+            )));
         }
     }
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        eprintln!("error: cannot create {}: {e}", dir.display());
-        return ExitStatus::Error;
-    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        CommandError::Failed(format!(
+            "cannot create {}: {e}",
+            crate::source::shown_path(dir)
+        ))
+    })?;
     for (path, text) in [(&config, CONFIG), (&example, EXAMPLE)] {
-        if let Err(e) = crate::write::create(path, text.as_bytes()) {
-            eprintln!("error: {e}");
-            return ExitStatus::Error;
-        }
+        crate::write::create(path, text.as_bytes())
+            .map_err(|e| CommandError::Failed(crate::text::escape(&e.to_string()).into_owned()))?;
     }
-    println!("Created {} and {}.", config.display(), example.display());
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "Created {} and {}.",
+        crate::source::shown_path(&config),
+        crate::source::shown_path(&example)
+    )?;
+    writeln!(
+        out,
         "Next: add records (one file per domain, `<domain>.yaml`), then run `urldb check` and `urldb fmt`."
-    );
-    ExitStatus::Success
+    )?;
+    Ok(ExitStatus::Success)
 }

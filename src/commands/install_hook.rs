@@ -1,45 +1,49 @@
 //! `urldb install-hook`: a git pre-commit hook that checks and
 //! format-checks what is about to be committed (`--staged`).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::app::{Context, ExitStatus};
+use crate::app::{CommandError, Context, ExitStatus};
 
 /// The line that marks a hook as urldb's own: it may be replaced, any
 /// other hook is the user's and is kept unless `--force`.
 pub const MARKER: &str = "# installed by `urldb install-hook`";
 
-pub fn run(ctx: &Context, force: bool, global: &crate::app::GlobalArgs) -> ExitStatus {
-    match install(ctx, force, global) {
-        Ok(message) => {
-            if !ctx.quiet {
-                println!("{message}");
-            }
-            ExitStatus::Success
-        }
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitStatus::Error
-        }
+pub fn run(
+    ctx: &Context,
+    force: bool,
+    global: &crate::app::GlobalArgs,
+) -> Result<ExitStatus, CommandError> {
+    let message = install(ctx, force, global)?;
+    if !ctx.quiet {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", crate::text::escape(&message))?;
+        out.flush()?;
     }
+    Ok(ExitStatus::Success)
 }
 
-fn install(ctx: &Context, force: bool, global: &crate::app::GlobalArgs) -> Result<String, String> {
-    let repo =
-        crate::git::Repository::discover(&ctx.root, "install-hook").map_err(|e| e.to_string())?;
+fn install(
+    ctx: &Context,
+    force: bool,
+    global: &crate::app::GlobalArgs,
+) -> Result<String, CommandError> {
+    let repo = crate::git::Repository::discover(&ctx.root, "install-hook").map_err(failed)?;
     let hooks = repo.hooks_dir();
     let hook = hooks.join("pre-commit");
-    let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
+    let cwd = std::env::current_dir().map_err(|e| failed(format!("current directory: {e}")))?;
     let text = script(repo.workdir(), &cwd, global)?;
 
     match std::fs::symlink_metadata(&hook) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::create_dir_all(&hooks).map_err(|e| format!("{}: {e}", hooks.display()))?;
-            crate::write::create(&hook, text.as_bytes()).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(&hooks)
+                .map_err(|e| failed(format!("{}: {e}", hooks.display())))?;
+            crate::write::create(&hook, text.as_bytes()).map_err(failed)?;
             make_executable(&hook)?;
             Ok(format!("installed {}", hook.display()))
         }
-        Err(e) => Err(format!("{}: {e}", hook.display())),
+        Err(e) => Err(failed(format!("{}: {e}", hook.display()))),
         Ok(meta) => {
             let old = match crate::read::read_limited(&hook, 1 << 20, false) {
                 Ok(Ok(bytes)) => bytes,
@@ -51,21 +55,22 @@ fn install(ctx: &Context, force: bool, global: &crate::app::GlobalArgs) -> Resul
                 if old == text.as_bytes() {
                     return Ok(format!("{} is up to date", hook.display()));
                 }
-                crate::write::replace(&hook, &old, text.as_bytes()).map_err(|e| e.to_string())?;
+                crate::write::replace(&hook, &old, text.as_bytes()).map_err(failed)?;
                 make_executable(&hook)?;
                 return Ok(format!("updated {}", hook.display()));
             }
             if !force {
-                return Err(format!(
+                return Err(CommandError::Usage(format!(
                     "{} exists and was not installed by urldb; not replaced \
                      (run `urldb install-hook --force` to replace it; the old hook is kept as a backup)",
                     hook.display()
-                ));
+                )));
             }
             // Never lose the user's hook: keep it beside, under a free name.
             let backup = free_name(&hook);
-            std::fs::rename(&hook, &backup).map_err(|e| format!("{}: {e}", hook.display()))?;
-            crate::write::create(&hook, text.as_bytes()).map_err(|e| e.to_string())?;
+            std::fs::rename(&hook, &backup)
+                .map_err(|e| failed(format!("{}: {e}", hook.display())))?;
+            crate::write::create(&hook, text.as_bytes()).map_err(failed)?;
             make_executable(&hook)?;
             Ok(format!(
                 "installed {} (the previous hook is kept as {})",
@@ -79,13 +84,17 @@ fn install(ctx: &Context, force: bool, global: &crate::app::GlobalArgs) -> Resul
 /// The hook: run from the directory `install-hook` was run in (relative to
 /// the work tree, so the repository may move), with the same `--db` and
 /// `--config`, and `urldb` from `PATH`.
-fn script(workdir: &Path, cwd: &Path, global: &crate::app::GlobalArgs) -> Result<String, String> {
+fn script(
+    workdir: &Path,
+    cwd: &Path,
+    global: &crate::app::GlobalArgs,
+) -> Result<String, CommandError> {
     let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
     let from_top = cwd.strip_prefix(workdir).map_err(|_| {
-        format!(
+        CommandError::Usage(format!(
             "run `urldb install-hook` inside the repository's work tree ({})",
             workdir.display()
-        )
+        ))
     })?;
     let mut args = String::new();
     for (flag, value) in [("--db", &global.db), ("--config", &global.config)] {
@@ -115,6 +124,11 @@ fn script(workdir: &Path, cwd: &Path, global: &crate::app::GlobalArgs) -> Result
     ))
 }
 
+/// A failure of git or the file system, with its message.
+fn failed(message: impl ToString) -> CommandError {
+    CommandError::Failed(message.to_string())
+}
+
 /// Single-quote a word for sh.
 fn quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))
@@ -137,13 +151,13 @@ fn free_name(hook: &Path) -> PathBuf {
 }
 
 #[cfg(unix)]
-fn make_executable(path: &Path) -> Result<(), String> {
+fn make_executable(path: &Path) -> Result<(), CommandError> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| failed(format!("{}: {e}", path.display())))
 }
 
 #[cfg(not(unix))]
-fn make_executable(_path: &Path) -> Result<(), String> {
+fn make_executable(_path: &Path) -> Result<(), CommandError> {
     Ok(())
 }

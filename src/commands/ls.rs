@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::app::{Context, ExitStatus};
+use crate::app::{CommandError, Context, ExitStatus};
 use crate::interchange;
 use crate::listing::Filter;
 
@@ -45,11 +45,12 @@ pub struct FilterArgs {
 impl FilterArgs {
     /// The filter, with `--domain` values read as hosts (lowercase, IDN to
     /// A-labels, no trailing dot).
-    pub fn filter(&self) -> Result<Filter, String> {
+    pub fn filter(&self) -> Result<Filter, CommandError> {
         let mut domains = Vec::new();
         for d in &self.domain {
-            let url =
-                crate::url::canonicalize_given(d).map_err(|e| format!("--domain `{d}`: {e}"))?;
+            let url = crate::url::canonicalize_given(d).map_err(|e| {
+                CommandError::Usage(format!("--domain `{}`: {e}", crate::text::escape(d)))
+            })?;
             domains.push(url.host);
         }
         Ok(Filter {
@@ -72,21 +73,9 @@ pub enum LsFormat {
     Csv,
 }
 
-pub fn run(ctx: &Context, args: &LsArgs) -> ExitStatus {
-    let filter = match args.filter.filter() {
-        Ok(f) => f,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
-    let (records, errors) = match super::export::records_named(ctx, &args.paths, &filter) {
-        Ok(r) => r,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
+pub fn run(ctx: &Context, args: &LsArgs) -> Result<ExitStatus, CommandError> {
+    let filter = args.filter.filter()?;
+    let (records, errors) = super::export::records_named(ctx, &args.paths, &filter)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let written = match args.format {

@@ -16,7 +16,7 @@ pub mod verify;
 
 use std::io::Read;
 
-use crate::app::ExitStatus;
+use crate::app::{CommandError, ExitStatus};
 use crate::database::FileError;
 
 /// Which version of the files: the work tree (default), the index, or the
@@ -31,8 +31,8 @@ pub struct GitArgs {
     pub since: Option<String>,
 }
 
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
-    let err = || format!("`{text}` is not K/N with 1 <= K <= N (e.g. 2/4)");
+fn parse_shard(text: &str) -> Result<(usize, usize), CommandError> {
+    let err = || CommandError::Usage(format!("`{text}` is not K/N with 1 <= K <= N (e.g. 2/4)"));
     let (k, n) = text.split_once('/').ok_or_else(err)?;
     let k: usize = k.trim().parse().map_err(|_| err())?;
     let n: usize = n.trim().parse().map_err(|_| err())?;
@@ -59,11 +59,11 @@ pub fn print_errors(errors: &[FileError]) {
     }
 }
 
-pub fn read_stdin() -> Result<Vec<u8>, String> {
+pub fn read_stdin() -> Result<Vec<u8>, CommandError> {
     let mut buf = Vec::new();
     std::io::stdin()
         .read_to_end(&mut buf)
-        .map_err(|e| format!("cannot read stdin: {e}"))?;
+        .map_err(|e| CommandError::Failed(format!("cannot read stdin: {e}")))?;
     Ok(buf)
 }
 
@@ -78,21 +78,21 @@ pub struct Run {
 impl Run {
     /// Select the files: the work tree, the index (`--staged`), or the
     /// files changed since a revision (`--since`). `diff`: the run prints
-    /// diffs, which name repository paths when there is a repository. The
-    /// error is the text to print.
+    /// diffs, which name repository paths when there is a repository.
     pub fn select(
         ctx: &crate::app::Context,
         paths: &[std::path::PathBuf],
         git: &GitArgs,
         diff: bool,
-    ) -> Result<Run, String> {
+    ) -> Result<Run, CommandError> {
         use crate::database;
         use crate::git::Repository;
         let exclude = ctx.exclude()?;
         if git.staged {
-            let repo = Repository::discover(&ctx.root, "--staged").map_err(|e| e.to_string())?;
-            let targets =
-                database::staged_targets(repo, paths, &exclude).map_err(|e| e.to_string())?;
+            let repo = Repository::discover(&ctx.root, "--staged")
+                .map_err(|e| CommandError::Failed(e.to_string()))?;
+            let targets = database::staged_targets(repo, paths, &exclude)
+                .map_err(|e| CommandError::Failed(e.to_string()))?;
             return Ok(Run {
                 targets,
                 repo: None,
@@ -102,8 +102,10 @@ impl Run {
         targets.note_outside(ctx.quiet);
         let repo = match &git.since {
             Some(rev) => {
-                let repo = Repository::discover(&ctx.root, "--since").map_err(|e| e.to_string())?;
-                database::changed_since(&mut targets, &repo, rev).map_err(|e| e.to_string())?;
+                let repo = Repository::discover(&ctx.root, "--since")
+                    .map_err(|e| CommandError::Failed(e.to_string()))?;
+                database::changed_since(&mut targets, &repo, rev)
+                    .map_err(|e| CommandError::Failed(e.to_string()))?;
                 Some(repo)
             }
             // Only for repository-relative diff paths: no repository is fine.

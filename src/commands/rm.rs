@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::worse;
-use crate::app::{Context, ExitStatus};
+use crate::app::{CommandError, Context, ExitStatus};
 use crate::edit::{self, Change, Domain, HostIndex};
 
 #[derive(Debug, Args)]
@@ -16,14 +16,8 @@ pub struct RmArgs {
     pub urls: Vec<String>,
 }
 
-pub fn run(ctx: &Context, args: &RmArgs) -> ExitStatus {
-    let (options, exclude) = match (ctx.options(None), ctx.exclude()) {
-        (Ok(o), Ok(e)) => (o, e),
-        (Err(message), _) | (_, Err(message)) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
+pub fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {
+    let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
     let index = HostIndex::build(&ctx.root, &exclude);
     let mut status = ExitStatus::Success;
     let mut per_file: BTreeMap<PathBuf, (Domain, Vec<(String, String)>)> = BTreeMap::new();
@@ -79,5 +73,5 @@ pub fn run(ctx: &Context, args: &RmArgs) -> ExitStatus {
             }
         }
     }
-    status
+    Ok(status)
 }

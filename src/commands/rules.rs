@@ -1,35 +1,36 @@
 //! `urldb rules` and `urldb rule CODE`: the catalogue, from the rule files'
 //! own documentation.
 
-use crate::app::ExitStatus;
+use std::io::Write;
+
+use crate::app::{CommandError, ExitStatus};
 use crate::rules::{self, FixKind, docs::render};
 
-pub fn list() -> ExitStatus {
+pub fn list() -> Result<ExitStatus, CommandError> {
+    let mut out = std::io::stdout().lock();
     let width = rules::ALL.iter().map(|r| r.code.len()).max().unwrap_or(0);
     for rule in rules::ALL {
         let fix = match rule.fix {
             FixKind::None => "   ",
             FixKind::Format | FixKind::Safe | FixKind::Sometimes => "[*]",
         };
-        println!(
+        writeln!(
+            out,
             "{:<width$}  {:<7}  {fix}  {}",
             rule.code,
             rule.severity.as_str(),
             rule.summary
-        );
+        )?;
     }
-    ExitStatus::Success
+    out.flush()?;
+    Ok(ExitStatus::Success)
 }
 
-pub fn show(code: &str) -> ExitStatus {
-    match rules::by_code(code) {
-        Some(rule) => {
-            print!("{}", render(rule));
-            ExitStatus::Success
-        }
-        None => {
-            eprintln!("error: {}", crate::config::unknown_rule_message(code));
-            ExitStatus::Error
-        }
-    }
+pub fn show(code: &str) -> Result<ExitStatus, CommandError> {
+    let rule = rules::by_code(code)
+        .ok_or_else(|| CommandError::Usage(crate::config::unknown_rule_message(code)))?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(render(rule).as_bytes())?;
+    out.flush()?;
+    Ok(ExitStatus::Success)
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
-use crate::app::{Context, ExitStatus};
+use crate::app::{CommandError, Context, ExitStatus};
 use crate::http::{Client, ClientOptions};
 use crate::verify::plan::{self, PlanOptions, Target};
 use crate::verify::report::{self, Summary};
@@ -71,21 +71,9 @@ const DEFAULT_CONCURRENCY: usize = 32;
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 const DEFAULT_RETRIES: u32 = 2;
 
-pub fn run(ctx: &Context, args: &VerifyArgs) -> ExitStatus {
-    let settings = match settings(ctx, args) {
-        Ok(s) => s,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
-    let exclude = match ctx.exclude() {
-        Ok(e) => e,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
-        }
-    };
+pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
+    let settings = settings(ctx, args)?;
+    let exclude = ctx.exclude()?;
     let targets = crate::database::targets(&ctx.root, &args.paths, &exclude);
     targets.note_outside(ctx.quiet);
     if !settings.plan.filters.domains.is_empty() || !settings.plan.maps.is_empty() {
@@ -96,8 +84,7 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> ExitStatus {
                     crate::listing::require_known("--map", settings.plan.maps.keys(), &known)
                 });
         if let Err(message) = named {
-            eprintln!("error: {message}");
-            return ExitStatus::Error;
+            return Err(CommandError::Usage(message));
         }
     }
     super::print_errors(&targets.errors);
@@ -156,19 +143,14 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> ExitStatus {
         VerifyFormat::Github => report::github(&mut out, &plan, &results),
     };
     let flushed = written.and_then(|()| out.flush());
-    if let Err(e) = flushed
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        eprintln!("error: cannot write the report: {e}");
-        return ExitStatus::Error;
-    }
-    if !targets.errors.is_empty() || !plan.problems.is_empty() {
+    flushed?;
+    Ok(if !targets.errors.is_empty() || !plan.problems.is_empty() {
         ExitStatus::Error
     } else if summary.broken > 0 {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
-    }
+    })
 }
 
 struct Settings {
@@ -178,11 +160,13 @@ struct Settings {
 }
 
 /// Command line over `[verify]` over the defaults.
-fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, String> {
+fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> {
     let config = &ctx.config.verify;
     let timeout = match args.timeout.as_deref().or(config.timeout.as_deref()) {
         Some(text) => crate::config::parse_duration(text).ok_or_else(|| {
-            format!("timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")")
+            CommandError::Usage(format!(
+                "timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")"
+            ))
         })?,
         None => DEFAULT_TIMEOUT,
     };
@@ -191,16 +175,20 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, String> {
         .or(config.concurrency)
         .unwrap_or(DEFAULT_CONCURRENCY);
     if concurrency == 0 {
-        return Err("concurrency must be at least 1".to_string());
+        return Err(CommandError::Usage(
+            "concurrency must be at least 1".to_string(),
+        ));
     }
     if args.per_host == 0 {
-        return Err("--per-host must be at least 1".to_string());
+        return Err(CommandError::Usage(
+            "--per-host must be at least 1".to_string(),
+        ));
     }
     let max_body = crate::config::parse_size(&args.max_body).ok_or_else(|| {
-        format!(
+        CommandError::Usage(format!(
             "--max-body: `{}` is not a size (try \"100 MiB\")",
             args.max_body
-        )
+        ))
     })?;
     let maps: BTreeMap<String, Target> = args.map.iter().cloned().collect();
     Ok(Settings {

@@ -20,6 +20,7 @@ mod hostile_output;
 mod hostile_verdicts;
 mod interchange;
 mod layers;
+mod output_errors;
 mod pre_commit;
 mod properties;
 mod pyyaml_differential;
