@@ -108,6 +108,8 @@ pub enum Command {
     },
     /// Print the man page (roff).
     Man,
+    /// Run the language server (LSP over stdin and stdout) for editors.
+    Server,
 }
 
 #[derive(Debug, Args)]
@@ -372,6 +374,7 @@ pub fn run(cli: Cli) -> ExitStatus {
         }
         Command::Completions { shell } => crate::commands::completions::completions(shell),
         Command::Man => crate::commands::completions::man(),
+        Command::Server => crate::commands::server::run(cli.global.config.as_deref()),
         Command::InstallHook { force } => with_context(&cli.global, |ctx| {
             crate::commands::install_hook::run(ctx, force, &cli.global)
         }),
