@@ -11,6 +11,7 @@
 //! disk. Which documents are checked, and with which settings, is decided
 //! by [`workspace`].
 
+mod database;
 pub mod features;
 mod keys;
 pub mod position;
@@ -93,6 +94,7 @@ pub fn serve(connection: &Connection, config: Option<PathBuf>) -> Result<bool, S
         dirty: BTreeSet::new(),
         shown: HashSet::new(),
         vocabularies: HashMap::new(),
+        disk_facts: HashMap::new(),
         shut_down: false,
         next_id: 0,
     };
@@ -167,6 +169,9 @@ struct Server<'a> {
     /// Categories and content types of each database root's files on
     /// disk, read on the first completion, dropped when files change.
     vocabularies: HashMap<PathBuf, Vocabulary>,
+    /// The cross-file facts of each database root's files on disk, read at
+    /// the first check, dropped when files change.
+    disk_facts: HashMap<PathBuf, std::sync::Arc<database::DiskFacts>>,
     shut_down: bool,
     next_id: i32,
 }
@@ -368,13 +373,17 @@ impl Server<'_> {
                 self.publish(p.text_document.uri, Vec::new(), None);
             }
             notification::DidSaveTextDocument::METHOD => {
-                // The database on disk changed: completion reads it again.
+                // The database on disk changed: completion and the
+                // cross-file rules read it again, for every open document.
                 self.vocabularies.clear();
+                self.disk_facts.clear();
+                self.dirty.extend(self.documents.keys().cloned());
             }
             notification::DidChangeWatchedFiles::METHOD => {
                 // `urldb.toml` or a domain file changed: the configuration
                 // is read again at the next check of every open document.
                 self.vocabularies.clear();
+                self.disk_facts.clear();
                 self.shown.clear();
                 self.dirty.extend(self.documents.keys().cloned());
             }
@@ -487,8 +496,29 @@ impl Server<'_> {
                 return None;
             }
         };
+        let disk = setup
+            .root
+            .as_ref()
+            .map(|root| self.disk_facts(root, &setup));
         let doc = self.documents.get(uri.as_str())?;
-        let checked = features::check(&setup.path, &doc.text, &setup.options);
+        let mut checked = features::check(&setup.path, &doc.text, &setup.options);
+        if let (Some(root), Some(disk)) = (&setup.root, disk) {
+            let others: Vec<(PathBuf, &str)> = self
+                .documents
+                .iter()
+                .filter(|(key, _)| key.as_str() != uri.as_str())
+                .filter_map(|(_, d)| {
+                    let path = d.path.as_ref()?;
+                    workspace::in_database(path, root, &setup.exclude)
+                        .then(|| (path.clone(), d.text.as_str()))
+                })
+                .collect();
+            let extra = database::findings(&setup.path, &checked, &others, &disk, &setup.options);
+            if !extra.is_empty() {
+                checked.findings.extend(extra);
+                checked.findings.sort_by_key(|f| (f.span.start, f.span.end));
+            }
+        }
         let pos = Positions::new(&doc.text, self.encoding);
         Some(f(&checked, &setup, doc, &pos))
     }
@@ -551,6 +581,24 @@ impl Server<'_> {
             &pos,
             &vocabulary,
         ))
+    }
+
+    /// The cross-file facts of the database's files on disk.
+    fn disk_facts(
+        &mut self,
+        root: &Path,
+        setup: &workspace::Setup,
+    ) -> std::sync::Arc<database::DiskFacts> {
+        self.disk_facts
+            .entry(root.to_path_buf())
+            .or_insert_with(|| {
+                std::sync::Arc::new(database::disk_facts(
+                    root,
+                    &setup.exclude,
+                    setup.options.settings.max_file_size,
+                ))
+            })
+            .clone()
     }
 
     /// The categories and content types of the database's files on disk.

@@ -378,6 +378,27 @@ async def session_utf16():
     open_doc(client, name, "---\n---\n_path: nope\n")
     expect(await diagnostics_after(client, uri_of(name), 0) == [], "excluded")
 
+    # Cross-file rules over the workspace database, the open buffers in
+    # place of their files: a cname that has a domain file of its own on
+    # disk (other.org.yaml) is a cname-conflict.
+    name = "shop.org.yaml"
+    shop_text = "---\ncnames:\n- other.org\n---\n_path: /\ncontent-type: text/html\n"
+    open_doc(client, name, shop_text)
+    shop = await diagnostics_after(client, uri_of(name), 0)
+    conflict = [d for d in shop if d.code == "cname-conflict"]
+    expect(len(conflict) == 1 and conflict[0].range.start.line == 2, shop)
+    # The buffer counts, not the disk (where shop.org.yaml does not exist).
+    count = published(client, uri_of(name))
+    change_doc(client, name, 2, shop_text.replace("other.org", "www.shop.org"))
+    shop = await diagnostics_after(client, uri_of(name), count)
+    expect("cname-conflict" not in {d.code for d in shop}, shop)
+    # Refreshed on save: a file written meanwhile is seen once one is saved.
+    (WORK / "www.shop.org.yaml").write_text("---\n---\n_path: /\ncontent-type: text/html\n")
+    count = published(client, uri_of(name))
+    client.text_document_did_save(T.DidSaveTextDocumentParams(text_document=doc_id(MAIN)))
+    shop = await diagnostics_after(client, uri_of(name), count)
+    expect("cname-conflict" in {d.code for d in shop}, shop)
+
     # urldb.toml changed: reloaded on didChangeWatchedFiles.
     name = "cfg.org.yaml"
     open_doc(client, name, "---\n---\ncontent-type: text/html\n_path: /a\n")
