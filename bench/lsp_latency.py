@@ -45,7 +45,7 @@ with open(os.path.join(work, "urldb.toml"), "w") as f:
     f.write("")
 lines = ["---\n"]
 for i in range(records):
-    lines.append(f"---\n_path: /page/{i:06d}\ncontent-type: text/html\n")
+    lines.append(f"---\n_path: /page/{i:07d}\ncontent-type: text/html\n")
 text = "".join(lines)
 path = os.path.join(work, "example.com.yaml")
 with open(path, "w") as f:

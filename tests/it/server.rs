@@ -47,6 +47,8 @@ fn server_answers_a_real_lsp_client() {
     );
     // A database of its own whose files may be 1 kB at most.
     write(work, "big/urldb.toml", "max-file-size = \"1 kB\"\n");
+    // A configuration that cannot be used.
+    write(work, "badcfg/urldb.toml", "colour = \"blue\"\n");
 
     let out = Command::new(support::python())
         .arg(support::oracles::repo().join("tests/it/server/client.py"))

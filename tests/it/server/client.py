@@ -415,6 +415,14 @@ async def session_utf16():
     after = await diagnostics_after(client, uri_of(name), count)
     expect("unsorted-keys" not in {d.code for d in after}, after)
 
+    # A urldb.toml that cannot be used: said once, its files not checked.
+    name = "badcfg/x.org.yaml"
+    open_doc(client, name, "---\n---\n_path: nope\n")
+    expect(await diagnostics_after(client, uri_of(name), 0) == [], "broken configuration")
+    await wait_for(
+        client, lambda: any("unknown field" in m.message for m in client.messages)
+    )
+
     # Hostile input: malformed YAML, binary garbage, a buffer over
     # max-file-size, out-of-range positions, unknown documents.
     name = "broken.org.yaml"
