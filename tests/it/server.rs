@@ -68,3 +68,103 @@ fn server_answers_a_real_lsp_client() {
         out.status
     );
 }
+
+/// A second real client: Neovim, headless, receives the diagnostics and
+/// formats through the server. It needs Neovim installed (the Debian
+/// package `neovim`, 0.7 or later), so it is left out of a plain
+/// `cargo test`: `cargo test --test it server -- --ignored` runs it.
+#[test]
+#[ignore = "needs Neovim (Debian package `neovim`); run with --ignored"]
+fn neovim_shows_diagnostics_and_formats() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let work = dir.path();
+    let text =
+        "---\n---\ncontent-type: text/html\n_path: /b\n---\n_path: /a\ncontent-type: text/html\n";
+    write(work, "urldb.toml", "");
+    write(work, "example.com.yaml", text);
+    let out_file = work.join("neovim-result.json");
+    let status = Command::new("nvim")
+        .args(["--headless", "--clean", "-u", "NONE", "-c"])
+        .arg(format!(
+            "luafile {}",
+            support::oracles::repo()
+                .join("tests/it/server/neovim.lua")
+                .display()
+        ))
+        .env("URLDB", env!("CARGO_BIN_EXE_urldb"))
+        .env("WORK", work)
+        .env("OUT", &out_file)
+        .env(
+            "XDG_CACHE_HOME",
+            support::oracles::target_tmp().join("xdg-cache"),
+        )
+        .stdin(std::process::Stdio::null())
+        .status()
+        .expect("run nvim (is the Debian package `neovim` installed?)");
+    assert!(status.success(), "nvim: {status:?}");
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_file).expect("Neovim's result"))
+            .expect("JSON");
+
+    // The diagnostics `urldb check` reports, at the same places (ASCII
+    // text: a column in characters is one in UTF-16 code units).
+    let report = support::urldb()
+        .current_dir(work)
+        .args(["check", "--format", "json", "example.com.yaml"])
+        .output()
+        .expect("urldb check");
+    let report: Vec<serde_json::Value> = serde_json::from_slice(&report.stdout).expect("JSON");
+    let mut want: Vec<(String, u64, u64)> = report
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap_or_default().to_string(),
+                f["line"].as_u64().unwrap_or_default() - 1,
+                f["column"].as_u64().unwrap_or_default() - 1,
+            )
+        })
+        .collect();
+    let mut got: Vec<(String, u64, u64)> = result["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            assert_eq!(d["source"], "urldb");
+            (
+                d["code"].as_str().unwrap_or_default().to_string(),
+                d["line"].as_u64().unwrap_or_default(),
+                d["col"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    want.sort();
+    got.sort();
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+
+    // Formatting through the server is `urldb fmt`.
+    let fmt = support::urldb()
+        .current_dir(work)
+        .args(["fmt", "--stdin-filename", "example.com.yaml"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(text.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("urldb fmt");
+    assert_eq!(
+        result["formatted"].as_str(),
+        Some(String::from_utf8_lossy(&fmt.stdout).as_ref())
+    );
+    assert_eq!(
+        result["cleared"], true,
+        "diagnostics cleared after formatting"
+    );
+}
