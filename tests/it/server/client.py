@@ -217,6 +217,8 @@ async def session_utf16():
     result = await start(client, ["utf-16"])
     expect(result.capabilities.position_encoding == "utf-16", result.capabilities)
     expect(result.server_info.name == "urldb", result.server_info)
+    sync = result.capabilities.text_document_sync
+    expect(sync.change == T.TextDocumentSyncKind.Incremental and sync.save, sync)
     main = uri_of(MAIN)
 
     # Diagnostics on open: codes, severities (unsorted-keys is a warning by
@@ -504,9 +506,20 @@ async def session_utf8():
     expect(code == 0, f"exit code {code}")
 
 
+async def session_exit_without_shutdown():
+    """`exit` without `shutdown` first: exit code 1, as the protocol says."""
+    client = make_client()
+    await start(client, ["utf-16"])
+    client.exit(None)
+    code = await asyncio.wait_for(client._server.wait(), WAIT)
+    await client.stop()
+    expect(code == 1, f"exit code {code}")
+
+
 async def main():
     await session_utf16()
     await session_utf8()
+    await session_exit_without_shutdown()
     print("ok")
 
 
