@@ -268,19 +268,7 @@ impl Server<'_> {
             return;
         }
         let method = req.method.clone();
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.dispatch(req)));
-        let response = match outcome {
-            Ok(Ok(value)) => Response::new_ok(id, value),
-            Ok(Err(failure)) => Response::new_err(id, failure.code as i32, failure.message),
-            Err(panic) => {
-                let message = format!(
-                    "internal error handling {method}: {}",
-                    panic_message(&*panic)
-                );
-                eprintln!("urldb server: {message}");
-                Response::new_err(id, ErrorCode::InternalError as i32, message)
-            }
-        };
+        let response = guarded(id, &method, || self.dispatch(req));
         self.send(response);
     }
 
@@ -642,6 +630,28 @@ impl Server<'_> {
     }
 }
 
+/// The answer to a request: `handle`'s result, or its error, or, when it
+/// panics, an internal error (logged on stderr); never the end of the
+/// server.
+fn guarded(
+    id: RequestId,
+    method: &str,
+    handle: impl FnOnce() -> Result<serde_json::Value, Failure>,
+) -> Response {
+    match std::panic::catch_unwind(AssertUnwindSafe(handle)) {
+        Ok(Ok(value)) => Response::new_ok(id, value),
+        Ok(Err(failure)) => Response::new_err(id, failure.code as i32, failure.message),
+        Err(panic) => {
+            let message = format!(
+                "internal error handling {method}: {}",
+                panic_message(&*panic)
+            );
+            eprintln!("urldb server: {message}");
+            Response::new_err(id, ErrorCode::InternalError as i32, message)
+        }
+    }
+}
+
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = panic.downcast_ref::<&str>() {
         (*s).to_string()
@@ -649,5 +659,29 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         s.clone()
     } else {
         "panic".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_handler_is_answered_with_an_internal_error() {
+        let response = guarded(RequestId::from(7), "textDocument/hover", || {
+            panic!("index out of bounds: the len is 3 but the index is 9")
+        });
+        assert_eq!(response.id, RequestId::from(7));
+        let Err(error) = response.response_result else {
+            panic!("an error response");
+        };
+        assert_eq!(error.code, ErrorCode::InternalError as i32);
+        assert!(
+            error.message.contains("textDocument/hover") && error.message.contains("the len is 3"),
+            "{}",
+            error.message
+        );
+        let ok = guarded(RequestId::from(8), "x", || Ok(serde_json::json!([])));
+        assert_eq!(ok.response_result.ok(), Some(serde_json::json!([])));
     }
 }
