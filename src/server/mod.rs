@@ -15,6 +15,7 @@ mod database;
 pub mod features;
 mod keys;
 pub mod position;
+mod transport;
 pub mod workspace;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -41,12 +42,12 @@ use self::workspace::Verdict;
 /// Serve over stdin and stdout until `exit`. `config` is `--config`.
 /// `Ok(true)`: a clean exit (`shutdown`, then `exit`).
 pub fn run_stdio(config: Option<PathBuf>) -> Result<bool, String> {
-    let (connection, io_threads) = Connection::stdio();
-    let clean = serve(&connection, config)?;
+    let (connection, writer) = transport::stdio();
+    let served = serve(&connection, config);
+    // Every answer is written before the process ends.
     drop(connection);
-    // The reader thread ends at `exit` or at the end of stdin.
-    io_threads.join().map_err(|e| e.to_string())?;
-    Ok(clean)
+    let _ = writer.join();
+    served
 }
 
 /// Serve on a connection until `exit` (or until the client goes away).

@@ -168,3 +168,77 @@ fn neovim_shows_diagnostics_and_formats() {
         "diagnostics cleared after formatting"
     );
 }
+
+/// One LSP frame.
+fn frame(body: &str) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body.as_bytes());
+    out
+}
+
+/// The JSON bodies of the frames in `out`.
+fn bodies(mut out: &[u8]) -> Vec<serde_json::Value> {
+    let mut found = Vec::new();
+    while let Some(at) = out.windows(4).position(|w| w == b"\r\n\r\n") {
+        let header = String::from_utf8_lossy(&out[..at]).to_string();
+        let length: usize = header
+            .trim()
+            .strip_prefix("Content-Length: ")
+            .and_then(|n| n.parse().ok())
+            .expect("a Content-Length header");
+        let body = &out[at + 4..at + 4 + length];
+        found.push(serde_json::from_slice(body).expect("a JSON body"));
+        out = &out[at + 4 + length..];
+    }
+    found
+}
+
+/// A body that is not JSON-RPC is skipped, not the end of the session:
+/// the requests after it are answered, and `shutdown` then `exit` still
+/// end the server with 0.
+#[test]
+fn server_skips_a_malformed_message_and_goes_on() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut input = Vec::new();
+    for body in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
+        r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+        "{this is not JSON",
+        r#"{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///nowhere/x.org.yaml"},"position":{"line":0,"character":0}}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"no/such/method","params":null}"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"shutdown","params":null}"#,
+        r#"{"jsonrpc":"2.0","method":"exit","params":null}"#,
+    ] {
+        input.extend(frame(body));
+    }
+    let mut child = support::urldb()
+        .current_dir(dir.path())
+        .arg("server")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start urldb server");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&input)
+        .expect("write the messages");
+    let out = child.wait_with_output().expect("urldb server");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("not JSON-RPC was skipped"), "{stderr}");
+    let answers = bodies(&out.stdout);
+    let answer = |id: u64| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("no answer to request {id}: {answers:?}"))
+    };
+    assert!(answer(1)["result"]["capabilities"].is_object());
+    assert_eq!(answer(2)["result"], serde_json::Value::Null);
+    assert_eq!(answer(3)["error"]["code"], -32601);
+    assert_eq!(answer(4)["result"], serde_json::Value::Null);
+}
