@@ -18,6 +18,7 @@ no client library, nothing between the measurement and the server.
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -124,6 +125,7 @@ while receive().get("id") != 2:
     pass
 send({"jsonrpc": "2.0", "method": "exit", "params": None})
 server.wait()
+shutil.rmtree(work)
 print(f"didChange -> publishDiagnostics over {edits} edits: "
       f"median {statistics.median(latencies):.1f} ms, max {max(latencies):.1f} ms "
       f"(min {min(latencies):.1f} ms); server exit code {server.returncode}")

@@ -26,16 +26,8 @@ pub const FIX_ALL: &str = "source.fixAll.urldb";
 /// Check a buffer. A buffer over `max-file-size` is not parsed: it gets
 /// the one `file-too-large` finding, as a file on disk would.
 pub fn check(path: &std::path::Path, text: &str, options: &Options) -> Checked {
-    let limit = options.settings.max_file_size;
-    if text.len() as u64 > limit {
-        let finding = crate::rules::file_too_large::finding(text.len() as u64, limit);
-        return Checked {
-            source: Source::new(path, text.to_string()),
-            documents: None,
-            findings: options.selection.apply(vec![finding]),
-            blocked_by: Some(&crate::rules::file_too_large::RULE),
-            canonical: None,
-        };
+    if text.len() as u64 > options.settings.max_file_size {
+        return crate::database::too_large(path, text.len() as u64, options);
     }
     lint::check_bytes(path, text.as_bytes(), options)
 }
