@@ -273,16 +273,19 @@ async def session_utf16():
     expect(fix.diagnostics[0].code == "path-unneeded-escape", fix)
     text = apply_whole(MAIN_TEXT, fix.edit.changes[main])
     expect("/a~\n" in text and "%7e" not in text, text)
-    # A finding with no automatic fix gets no action: none is offered for
-    # a range with no fixable finding.
+    # A finding with no automatic fix gets no action.
+    name = "nofix.org.yaml"
+    open_doc(client, name, "---\ncname:\n- www.nofix.org\n---\n_path: /\ncontent-type: text/html\n")
+    nofix = await diagnostics_after(client, uri_of(name), 0)
+    expect([d.code for d in nofix] == ["unknown-metadata-key"], nofix)
     none = await client.text_document_code_action_async(
         T.CodeActionParams(
-            text_document=doc_id(MAIN),
-            range=T.Range(start=pos(0, 0), end=pos(0, 0)),
-            context=T.CodeActionContext(diagnostics=[], only=[T.CodeActionKind.QuickFix]),
+            text_document=doc_id(name),
+            range=nofix[0].range,
+            context=T.CodeActionContext(diagnostics=nofix),
         )
     )
-    expect(not none, f"no quick fix at 0:0: {none}")
+    expect(not none, f"no action for a finding without a fix: {none}")
 
     count = published(client, main)
     change_doc(client, MAIN, 2, text)
