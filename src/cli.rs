@@ -66,6 +66,8 @@ pub enum Command {
     },
     /// Print the man page (roff).
     Man,
+    /// Run the language server (LSP over stdin and stdout) for editors.
+    Server,
 }
 
 /// Run the command; its result becomes the exit status in one place
@@ -81,6 +83,7 @@ pub fn run(cli: Cli) -> ExitStatus {
             crate::commands::completions::completions(shell, Cli::command())
         }
         Command::Man => crate::commands::completions::man(Cli::command()),
+        Command::Server => crate::commands::server::run(cli.global.config.as_deref()),
         Command::InstallHook { force } => with_context(&cli.global, |ctx| {
             crate::commands::install_hook::run(ctx, force, &cli.global)
         }),

@@ -597,7 +597,9 @@ fn process_with_facts(
     }
 }
 
-fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
+/// The check of a file over `max-file-size`, which is not read: its one
+/// `file-too-large` finding.
+pub fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
     let finding = rules::file_too_large::finding(size, options.settings.max_file_size);
     Checked {
         source: Source::new(path, String::new()),

@@ -27,6 +27,7 @@ pub mod render;
 pub mod report;
 pub mod rules;
 pub mod selection;
+pub mod server;
 pub mod source;
 pub mod suggest;
 pub mod text;

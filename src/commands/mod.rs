@@ -12,6 +12,7 @@ pub mod install_hook;
 pub mod ls;
 pub mod rm;
 pub mod rules;
+pub mod server;
 pub mod verify;
 
 use std::io::Read;

@@ -29,6 +29,7 @@ mod robustness;
 mod rules;
 mod sarif;
 mod schema;
+mod server;
 mod url_differential;
 mod urls;
 mod verify;

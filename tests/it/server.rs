@@ -1,0 +1,244 @@
+//! `urldb server` driven end to end by a real LSP client (pygls's
+//! `LanguageClient`, `tests/it/server/client.py`): initialize, diagnostics
+//! on open and on change, a quick fix and "fix all" applied, formatting,
+//! hover, completion, document symbols, a configuration reloaded, hostile
+//! buffers, shutdown and exit. Every answer the command line can give is
+//! compared with the command line's.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::support;
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("mkdir");
+    }
+    std::fs::write(path, text).expect("write");
+}
+
+#[test]
+fn server_answers_a_real_lsp_client() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let work = dir.path();
+    write(
+        work,
+        "urldb.toml",
+        "exclude = [\"vendor\"]\n\n[lint]\ncategories = [\"docs\", \"news\"]\nignore = []\n\
+         severity = { unsorted-keys = \"warning\" }\n",
+    );
+    // On disk the file is clean: the server must check the buffer.
+    write(
+        work,
+        "example.com.yaml",
+        "---\n---\n_path: /\ncontent-type: text/html\n",
+    );
+    // Categories and content types completion finds in the database.
+    write(
+        work,
+        "other.org.yaml",
+        "---\n---\n_path: /r\ncategories:\n- archive\ncontent-type: application/pdf\n",
+    );
+    write(
+        work,
+        "vendor/kept.org.yaml",
+        "---\n---\n_path: /v\ncontent-type: text/html\n",
+    );
+    // A database of its own whose files may be 1 kB at most.
+    write(work, "big/urldb.toml", "max-file-size = \"1 kB\"\n");
+    // A configuration that cannot be used.
+    write(work, "badcfg/urldb.toml", "colour = \"blue\"\n");
+
+    let out = Command::new(support::python())
+        .arg(support::oracles::repo().join("tests/it/server/client.py"))
+        .arg(env!("CARGO_BIN_EXE_urldb"))
+        .arg(work)
+        .env(
+            "XDG_CACHE_HOME",
+            support::oracles::target_tmp().join("xdg-cache"),
+        )
+        .output()
+        .expect("run the LSP client with the tests' Python");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.trim_end().ends_with("ok"),
+        "client failed ({:?}):\n{stdout}\n{stderr}",
+        out.status
+    );
+}
+
+/// A second real client: Neovim, headless, receives the diagnostics and
+/// formats through the server. It needs Neovim installed (the Debian
+/// package `neovim`, 0.7 or later), so it is left out of a plain
+/// `cargo test`: `cargo test --test it server -- --ignored` runs it.
+#[test]
+#[ignore = "needs Neovim (Debian package `neovim`); run with --ignored"]
+fn neovim_shows_diagnostics_and_formats() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let work = dir.path();
+    let text =
+        "---\n---\ncontent-type: text/html\n_path: /b\n---\n_path: /a\ncontent-type: text/html\n";
+    write(work, "urldb.toml", "");
+    write(work, "example.com.yaml", text);
+    let out_file = work.join("neovim-result.json");
+    let status = Command::new("nvim")
+        .args(["--headless", "--clean", "-u", "NONE", "-c"])
+        .arg(format!(
+            "luafile {}",
+            support::oracles::repo()
+                .join("tests/it/server/neovim.lua")
+                .display()
+        ))
+        .env("URLDB", env!("CARGO_BIN_EXE_urldb"))
+        .env("WORK", work)
+        .env("OUT", &out_file)
+        .env(
+            "XDG_CACHE_HOME",
+            support::oracles::target_tmp().join("xdg-cache"),
+        )
+        .stdin(std::process::Stdio::null())
+        .status()
+        .expect("run nvim (is the Debian package `neovim` installed?)");
+    assert!(status.success(), "nvim: {status:?}");
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_file).expect("Neovim's result"))
+            .expect("JSON");
+
+    // The diagnostics `urldb check` reports, at the same places (ASCII
+    // text: a column in characters is one in UTF-16 code units).
+    let report = support::urldb()
+        .current_dir(work)
+        .args(["check", "--format", "json", "example.com.yaml"])
+        .output()
+        .expect("urldb check");
+    let report: Vec<serde_json::Value> = serde_json::from_slice(&report.stdout).expect("JSON");
+    let mut want: Vec<(String, u64, u64)> = report
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap_or_default().to_string(),
+                f["line"].as_u64().unwrap_or_default() - 1,
+                f["column"].as_u64().unwrap_or_default() - 1,
+            )
+        })
+        .collect();
+    let mut got: Vec<(String, u64, u64)> = result["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            assert_eq!(d["source"], "urldb");
+            (
+                d["code"].as_str().unwrap_or_default().to_string(),
+                d["line"].as_u64().unwrap_or_default(),
+                d["col"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    want.sort();
+    got.sort();
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+
+    // Formatting through the server is `urldb fmt`.
+    let fmt = support::urldb()
+        .current_dir(work)
+        .args(["fmt", "--stdin-filename", "example.com.yaml"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(text.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("urldb fmt");
+    assert_eq!(
+        result["formatted"].as_str(),
+        Some(String::from_utf8_lossy(&fmt.stdout).as_ref())
+    );
+    assert_eq!(
+        result["cleared"], true,
+        "diagnostics cleared after formatting"
+    );
+}
+
+/// One LSP frame.
+fn frame(body: &str) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body.as_bytes());
+    out
+}
+
+/// The JSON bodies of the frames in `out`.
+fn bodies(mut out: &[u8]) -> Vec<serde_json::Value> {
+    let mut found = Vec::new();
+    while let Some(at) = out.windows(4).position(|w| w == b"\r\n\r\n") {
+        let header = String::from_utf8_lossy(&out[..at]).to_string();
+        let length: usize = header
+            .trim()
+            .strip_prefix("Content-Length: ")
+            .and_then(|n| n.parse().ok())
+            .expect("a Content-Length header");
+        let body = &out[at + 4..at + 4 + length];
+        found.push(serde_json::from_slice(body).expect("a JSON body"));
+        out = &out[at + 4 + length..];
+    }
+    found
+}
+
+/// A body that is not JSON-RPC is skipped, not the end of the session:
+/// the requests after it are answered, and `shutdown` then `exit` still
+/// end the server with 0.
+#[test]
+fn server_skips_a_malformed_message_and_goes_on() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut input = Vec::new();
+    for body in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
+        r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+        "{this is not JSON",
+        r#"{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///nowhere/x.org.yaml"},"position":{"line":0,"character":0}}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"no/such/method","params":null}"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"shutdown","params":null}"#,
+        r#"{"jsonrpc":"2.0","method":"exit","params":null}"#,
+    ] {
+        input.extend(frame(body));
+    }
+    let mut child = support::urldb()
+        .current_dir(dir.path())
+        .arg("server")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start urldb server");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&input)
+        .expect("write the messages");
+    let out = child.wait_with_output().expect("urldb server");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("not JSON-RPC was skipped"), "{stderr}");
+    let answers = bodies(&out.stdout);
+    let answer = |id: u64| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("no answer to request {id}: {answers:?}"))
+    };
+    assert!(answer(1)["result"]["capabilities"].is_object());
+    assert_eq!(answer(2)["result"], serde_json::Value::Null);
+    assert_eq!(answer(3)["error"]["code"], -32601);
+    assert_eq!(answer(4)["result"], serde_json::Value::Null);
+}
