@@ -328,115 +328,24 @@ pub fn read_file(path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> 
 /// Check (or fix, or format) the targets. With a `cache`, files that were
 /// clean and have not changed are skipped, and the cache is updated.
 pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache>) -> Outcome {
-    let canon = |p: &Path| canonical_name(p);
     let checked_set: std::collections::HashSet<PathBuf> = if targets.everything {
         Default::default()
     } else {
-        targets.checked.iter().map(|p| canon(p)).collect()
+        targets.checked.iter().map(|p| canonical_name(p)).collect()
     };
     let cross_file = !matches!(mode, Mode::Format | Mode::FormatCheck);
     // The cache describes files on disk, not staged blobs.
     let cache = cache.filter(|_| matches!(targets.snapshot, Snapshot::WorkTree));
 
-    let per_file: Vec<PerFile> = targets
-        .all
-        .par_iter()
-        .map(|path| {
-            let is_checked = targets.everything || checked_set.contains(&canon(path));
-            if !is_checked && !cross_file {
-                return PerFile::default();
-            }
-            let key = cache.as_ref().and_then(|c| c.key(path));
-            let (stat, known) = match (&cache, &key) {
-                (Some(cache), Some(key)) => match cache.lookup(key, path) {
-                    Lookup::Clean(entry, line) => {
-                        return PerFile::cached(
-                            path,
-                            key,
-                            entry.cnames,
-                            Kept::Line(line),
-                            is_checked,
-                        );
-                    }
-                    Lookup::Read { stat, entry } => (stat, entry),
-                },
-                _ => (None, None),
-            };
-            let raw = match targets.snapshot.read(path, options.settings.max_file_size) {
-                Err(message) => {
-                    return PerFile {
-                        error: Some(FileError {
-                            path: path.clone(),
-                            message,
-                        }),
-                        checked: is_checked,
-                        key: key.clone(),
-                        ..PerFile::default()
-                    };
-                }
-                Ok(Err(size)) => {
-                    let checked = too_large(path, size, options);
-                    let result = is_checked.then(|| FileResult {
-                        path: path.clone(),
-                        checked,
-                        new_text: None,
-                        fixed: 0,
-                        read: None,
-                    });
-                    return PerFile {
-                        result,
-                        checked: is_checked,
-                        key: key.clone(),
-                        ..PerFile::default()
-                    };
-                }
-                Ok(Ok(raw)) => raw,
-            };
-            // Hashed once, when the cache has a use for it.
-            let mut hash = None;
-            if let (Some(cache), Some(key), Some(entry)) = (&cache, &key, known) {
-                let content = crate::cache::content_hash(&raw);
-                if entry.matches(&content) {
-                    // Touched, not changed: still clean, with new metadata.
-                    let fresh = cache.entry(content, stat, entry.cnames.clone());
-                    return PerFile {
-                        reread: true,
-                        ..PerFile::cached(path, key, entry.cnames, Kept::New(fresh), is_checked)
-                    };
-                }
-                hash = Some(content);
-            }
-            if !is_checked {
-                // Not checked: only its metadata matters, for cross-file rules.
-                let text = String::from_utf8_lossy(&raw);
-                return PerFile {
-                    facts: Some(lint::facts(path, &text, false)),
-                    ..PerFile::default()
-                };
-            }
-            let processed = process_with_facts(path, &raw, options, mode, cross_file);
-            let entry = match &cache {
-                Some(cache) if processed.clean => {
-                    let cnames = processed
-                        .facts
-                        .as_ref()
-                        .map(|f| f.cnames.clone())
-                        .unwrap_or_default();
-                    let hash = hash.unwrap_or_else(|| crate::cache::content_hash(&raw));
-                    Some(Kept::New(cache.entry(hash, stat, cnames)))
-                }
-                _ => None,
-            };
-            PerFile {
-                result: processed.result,
-                facts: processed.facts,
-                checked: true,
-                key,
-                entry,
-                ..PerFile::default()
-            }
-        })
-        .collect();
+    let pass = Pass {
+        targets,
+        options,
+        mode,
+        cache: cache.as_ref(),
+        checked_set: &checked_set,
+        cross_file,
+    };
+    let per_file: Vec<PerFile> = targets.all.par_iter().map(|path| pass.file(path)).collect();
 
     let mut outcome = Outcome::default();
     outcome.errors.extend(targets.errors.iter().cloned());
@@ -472,6 +381,116 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache
     outcome.files.sort_by(|a, b| a.path.cmp(&b.path));
     outcome.errors.sort_by(|a, b| a.path.cmp(&b.path));
     outcome
+}
+
+/// One run over the files: what every file's task needs to know.
+struct Pass<'a> {
+    targets: &'a Targets,
+    options: &'a Options,
+    mode: Mode,
+    cache: Option<&'a Cache>,
+    /// The files to check, by [`canonical_name`] (empty: every file).
+    checked_set: &'a std::collections::HashSet<PathBuf>,
+    /// The cross-file rules run: files not checked still give their facts.
+    cross_file: bool,
+}
+
+impl Pass<'_> {
+    /// One file's task: from the cache when it knows the file clean, else
+    /// read, checked (or formatted) and, when clean, remembered.
+    fn file(&self, path: &Path) -> PerFile {
+        let is_checked =
+            self.targets.everything || self.checked_set.contains(&canonical_name(path));
+        if !is_checked && !self.cross_file {
+            return PerFile::default();
+        }
+        let cache = self.cache;
+        let (targets, options, mode, cross_file) =
+            (self.targets, self.options, self.mode, self.cross_file);
+        let key = cache.and_then(|c| c.key(path));
+        let (stat, known) = match (cache, &key) {
+            (Some(cache), Some(key)) => match cache.lookup(key, path) {
+                Lookup::Clean(entry, line) => {
+                    return PerFile::cached(path, key, entry.cnames, Kept::Line(line), is_checked);
+                }
+                Lookup::Read { stat, entry } => (stat, entry),
+            },
+            _ => (None, None),
+        };
+        let raw = match targets.snapshot.read(path, options.settings.max_file_size) {
+            Err(message) => {
+                return PerFile {
+                    error: Some(FileError {
+                        path: path.to_path_buf(),
+                        message,
+                    }),
+                    checked: is_checked,
+                    key: key.clone(),
+                    ..PerFile::default()
+                };
+            }
+            Ok(Err(size)) => {
+                let checked = too_large(path, size, options);
+                let result = is_checked.then(|| FileResult {
+                    path: path.to_path_buf(),
+                    checked,
+                    new_text: None,
+                    fixed: 0,
+                    read: None,
+                });
+                return PerFile {
+                    result,
+                    checked: is_checked,
+                    key: key.clone(),
+                    ..PerFile::default()
+                };
+            }
+            Ok(Ok(raw)) => raw,
+        };
+        // Hashed once, when the cache has a use for it.
+        let mut hash = None;
+        if let (Some(cache), Some(key), Some(entry)) = (cache, &key, known) {
+            let content = crate::cache::content_hash(&raw);
+            if entry.matches(&content) {
+                // Touched, not changed: still clean, with new metadata.
+                let fresh = cache.entry(content, stat, entry.cnames.clone());
+                return PerFile {
+                    reread: true,
+                    ..PerFile::cached(path, key, entry.cnames, Kept::New(fresh), is_checked)
+                };
+            }
+            hash = Some(content);
+        }
+        if !is_checked {
+            // Not checked: only its metadata matters, for cross-file rules.
+            let text = String::from_utf8_lossy(&raw);
+            return PerFile {
+                facts: Some(lint::facts(path, &text, false)),
+                ..PerFile::default()
+            };
+        }
+        let processed = process_with_facts(path, &raw, options, mode, cross_file);
+        let entry = match cache {
+            Some(cache) if processed.clean => {
+                let cnames = processed
+                    .facts
+                    .as_ref()
+                    .map(|f| f.cnames.clone())
+                    .unwrap_or_default();
+                let hash = hash.unwrap_or_else(|| crate::cache::content_hash(&raw));
+                Some(Kept::New(cache.entry(hash, stat, cnames)))
+            }
+            _ => None,
+        };
+        PerFile {
+            result: processed.result,
+            facts: processed.facts,
+            checked: true,
+            key,
+            entry,
+            ..PerFile::default()
+        }
+    }
 }
 
 /// What one file's task leaves behind.
