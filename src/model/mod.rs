@@ -2,6 +2,7 @@
 //! view of metadata and records over it ([`domain`]).
 
 pub mod domain;
+pub mod media_type;
 pub mod node;
 pub mod normal;
 pub mod path;

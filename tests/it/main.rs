@@ -17,6 +17,7 @@ mod generator;
 mod git;
 mod hostile_verdicts;
 mod interchange;
+mod media_type;
 mod pre_commit;
 mod properties;
 mod pyyaml_differential;
