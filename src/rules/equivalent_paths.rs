@@ -44,7 +44,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("equivalent_paths.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

@@ -42,7 +42,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("invalid_content_type.rs"),
 };
 
 const HELP: &str = "write a media type `type/subtype` (`text/html`, `text/html; charset=utf-8`), \
