@@ -1,8 +1,8 @@
-//! The URI-Catalogue format (seed 003, "SSD3"): a writer, and a strict
+//! The URI-Catalogue format (its specification is "SSD3"): a writer, and a strict
 //! reader that follows the specification and skips invalid records with a
 //! diagnostic naming the line, as the specification asks.
 //!
-//! Mapping (SPEC.md section 7): `URI` is the full URL; `NAME`, `DATE`,
+//! Mapping (`docs/urls.md`): `URI` is the full URL; `NAME`, `DATE`,
 //! `DESCRIPTION`, `RATING`, `LANGUAGE` and `ID` are the record extras of
 //! those names (lowercase); `CATEGORY` the categories joined by `, `;
 //! `TYPE` the content type. What the standard fields cannot hold goes into
@@ -422,7 +422,7 @@ fn read_record(
     })
 }
 
-/// Seed 003, 2.1.1: ASCII only, and not 0-9, 11-12, 14-31 or 127 (so no
+/// URI-Catalogue specification, 2.1.1: ASCII only, and not 0-9, 11-12, 14-31 or 127 (so no
 /// tab). CR and LF only as line breaks.
 fn forbidden(b: u8) -> bool {
     !b.is_ascii() || (b < 32 && b != b'\r') || b == 127
@@ -439,7 +439,7 @@ fn describe_forbidden(b: u8) -> String {
     }
 }
 
-/// Seed 003, 2.1.3: characters 45, 48-57, 65-90, 95, 97-122.
+/// URI-Catalogue specification, 2.1.3: characters 45, 48-57, 65-90, 95, 97-122.
 fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name

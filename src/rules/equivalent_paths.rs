@@ -96,7 +96,7 @@ mod tests {
     }
 
     #[test]
-    fn flags_seed_002_equivalences() {
+    fn flags_the_data_txt_draft_equivalences() {
         for (a, b) in [
             ("/%7Ejoe/index.html", "/~joe/index.html"),
             ("/%7ejoe", "/~joe"),

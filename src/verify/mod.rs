@@ -3,7 +3,7 @@
 //! ([`schedule`]), judge each answer against its record ([`judge`]) and
 //! describe the results for people and machines ([`report`]).
 //!
-//! The semantics are the reference tool's (SPEC.md section 8): GET,
+//! The semantics are the reference tool's (`docs/verify.md`): GET,
 //! redirects not followed, a status of 400 or more is broken, a 3xx passes
 //! with `redirect-ok` or a matching `X-<status>-Redirect` content type,
 //! otherwise the media type must match (with two tolerated aliases), and a
