@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """urldb's performance benchmark, side by side with yamllint, prettier and
-the reference tool's PyYAML load + dump (SPEC.md section 10).
+the reference tool's PyYAML load + dump (docs/performance.md).
 
 usage: python3 bench/compare.py [--quick] [--work DIR] [--runs N]
                                 [--slow-runs N] [--skip-competitors]
@@ -508,11 +508,11 @@ def main():
         out += [
             "",
             f"- 2 threads vs 1: check {check1.median / check2.median:.2f}×, "
-            f"fmt --check {fmt1.median / fmt2.median:.2f}× (SPEC: ≥ 1.8×)",
+            f"fmt --check {fmt1.median / fmt2.median:.2f}× (target: ≥ 1.8×)",
             f"- check, 2 threads: {check2.median:.3f} s = "
-            f"{stats['bytes'] / MB / check2.median:.0f} MB/s (SPEC: ≤ 0.5 s, ≥ 200 MB/s); "
+            f"{stats['bytes'] / MB / check2.median:.0f} MB/s (target: ≤ 0.5 s, ≥ 200 MB/s); "
             f"fmt --check: {fmt2.median:.3f} s",
-            f"- cached second run: {cached.median * 1000:.0f} ms (SPEC: ≤ 50 ms for 10,000 files)",
+            f"- cached second run: {cached.median * 1000:.0f} ms (target: ≤ 50 ms for 10,000 files)",
             f"- memory: peak RSS {peak / MIB:.1f} MiB; bound 64 MiB + 3 × largest file "
             f"({largest:,} bytes) = {bound / MIB:.1f} MiB: "
             f"{'within' if peak <= bound else 'OVER'}",
@@ -553,7 +553,7 @@ def main():
             key = next(k for k in targets if row.label.startswith(k))
             ratio = row.median / check.median
             out.append(f"- {key}: urldb check is {fmt_ratio(ratio)} faster "
-                       f"(SPEC: ≥ {targets[key]:,}×) — "
+                       f"(target: ≥ {targets[key]:,}×) — "
                        f"{'met' if ratio >= targets[key] else 'NOT met'}; "
                        f"exit code {', '.join(str(c) for c in sorted(set(row.codes)))}")
     out.append("")
@@ -583,7 +583,7 @@ def main():
             "",
             f"- general path, 1 thread: check {stats['bytes'] / MB / rows[0].median:.1f} MB/s "
             f"(concise report {stats['bytes'] / MB / rows[1].median:.1f} MB/s), fmt --check "
-            f"{stats['bytes'] / MB / rows[2].median:.1f} MB/s (SPEC: ≥ 30 MB/s per core); "
+            f"{stats['bytes'] / MB / rows[2].median:.1f} MB/s (target: ≥ 30 MB/s per core); "
             "exit 1 is expected (every file has findings)",
             f"- memory: peak RSS {peak / MIB:.1f} MiB; bound 64 MiB + 3 × largest file "
             f"({largest:,} bytes) = {bound / MIB:.1f} MiB: "

@@ -14,7 +14,7 @@ used `yaml.load_all` / `yaml.dump_all` with the pure-Python classes, and
 that is the speed its users know. `width` is made huge so that long scalars
 are not folded (urldb never folds them), and an empty metadata document is
 compared in urldb's bare `---` form (both are deliberate urldb choices,
-SPEC.md 2.5); everything else is PyYAML's own decision.
+docs/format.md); everything else is PyYAML's own decision.
 
 Needs PyYAML (pip install pyyaml==6.0.3).
 """

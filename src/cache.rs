@@ -76,6 +76,7 @@ fn trusted(dir: &Path) -> Result<bool, String> {
     {
         use std::os::unix::fs::MetadataExt;
         // SAFETY: geteuid has no preconditions and cannot fail.
+        #[allow(unsafe_code)]
         let me = unsafe { libc::geteuid() };
         if meta.uid() != me {
             return Err(format!("{} belongs to another user", dir.display()));

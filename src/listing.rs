@@ -1,6 +1,6 @@
 //! The records of a database as URLs, filtered as `ls` and `export` filter
-//! them (SPEC.md section 4): by file, domain (or cname), category, path
-//! prefix and seed 002 path pattern; `deprecated` records only on request.
+//! them (`docs/guide.md`): by file, domain (or cname), category, path
+//! prefix and path pattern (`docs/urls.md`); `deprecated` records only on request.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -47,7 +47,7 @@ pub struct Filter {
     /// A record must have one of these categories; empty = any.
     pub categories: Vec<String>,
     pub path_prefix: Option<String>,
-    /// Seed 002 pattern ([`crate::url::matches`]).
+    /// A path pattern ([`crate::url::matches`], `docs/urls.md`).
     pub pattern: Option<String>,
     pub include_deprecated: bool,
 }

@@ -1,4 +1,4 @@
-//! Seed 002's path matcher (crate::url::matches) on any pattern and path.
+//! The data.txt draft's path matcher (crate::url::matches) on any pattern and path.
 //!
 //! Asserts: no panic; agreement with an independent model (decode both to
 //! a list of tokens, `%2F` kept apart from `/`, then a prefix test);

@@ -1,4 +1,4 @@
-//! The strict URI-Catalogue reader (seed 003) on any bytes.
+//! The strict URI-Catalogue reader on any bytes.
 //!
 //! Asserts: no panic; every problem and record names a line of the input;
 //! records come in input order; every URL read is canonical (canonicalize

@@ -1,10 +1,10 @@
-//! URL canonicalization (crate::url, SPEC.md section 6) on any string.
+//! URL canonicalization (crate::url, docs/urls.md) on any string.
 //!
 //! Asserts: no panic; canonicalize is idempotent (canonicalizing the
 //! result gives it back, with no notes); the host is lowercase without a
 //! trailing dot; the path starts with `/` and passes every `_path` rule of
 //! the linter (so `add` never writes a record `check` complains about);
-//! case folding is idempotent; a canonical path matches itself (seed 002).
+//! case folding is idempotent; a canonical path matches itself (the data.txt draft's matching).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

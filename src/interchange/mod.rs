@@ -1,5 +1,5 @@
-//! Other formats for the database's records (SPEC.md section 7): the
-//! URI-Catalogue format of seed 003 ([`uri_catalogue`], both ways), a plain
+//! Other formats for the database's records (`docs/urls.md`): the
+//! URI-Catalogue format ([`uri_catalogue`], both ways), a plain
 //! URL list ([`urls`], both ways), and JSON and CSV ([`json`], [`csv`],
 //! export only; they carry every field).
 

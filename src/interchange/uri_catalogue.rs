@@ -1,8 +1,8 @@
-//! The URI-Catalogue format (seed 003, "SSD3"): a writer, and a strict
+//! The URI-Catalogue format (its specification is "SSD3"): a writer, and a strict
 //! reader that follows the specification and skips invalid records with a
 //! diagnostic naming the line, as the specification asks.
 //!
-//! Mapping (SPEC.md section 7): `URI` is the full URL; `NAME`, `DATE`,
+//! Mapping (`docs/urls.md`): `URI` is the full URL; `NAME`, `DATE`,
 //! `DESCRIPTION`, `RATING`, `LANGUAGE` and `ID` are the record extras of
 //! those names (lowercase); `CATEGORY` the categories joined by `, `;
 //! `TYPE` the content type. What the standard fields cannot hold goes into
@@ -17,6 +17,7 @@ use std::collections::HashMap;
 
 use super::LineProblem;
 use crate::listing::UrlRecord;
+use crate::model::media_type;
 use crate::model::node::{Scalar, ScalarStyle, Value};
 use crate::model::resolve::Implicit;
 use crate::url::{Canonical, canonicalize_given};
@@ -421,7 +422,7 @@ fn read_record(
     })
 }
 
-/// Seed 003, 2.1.1: ASCII only, and not 0-9, 11-12, 14-31 or 127 (so no
+/// URI-Catalogue specification, 2.1.1: ASCII only, and not 0-9, 11-12, 14-31 or 127 (so no
 /// tab). CR and LF only as line breaks.
 fn forbidden(b: u8) -> bool {
     !b.is_ascii() || (b < 32 && b != b'\r') || b == 127
@@ -438,7 +439,7 @@ fn describe_forbidden(b: u8) -> String {
     }
 }
 
-/// Seed 003, 2.1.3: characters 45, 48-57, 65-90, 95, 97-122.
+/// URI-Catalogue specification, 2.1.3: characters 45, 48-57, 65-90, 95, 97-122.
 fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name
@@ -489,28 +490,13 @@ fn valid_language(tag: &str) -> bool {
     ok(primary, u8::is_ascii_alphabetic) && parts.all(|p| ok(p, u8::is_ascii_alphanumeric))
 }
 
-/// RFC 2046: `type/subtype` (tokens), then optional `; name=value`.
+/// A media type (RFC 9110 section 8.3.1, as `check` reads `content-type`):
+/// `type/subtype` (tokens), then optional `; name=value` parameters whose
+/// value may be a quoted string.
 fn check_media_type(text: &str) -> Result<(), String> {
-    let tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
-    let token = |s: &str| !s.is_empty() && s.bytes().all(tchar);
-    let mut parts = text.split(';');
-    let essence = parts.next().unwrap_or_default().trim();
-    match essence.split_once('/') {
-        Some((t, s)) if token(t) && token(s) => {}
-        _ => return Err("not a media type (`type/subtype`)".to_string()),
-    }
-    for param in parts {
-        match param.trim().split_once('=') {
-            Some((name, value)) if token(name) && !value.is_empty() => {}
-            _ => {
-                return Err(format!(
-                    "`{}` is not a `name=value` parameter",
-                    param.trim()
-                ));
-            }
-        }
-    }
-    Ok(())
+    media_type::parse_media_type(text)
+        .map(|_| ())
+        .map_err(|e| format!("not a media type: {e}"))
 }
 
 #[cfg(test)]
@@ -544,5 +530,7 @@ mod tests {
         assert!(check_media_type("text/html; charset=utf-8").is_ok());
         assert!(check_media_type("X-301-Redirect").is_err());
         assert!(check_media_type("text/").is_err());
+        assert!(check_media_type("text/html; charset=\"a;b\"").is_ok());
+        assert!(check_media_type("text/html; charset=\"a").is_err());
     }
 }

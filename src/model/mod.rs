@@ -4,6 +4,7 @@
 //! imports nothing above it: the parser builds it, the renderer writes it.
 
 pub mod domain;
+pub mod media_type;
 pub mod node;
 pub mod normal;
 pub mod path;

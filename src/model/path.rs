@@ -1,5 +1,5 @@
 //! The syntax of a record's `_path`: percent-escapes, segments, and the
-//! equivalence of two paths (seed 002's table: `%7e` = `~`, `%3c` = `%3C`,
+//! equivalence of two paths (the data.txt draft's table, `docs/urls.md`: `%7e` = `~`, `%3c` = `%3C`,
 //! but `%2F` ≠ `/`).
 
 use std::borrow::Cow;
@@ -129,9 +129,9 @@ pub fn lowercase_keeping_escapes(path: &str) -> String {
 mod tests {
     use super::*;
 
-    /// Seed 002's table of equivalent and distinct paths.
+    /// The data.txt draft's table of equivalent and distinct paths.
     #[test]
-    fn seed_002_equivalence_table() {
+    fn data_txt_draft_equivalence_table() {
         let same = [
             ("/~joe/index.html", "/%7Ejoe/index.html"),
             ("/%7ejoe", "/~joe"),

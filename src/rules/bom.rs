@@ -31,7 +31,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Format,
     blocks_rewrite: false,
     check: Check::Text(check),
-    source: include_str!("bom.rs"),
 };
 
 fn check(ctx: &TextContext, out: &mut Vec<Finding>) {

@@ -42,7 +42,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::Database(check),
-    source: include_str!("cname_conflict.rs"),
 };
 
 fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {

@@ -38,7 +38,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("cname_is_primary.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

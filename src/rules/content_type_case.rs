@@ -32,6 +32,7 @@
 //! may be case-sensitive.
 
 use super::prelude::*;
+use crate::model::media_type;
 
 pub static RULE: Rule = Rule {
     code: "content-type-case",
@@ -40,7 +41,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("content_type_case.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
@@ -90,39 +90,14 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 /// range of `type/subtype` in it, when they are valid tokens with uppercase
 /// letters. Anything malformed is `invalid-content-type`'s business.
 pub fn lowercase_media_type(value: &str) -> Option<(String, std::ops::Range<usize>)> {
-    if is_redirect_marker(value) {
+    let range = media_type::essence_range(value)?;
+    let essence = &value[range.clone()];
+    if !essence.bytes().any(|b| b.is_ascii_uppercase()) {
         return None;
     }
-    let end = value.find(';').unwrap_or(value.len());
-    let media = &value[..end];
-    let start = media.len() - media.trim_start().len();
-    let trimmed = media.trim();
-    let (kind, subtype) = trimmed.split_once('/')?;
-    if !is_token(kind) || !is_token(subtype) {
-        return None;
-    }
-    if !trimmed.bytes().any(|b| b.is_ascii_uppercase()) {
-        return None;
-    }
-    let range = start..start + trimmed.len();
     let mut fixed = value.to_string();
-    fixed.replace_range(range.clone(), &trimmed.to_ascii_lowercase());
+    fixed.replace_range(range.clone(), &essence.to_ascii_lowercase());
     Some((fixed, range))
-}
-
-/// `X-<3xx status>-Redirect`, the reference tool's marker for a redirect.
-fn is_redirect_marker(value: &str) -> bool {
-    value
-        .strip_prefix("X-")
-        .and_then(|rest| rest.strip_suffix("-Redirect"))
-        .is_some_and(|status| status.len() == 3 && status.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// An RFC 9110 token: one or more `tchar`.
-fn is_token(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 #[cfg(test)]

@@ -5,6 +5,11 @@
 
 use crate::rules::{self, FixKind};
 
+// `RULE_DOCS`: each rule's code and the `//!` comment of its file, read
+// when urldb is built (`build.rs`), so the binary holds the documentation
+// and not the rule sources.
+include!(concat!(env!("OUT_DIR"), "/rule_docs.rs"));
+
 /// One rule's documentation as Markdown (also used for `docs/rules.md`).
 pub fn render(rule: &rules::Rule) -> String {
     format!(

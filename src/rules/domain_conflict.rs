@@ -27,7 +27,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::Database(check),
-    source: include_str!("domain_conflict.rs"),
 };
 
 fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {

@@ -45,7 +45,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::File(check),
-    source: include_str!("duplicate_key.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

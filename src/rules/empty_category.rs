@@ -41,7 +41,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("empty_category.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

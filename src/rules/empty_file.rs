@@ -33,7 +33,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::File(check),
-    source: include_str!("empty_file.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

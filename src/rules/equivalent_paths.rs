@@ -44,7 +44,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("equivalent_paths.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
@@ -97,7 +96,7 @@ mod tests {
     }
 
     #[test]
-    fn flags_seed_002_equivalences() {
+    fn flags_the_data_txt_draft_equivalences() {
         for (a, b) in [
             ("/%7Ejoe/index.html", "/~joe/index.html"),
             ("/%7ejoe", "/~joe"),

@@ -32,7 +32,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::Parse,
-    source: include_str!("file_too_large.rs"),
 };
 
 /// A file of `size` bytes, over the `limit` (both in bytes).

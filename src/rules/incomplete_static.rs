@@ -40,7 +40,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("incomplete_static.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

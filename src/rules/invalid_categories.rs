@@ -45,7 +45,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("invalid_categories.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

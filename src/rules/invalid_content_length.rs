@@ -49,7 +49,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Sometimes,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("invalid_content_length.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

@@ -33,6 +33,7 @@
 //! None: only a person (or the server, with `urldb add`) knows the type.
 
 use super::prelude::*;
+use crate::model::media_type;
 
 pub static RULE: Rule = Rule {
     code: "invalid-content-type",
@@ -41,7 +42,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("invalid_content_type.rs"),
 };
 
 const HELP: &str = "write a media type `type/subtype` (`text/html`, `text/html; charset=utf-8`), \
@@ -90,147 +90,9 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     }
 }
 
-/// RFC 9110 `tchar`.
-fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
-}
-
 /// `Ok` for a media type or a redirect marker; else what is wrong.
 fn validate(text: &str) -> Result<(), String> {
-    if let Some(status) = redirect_status(text) {
-        return match status.parse::<u16>() {
-            Ok(300..=399) if text.starts_with("X-") && text.ends_with("-Redirect") => Ok(()),
-            Ok(300..=399) => Err(format!(
-                "the redirect marker is written `X-{status}-Redirect`"
-            )),
-            _ => Err(format!(
-                "a redirect marker holds a 3xx status, not `{status}`"
-            )),
-        };
-    }
-    let mut p = Parser { text, i: 0 };
-    if p.token() == 0 {
-        return Err(p.unexpected("a type"));
-    }
-    if !p.eat(b'/') {
-        return Err(match p.peek() {
-            None => "there is no `/subtype`".to_string(),
-            Some(_) => p.unexpected("the type"),
-        });
-    }
-    if p.token() == 0 {
-        return Err(p.unexpected("a subtype after `/`"));
-    }
-    loop {
-        let before = p.i;
-        p.white_space();
-        let Some(b) = p.peek() else {
-            if p.i != before {
-                return Err("it ends with white space".to_string());
-            }
-            return Ok(());
-        };
-        if b != b';' {
-            return Err(p.unexpected("the media type (parameters follow a `;`)"));
-        }
-        p.i += 1;
-        p.white_space();
-        let start = p.i;
-        if p.token() == 0 {
-            return Err(p.unexpected("a parameter `name=value` after `;`"));
-        }
-        let name = &text[start..p.i];
-        if !p.eat(b'=') {
-            return Err(format!("parameter `{name}` has no `=value`"));
-        }
-        if p.peek() == Some(b'"') {
-            p.quoted_string()
-                .map_err(|e| format!("the value of parameter `{name}` {e}"))?;
-        } else if p.token() == 0 {
-            return Err(format!("parameter `{name}` has no value"));
-        }
-    }
-}
-
-/// The status of something written like a redirect marker (any case).
-fn redirect_status(text: &str) -> Option<&str> {
-    let b = text.as_bytes();
-    if b.len() < 11
-        || !b[..2].eq_ignore_ascii_case(b"X-")
-        || !b[b.len() - 9..].eq_ignore_ascii_case(b"-Redirect")
-    {
-        return None;
-    }
-    let status = text.get(2..text.len() - 9)?;
-    (!status.is_empty() && status.bytes().all(|b| b.is_ascii_digit())).then_some(status)
-}
-
-struct Parser<'a> {
-    text: &'a str,
-    i: usize,
-}
-
-impl Parser<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.text.as_bytes().get(self.i).copied()
-    }
-
-    fn eat(&mut self, b: u8) -> bool {
-        let found = self.peek() == Some(b);
-        if found {
-            self.i += 1;
-        }
-        found
-    }
-
-    /// Skip a token; its length.
-    fn token(&mut self) -> usize {
-        let start = self.i;
-        while self.peek().is_some_and(is_tchar) {
-            self.i += 1;
-        }
-        self.i - start
-    }
-
-    fn white_space(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.i += 1;
-        }
-    }
-
-    /// `DQUOTE *( qdtext / quoted-pair ) DQUOTE`, from the opening quote.
-    fn quoted_string(&mut self) -> Result<(), String> {
-        self.i += 1;
-        loop {
-            match self.peek() {
-                None => return Err("has no closing `\"`".to_string()),
-                Some(b'"') => {
-                    self.i += 1;
-                    return Ok(());
-                }
-                Some(b'\\') => {
-                    self.i += 1;
-                    match self.peek() {
-                        Some(b) if b == b'\t' || b >= b' ' && b != 0x7F => self.i += 1,
-                        _ => return Err("has a `\\` that escapes nothing".to_string()),
-                    }
-                }
-                // qdtext: HTAB, SP, VCHAR except `"` and `\`, obs-text.
-                Some(b) if b == b'\t' || b >= b' ' && b != 0x7F => self.i += 1,
-                Some(_) => return Err("holds a control character".to_string()),
-            }
-        }
-    }
-
-    /// What is wrong at the current position, after `after`.
-    fn unexpected(&self, after: &str) -> String {
-        match self.text.get(self.i..).and_then(|rest| rest.chars().next()) {
-            None => format!("it ends where {after} should be"),
-            Some(' ') => format!("a space is not allowed in {after}"),
-            Some(c) if self.i == 0 => format!("it starts with `{c}`"),
-            Some(c) => format!("`{c}` is not allowed in {after}"),
-        }
-    }
+    media_type::parse(text).map(|_| ())
 }
 
 #[cfg(test)]

@@ -41,7 +41,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("invalid_domain_name.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

@@ -44,7 +44,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("invalid_sha256.rs"),
 };
 
 const DIGITS: usize = 64;

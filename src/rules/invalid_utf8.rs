@@ -41,7 +41,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::Text(check),
-    source: include_str!("invalid_utf8.rs"),
 };
 
 fn check(ctx: &TextContext, out: &mut Vec<Finding>) {

@@ -41,7 +41,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::File(check),
-    source: include_str!("metadata_not_mapping.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

@@ -35,7 +35,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("missing_content_type.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

@@ -36,7 +36,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Format,
     blocks_rewrite: false,
     check: Check::Text(check),
-    source: include_str!("missing_final_newline.rs"),
 };
 
 fn check(ctx: &TextContext, out: &mut Vec<Finding>) {

@@ -36,7 +36,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::File(check),
-    source: include_str!("missing_path.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

@@ -45,7 +45,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Format,
     blocks_rewrite: false,
     check: Check::Text(check),
-    source: include_str!("mixed_line_endings.rs"),
 };
 
 /// A kind of line break.

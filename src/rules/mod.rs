@@ -193,8 +193,6 @@ pub struct Rule {
     /// (`fmt` and `check --fix` leave it untouched).
     pub blocks_rewrite: bool,
     pub check: Check,
-    /// The rule's source file; its `//!` lines are the documentation.
-    pub source: &'static str,
 }
 
 impl std::fmt::Debug for Rule {
@@ -204,20 +202,14 @@ impl std::fmt::Debug for Rule {
 }
 
 impl Rule {
-    /// The rule's documentation (Markdown), from its `//!` comment.
+    /// The rule's documentation (Markdown): the `//!` comment of its
+    /// source file, extracted when urldb is built (`build.rs`).
     pub fn documentation(&self) -> String {
-        let mut out = String::new();
-        for line in self.source.lines() {
-            let Some(rest) = line.strip_prefix("//!") else {
-                if out.is_empty() {
-                    continue;
-                }
-                break;
-            };
-            out.push_str(rest.strip_prefix(' ').unwrap_or(rest));
-            out.push('\n');
-        }
-        out
+        docs::RULE_DOCS
+            .iter()
+            .find(|(code, _)| *code == self.code)
+            .map(|(_, doc)| (*doc).to_string())
+            .unwrap_or_default()
     }
 }
 
@@ -462,5 +454,28 @@ pub mod test_support {
     /// record at `/`.
     pub fn with_metadata(meta: &str) -> String {
         format!("---\n{meta}---\n_path: /\ncontent-type: text/html\n")
+    }
+}
+
+#[cfg(test)]
+mod documentation_tests {
+    use super::{ALL, docs::RULE_DOCS};
+
+    /// Every rule has its file's documentation, and every rule file is a
+    /// rule: the build-time table and the catalogue name the same rules.
+    #[test]
+    fn every_rule_has_its_documentation() {
+        for rule in ALL {
+            let doc = rule.documentation();
+            assert!(
+                doc.starts_with("## What it checks\n"),
+                "{}: {doc:?}",
+                rule.code
+            );
+        }
+        for (code, _) in RULE_DOCS {
+            assert!(ALL.iter().any(|r| r.code == *code), "{code} is no rule");
+        }
+        assert_eq!(RULE_DOCS.len(), ALL.len());
     }
 }

@@ -27,7 +27,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::Parse,
-    source: include_str!("nesting_too_deep.rs"),
 };
 
 pub fn finding(span: Span) -> Finding {

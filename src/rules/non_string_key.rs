@@ -48,7 +48,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::File(check),
-    source: include_str!("non_string_key.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

@@ -43,7 +43,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Format,
     blocks_rewrite: false,
     check: Check::Layout(check),
-    source: include_str!("not_canonical.rs"),
 };
 
 fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {

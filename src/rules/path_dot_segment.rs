@@ -38,7 +38,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("path_dot_segment.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

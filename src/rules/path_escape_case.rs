@@ -39,7 +39,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("path_escape_case.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

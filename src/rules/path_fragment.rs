@@ -40,7 +40,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Safe,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("path_fragment.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

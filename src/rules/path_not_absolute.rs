@@ -37,7 +37,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("path_not_absolute.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

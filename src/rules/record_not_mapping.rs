@@ -40,7 +40,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::File(check),
-    source: include_str!("record_not_mapping.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

@@ -51,7 +51,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("suspicious_key.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

@@ -31,7 +31,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::Parse,
-    source: include_str!("too_many_documents.rs"),
 };
 
 /// The most documents a file may hold.

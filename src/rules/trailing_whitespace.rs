@@ -39,7 +39,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Format,
     blocks_rewrite: false,
     check: Check::Text(check),
-    source: include_str!("trailing_whitespace.rs"),
 };
 
 fn check(ctx: &TextContext, out: &mut Vec<Finding>) {

@@ -47,7 +47,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("unknown_category.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

@@ -38,7 +38,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::File(check),
-    source: include_str!("unknown_metadata_key.rs"),
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {

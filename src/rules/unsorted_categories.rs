@@ -40,7 +40,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Format,
     blocks_rewrite: false,
     check: Check::Layout(check),
-    source: include_str!("unsorted_categories.rs"),
 };
 
 fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {

@@ -36,7 +36,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Format,
     blocks_rewrite: false,
     check: Check::Layout(check),
-    source: include_str!("unsorted_keys.rs"),
 };
 
 fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {

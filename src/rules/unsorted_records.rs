@@ -42,7 +42,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::Format,
     blocks_rewrite: false,
     check: Check::Layout(check),
-    source: include_str!("unsorted_records.rs"),
 };
 
 fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {

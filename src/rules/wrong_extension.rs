@@ -31,7 +31,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: false,
     check: Check::Text(check),
-    source: include_str!("wrong_extension.rs"),
 };
 
 fn check(ctx: &TextContext, out: &mut Vec<Finding>) {

@@ -49,7 +49,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::Parse,
-    source: include_str!("yaml_alias.rs"),
 };
 
 pub fn anchor(span: Span, name: Option<&str>) -> Finding {

@@ -34,7 +34,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::Parse,
-    source: include_str!("yaml_syntax.rs"),
 };
 
 /// The parser stopped at `span` with `message`.

@@ -35,7 +35,6 @@ pub static RULE: Rule = Rule {
     fix: FixKind::None,
     blocks_rewrite: true,
     check: Check::Parse,
-    source: include_str!("yaml_tag.rs"),
 };
 
 pub fn finding(span: Span, tag: &str) -> Finding {

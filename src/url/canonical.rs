@@ -1,10 +1,10 @@
-//! URL canonicalization (SPEC.md section 6): the one function that turns
+//! URL canonicalization (`docs/urls.md`): the one function that turns
 //! what a user typed into the scheme, host and `_path` a record holds.
 //!
 //! The rules are those of the `url-normalize` package the reference tool
 //! used, so that `urldb add` writes the record `wwturldb add` wrote, with
 //! the deviations listed in `docs/urls.md` (and checked against the real
-//! package by `tests/it/url_differential.rs`). Seed 004 (WWWOFFLE) adds the
+//! package by `tests/it/url_differential.rs`). WWWOFFLE's URL notes add the
 //! `&amp;` rule and the principle that makes the result idempotent: every
 //! escape is decoded at most once and every byte encoded at most once, in
 //! a single pass over the input.
@@ -361,7 +361,7 @@ const PATH_ENCODE: AsciiSet = keep(NON_ALPHANUMERIC, b":/@!$&'()*+,;=");
 const QUERY_ENCODE: AsciiSet = keep(NON_ALPHANUMERIC, b":/?@!$'()*+,;");
 
 /// RFC 3986 reserved characters: their escapes are never decoded in a
-/// path, because `%2F` is not `/` (seed 002) and `%3F` is not `?`.
+/// path, because `%2F` is not `/` (RFC 3986 section 2.2) and `%3F` is not `?`.
 fn reserved(b: u8) -> bool {
     b":/?#[]@!$&'()*+,;=".contains(&b)
 }
@@ -464,7 +464,7 @@ fn canonical_query(query: &str) -> (String, bool) {
             ),
             None => recode(param, query_reserved, &QUERY_ENCODE),
         };
-        // `a=1&amp;b=2` is an HTML-escaped `a=1&b=2` (seed 004): a parameter
+        // `a=1&amp;b=2` is an HTML-escaped `a=1&b=2` (as WWWOFFLE reads it): a parameter
         // that starts with `amp;` lost its `&` to the escaping (`?&amp;b`
         // too, hence the first parameter as well). Looked for in the
         // recoded text, and repeated, so that the result is a fixed point:

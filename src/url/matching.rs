@@ -1,11 +1,12 @@
-//! Path matching as seed 002 (the robots.txt / data.txt draft) defines it:
+//! Path matching as the data.txt draft ("A Method for Web Data Discovery",
+//! after the robots.txt draft; see `docs/urls.md`) defines it:
 //! a pattern matches a path when the path starts with it, comparing octet
 //! by octet after decoding every `%xx` escape — except `%2F`, which stays
 //! distinct from `/` because a `/` has a meaning in a path.
 //!
 //! Used by `urldb ls --match` and `urldb verify --respect-robots`.
 
-/// Does `pattern` match `path` (seed 002, section 3.2.2)?
+/// Does `pattern` match `path` (the data.txt draft, section 3.2.2)?
 ///
 /// Both are compared as octets after decoding `%xx` escapes (hex in either
 /// case), with an encoded slash kept apart from `/`. The match is a prefix

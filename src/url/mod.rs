@@ -1,5 +1,5 @@
 //! URLs in and out of the database: canonicalization of what users type
-//! ([`canonical`], SPEC.md section 6) and seed 002's path matching
+//! ([`canonical`]) and the data.txt draft's path matching
 //! ([`matching`]). Every command that takes a URL goes through
 //! [`canonicalize`]; the rules and each deviation from `url-normalize` are
 //! in `docs/urls.md`.

@@ -3,7 +3,7 @@
 //! ([`schedule`]), judge each answer against its record ([`judge`]) and
 //! describe the results for people and machines ([`report`]).
 //!
-//! The semantics are the reference tool's (SPEC.md section 8): GET,
+//! The semantics are the reference tool's (`docs/verify.md`): GET,
 //! redirects not followed, a status of 400 or more is broken, a 3xx passes
 //! with `redirect-ok` or a matching `X-<status>-Redirect` content type,
 //! otherwise the media type must match (with two tolerated aliases), and a
@@ -19,6 +19,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::http::{BodyMode, Client, FetchError, Response};
+use crate::model::media_type;
 use plan::{Check, Expect};
 
 /// How checks are run.
@@ -207,20 +208,11 @@ const ALIASES: [(&str, &str); 2] = [
     ("application/x-zip-compressed", "application/zip"),
 ];
 
-/// The media type of a `Content-Type`: parameters dropped, lowercase.
-pub fn media_type(content_type: &str) -> String {
-    content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
-}
-
 /// The two content types name the same media type (parameters ignored,
-/// case-insensitive, tolerated aliases equal).
+/// case-insensitive: [`media_type::essence`]), or tolerated aliases.
 pub fn same_media_type(a: &str, b: &str) -> bool {
-    let (a, b) = (media_type(a), media_type(b));
+    let a = media_type::essence(a).to_ascii_lowercase();
+    let b = media_type::essence(b).to_ascii_lowercase();
     a == b
         || ALIASES
             .iter()

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::listing::Filter;
 use crate::model::domain::{self, Record};
+use crate::model::media_type;
 use crate::parse::tree::parse_tree;
 use crate::rules::diagnostic::Finding;
 use crate::rules::{self, Rule};
@@ -103,16 +104,10 @@ impl Expect {
     }
 }
 
-/// `X-301-Redirect` → 301 (case-insensitive, as the reference tool wrote
-/// `X-%d-Redirect`).
+/// `X-301-Redirect` → 301: the marker as `check` accepts it
+/// ([`media_type::redirect_marker`]).
 pub fn redirect_marker(content_type: &str) -> Option<u16> {
-    let t = content_type.trim();
-    let lower = t.to_ascii_lowercase();
-    let digits = lower.strip_prefix("x-")?.strip_suffix("-redirect")?;
-    if digits.len() != 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok().filter(|s| (300..400).contains(s))
+    media_type::redirect_marker(content_type)
 }
 
 /// One URL to fetch.
@@ -478,7 +473,9 @@ mod tests {
     #[test]
     fn redirect_markers() {
         assert_eq!(redirect_marker("X-301-Redirect"), Some(301));
-        assert_eq!(redirect_marker("x-302-redirect"), Some(302));
+        // As `check` reads it: one spelling (`invalid-content-type` flags
+        // any other).
+        assert_eq!(redirect_marker("x-302-redirect"), None);
         assert_eq!(redirect_marker("X-200-Redirect"), None);
         assert_eq!(redirect_marker("X-30-Redirect"), None);
         assert_eq!(redirect_marker("text/html"), None);

@@ -1,5 +1,6 @@
 //! `--respect-robots`: `/robots.txt` read once per origin, its record for
-//! urldb chosen and applied as seed 002 (the robots.txt draft) says.
+//! urldb chosen and applied as the data.txt draft (the robots.txt draft's
+//! format and matching; `docs/verify.md`) says.
 //!
 //! - The record to obey is the first whose `User-agent` value contains
 //!   `urldb` (case-insensitive), else the first with `*`, else none (all
@@ -51,7 +52,7 @@ impl Rules {
         for raw in text.split(['\n', '\r']) {
             let line = raw.split('#').next().unwrap_or_default().trim();
             if line.is_empty() {
-                // A blank line ends a record (seed 002, 3.2); a comment-only
+                // A blank line ends a record (the draft, 3.2); a comment-only
                 // line does not.
                 if raw.trim().is_empty() && in_rules {
                     open = false;
@@ -156,7 +157,7 @@ fn fetch(client: &Client, origin: &str) -> Rules {
 mod tests {
     use super::*;
 
-    /// Seed 002, section 4.
+    /// The data.txt draft, section 4 (the robots.txt draft's example).
     const FICT: &str = "# /robots.txt for http://www.fict.org/\n# comments to webmaster@fict.org\n\nUser-agent: unhipbot\nDisallow: /\n\nUser-agent: webcrawler\nUser-agent: excite\nDisallow:\n\nUser-agent: *\nDisallow: /org/plans.html\nAllow: /org/\nAllow: /serv\nAllow: /~mak\nDisallow: /\n";
 
     #[test]

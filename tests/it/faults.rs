@@ -1,7 +1,7 @@
 //! Fault injection with the real binary: files changed under urldb's feet,
 //! read-only files and directories, symbolic links, a process killed in the
 //! middle of `fmt`, two `fmt` runs at once. The promise under test is
-//! SPEC.md section 11: no byte of user data is ever lost.
+//! the first one of `docs/fuzzing.md`: no byte of user data is ever lost.
 
 use crate::support;
 

@@ -1,4 +1,4 @@
-//! `export`, `import` and `ls`: the URI-Catalogue round trip, seed 003's
+//! `export`, `import` and `ls`: the URI-Catalogue round trip, the specification's
 //! examples, the strict reader's diagnostics, and the record filters.
 
 use crate::support;
@@ -207,7 +207,7 @@ fn export_refuses_what_a_catalogue_cannot_hold() {
     );
 }
 
-/// Seed 003, section 4.1, with CRLF line breaks as the format requires.
+/// The URI-Catalogue specification, section 4.1, with CRLF line breaks as the format requires.
 const SEED_FULL: &str = "URI: http://google.co.uk/\r\nNAME: Google\r\nID: 1\r\n\
 DATE: 30/10/2007 08:31:32\r\nCATEGORY: Search Engines\r\n\
 DESCRIPTION: A popular search engine run by Google, Inc. of the USA\r\nRATING: 1\r\n\
@@ -218,7 +218,7 @@ DATE: 31/10/2007 19:28:45\r\nCATEGORY: Official Documents\r\n\
 DESCRIPTION: The Specification for the URI-Catalogue format\r\nRATING: 2\r\n\
 LANGUAGE: en-gb\r\nTYPE: text/plain\r\n";
 
-/// Seed 003, section 4.2.
+/// The URI-Catalogue specification, section 4.2.
 const SEED_MINIMUM: &str = "URI: http://shadyindustries.biz/ssd/ssd3.txt\r\n\
 NAME: SSD3 - URI-Catalogue specification\r\nDATE: 31/10/2007 19:29:23\r\n";
 
@@ -246,7 +246,7 @@ fn json_records(dir: &Path) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn seed_003_full_example_imports() {
+fn uri_catalogue_spec_full_example_imports() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = import(dir.path(), SEED_FULL, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -280,7 +280,7 @@ fn seed_003_full_example_imports() {
 }
 
 #[test]
-fn seed_003_minimum_example_needs_a_content_type() {
+fn uri_catalogue_spec_minimum_example_needs_a_content_type() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = import(dir.path(), SEED_MINIMUM, &[]);
     assert_eq!(out.status.code(), Some(1));
@@ -604,7 +604,7 @@ fn ls_filters() {
         ls(&["--path-prefix", "/a%20"]),
         ["https://example.com/a%20b/caf%C3%A9?q=1&r=%2B"]
     );
-    // Seed 002 matching: `%61` is `a`, `%2F` is not `/`.
+    // The data.txt draft's matching: `%61` is `a`, `%2F` is not `/`.
     assert_eq!(ls(&["--match", "/%61%20b/"]).len(), 1);
     assert!(ls(&["--match", "/a%20b%2Fcaf"]).is_empty());
     assert_eq!(ls(&["ci.example.org.yaml"]).len(), 2);

@@ -20,6 +20,7 @@ mod hostile_output;
 mod hostile_verdicts;
 mod interchange;
 mod layers;
+mod media_type;
 mod output_errors;
 mod pre_commit;
 mod properties;

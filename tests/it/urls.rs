@@ -1,5 +1,5 @@
-//! URL canonicalization (SPEC.md section 6) and seed 002's path matching:
-//! the seed tables, idempotence (a property test), and every error.
+//! URL canonicalization (`docs/urls.md`) and the data.txt draft's path
+//! matching: the tables of the documents it follows, idempotence (a property test), and every error.
 
 use proptest::prelude::*;
 use urldb::url::{Canonical, Note, Scheme, UrlError, canonicalize, matches};
@@ -15,9 +15,9 @@ fn url(input: &str) -> String {
     canon(input).to_string()
 }
 
-/// Seed 002, section 3.2.2: record path, URL path, matches.
+/// The data.txt draft, section 3.2.2: record path, URL path, matches.
 #[test]
-fn seed_002_matching_table() {
+fn data_txt_draft_matching_table() {
     let table = [
         ("/tmp", "/tmp", true),
         ("/tmp", "/tmp.html", true),
@@ -41,10 +41,10 @@ fn seed_002_matching_table() {
     }
 }
 
-/// Seed 002, section 4: the rules for "other" robots of www.fict.org,
+/// The data.txt draft, section 4: the rules for "other" robots of www.fict.org,
 /// evaluated in order, first match wins, no match = allowed.
 #[test]
-fn seed_002_example_matrix_for_other_robots() {
+fn data_txt_draft_example_matrix_for_other_robots() {
     let rules = [
         (false, "/org/plans.html"),
         (true, "/org/"),
@@ -89,9 +89,9 @@ fn matching_never_decodes_twice_and_empty_pattern_matches_all() {
     assert!(matches("/100%", "/100%zz"));
 }
 
-/// Seed 004 ("String to URL Conversion"), rule by rule.
+/// WWWOFFLE's URL notes ("String to URL Conversion"), rule by rule.
 #[test]
-fn seed_004_protocol() {
+fn wwwoffle_protocol() {
     // 1) No protocol: http (with a note).
     let c = canon("example.com/a");
     assert_eq!(c.scheme, Scheme::Http);
@@ -108,7 +108,7 @@ fn seed_004_protocol() {
 }
 
 #[test]
-fn seed_004_username_and_password_cannot_be_stored() {
+fn wwwoffle_username_and_password_cannot_be_stored() {
     for input in [
         "http://user:password@example.com/",
         "http://user@example.com/",
@@ -122,7 +122,7 @@ fn seed_004_username_and_password_cannot_be_stored() {
 }
 
 #[test]
-fn seed_004_hostname_and_port() {
+fn wwwoffle_hostname_and_port() {
     // Hostname: lowercase.
     assert_eq!(
         url("http://WWW.Example.COM/Path"),
@@ -151,7 +151,7 @@ fn seed_004_hostname_and_port() {
 }
 
 #[test]
-fn seed_004_pathname() {
+fn wwwoffle_pathname() {
     // 1) No path: `/`.
     assert_eq!(url("http://example.com"), "http://example.com/");
     assert_eq!(url("http://example.com?a=1"), "http://example.com/?a=1");
@@ -183,7 +183,7 @@ fn seed_004_pathname() {
 }
 
 #[test]
-fn seed_004_arguments() {
+fn wwwoffle_arguments() {
     // Recoded to one canonical form, parameter order kept.
     assert_eq!(
         url("http://example.com/s?q=a b&lang=%65n&z=1"),
@@ -206,10 +206,10 @@ fn seed_004_arguments() {
     );
 }
 
-/// Seed 004: "If URL encoding is performed twice on the same data then
+/// WWWOFFLE's URL notes: "If URL encoding is performed twice on the same data then
 /// errors occur". Each spelling is decoded once and encoded once.
 #[test]
-fn seed_004_never_encodes_or_decodes_twice() {
+fn wwwoffle_never_encodes_or_decodes_twice() {
     assert_eq!(
         url("http://example.com/100%25"),
         "http://example.com/100%25"
@@ -390,7 +390,7 @@ proptest! {
         }
     }
 
-    /// A canonical path and its case-folded form are seed 002-equal to
+    /// A canonical path and its case-folded form are equal, by the data.txt draft's matching, to
     /// themselves and need no further change.
     #[test]
     fn case_folding_is_idempotent(rest in url_text()) {

@@ -711,7 +711,7 @@ fn filters_select_records_like_ls() {
     };
     assert_eq!(with(&["--category", "frontend"]).code, 0);
     assert_eq!(with(&["--path-prefix", "/o"]).code, 0);
-    // `--match` is seed 002's pattern, as in `ls`.
+    // `--match` is the data.txt draft's pattern, as in `ls`.
     assert_eq!(with(&["--match", "/%6Fk"]).code, 0);
     assert_eq!(with(&["--match", "/mis"]).code, 1);
     assert_eq!(with(&["--category", "backend"]).code, 1);
