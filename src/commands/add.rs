@@ -313,10 +313,5 @@ struct ProbeError(String);
 /// subtype lowercase (they are case-insensitive, and the format wants them
 /// lowercase).
 fn media_type(header: &str) -> String {
-    header
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
+    crate::model::media_type::essence(header).to_ascii_lowercase()
 }

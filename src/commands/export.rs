@@ -1,5 +1,5 @@
 //! `urldb export`: every record of the database in another format
-//! (SPEC.md section 7), to stdout.
+//! (`docs/urls.md`, the URI-Catalogue section, for that format), to stdout.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! `urldb import`: records from a URI-Catalogue (seed 003) or a URL list
+//! `urldb import`: records from a URI-Catalogue (`docs/urls.md`) or a URL list
 //! into the database (one write per file). Invalid catalogue records are
 //! skipped and reported by line; the valid ones are imported.
 

@@ -1,5 +1,5 @@
 //! `urldb verify`: fetch every URL of the database and check that it still
-//! answers as its record says (SPEC.md section 8).
+//! answers as its record says (`docs/verify.md`).
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
