@@ -3,6 +3,7 @@
 domain file (a benchmark, never a test: the numbers depend on the machine).
 
 usage: python3 bench/lsp_latency.py [URLDB] [--records N] [--edits N]
+                                    [--open N] [--open-records N]
 
 URLDB defaults to target/release/urldb (`cargo build --release` first).
 Writes a canonical domain file of N records (default 10,000) to a temporary
@@ -10,7 +11,9 @@ database, opens it in the server, then makes N edits (default 50), one at a
 time: each changes one record's media type (alternately to uppercase, which
 is a finding, and back), sent as an incremental change, and waits for
 the diagnostics of that version. Prints the median and the maximum time
-from sending the change to receiving its diagnostics.
+from sending the change to receiving its diagnostics. Then opens --open N
+more domain files (default 100, of --open-records records each, default
+1,000) and prints the server's peak memory (VmHWM) with them all open.
 
 Speaks the protocol over stdio itself (Content-Length framing, JSON-RPC):
 no client library, nothing between the measurement and the server.
@@ -39,6 +42,8 @@ def option(name, default):
 
 records = option("--records", 10_000)
 edits = option("--edits", 50)
+open_files = option("--open", 100)
+open_records = option("--open-records", 1_000)
 urldb = os.path.abspath(args[0]) if args else os.path.join(os.path.dirname(__file__), "..", "target/release/urldb")
 
 work = tempfile.mkdtemp(prefix="urldb-lsp-bench-")
@@ -119,6 +124,27 @@ for n in range(edits):
     expected = 1 if n % 2 == 0 else 0
     if len(found) != expected:
         raise SystemExit(f"edit {n}: expected {expected} diagnostics, got {found}")
+
+# Many open documents: what the server keeps for each.
+for k in range(open_files):
+    body = "---\n" + "".join(
+        f"---\n_path: /doc/{i:06d}\ncontent-type: text/html\n" for i in range(open_records)
+    )
+    other = os.path.join(work, f"site{k:03d}.example.org.yaml")
+    with open(other, "w") as f:
+        f.write(body)
+    send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+          "params": {"textDocument": {"uri": "file://" + other, "languageId": "yaml",
+                                      "version": 1, "text": body}}})
+    while True:
+        message = receive()
+        if (message.get("method") == "textDocument/publishDiagnostics"
+                and message["params"]["uri"] == "file://" + other):
+            break
+with open(f"/proc/{server.pid}/status") as f:
+    peak = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
+print(f"peak memory (VmHWM) with {open_files + 1} open documents "
+      f"({open_files} of {open_records} records and the one above): {int(peak) / 1024:.1f} MiB")
 
 send({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
 while receive().get("id") != 2:
