@@ -130,6 +130,22 @@ impl HostIndex {
         &self.domains
     }
 
+    /// The domain file `url` belongs in: the one whose name or cname is
+    /// its host or, with `create`, a new file named after the host (`add`
+    /// and `import` with `--create-domain`).
+    pub fn domain_for(
+        &self,
+        root: &Path,
+        url: &Canonical,
+        create: bool,
+    ) -> Result<Domain, LookupError> {
+        match self.lookup(&url.host) {
+            Ok(domain) => Ok(domain.clone()),
+            Err(LookupError::Unknown { .. }) if create => Ok(Domain::new_file(root, url)),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The domain file of `host` (its stem or one of its cnames).
     pub fn lookup(&self, host: &str) -> Result<&Domain, LookupError> {
         match self.by_host.get(host).map(Vec::as_slice) {

@@ -91,11 +91,8 @@ pub fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
                 eprintln!("note: {input}: {note}");
             }
         }
-        let domain = match index.lookup(&url.host) {
-            Ok(d) => d.clone(),
-            Err(edit::LookupError::Unknown { .. }) if args.create_domain => {
-                Domain::new_file(&ctx.root, &url)
-            }
+        let domain = match index.domain_for(&ctx.root, &url, args.create_domain) {
+            Ok(d) => d,
             Err(e) => {
                 eprintln!("error: {input}: {e}");
                 status = worse(status, ExitStatus::Failure);

@@ -81,16 +81,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> 
     if args.diff {
         for file in &outcome.files {
             if let Some(new) = &file.new_text {
-                let path = match &run {
-                    Some(run) => run.diff_path(&file.path),
-                    None => crate::source::shown_path(&file.path),
-                };
-                let original = file
-                    .read
-                    .as_deref()
-                    .map(String::from_utf8_lossy)
-                    .unwrap_or_default();
-                out.write_all(crate::diff::unified(&path, &original, new).as_bytes())?;
+                out.write_all(super::diff_of(run.as_ref(), file, new).as_bytes())?;
                 changed += 1;
             }
         }
@@ -113,13 +104,9 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> 
             };
             let expected = file.read.take().unwrap_or_default();
             if let Err(not_written) = run.write(&file.path, &expected, &new) {
-                let message = match not_written {
-                    super::NotWritten::UnstagedChanges => super::NotWritten::UNSTAGED.to_string(),
-                    super::NotWritten::Error(message) => message,
-                };
                 write_errors.push(FileError {
                     path: file.path.clone(),
-                    message,
+                    message: not_written.message(),
                 });
             }
         }

@@ -86,9 +86,7 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
         changed += 1;
         let path = crate::source::shown_path(&file.path);
         if args.diff {
-            let old = String::from_utf8_lossy(file.read.as_deref().unwrap_or_default());
-            let diff_path = run.diff_path(&file.path);
-            keep(out.write_all(crate::diff::unified(&diff_path, &old, &new).as_bytes()));
+            keep(out.write_all(super::diff_of(Some(&run), file, &new).as_bytes()));
         } else if args.check {
             keep(writeln!(out, "Would reformat: {path}"));
         } else {

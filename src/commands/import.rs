@@ -52,76 +52,13 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CommandError>
     };
     let bytes = bytes?;
 
-    let mut problems: Vec<LineProblem> = Vec::new();
-    let mut incoming: Vec<Incoming> = Vec::new();
-    let missing_type = |line: usize| LineProblem {
-        line,
-        message: "record skipped: no content type (`TYPE`); give one with --content-type"
-            .to_string(),
-        skipped: true,
-    };
-    match args.from {
-        ImportFormat::UriCatalogue => {
-            let (entries, found) = interchange::uri_catalogue::read(&bytes);
-            problems.extend(found);
-            for entry in entries {
-                let Some(content_type) = entry.content_type.or(args.content_type.clone()) else {
-                    problems.push(missing_type(entry.line));
-                    continue;
-                };
-                incoming.push(Incoming {
-                    line: entry.line,
-                    record: NewRecord {
-                        path: entry.url.path_and_query.clone(),
-                        content_type,
-                        categories: entry.categories,
-                        digest: entry.digest,
-                        extras: entry.extras,
-                    },
-                    url: entry.url,
-                });
-            }
-        }
-        ImportFormat::Urls => {
-            let Ok(text) = std::str::from_utf8(&bytes) else {
-                return Err(CommandError::Failed(format!("{name}: not UTF-8 text")));
-            };
-            let (urls, found) = interchange::urls::read(text);
-            problems.extend(found);
-            for (line, url) in urls {
-                let Some(content_type) = args.content_type.clone() else {
-                    problems.push(LineProblem {
-                        line,
-                        message: "skipped: a URL list has no content types; give one with \
-                                  --content-type, or use `urldb add` to ask the server"
-                            .to_string(),
-                        skipped: true,
-                    });
-                    continue;
-                };
-                incoming.push(Incoming {
-                    line,
-                    record: NewRecord {
-                        path: url.path_and_query.clone(),
-                        content_type,
-                        categories: Vec::new(),
-                        digest: None,
-                        extras: Vec::new(),
-                    },
-                    url,
-                });
-            }
-        }
-    }
+    let (incoming, mut problems) = read_incoming(args, &bytes, &name)?;
 
     let index = HostIndex::build(&ctx.root, &exclude);
     let mut per_file: BTreeMap<PathBuf, (Domain, Vec<Incoming>)> = BTreeMap::new();
     for mut item in incoming {
-        let domain = match index.lookup(&item.url.host) {
-            Ok(d) => d.clone(),
-            Err(edit::LookupError::Unknown { .. }) if args.create_domain => {
-                Domain::new_file(&ctx.root, &item.url)
-            }
+        let domain = match index.domain_for(&ctx.root, &item.url, args.create_domain) {
+            Ok(d) => d,
             Err(e) => {
                 problems.push(LineProblem {
                     line: item.line,
@@ -169,24 +106,102 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CommandError>
             }
         }
     }
-    problems.sort_by_key(|p| p.line);
-    let mut skipped = 0;
-    for p in &problems {
-        let kind = if p.skipped { "error" } else { "warning" };
-        skipped += usize::from(p.skipped);
-        // The message may quote the imported file: escaped.
-        eprintln!(
-            "{kind}: {}:{}: {}",
-            crate::text::escape(&name),
-            p.line,
-            crate::text::escape(&p.message)
-        );
-    }
-    if !ctx.quiet {
-        eprintln!("imported {added} records; {skipped} skipped");
-    }
+    let skipped = report(&mut problems, &name, added, ctx.quiet);
     if skipped > 0 {
         status = worse(status, ExitStatus::Failure);
     }
     Ok(status)
+}
+
+/// The records a catalogue or URL list holds, and the lines that give none
+/// (skipped, with why).
+fn read_incoming(
+    args: &ImportArgs,
+    bytes: &[u8],
+    name: &str,
+) -> Result<(Vec<Incoming>, Vec<LineProblem>), CommandError> {
+    let mut problems: Vec<LineProblem> = Vec::new();
+    let mut incoming: Vec<Incoming> = Vec::new();
+    let missing_type = |line: usize| LineProblem {
+        line,
+        message: "record skipped: no content type (`TYPE`); give one with --content-type"
+            .to_string(),
+        skipped: true,
+    };
+    match args.from {
+        ImportFormat::UriCatalogue => {
+            let (entries, found) = interchange::uri_catalogue::read(bytes);
+            problems.extend(found);
+            for entry in entries {
+                let Some(content_type) = entry.content_type.or(args.content_type.clone()) else {
+                    problems.push(missing_type(entry.line));
+                    continue;
+                };
+                incoming.push(Incoming {
+                    line: entry.line,
+                    record: NewRecord {
+                        path: entry.url.path_and_query.clone(),
+                        content_type,
+                        categories: entry.categories,
+                        digest: entry.digest,
+                        extras: entry.extras,
+                    },
+                    url: entry.url,
+                });
+            }
+        }
+        ImportFormat::Urls => {
+            let Ok(text) = std::str::from_utf8(bytes) else {
+                return Err(CommandError::Failed(format!("{name}: not UTF-8 text")));
+            };
+            let (urls, found) = interchange::urls::read(text);
+            problems.extend(found);
+            for (line, url) in urls {
+                let Some(content_type) = args.content_type.clone() else {
+                    problems.push(LineProblem {
+                        line,
+                        message: "skipped: a URL list has no content types; give one with \
+                                  --content-type, or use `urldb add` to ask the server"
+                            .to_string(),
+                        skipped: true,
+                    });
+                    continue;
+                };
+                incoming.push(Incoming {
+                    line,
+                    record: NewRecord {
+                        path: url.path_and_query.clone(),
+                        content_type,
+                        categories: Vec::new(),
+                        digest: None,
+                        extras: Vec::new(),
+                    },
+                    url,
+                });
+            }
+        }
+    }
+
+    Ok((incoming, problems))
+}
+
+/// Print each line's problem (escaped: it may quote the imported file) and
+/// the summary; the number of records skipped.
+fn report(problems: &mut [LineProblem], name: &str, added: usize, quiet: bool) -> usize {
+    problems.sort_by_key(|p| p.line);
+    let mut skipped = 0;
+    for p in problems.iter() {
+        let kind = if p.skipped { "error" } else { "warning" };
+        skipped += usize::from(p.skipped);
+        eprintln!(
+            "{kind}: {}:{}: {}",
+            crate::text::escape(name),
+            p.line,
+            crate::text::escape(&p.message)
+        );
+    }
+    if !quiet {
+        eprintln!("imported {added} records; {skipped} skipped");
+    }
+    skipped
 }

@@ -175,4 +175,24 @@ pub enum NotWritten {
 impl NotWritten {
     pub const UNSTAGED: &str = "not formatted: the working tree has unstaged changes to this \
         file (they are kept); stage them, or run `urldb fmt` on the file, and run again";
+
+    /// What to tell the user.
+    pub fn message(self) -> String {
+        match self {
+            NotWritten::UnstagedChanges => NotWritten::UNSTAGED.to_string(),
+            NotWritten::Error(message) => message,
+        }
+    }
+}
+
+/// The unified diff from `file` as read to `new`, as `fmt --diff` and
+/// `check --diff` print it: named by its repository path when there is a
+/// run with a repository, else as shown (stdin).
+pub fn diff_of(run: Option<&Run>, file: &crate::database::FileResult, new: &str) -> String {
+    let path = match run {
+        Some(run) => run.diff_path(&file.path),
+        None => crate::source::shown_path(&file.path),
+    };
+    let original = String::from_utf8_lossy(file.read.as_deref().unwrap_or_default());
+    crate::diff::unified(&path, &original, new)
 }

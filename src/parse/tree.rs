@@ -86,159 +86,207 @@ pub fn parse_tree(text: &str) -> Tree {
         let (event, marker) = match parser.next_token() {
             Ok(next) => next,
             Err(err) => {
-                let at = b.offset(err.marker());
-                b.settle_pending(at);
-                // The scanner guards its own recursion (it looks ahead through
-                // flow collections before the parser sees their events).
-                let problem = if err.info().contains("recursion limit exceeded") {
-                    Problem::TooDeep { span: at..at + 1 }
-                } else {
-                    Problem::Syntax {
-                        span: at..at,
-                        message: err.info().to_string(),
-                    }
-                };
-                b.tree.problems.push(problem);
-                b.tree.incomplete = true;
+                b.scanner_error(&err);
                 break;
             }
         };
         let at = b.offset(&marker);
         b.settle_pending(at);
-        match event {
-            Event::StreamEnd => break,
-            Event::StreamStart | Event::Nothing => {}
+        let go_on = match event {
+            Event::StreamEnd => false,
+            Event::StreamStart | Event::Nothing => true,
             Event::DocumentStart => {
                 b.doc_start = at;
                 b.doc_explicit = text[at..].starts_with("---");
                 b.root = None;
+                true
             }
             Event::DocumentEnd => {
-                let root = b.root.take();
-                let end = root.as_ref().map_or(at, |r| r.span.end.max(b.doc_start));
-                // A bare `---` followed by nothing loads as an empty plain
-                // scalar; keep it as "no content".
-                let root = root.filter(|r| {
-                    !(r.span.is_empty() && r.as_scalar().is_some_and(|s| s.value.is_empty()))
-                });
-                b.tree.documents.push(Document {
-                    root,
-                    span: b.doc_start..end,
-                    explicit_start: b.doc_explicit,
-                });
+                b.document_end(at);
+                true
             }
             Event::Alias(_) => {
-                b.tree.problems.push(Problem::Alias {
-                    span: at..alias_end(text, at),
-                });
-                let mut node = Node::new(Value::Scalar(Scalar::plain("")), at..at);
-                node.alias = true;
-                b.push(node);
+                b.alias(at);
+                true
             }
             Event::Scalar(value, style, anchor, tag) => {
                 b.node_props(at, anchor, tag.as_ref());
-                let style = match style {
-                    TScalarStyle::SingleQuoted => ScalarStyle::SingleQuoted,
-                    TScalarStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
-                    TScalarStyle::Literal => ScalarStyle::Literal,
-                    TScalarStyle::Folded => ScalarStyle::Folded,
-                    _ => ScalarStyle::Plain,
-                };
-                let col = marker.col();
-                let node = Node::new(
-                    Value::Scalar(Scalar {
-                        value: value.into(),
-                        style,
-                    }),
-                    at..at,
-                );
-                b.pending = Some((node, col));
+                b.scalar(at, marker.col(), value, style);
+                true
             }
             Event::SequenceStart(anchor, tag) => {
                 b.node_props(at, anchor, tag.as_ref());
-                let flow = text[at..].starts_with('[');
-                if b.enter(at) {
-                    b.stack.push(Frame::Seq {
-                        start: if flow { at } else { dash_before(text, at) },
-                        items: Vec::new(),
-                        flow,
-                    });
-                } else {
-                    break;
-                }
+                b.start_collection(at, false)
             }
             Event::MappingStart(anchor, tag) => {
                 b.node_props(at, anchor, tag.as_ref());
-                let flow = text[at..].starts_with('{');
-                if b.enter(at) {
-                    b.stack.push(Frame::Map {
-                        start: at,
-                        entries: Vec::new(),
-                        key: None,
-                        flow,
-                    });
-                } else {
-                    break;
-                }
+                b.start_collection(at, true)
             }
             Event::SequenceEnd => {
-                if let Some(Frame::Seq { start, items, flow }) = b.stack.pop() {
-                    let end = if flow {
-                        at + 1
-                    } else {
-                        items.last().map_or(start, |n| n.span.end)
-                    };
-                    let mut node = Node::new(Value::Seq(items), start..end);
-                    node.flow = flow;
-                    b.push(node);
-                }
+                b.sequence_end(at);
+                true
             }
             Event::MappingEnd => {
-                if let Some(Frame::Map {
-                    start,
-                    entries,
-                    flow,
-                    ..
-                }) = b.stack.pop()
-                {
-                    // A block mapping's start marker points past its first
-                    // key; the first key is where it really starts.
-                    let start = if flow {
-                        start
-                    } else {
-                        entries.first().map_or(start, |e| e.key.span.start)
-                    };
-                    let end = if flow {
-                        at + 1
-                    } else {
-                        entries.last().map_or(start, |e| e.value.span.end)
-                    };
-                    let mut node = Node::new(Value::Map(entries), start..end);
-                    node.flow = flow;
-                    b.push(node);
-                }
+                b.mapping_end(at);
+                true
             }
+        };
+        if !go_on {
+            break;
         }
     }
-    let end = text.len();
-    b.settle_pending(end);
-    if !b.stack.is_empty() || b.root.is_some() {
-        b.tree.incomplete = true;
+    b.finish()
+}
+
+/// One handler per kind of parser event: what [`parse_tree`]'s loop does
+/// with it.
+impl Builder<'_> {
+    /// The scanner stopped: a syntax error, or its own recursion guard.
+    fn scanner_error(&mut self, err: &yaml_rust2::ScanError) {
+        let at = self.offset(err.marker());
+        self.settle_pending(at);
+        // The scanner guards its own recursion (it looks ahead through
+        // flow collections before the parser sees their events).
+        let problem = if err.info().contains("recursion limit exceeded") {
+            Problem::TooDeep { span: at..at + 1 }
+        } else {
+            Problem::Syntax {
+                span: at..at,
+                message: err.info().to_string(),
+            }
+        };
+        self.tree.problems.push(problem);
+        self.tree.incomplete = true;
     }
-    // yaml-rust2 takes a NUL byte for the end of the input: without this,
-    // everything after it would be dropped and `fmt` would write the rest
-    // away. YAML text cannot hold U+0000 at all (it is not c-printable).
-    if let Some(nul) = text.find('\0') {
-        b.tree
-            .problems
-            .retain(|p| !matches!(p, Problem::Syntax { span, .. } if span.start >= nul));
-        b.tree.problems.push(Problem::Syntax {
-            span: nul..nul + 1,
-            message: "a NUL byte (U+0000), which YAML text cannot hold".to_string(),
+
+    fn document_end(&mut self, at: usize) {
+        let root = self.root.take();
+        let end = root.as_ref().map_or(at, |r| r.span.end.max(self.doc_start));
+        // A bare `---` followed by nothing loads as an empty plain
+        // scalar; keep it as "no content".
+        let root = root
+            .filter(|r| !(r.span.is_empty() && r.as_scalar().is_some_and(|s| s.value.is_empty())));
+        self.tree.documents.push(Document {
+            root,
+            span: self.doc_start..end,
+            explicit_start: self.doc_explicit,
         });
-        b.tree.incomplete = true;
     }
-    b.tree
+
+    fn alias(&mut self, at: usize) {
+        self.tree.problems.push(Problem::Alias {
+            span: at..alias_end(self.text, at),
+        });
+        let mut node = Node::new(Value::Scalar(Scalar::plain("")), at..at);
+        node.alias = true;
+        self.push(node);
+    }
+
+    /// A scalar waits (`pending`) until the next event says where it ends.
+    fn scalar(&mut self, at: usize, col: usize, value: String, style: TScalarStyle) {
+        let style = match style {
+            TScalarStyle::SingleQuoted => ScalarStyle::SingleQuoted,
+            TScalarStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
+            TScalarStyle::Literal => ScalarStyle::Literal,
+            TScalarStyle::Folded => ScalarStyle::Folded,
+            _ => ScalarStyle::Plain,
+        };
+        let node = Node::new(
+            Value::Scalar(Scalar {
+                value: value.into(),
+                style,
+            }),
+            at..at,
+        );
+        self.pending = Some((node, col));
+    }
+
+    /// A sequence or mapping opens; false when it is nested too deep (the
+    /// parse stops there).
+    fn start_collection(&mut self, at: usize, mapping: bool) -> bool {
+        let flow = self.text[at..].starts_with(if mapping { '{' } else { '[' });
+        if !self.enter(at) {
+            return false;
+        }
+        self.stack.push(if mapping {
+            Frame::Map {
+                start: at,
+                entries: Vec::new(),
+                key: None,
+                flow,
+            }
+        } else {
+            Frame::Seq {
+                start: if flow { at } else { dash_before(self.text, at) },
+                items: Vec::new(),
+                flow,
+            }
+        });
+        true
+    }
+
+    fn sequence_end(&mut self, at: usize) {
+        if let Some(Frame::Seq { start, items, flow }) = self.stack.pop() {
+            let end = if flow {
+                at + 1
+            } else {
+                items.last().map_or(start, |n| n.span.end)
+            };
+            let mut node = Node::new(Value::Seq(items), start..end);
+            node.flow = flow;
+            self.push(node);
+        }
+    }
+
+    fn mapping_end(&mut self, at: usize) {
+        if let Some(Frame::Map {
+            start,
+            entries,
+            flow,
+            ..
+        }) = self.stack.pop()
+        {
+            // A block mapping's start marker points past its first
+            // key; the first key is where it really starts.
+            let start = if flow {
+                start
+            } else {
+                entries.first().map_or(start, |e| e.key.span.start)
+            };
+            let end = if flow {
+                at + 1
+            } else {
+                entries.last().map_or(start, |e| e.value.span.end)
+            };
+            let mut node = Node::new(Value::Map(entries), start..end);
+            node.flow = flow;
+            self.push(node);
+        }
+    }
+
+    /// The tree, once the events are done (or stopped).
+    fn finish(mut self) -> Tree {
+        let text = self.text;
+        self.settle_pending(text.len());
+        if !self.stack.is_empty() || self.root.is_some() {
+            self.tree.incomplete = true;
+        }
+        // yaml-rust2 takes a NUL byte for the end of the input: without
+        // this, everything after it would be dropped and `fmt` would write
+        // the rest away. YAML text cannot hold U+0000 at all (it is not
+        // c-printable).
+        if let Some(nul) = text.find('\0') {
+            self.tree
+                .problems
+                .retain(|p| !matches!(p, Problem::Syntax { span, .. } if span.start >= nul));
+            self.tree.problems.push(Problem::Syntax {
+                span: nul..nul + 1,
+                message: "a NUL byte (U+0000), which YAML text cannot hold".to_string(),
+            });
+            self.tree.incomplete = true;
+        }
+        self.tree
+    }
 }
 
 impl Builder<'_> {
