@@ -271,49 +271,100 @@ fn read_record(
     problems: &mut Vec<LineProblem>,
 ) -> Result<Entry, Problem> {
     let first = lines.first().map_or(0, |(n, _)| *n);
-    // Field name -> (value, line).
-    let mut fields: HashMap<String, (String, usize)> = HashMap::new();
-    let mut order: Vec<String> = Vec::new();
-    for (n, raw) in lines {
-        if let Some(b) = raw.iter().find(|b| forbidden(**b)) {
-            return Err((*n, describe_forbidden(*b)));
-        }
-        // Only ASCII bytes remain: the line is valid UTF-8.
-        let text = String::from_utf8_lossy(raw);
-        let Some((name, value)) = text.split_once(':') else {
-            return Err((*n, format!("`{text}` is not a field (`NAME: value`)")));
-        };
-        if !valid_name(name) {
-            return Err((
-                *n,
-                format!("`{name}` is not a field name (letters, digits, `-`, `_`)"),
-            ));
-        }
-        let Some(value) = value.strip_prefix(' ') else {
-            return Err((*n, format!("`{name}:` must be followed by one space")));
-        };
-        if value.is_empty() {
-            return Err((*n, format!("`{name}` has an empty value")));
-        }
-        if let Some((_, at)) = fields.get(name) {
-            return Err((*n, format!("second `{name}` field (first on line {at})")));
-        }
-        fields.insert(name.to_string(), (value.to_string(), *n));
-        order.push(name.to_string());
-    }
-    for required in ["URI", "NAME", "DATE"] {
-        if !fields.contains_key(required) {
-            return Err((first, format!("no `{required}` field (it is required)")));
-        }
-    }
-    let get = |name: &str| fields.get(name).map(|(v, n)| (v.as_str(), *n));
-
-    let (uri, uri_line) = get("URI").unwrap_or_default();
+    let fields = Fields::read(lines, first)?;
+    let (uri, uri_line) = fields.get("URI").unwrap_or_default();
     let url = canonicalize_given(uri).map_err(|e| (uri_line, format!("URI `{uri}`: {e}")))?;
-    if let Some((date, n)) = get("DATE") {
+    let id_key = check_values(&fields, ids)?;
+    let digest = digest(&fields)?;
+    let extras = extras(&fields, problems);
+    if let Some((id, n)) = id_key {
+        ids.insert(id, n);
+    }
+    Ok(Entry {
+        line: first,
+        url,
+        content_type: fields
+            .get("TYPE")
+            .or_else(|| fields.get(CONTENT_TYPE))
+            .map(|(v, _)| v.to_string()),
+        categories: fields
+            .get("CATEGORY")
+            .map(|(v, _)| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        digest,
+        extras,
+    })
+}
+
+/// One record's fields: name -> (value, line), and the order they came in.
+struct Fields {
+    values: HashMap<String, (String, usize)>,
+    order: Vec<String>,
+}
+
+impl Fields {
+    /// The `NAME: value` lines of a record (`first`: its first line), each
+    /// name once, with the required `URI`, `NAME` and `DATE`.
+    fn read(lines: &[(usize, &[u8])], first: usize) -> Result<Fields, Problem> {
+        let mut values: HashMap<String, (String, usize)> = HashMap::new();
+        let mut order: Vec<String> = Vec::new();
+        for (n, raw) in lines {
+            if let Some(b) = raw.iter().find(|b| forbidden(**b)) {
+                return Err((*n, describe_forbidden(*b)));
+            }
+            // Only ASCII bytes remain: the line is valid UTF-8.
+            let text = String::from_utf8_lossy(raw);
+            let Some((name, value)) = text.split_once(':') else {
+                return Err((*n, format!("`{text}` is not a field (`NAME: value`)")));
+            };
+            if !valid_name(name) {
+                return Err((
+                    *n,
+                    format!("`{name}` is not a field name (letters, digits, `-`, `_`)"),
+                ));
+            }
+            let Some(value) = value.strip_prefix(' ') else {
+                return Err((*n, format!("`{name}:` must be followed by one space")));
+            };
+            if value.is_empty() {
+                return Err((*n, format!("`{name}` has an empty value")));
+            }
+            if let Some((_, at)) = values.get(name) {
+                return Err((*n, format!("second `{name}` field (first on line {at})")));
+            }
+            values.insert(name.to_string(), (value.to_string(), *n));
+            order.push(name.to_string());
+        }
+        for required in ["URI", "NAME", "DATE"] {
+            if !values.contains_key(required) {
+                return Err((first, format!("no `{required}` field (it is required)")));
+            }
+        }
+        Ok(Fields { values, order })
+    }
+
+    fn get(&self, name: &str) -> Option<(&str, usize)> {
+        self.values.get(name).map(|(v, n)| (v.as_str(), *n))
+    }
+}
+
+/// The standard fields' values (`DATE`, `RATING`, `LANGUAGE`, `TYPE`,
+/// `ID`); the record's ID (its digits, and its line) when it has one that
+/// no earlier record has.
+fn check_values(
+    fields: &Fields,
+    ids: &HashMap<String, usize>,
+) -> Result<Option<(String, usize)>, Problem> {
+    if let Some((date, n)) = fields.get("DATE") {
         check_date(date).map_err(|e| (n, format!("DATE `{date}`: {e}")))?;
     }
-    if let Some((rating, n)) = get("RATING")
+    if let Some((rating, n)) = fields.get("RATING")
         && !matches!(rating, "1" | "2" | "3" | "4" | "5")
     {
         return Err((
@@ -321,7 +372,7 @@ fn read_record(
             format!("RATING `{rating}` is not an integer from 1 to 5"),
         ));
     }
-    if let Some((language, n)) = get("LANGUAGE")
+    if let Some((language, n)) = fields.get("LANGUAGE")
         && !valid_language(language)
     {
         return Err((
@@ -329,25 +380,29 @@ fn read_record(
             format!("LANGUAGE `{language}` is not a language tag (RFC 3066, e.g. `en-gb`)"),
         ));
     }
-    if let Some((ty, n)) = get("TYPE") {
+    if let Some((ty, n)) = fields.get("TYPE") {
         check_media_type(ty).map_err(|e| (n, format!("TYPE `{ty}`: {e}")))?;
     }
-    let mut id_key = None;
-    if let Some((id, n)) = get("ID") {
-        let digits = id.trim_start_matches('0');
-        if !id.bytes().all(|b| b.is_ascii_digit()) || digits.is_empty() {
-            return Err((n, format!("ID `{id}` is not a positive decimal integer")));
-        }
-        if let Some(at) = ids.get(digits) {
-            return Err((
-                n,
-                format!("ID {id} is already the ID of the record on line {at}"),
-            ));
-        }
-        id_key = Some((digits.to_string(), n));
+    let Some((id, n)) = fields.get("ID") else {
+        return Ok(None);
+    };
+    let digits = id.trim_start_matches('0');
+    if !id.bytes().all(|b| b.is_ascii_digit()) || digits.is_empty() {
+        return Err((n, format!("ID `{id}` is not a positive decimal integer")));
     }
-    let digest = match (get(CONTENT_LENGTH), get(CONTENT_SHA256)) {
-        (None, None) => None,
+    if let Some(at) = ids.get(digits) {
+        return Err((
+            n,
+            format!("ID {id} is already the ID of the record on line {at}"),
+        ));
+    }
+    Ok(Some((digits.to_string(), n)))
+}
+
+/// The static-content pair: both fields or neither.
+fn digest(fields: &Fields) -> Result<Option<(u64, String)>, Problem> {
+    match (fields.get(CONTENT_LENGTH), fields.get(CONTENT_SHA256)) {
+        (None, None) => Ok(None),
         (Some((len, n)), Some((sha, m))) => {
             let length = len
                 .parse::<u64>()
@@ -355,22 +410,25 @@ fn read_record(
             if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return Err((m, format!("{CONTENT_SHA256} `{sha}` is not 64 hex digits")));
             }
-            Some((length, sha.to_ascii_lowercase()))
+            Ok(Some((length, sha.to_ascii_lowercase())))
         }
-        (Some((_, n)), None) | (None, Some((_, n))) => {
-            return Err((
-                n,
-                format!("{CONTENT_LENGTH} and {CONTENT_SHA256} go together"),
-            ));
-        }
-    };
-    let generated: Vec<&str> = get(GENERATED)
+        (Some((_, n)), None) | (None, Some((_, n))) => Err((
+            n,
+            format!("{CONTENT_LENGTH} and {CONTENT_SHA256} go together"),
+        )),
+    }
+}
+
+/// The record keys the fields carry beyond the standard ones, in their
+/// order; an unknown field is dropped with a warning.
+fn extras(fields: &Fields, problems: &mut Vec<LineProblem>) -> Vec<(String, Scalar)> {
+    let generated: Vec<&str> = fields
+        .get(GENERATED)
         .map(|(v, _)| v.split(',').map(str::trim).collect())
         .unwrap_or_default();
-
     let mut extras = Vec::new();
-    for name in &order {
-        let (value, n) = &fields[name];
+    for name in &fields.order {
+        let (value, n) = &fields.values[name];
         if let Some((key, _, plain)) = EXTRA_FIELDS.iter().find(|(_, f, _)| f == name) {
             if generated.contains(&name.as_str()) {
                 continue;
@@ -386,7 +444,7 @@ fn read_record(
         } else if let Some(key) = name.strip_prefix(PLAIN) {
             extras.push((key.to_string(), Scalar::plain(value)));
         } else if STANDARD.contains(&name.as_str()) || reserved_extension(name) {
-            // Read above.
+            // Read by check_values, digest and read_record.
         } else if name.starts_with("X-") {
             extras.push((name.clone(), Scalar::string(value)));
         } else {
@@ -399,27 +457,7 @@ fn read_record(
             });
         }
     }
-    if let Some((id, n)) = id_key {
-        ids.insert(id, n);
-    }
-    Ok(Entry {
-        line: first,
-        url,
-        content_type: get("TYPE")
-            .or_else(|| get(CONTENT_TYPE))
-            .map(|(v, _)| v.to_string()),
-        categories: get("CATEGORY")
-            .map(|(v, _)| {
-                v.split(',')
-                    .map(str::trim)
-                    .filter(|c| !c.is_empty())
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default(),
-        digest,
-        extras,
-    })
+    extras
 }
 
 /// URI-Catalogue specification, 2.1.1: ASCII only, and not 0-9, 11-12, 14-31 or 127 (so no
