@@ -78,9 +78,9 @@ pub fn open(path: &Path, contained: bool) -> Result<(File, Metadata), String> {
     let lmeta = std::fs::symlink_metadata(path).map_err(|e| e.to_string())?;
     // What is opened: the file itself, or the file a link resolves to (the
     // one judged here), never following a link at open time, so a link
-    // swapped in after this look is not followed.
-    let mut target = path.to_path_buf();
-    if lmeta.file_type().is_symlink() {
+    // swapped in after this look is not followed. A plain file is looked at
+    // once (this is every file of every run).
+    let (target, meta) = if lmeta.file_type().is_symlink() {
         let resolved = path
             .canonicalize()
             .map_err(|_| "symbolic link to a file that does not exist".to_string())?;
@@ -93,11 +93,13 @@ pub fn open(path: &Path, contained: bool) -> Result<(File, Metadata), String> {
         if is_pseudo(&resolved) {
             return Err("symbolic link to a system file; not read".to_string());
         }
-        target = resolved;
+        let meta = std::fs::symlink_metadata(&resolved).map_err(|e| e.to_string())?;
+        (std::borrow::Cow::Owned(resolved), meta)
     } else if path.is_absolute() && is_pseudo(path) {
         return Err("is a system file (/proc, /sys, /dev); not read".to_string());
-    }
-    let meta = std::fs::symlink_metadata(&target).map_err(|e| e.to_string())?;
+    } else {
+        (std::borrow::Cow::Borrowed(path), lmeta)
+    };
     if let Some(what) = not_regular(&meta) {
         return Err(what.to_string());
     }
