@@ -62,21 +62,12 @@ pub fn locate(file: &FileResult) -> Vec<Located<'_>> {
         .findings
         .iter()
         .map(|f| {
-            let (line, column) = starts.line_col(f.span.start);
-            let (end_line, end_column) = ends.line_col(f.span.end);
-            Located {
-                path: path.clone(),
-                line,
-                column,
-                end_line,
-                end_column,
-                code: f.rule.code,
-                severity: f.severity,
-                message: &f.message,
-                help: f.help.as_deref(),
-                fixable: f.fixable(),
-                finding: f,
-            }
+            Located::new(
+                path.clone(),
+                starts.line_col(f.span.start),
+                ends.line_col(f.span.end),
+                f,
+            )
         })
         .collect()
 }
@@ -116,20 +107,35 @@ impl<'a> Cursor<'a> {
 /// One finding of `file`, located.
 pub fn locate_one<'a>(file: &'a FileResult, f: &'a Finding) -> Located<'a> {
     let source = &file.checked.source;
-    let (line, column) = source.line_col(f.span.start);
-    let (end_line, end_column) = source.line_col(f.span.end);
-    Located {
-        path: display_path(&file.path),
-        line,
-        column,
-        end_line,
-        end_column,
-        code: f.rule.code,
-        severity: f.severity,
-        message: &f.message,
-        help: f.help.as_deref(),
-        fixable: f.fixable(),
-        finding: f,
+    Located::new(
+        display_path(&file.path),
+        source.line_col(f.span.start),
+        source.line_col(f.span.end),
+        f,
+    )
+}
+
+impl<'a> Located<'a> {
+    /// `f` at its (line, column) start and end, in the file shown as `path`.
+    fn new(
+        path: String,
+        (line, column): (usize, usize),
+        (end_line, end_column): (usize, usize),
+        f: &'a Finding,
+    ) -> Self {
+        Located {
+            path,
+            line,
+            column,
+            end_line,
+            end_column,
+            code: f.rule.code,
+            severity: f.severity,
+            message: &f.message,
+            help: f.help.as_deref(),
+            fixable: f.fixable(),
+            finding: f,
+        }
     }
 }
 
