@@ -61,18 +61,14 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> 
         }
         outcome
     } else {
-        match super::Run::select(ctx, &args.paths, &args.git, args.diff) {
-            Ok(mut selected) => {
-                if let Some((k, n)) = args.shard {
-                    database::shard(&mut selected.targets, k, n);
-                }
-                let outcome = database::run(&selected.targets, &options, mode, ctx.cache(&options));
-                ctx.say_cached(&outcome);
-                run = Some(selected);
-                outcome
-            }
-            Err(e) => return Err(e),
+        let mut selected = super::Run::select(ctx, &args.paths, &args.git, args.diff)?;
+        if let Some((k, n)) = args.shard {
+            database::shard(&mut selected.targets, k, n);
         }
+        let outcome = database::run(&selected.targets, &options, mode, ctx.cache(&options));
+        ctx.say_cached(&outcome);
+        run = Some(selected);
+        outcome
     };
 
     let stdout = std::io::stdout();
