@@ -25,10 +25,10 @@ pub struct LsArgs {
 #[derive(Debug, Args)]
 pub struct FilterArgs {
     /// Only this domain (its primary name or a cname); repeatable.
-    #[arg(long, value_name = "DOMAIN")]
+    #[arg(short = 'd', long, value_name = "DOMAIN")]
     pub domain: Vec<String>,
     /// Only records with this category; repeatable (any of them).
-    #[arg(long, value_name = "CATEGORY")]
+    #[arg(short = 'c', long, value_name = "CATEGORY")]
     pub category: Vec<String>,
     /// Only paths starting with this text.
     #[arg(long, value_name = "PREFIX")]

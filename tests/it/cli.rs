@@ -562,3 +562,39 @@ fn cross_file_rules_see_unchecked_and_unparsable_files() {
         "{text}"
     );
 }
+
+/// clap's own consistency checks (no two arguments with one short letter,
+/// valid defaults, ...) on the whole command tree: a collision would panic
+/// at startup in a debug build, only for the command that has it.
+#[test]
+fn argument_definitions_are_consistent() {
+    use clap::CommandFactory;
+    urldb::cli::Cli::command().debug_assert();
+}
+
+/// Every subcommand starts and prints its help (the debug binary runs
+/// clap's checks for the command it parses).
+#[test]
+fn every_subcommand_prints_its_help() {
+    use clap::CommandFactory;
+    let dir = db_with(&[]);
+    let names: Vec<String> = urldb::cli::Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    assert!(names.len() > 10, "{names:?}");
+    for name in names {
+        let out = run_in(dir.path(), &[&name, "--help"]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout(&out).contains("Usage: urldb"),
+            "{name}: {}",
+            stdout(&out)
+        );
+    }
+}
