@@ -264,15 +264,20 @@ fn probe(
     })?;
     let status = response.status;
     if (300..400).contains(&status) {
-        if args.static_ {
-            return Err(ProbeError(format!(
-                "{fetch_url} answers {status} (a redirect{}): `--static` records the body of a 2xx answer",
+        // The reference tool's record of a redirect, `--static` or not: the
+        // marker, without a length or digest. `verify` judges a redirect by
+        // its status and never reads its body, so a digest of it would
+        // promise nothing (docs/coming-from-wwturldb.md).
+        if args.static_ && !quiet {
+            eprintln!(
+                "note: {}: a redirect ({status}{}); recorded without content-length and content-sha256",
+                item.input,
                 response
                     .location
                     .as_deref()
-                    .map(|l| format!(" to {l}"))
+                    .map(|l| format!(" to {}", crate::text::escape(l)))
                     .unwrap_or_default()
-            )));
+            );
         }
         let content_type = args
             .content_type
