@@ -18,15 +18,17 @@ pub struct ExportArgs {
     pub to: ExportFormat,
     /// Domain files or directories to export (default: the whole database).
     pub paths: Vec<PathBuf>,
+    // The records to export (default: all); `deprecated` ones are never
+    // left out.
+    #[command(flatten)]
+    pub select: super::ls::RecordArgs,
 }
 
 pub fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, CommandError> {
-    // Everything, `deprecated` records included: an export loses nothing.
-    let filter = Filter {
-        include_deprecated: true,
-        ..Filter::default()
-    };
-    let (records, errors) = records(ctx, &args.paths, &filter)?;
+    // `deprecated` records included: an export loses nothing of what it
+    // selects, so that `import` brings it all back (docs/coming-from-wwturldb.md).
+    let filter = args.select.filter(true)?;
+    let (records, errors) = records_named(ctx, &args.paths, &filter)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let written = match args.to {

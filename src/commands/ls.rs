@@ -21,9 +21,20 @@ pub struct LsArgs {
     pub format: LsFormat,
 }
 
-/// The record filters `ls` shares with other commands.
+/// The record filters `ls` shares with `verify`: the selection, and whether
+/// `deprecated` records are in it.
 #[derive(Debug, Args)]
 pub struct FilterArgs {
+    #[command(flatten)]
+    pub select: RecordArgs,
+    /// Include `deprecated` records too.
+    #[arg(long)]
+    pub include_deprecated: bool,
+}
+
+/// Which records: the options `ls`, `verify` and `export` share.
+#[derive(Debug, Args)]
+pub struct RecordArgs {
     /// Only this domain (its primary name or a cname); repeatable.
     #[arg(short = 'd', long, value_name = "DOMAIN")]
     pub domain: Vec<String>,
@@ -37,15 +48,19 @@ pub struct FilterArgs {
     /// except `%2F`, prefix match).
     #[arg(long = "match", value_name = "PATTERN")]
     pub pattern: Option<String>,
-    /// Include `deprecated` records too.
-    #[arg(long)]
-    pub include_deprecated: bool,
 }
 
 impl FilterArgs {
+    /// The filter, `deprecated` records left out unless asked for.
+    pub fn filter(&self) -> Result<Filter, CommandError> {
+        self.select.filter(self.include_deprecated)
+    }
+}
+
+impl RecordArgs {
     /// The filter, with `--domain` values read as hosts (lowercase, IDN to
     /// A-labels, no trailing dot).
-    pub fn filter(&self) -> Result<Filter, CommandError> {
+    pub fn filter(&self, include_deprecated: bool) -> Result<Filter, CommandError> {
         let mut domains = Vec::new();
         for d in &self.domain {
             let url = crate::url::canonicalize_given(d).map_err(|e| {
@@ -58,7 +73,7 @@ impl FilterArgs {
             categories: self.category.clone(),
             path_prefix: self.path_prefix.clone(),
             pattern: self.pattern.clone(),
-            include_deprecated: self.include_deprecated,
+            include_deprecated,
         })
     }
 }

@@ -7,6 +7,7 @@ mod action;
 mod add;
 mod cache;
 mod cli;
+mod coming_from;
 mod config;
 mod corpus;
 mod corpus_mutations;

@@ -1,0 +1,396 @@
+//! `docs/coming-from-wwturldb.md`, run: every row of its tables is a urldb
+//! command line and the outcome it promises on the page's example
+//! database. This test reads the tables and the example files out of the
+//! page, runs each row in a fresh copy of the database (with local HTTP
+//! servers on 127.0.0.1 standing in for the two domains) and checks the
+//! outcome, so the page and urldb cannot drift apart.
+
+use crate::support;
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+const PAGE: &str = include_str!("../../docs/coming-from-wwturldb.md");
+
+/// The 17-byte body of `/logo.png` (the page gives its length and digest).
+const LOGO: &str = "not really a PNG\n";
+
+/// One row: the urldb arguments and what they must do.
+#[derive(Debug)]
+struct Row {
+    line: usize,
+    args: Vec<String>,
+    outcome: Outcome,
+}
+
+#[derive(Debug)]
+enum Outcome {
+    /// Exactly these lines on stdout, in order.
+    Lists(Vec<String>),
+    /// Exactly these `host path` requests reach the servers.
+    Fetches(Vec<(String, String)>),
+    /// This record (its lines) in this file.
+    Writes { file: String, record: Vec<String> },
+}
+
+/// The text of every `` `code` `` span of `cell`.
+fn code_spans(cell: &str) -> Vec<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// `http://host/path` as (host, path).
+fn host_and_path(url: &str) -> (String, String) {
+    let rest = url
+        .split_once("://")
+        .map_or_else(|| panic!("not a URL: {url}"), |(_, r)| r);
+    match rest.find('/') {
+        Some(i) => (rest[..i].to_string(), rest[i..].to_string()),
+        None => (rest.to_string(), "/".to_string()),
+    }
+}
+
+/// The rows of every table whose second column is `urldb`.
+fn rows(page: &str) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut in_table = false;
+    for (i, line) in page.lines().enumerate() {
+        let cells: Vec<&str> = line
+            .trim()
+            .trim_matches('|')
+            .split('|')
+            .map(str::trim)
+            .collect();
+        if !line.starts_with('|') {
+            in_table = false;
+            continue;
+        }
+        if cells.get(1) == Some(&"urldb") {
+            in_table = true;
+            continue;
+        }
+        if !in_table || cells.iter().all(|c| c.chars().all(|ch| ch == '-')) {
+            continue;
+        }
+        assert_eq!(cells.len(), 3, "line {}: {line}", i + 1);
+        let command = code_spans(cells[1]);
+        assert_eq!(command.len(), 1, "line {}: one command line", i + 1);
+        let mut words = command[0].split_whitespace().map(str::to_string);
+        assert_eq!(words.next().as_deref(), Some("urldb"), "line {}", i + 1);
+        let args: Vec<String> = words.collect();
+        let items = code_spans(cells[2]);
+        let outcome = match cells[2].split_whitespace().next() {
+            Some("lists") => Outcome::Lists(items),
+            Some("fetches") => Outcome::Fetches(items.iter().map(|u| host_and_path(u)).collect()),
+            Some("writes") => {
+                let (file, record) = items
+                    .split_first()
+                    .unwrap_or_else(|| panic!("line {}: writes what?", i + 1));
+                assert!(file.ends_with(".yaml"), "line {}: {file}", i + 1);
+                Outcome::Writes {
+                    file: file.clone(),
+                    record: record.to_vec(),
+                }
+            }
+            other => panic!("line {}: unknown outcome {other:?}", i + 1),
+        };
+        rows.push(Row {
+            line: i + 1,
+            args,
+            outcome,
+        });
+    }
+    rows
+}
+
+/// The example files: a line `` `NAME.yaml`: `` and the yaml block after it.
+fn example_files(page: &str) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let mut lines = page.lines();
+    while let Some(line) = lines.next() {
+        let Some(name) = line
+            .strip_prefix('`')
+            .and_then(|l| l.strip_suffix(".yaml`:"))
+        else {
+            continue;
+        };
+        let mut text = String::new();
+        let mut inside = false;
+        for l in lines.by_ref() {
+            match (inside, l) {
+                (false, "```yaml") => inside = true,
+                (true, "```") => break,
+                (true, l) => {
+                    text.push_str(l);
+                    text.push('\n');
+                }
+                _ => {}
+            }
+        }
+        files.push((format!("{name}.yaml"), text));
+    }
+    files
+}
+
+/// What the stand-in servers answer for `path`.
+fn respond(mut stream: TcpStream, log: &Mutex<Vec<String>>) {
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut request = String::new();
+    if reader.read_line(&mut request).is_err() {
+        return;
+    }
+    loop {
+        let mut header = String::new();
+        match reader.read_line(&mut header) {
+            Ok(0) | Err(_) => break,
+            Ok(_) if header == "\r\n" => break,
+            Ok(_) => {}
+        }
+    }
+    let path = request.split_whitespace().nth(1).unwrap_or("").to_string();
+    log.lock().expect("log").push(path.clone());
+    let (status, headers, body) = match path.as_str() {
+        "/" | "/about.html" | "/new.html" | "/old.html" => {
+            ("200 OK", "Content-Type: text/html\r\n", "<html></html>")
+        }
+        "/api/v1/status" => ("200 OK", "Content-Type: application/json\r\n", "{}"),
+        "/app.js" => ("200 OK", "Content-Type: application/javascript\r\n", ""),
+        "/robots.txt" => ("200 OK", "Content-Type: text/plain\r\n", ""),
+        "/logo.png" => ("200 OK", "Content-Type: image/png\r\n", LOGO),
+        "/moved" => ("301 Moved Permanently", "Location: /\r\n", ""),
+        _ => ("404 Not Found", "Content-Type: text/plain\r\n", ""),
+    };
+    let _ = stream.write_all(
+        format!(
+            "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    );
+}
+
+/// A server on 127.0.0.1: its port and the paths it was asked for.
+fn server() -> (u16, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let shared = Arc::clone(&log);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let log = Arc::clone(&shared);
+            std::thread::spawn(move || respond(stream, &log));
+        }
+    });
+    (port, log)
+}
+
+fn write_database(dir: &Path, files: &[(String, String)]) {
+    for (name, text) in files {
+        fs::write(dir.join(name), text).expect("write");
+    }
+}
+
+/// The row's arguments as run: `localhost:8080` becomes the example.org
+/// server, and `verify` and `add` send each domain the row does not map
+/// itself to its stand-in server.
+fn arguments(row: &Row, org: u16, com: u16) -> Vec<String> {
+    let mut args: Vec<String> = row
+        .args
+        .iter()
+        .map(|a| a.replace("localhost:8080", &format!("localhost:{org}")))
+        .collect();
+    if matches!(args.first().map(String::as_str), Some("verify" | "add")) {
+        for (domain, target) in [
+            ("example.org", format!("http://127.0.0.1:{org}")),
+            ("example.com", format!("http://127.0.0.1:{com}")),
+        ] {
+            let mapped = row
+                .args
+                .iter()
+                .any(|a| a.starts_with(&format!("{domain}=")));
+            if !mapped {
+                args.push("--map".to_string());
+                args.push(format!("{domain}={target}"));
+            }
+        }
+        if args[0] == "verify" && !args.iter().any(|a| a == "--allow-private") {
+            args.push("--allow-private".to_string());
+        }
+    }
+    args
+}
+
+/// Run one row; what went wrong, if anything.
+fn run_row(row: &Row, files: &[(String, String)]) -> Result<(), String> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_database(dir.path(), files);
+    let (org, org_log) = server();
+    let (com, com_log) = server();
+    let args = arguments(row, org, com);
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = support::run_in(dir.path(), &argv);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let context = format!(
+        "docs/coming-from-wwturldb.md line {}: urldb {}\nstdout:\n{stdout}\nstderr:\n{}",
+        row.line,
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if out.status.code() != Some(0) {
+        return Err(format!("exit {:?}\n{context}", out.status.code()));
+    }
+    match &row.outcome {
+        Outcome::Lists(urls) => {
+            let lines: Vec<&str> = stdout.lines().collect();
+            if lines != *urls {
+                return Err(format!("expected the lines {urls:?}\n{context}"));
+            }
+        }
+        Outcome::Fetches(expected) => {
+            let mut seen: Vec<(String, String)> = Vec::new();
+            for (host, log) in [("example.org", &org_log), ("example.com", &com_log)] {
+                for path in log.lock().expect("log").iter() {
+                    seen.push((host.to_string(), path.clone()));
+                }
+            }
+            seen.sort();
+            let mut expected = expected.clone();
+            expected.sort();
+            if seen != expected {
+                return Err(format!(
+                    "expected the requests {expected:?}, the servers saw {seen:?}\n{context}"
+                ));
+            }
+        }
+        Outcome::Writes { file, record } => {
+            let text = fs::read_to_string(dir.path().join(file)).unwrap_or_default();
+            let block = format!("---\n{}\n", record.join("\n"));
+            let found = text.match_indices(&block).any(|(at, _)| {
+                let rest = &text[at + block.len()..];
+                rest.is_empty() || rest.starts_with("---\n")
+            });
+            if !found {
+                return Err(format!(
+                    "expected the record {record:?}\n{context}\n{file}:\n{text}"
+                ));
+            }
+            // What `add` writes is clean and canonical.
+            for check in [&["check"][..], &["fmt", "--check"]] {
+                let out = support::run_in(dir.path(), check);
+                if out.status.code() != Some(0) {
+                    return Err(format!(
+                        "{check:?} afterwards: {}\n{context}",
+                        String::from_utf8_lossy(&out.stdout)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The page's example database is clean: the rows start from files that
+/// `check` and `fmt --check` accept, as a real database would be.
+#[test]
+fn the_example_database_is_clean() {
+    let files = example_files(PAGE);
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["example.org.yaml", "example.com.yaml"]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_database(dir.path(), &files);
+    for args in [&["check"][..], &["fmt", "--check"]] {
+        let out = support::run_in(dir.path(), args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+#[test]
+fn every_row_of_the_page_does_what_it_says() {
+    let files = example_files(PAGE);
+    let rows = rows(PAGE);
+    // The three tables; a row the parser missed would go untested.
+    let table_rows = PAGE
+        .lines()
+        .filter(|l| l.starts_with('|') && l.contains("| `urldb "))
+        .count();
+    assert_eq!(rows.len(), table_rows, "{rows:#?}");
+    assert!(rows.len() >= 20, "{}", rows.len());
+    for subcommand in ["ls", "verify", "add", "export"] {
+        assert!(
+            rows.iter()
+                .any(|r| r.args.first().map(String::as_str) == Some(subcommand)),
+            "no row runs {subcommand}"
+        );
+    }
+    let failures: Vec<String> = rows
+        .iter()
+        .filter_map(|row| run_row(row, &files).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows fail:\n\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// The habit from the issue, spelled as users type it: short options on
+/// `ls` and `verify`, several at once.
+#[test]
+fn short_category_and_domain_options_filter_ls_and_export() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_database(dir.path(), &example_files(PAGE));
+    let out = support::run_in(dir.path(), &["ls", "-c", "frontend", "-d", "example.org"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "http://example.org/\nhttp://example.org/app.js\n"
+    );
+    // Repeated: any of the categories, any of the domains.
+    let out = support::run_in(
+        dir.path(),
+        &[
+            "ls",
+            "-c",
+            "coreapp",
+            "-c",
+            "frontend",
+            "-d",
+            "example.com",
+            "-d",
+            "www.example.org",
+        ],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "https://example.com/about.html\nhttp://example.org/\nhttp://example.org/api/v1/status\nhttp://example.org/app.js\n"
+    );
+    // A short `-d` for an unknown domain is the same usage error as
+    // `--domain`, in `export` too, and nothing is written to stdout.
+    for args in [
+        &["ls", "-d", "exmaple.org"][..],
+        &["export", "--to", "json", "-d", "exmaple.org"],
+    ] {
+        let out = support::run_in(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("--domain `exmaple.org`")
+                && stderr.contains("did you mean `example.org`"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
