@@ -25,8 +25,14 @@
 //! ```
 //!
 //! ## Fix
-//! None: the help suggests a path, but whether `about.html` meant
-//! `/about.html` or `/docs/about.html` is for a person to say.
+//! Safe for an empty path only, by `urldb check --fix`: `''` becomes `/`.
+//! RFC 3986 (section 6.2.3) makes an empty http(s) path and `/` the same
+//! URL, and a client sends `/` for it; the reference tool could store
+//! `''` for a URL given without a path (docs/coming-from-wwturldb.md).
+//! Not applied when the file already has a record at `/` (it would become
+//! a `duplicate-path`). Other paths get a suggestion, not a fix: whether
+//! `about.html` meant `/about.html` or `/docs/about.html` is for a person to
+//! say.
 
 use super::prelude::*;
 
@@ -34,7 +40,7 @@ pub static RULE: Rule = Rule {
     code: "path-not-absolute",
     summary: "`_path` does not start with `/`",
     severity: Severity::Error,
-    fix: FixKind::None,
+    fix: FixKind::Sometimes,
     blocks_rewrite: false,
     check: Check::File(check),
 };
@@ -54,12 +60,24 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         if path.starts_with('/') {
             continue;
         }
-        let message = if path.is_empty() {
-            "`_path` is empty".to_string()
-        } else {
-            format!("`_path` `{path}` does not start with `/`")
+        if !path.is_empty() {
+            let message = format!("`_path` `{path}` does not start with `/`");
+            out.push(Finding::new(&RULE, entry.value.span.clone(), message).help(suggestion(path)));
+            continue;
+        }
+        let finding = Finding::new(&RULE, entry.value.span.clone(), "`_path` is empty")
+            .help(suggestion(path));
+        let Some(at) = entry_path(record.doc, record.entries, domain::PATH) else {
+            out.push(finding);
+            continue;
         };
-        out.push(Finding::new(&RULE, entry.value.span.clone(), message).help(suggestion(path)));
+        out.push(finding.fix(Fix::safe(
+            "write the empty path as `/`, the same URL",
+            vec![Edit::SetScalar {
+                at,
+                value: Scalar::string("/".to_string()),
+            }],
+        )));
     }
 }
 
@@ -88,7 +106,7 @@ fn suggestion(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::suggestion;
-    use crate::rules::test_support::{codes, with_path};
+    use crate::rules::test_support::{codes, fixed, with_path};
 
     fn flagged(path: &str) -> bool {
         codes("example.com.yaml", &with_path(path)).contains(&"path-not-absolute")
@@ -110,6 +128,17 @@ mod tests {
     fn flags_empty_paths() {
         assert!(flagged("''"));
         assert!(flagged("' /a'"));
+    }
+
+    #[test]
+    fn fixes_an_empty_path_to_slash() {
+        assert_eq!(fixed("example.com.yaml", &with_path("''")), with_path("/"));
+        // Not beside a record at `/`: that would be a duplicate.
+        let both = "---\n---\n_path: ''\ncontent-type: text/html\n---\n_path: /\ncontent-type: text/html\n";
+        assert_eq!(fixed("example.com.yaml", both), both);
+        // Only the empty path: a relative one is for a person.
+        let relative = with_path("about.html");
+        assert_eq!(fixed("example.com.yaml", &relative), relative);
     }
 
     #[test]

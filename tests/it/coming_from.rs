@@ -394,3 +394,45 @@ fn short_category_and_domain_options_filter_ls_and_export() {
         );
     }
 }
+
+/// A file the reference tool wrote for a URL given without a path: `check`
+/// flags the empty `_path`, `check --fix` writes `/` (the same URL), and
+/// the file is then clean; beside an existing `/` the fix is withheld.
+#[test]
+fn an_empty_path_from_the_reference_tool_is_fixed_to_slash() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("example.net.yaml");
+    let legacy =
+        "---\n---\n_path: ''\ncontent-type: text/html\n---\n_path: /a\ncontent-type: text/html\n";
+    fs::write(&file, legacy).expect("write");
+    let out = support::run_in(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("path-not-absolute") && stdout.contains("`_path` is empty"),
+        "{stdout}"
+    );
+    let out = support::run_in(dir.path(), &["check", "--fix"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(
+        fs::read_to_string(&file).expect("read"),
+        "---\n---\n_path: /\ncontent-type: text/html\n---\n_path: /a\ncontent-type: text/html\n"
+    );
+
+    let both =
+        "---\n---\n_path: ''\ncontent-type: text/html\n---\n_path: /\ncontent-type: text/plain\n";
+    fs::write(&file, both).expect("write");
+    let out = support::run_in(dir.path(), &["check", "--fix"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("already this URL") && stdout.contains("keep one of the two records"),
+        "{stdout}"
+    );
+    assert_eq!(fs::read_to_string(&file).expect("read"), both);
+}
