@@ -445,6 +445,7 @@ fn html_page_works_in_chromium() {
     assert_eq!(seen["errors"], serde_json::json!([]), "{seen}");
     assert_eq!(seen["violations"], serde_json::json!([]), "{seen}");
     assert_eq!(seen["pwned"], false);
+    assert_eq!(seen["scripts"], 2);
     assert_eq!(
         seen["counts"],
         serde_json::json!({"checked": "11", "ok": "3", "broken": "8"})
@@ -546,6 +547,7 @@ fn html_page_works_in_chromium() {
     assert_eq!(seen["errors"], serde_json::json!([]), "{seen}");
     assert_eq!(seen["violations"], serde_json::json!([]), "{seen}");
     assert_eq!(seen["pwned"], false);
+    assert_eq!(seen["scripts"], 2);
     assert_eq!(seen["bars"], 5);
     assert_eq!(
         seen["marks"],
@@ -567,4 +569,52 @@ fn html_page_works_in_chromium() {
         "{}",
         seen["file"]
     );
+}
+
+/// The page is written like every format: a full disk is exit 2 with a
+/// message, a reader gone before it is written a quiet exit 0 (as
+/// `tests/it/output_errors.rs` has for the other commands).
+#[test]
+fn html_output_that_cannot_be_written() {
+    let server = Server::start();
+    let db = database("", &[&record("/ok", "text/html", &[])]);
+    let args = [
+        "verify",
+        "--allow-private",
+        "--map",
+        &map_arg(&server),
+        "--format",
+        "html",
+    ];
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = crate::support::urldb()
+        .current_dir(db.path())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("run urldb");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot write the output") && !err.contains("panicked"),
+        "{err}"
+    );
+
+    let mut child = crate::support::urldb()
+        .current_dir(db.path())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn urldb");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
 }

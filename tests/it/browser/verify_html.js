@@ -54,7 +54,14 @@ async function main() {
         (e) => window.__violations.push(e.violatedDirective + " " + e.blockedURI));
     });
     await page.goto(url);
-    await page.waitForSelector("#urls tbody tr");
+    try {
+      await page.waitForSelector("#urls tbody tr", { timeout: 10000 });
+    } catch (e) {
+      // Say why the table stayed empty (a blocked script, an error).
+      const violations = await page.evaluate(() => window.__violations);
+      throw new Error(`no table rows: ${e.message}\nerrors: ${JSON.stringify(seen.errors)}\n` +
+        `policy violations: ${JSON.stringify(violations)}`);
+    }
     seen.shown = await page.textContent("#shown");
 
     if (mode === "run") {
