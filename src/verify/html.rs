@@ -136,12 +136,6 @@ struct JsonRow<'a> {
     trend: Option<Trend>,
 }
 
-#[derive(Serialize)]
-struct JsonData<'a> {
-    history: bool,
-    rows: Vec<JsonRow<'a>>,
-}
-
 /// Write the page.
 pub fn render(out: &mut dyn Write, page: &HtmlPage) -> io::Result<()> {
     let c = &page.counts;
@@ -151,7 +145,9 @@ pub fn render(out: &mut dyn Write, page: &HtmlPage) -> io::Result<()> {
     } else {
         format!("urldb verify: {} of {} URLs broken", c.broken, c.checked)
     };
-    let mut body = String::with_capacity(4096 + page.rows.len() * 256);
+    // Everything but the rows: their JSON is written one row at a time,
+    // so memory does not grow with a second copy of the table.
+    let mut body = String::with_capacity(8192 + page.problems.len() * 128);
     let _ = writeln!(
         body,
         "<header><h1>{}</h1><p>{} in {:.2} s</p></header>",
@@ -174,11 +170,7 @@ pub fn render(out: &mut dyn Write, page: &HtmlPage) -> io::Result<()> {
     }
     table_section(&mut body, history);
 
-    let data = JsonData {
-        history,
-        rows: page.rows.iter().map(json_row).collect(),
-    };
-    let data = script_json(&data)?;
+    let mut out = io::BufWriter::with_capacity(64 * 1024, out);
     write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -186,11 +178,21 @@ pub fn render(out: &mut dyn Write, page: &HtmlPage) -> io::Result<()> {
          <meta name=\"referrer\" content=\"no-referrer\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\
-         <script type=\"application/json\" id=\"urldb-data\">{data}</script>\n\
-         <script>{SCRIPT}</script>\n</body>\n</html>\n",
+         <script type=\"application/json\" id=\"urldb-data\">{{\"history\":{history},\"rows\":[",
         csp = content_security_policy(),
         title = html(&title),
-    )
+    )?;
+    for (i, row) in page.rows.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(script_json(&json_row(row))?.as_bytes())?;
+    }
+    write!(
+        out,
+        "]}}</script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+    )?;
+    out.flush()
 }
 
 /// No network load of any kind (`default-src 'none'` covers fetches,
