@@ -140,10 +140,11 @@ struct JsonRow<'a> {
 pub fn render(out: &mut dyn Write, page: &HtmlPage) -> io::Result<()> {
     let c = &page.counts;
     let history = !page.runs.is_empty() || page.rows.iter().any(|r| !r.recent.is_empty());
+    let urls = if c.checked == 1 { "URL" } else { "URLs" };
     let title = if c.broken == 0 {
-        format!("urldb verify: all {} URLs passed", c.checked)
+        format!("urldb verify: all {} {urls} passed", c.checked)
     } else {
-        format!("urldb verify: {} of {} URLs broken", c.broken, c.checked)
+        format!("urldb verify: {} of {} {urls} broken", c.broken, c.checked)
     };
     // Everything but the rows: their JSON is written one row at a time,
     // so memory does not grow with a second copy of the table.
@@ -481,6 +482,30 @@ mod tests {
             "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;"
         );
         assert!(matches!(html("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_title_counts_in_words() {
+        let page = |checked, broken| {
+            let mut out = Vec::new();
+            let counts = Counts {
+                checked,
+                broken,
+                ..Counts::default()
+            };
+            render(
+                &mut out,
+                &HtmlPage {
+                    counts,
+                    ..HtmlPage::default()
+                },
+            )
+            .expect("render");
+            String::from_utf8(out).expect("UTF-8")
+        };
+        assert!(page(1, 0).contains("<title>urldb verify: all 1 URL passed</title>"));
+        assert!(page(0, 0).contains("<title>urldb verify: all 0 URLs passed</title>"));
+        assert!(page(2, 1).contains("<title>urldb verify: 1 of 2 URLs broken</title>"));
     }
 
     #[test]
