@@ -65,6 +65,8 @@ pub enum VerifyFormat {
     Junit,
     /// GitHub Actions annotations on the records of broken URLs.
     Github,
+    /// One self-contained HTML page: counts and a filterable, sortable table.
+    Html,
 }
 
 const DEFAULT_CONCURRENCY: usize = 32;
@@ -141,6 +143,9 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
         VerifyFormat::Json => report::json(&mut out, &plan, &results, &summary),
         VerifyFormat::Junit => report::junit(&mut out, &plan, &results, &summary),
         VerifyFormat::Github => report::github(&mut out, &plan, &results),
+        VerifyFormat::Html => {
+            crate::verify::html::render(&mut out, &report::html_page(&plan, &results, &summary))
+        }
     };
     let flushed = written.and_then(|()| out.flush());
     flushed?;

@@ -1,7 +1,8 @@
 //! `urldb verify` as a library: plan the URLs of the database ([`plan`]),
 //! fetch them with bounded concurrency and a per-host limit
 //! ([`schedule`]), judge each answer against its record ([`judge`]) and
-//! describe the results for people and machines ([`report`]).
+//! describe the results for people and machines ([`report`], and the HTML
+//! page of [`html`]).
 //!
 //! The semantics are the reference tool's (`docs/verify.md`): GET,
 //! redirects not followed, a status of 400 or more is broken, a 3xx passes
@@ -10,6 +11,7 @@
 //! record with `content-length` / `content-sha256` gets its body streamed
 //! and compared.
 
+pub mod html;
 pub mod plan;
 pub mod report;
 pub mod robots;

@@ -1,5 +1,6 @@
 //! The results of a verify run for people (`human`), machines (`json`), CI
-//! test views (`junit`) and pull-request annotations (`github`). Writers
+//! test views (`junit`), pull-request annotations (`github`) and the input
+//! of the HTML page ([`html_page`], drawn by [`super::html`]). Writers
 //! take any `Write`; only the command decides where output goes.
 
 use std::io::{self, Write};
@@ -7,6 +8,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::html::{Counts, HtmlPage, HtmlRow, Verdict};
 use super::plan::{Check, Plan, Problem};
 use super::{CheckResult, Outcome};
 use crate::http::FetchError;
@@ -309,4 +311,61 @@ pub fn github(out: &mut dyn Write, plan: &Plan, results: &[CheckResult]) -> io::
         )?;
     }
     Ok(())
+}
+
+/// The HTML page's input for this run: every URL in database order, no
+/// history.
+pub fn html_page(plan: &Plan, results: &[CheckResult], summary: &Summary) -> HtmlPage {
+    let rows = plan
+        .checks
+        .iter()
+        .zip(results)
+        .map(|(c, r)| {
+            let (verdict, kind, reason) = match &r.outcome {
+                Outcome::Ok => (Verdict::Ok, None, String::new()),
+                Outcome::SkippedByRobots => (
+                    Verdict::Skipped,
+                    Some("robots".to_string()),
+                    "disallowed by robots.txt".to_string(),
+                ),
+                Outcome::Broken(f) => (
+                    if matches!(f, super::Failure::NotChecked(_)) {
+                        Verdict::NotChecked
+                    } else {
+                        Verdict::Broken
+                    },
+                    Some(f.kind().to_string()),
+                    f.to_string(),
+                ),
+            };
+            HtmlRow {
+                url: c.url.clone(),
+                file: display_path(&c.file),
+                line: c.line,
+                status: r.status,
+                verdict,
+                kind,
+                reason,
+                elapsed: r.elapsed,
+                recent: Vec::new(),
+                trend: None,
+            }
+        })
+        .collect();
+    HtmlPage {
+        counts: Counts {
+            checked: summary.urls,
+            ok: summary.ok,
+            broken: summary.broken,
+            not_checked: summary.not_checked,
+            private: summary.private,
+            skipped_robots: summary.skipped_robots,
+            skipped_deprecated: summary.skipped_deprecated,
+            problems: summary.problems,
+            elapsed: summary.elapsed,
+        },
+        rows,
+        runs: Vec::new(),
+        problems: plan.problems.iter().map(problem_line).collect(),
+    }
 }

@@ -19,6 +19,7 @@ mod git;
 mod hostile_io;
 mod hostile_output;
 mod hostile_verdicts;
+mod html;
 mod interchange;
 mod layers;
 mod media_type;
