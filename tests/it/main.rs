@@ -22,6 +22,7 @@ mod interchange;
 mod layers;
 mod media_type;
 mod output_errors;
+mod path_equivalence;
 mod pre_commit;
 mod properties;
 mod pyyaml_differential;
