@@ -6,6 +6,7 @@ mod support;
 mod action;
 mod add;
 mod cache;
+mod catalogue_round_trip;
 mod cli;
 mod config;
 mod corpus;
