@@ -207,6 +207,36 @@ fn export_leaves_out_what_a_catalogue_cannot_hold() {
         !text.contains("DESCRIPTION") && !text.contains("links"),
         "{text}"
     );
+
+    // Records `check` faults: a URL no `URI` can be is left out whole; half
+    // a digest is left out (the format carries both or neither).
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "---\n---\n_path: /caf\u{e9}\ncontent-type: text/html\n---\n_path: /ok\n\
+         content-length: 3\ncontent-type: text/html\n",
+    );
+    let out = run_in(dir.path(), &["export", "--to", "uri-catalogue"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(
+            "warning: example.com.yaml:3: http://example.com/caf\u{e9}: record left out: \
+             its URL cannot be a `URI`"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "warning: example.com.yaml:6: http://example.com/ok: content-length and \
+             content-sha256 left out: the format carries both or neither"
+        ),
+        "{err}"
+    );
+    let text = stdout(&out);
+    assert!(text.starts_with("URI: http://example.com/ok\r\n"), "{text}");
+    assert_eq!(text.matches("URI: ").count(), 1, "{text}");
+    assert!(!text.contains("X-CONTENT-LENGTH"), "{text}");
 }
 
 /// The issue's records: `RATING: 9`, `ID: 0`, a duplicate ID and
@@ -547,6 +577,40 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
         ),
         (
             vec![
+                "URI: http://example.com/tabdesc",
+                "NAME: t",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: text/html",
+                "DESCRIPTION: a\tb",
+            ],
+            Some((4, "DESCRIPTION: a tab character", DROP)),
+        ),
+        (
+            vec![
+                "URI: http://example.com/halfdigest",
+                "NAME: h",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: text/html",
+                "X-CONTENT-LENGTH: 12",
+            ],
+            Some((4, "go together; the one given is dropped", DROP)),
+        ),
+        (
+            vec![
+                "URI: http://example.com/reserved",
+                "NAME: r",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: text/html",
+                "X-URLDB-EXTRA-: x",
+            ],
+            Some((
+                4,
+                "`X-URLDB-EXTRA-` is no field urldb writes; dropped",
+                DROP,
+            )),
+        ),
+        (
+            vec![
                 "URI: http://example.com/ok2",
                 "NAME: two",
                 "DATE: 29/02/2004 23:59:59",
@@ -602,7 +666,20 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
     let records = json_records(dir.path());
     let mut paths: Vec<&str> = records.iter().filter_map(|r| r["_path"].as_str()).collect();
     paths.sort();
-    assert_eq!(paths, ["/dup", "/id0", "/lang", "/ok1", "/ok2", "/rating"]);
+    assert_eq!(
+        paths,
+        [
+            "/dup",
+            "/halfdigest",
+            "/id0",
+            "/lang",
+            "/ok1",
+            "/ok2",
+            "/rating",
+            "/reserved",
+            "/tabdesc"
+        ]
+    );
     let ok2 = records.iter().find(|r| r["_path"] == "/ok2").expect("ok2");
     assert_eq!(ok2["extras"]["X-Note"], "kept");
     assert!(ok2["extras"].get("COMMENT").is_none());
