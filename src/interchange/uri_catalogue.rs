@@ -201,16 +201,24 @@ fn fields(
             .iter()
             .find(|(k, _, plain)| k == key && (*plain != is_string));
         if let Some((_, field, _)) = standard_field {
-            let refused = check_field(field, value).err().or_else(|| {
-                let id = id_key(value).ok().filter(|_| *field == "ID")?;
-                let first = *ids.entry(id.to_string()).or_insert(index);
-                (first != index).then(|| {
-                    format!(
-                        "the record at {} has this ID, and IDs are unique",
-                        place(&records[first])
-                    )
-                })
-            });
+            // The reader takes a standard value with a leading zero for
+            // text (`ID: 007` is no YAML octal), so a plain one would come
+            // back a string.
+            let leading_zero = (!is_string && value.starts_with('0'))
+                .then(|| "it would read back as text, not a number".to_string());
+            let refused = check_field(field, value)
+                .err()
+                .or(leading_zero)
+                .or_else(|| {
+                    let id = id_key(value).ok().filter(|_| *field == "ID")?;
+                    let first = *ids.entry(id.to_string()).or_insert(index);
+                    (first != index).then(|| {
+                        format!(
+                            "the record at {} has this ID, and IDs are unique",
+                            place(&records[first])
+                        )
+                    })
+                });
             let Some(why) = refused else {
                 standard.insert(field, value.to_string());
                 continue;

@@ -270,8 +270,8 @@ fn export_of_invalid_standard_values_reimports_every_record() {
         "warning: example.com.yaml:8: http://example.com/b: `LANGUAGE: not a tag!` not written",
         "warning: example.com.yaml:13: http://example.com/c: `ID: 7` not written: the record \
          at example.com.yaml:3 has this ID, and IDs are unique",
-        "warning: example.com.yaml:18: http://example.com/d: `ID: 007` not written: the record \
-         at example.com.yaml:3 has this ID",
+        "warning: example.com.yaml:18: http://example.com/d: `ID: 007` not written: it would \
+         read back as text, not a number; the value is in `X-URLDB-PLAIN-id` instead",
         "warning: example.com.yaml:18: http://example.com/d: `DATE: 2001-02-03` not written",
     ] {
         assert!(err.contains(wanted), "`{wanted}` in:\n{err}");
