@@ -15,6 +15,8 @@ use crate::model::node::{Document, Node};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlRecord {
     pub file: PathBuf,
+    /// The line of the record's `_path` in its file (1-based).
+    pub line: usize,
     /// The primary domain (file stem).
     pub domain: String,
     pub https: bool,
@@ -125,30 +127,40 @@ pub fn collect(
 
 /// The documents of a whole domain file (parse only, no rules).
 pub fn read_documents(file: &Path, max_size: u64) -> Result<Vec<Document>, String> {
+    read_text_and_documents(file, max_size).map(|(_, docs)| docs)
+}
+
+/// The text of a domain file (without a BOM) and its documents.
+fn read_text_and_documents(file: &Path, max_size: u64) -> Result<(String, Vec<Document>), String> {
     let raw = match crate::database::read_file(file, max_size)? {
         Ok(raw) => raw,
         Err(size) => return Err(format!("too large ({size} bytes; see `max-file-size`)")),
     };
     let text =
         String::from_utf8(raw).map_err(|_| "not UTF-8 text; run `urldb check`".to_string())?;
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
-    let tree = crate::parse::tree::parse_tree(text);
+    let text = match text.strip_prefix('\u{FEFF}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    };
+    let tree = crate::parse::tree::parse_tree(&text);
     if tree.incomplete {
         return Err("cannot be read (YAML syntax error); run `urldb check`".to_string());
     }
-    Ok(tree.documents)
+    Ok((text, tree.documents))
 }
 
 fn read_records(file: &Path, filter: &Filter, max_size: u64) -> Result<Vec<UrlRecord>, String> {
     let name = crate::rules::domain_of(file);
-    let docs = read_documents(file, max_size)?;
+    let (text, docs) = read_text_and_documents(file, max_size)?;
+    let lines = crate::source::LineIndex::new(&text);
     if !filter.accepts_file(&name, &domain::cnames(&docs)) {
         return Ok(Vec::new());
     }
     let https = domain::https(&docs);
     let records = domain::records(&docs)
         .filter_map(|r| {
-            let path = r.path()?.to_string();
+            let (entry, path) = r.path_field()?;
+            let path = path.to_string();
             let text = |key: &str| {
                 r.get(key)
                     .and_then(|e| e.value.as_scalar())
@@ -157,6 +169,7 @@ fn read_records(file: &Path, filter: &Filter, max_size: u64) -> Result<Vec<UrlRe
             let known = domain::RECORD_KEYS;
             Some(UrlRecord {
                 file: file.to_path_buf(),
+                line: lines.line_of(entry.value.span.start) + 1,
                 domain: name.clone(),
                 https,
                 path,

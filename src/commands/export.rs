@@ -1,5 +1,6 @@
 //! `urldb export`: every record of the database in another format
-//! (`docs/urls.md`, the URI-Catalogue section, for that format), to stdout.
+//! (`docs/urls.md`, the URI-Catalogue section, for that format), to stdout;
+//! what a URI-Catalogue cannot hold is said on stderr, record by record.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -43,14 +44,21 @@ pub fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, CommandError>
                 .map(|d| d.as_secs())
                 .unwrap_or(0);
             let now = interchange::uri_catalogue::format_date(now);
-            match interchange::uri_catalogue::write(&records, &now) {
-                Ok(text) => out.write_all(text.as_bytes()),
-                Err(message) => {
-                    return Err(CommandError::Failed(format!(
-                        "cannot export as URI-Catalogue: {message}"
-                    )));
+            let written = interchange::uri_catalogue::write(&records, &now);
+            // Said on stderr even with --quiet, as `import` says what it
+            // dropped: these are values the output does not hold.
+            for (i, message) in &written.left_out {
+                if let Some(r) = records.get(*i) {
+                    eprintln!(
+                        "warning: {}:{}: {}: {}",
+                        crate::text::escape(&crate::source::display_path(&r.file)),
+                        r.line,
+                        crate::text::escape(&r.url()),
+                        crate::text::escape(message)
+                    );
                 }
             }
+            out.write_all(written.text.as_bytes())
         }
     };
     finish(written.and_then(|()| out.flush()), &errors)

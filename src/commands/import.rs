@@ -1,6 +1,7 @@
 //! `urldb import`: records from a URI-Catalogue (`docs/urls.md`) or a URL list
 //! into the database (one write per file). Invalid catalogue records are
-//! skipped and reported by line; the valid ones are imported.
+//! skipped and invalid optional fields dropped, each reported by line; the
+//! valid records are imported.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

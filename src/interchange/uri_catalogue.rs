@@ -1,6 +1,9 @@
-//! The URI-Catalogue format (its specification is "SSD3"): a writer, and a strict
-//! reader that follows the specification and skips invalid records with a
-//! diagnostic naming the line, as the specification asks.
+//! The URI-Catalogue format (its specification is "SSD3"): a writer, and a
+//! strict reader that follows the specification (section 2.2): an invalid
+//! optional field is dropped and the record kept, a record without a valid
+//! `URI`, `NAME` and `DATE` is skipped, each with a diagnostic naming the
+//! line. Both directions judge a field's value with the one
+//! [`check_field`], so the writer never writes what the reader refuses.
 //!
 //! Mapping (`docs/urls.md`): `URI` is the full URL; `NAME`, `DATE`,
 //! `DESCRIPTION`, `RATING`, `LANGUAGE` and `ID` are the record extras of
@@ -51,47 +54,188 @@ const EXTRA_FIELDS: [(&str, &str, bool); 6] = [
     ("id", "ID", true),
 ];
 
-// ---------------------------------------------------------------- writing
+// ---------------------------------------------------------------- fields
 
-/// The catalogue text of `records`: CRLF line breaks, a blank line between
-/// records. `now` is the `DATE` of records without a `date` extra. The
-/// error names the record and what the format cannot hold.
-pub fn write(records: &[UrlRecord], now: &str) -> Result<String, String> {
-    let mut out = String::new();
-    for (i, r) in records.iter().enumerate() {
-        if i > 0 {
-            out.push_str("\r\n");
+/// Why `value` cannot be the value of the field `name`, or `Ok`. The one
+/// check per field that both directions use, so that they cannot disagree:
+/// the writer leaves out (or moves to an `X-URLDB-` field) what fails it,
+/// the reader drops an optional field that fails it and skips a record
+/// whose required field (`URI`, `NAME`, `DATE`) does.
+pub fn check_field(name: &str, value: &str) -> Result<(), String> {
+    check_text(value)?;
+    match name {
+        "URI" => canonicalize_given(value)
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+        "DATE" => check_date(value),
+        "RATING" => match value {
+            "1" | "2" | "3" | "4" | "5" => Ok(()),
+            _ => Err("not an integer from 1 to 5".to_string()),
+        },
+        "LANGUAGE" if valid_language(value) => Ok(()),
+        "LANGUAGE" => Err("not a language tag (RFC 3066, e.g. `en-gb`)".to_string()),
+        "TYPE" => check_media_type(value),
+        "ID" => id_key(value).map(|_| ()),
+        CONTENT_LENGTH => value
+            .parse::<u64>()
+            .map(|_| ())
+            .map_err(|_| "not a length (decimal digits)".to_string()),
+        CONTENT_SHA256 if value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            Ok(())
         }
-        for (name, value) in fields(r, now).map_err(|e| format!("{}: {e}", r.url()))? {
-            out.push_str(&format!("{name}: {value}\r\n"));
-        }
+        CONTENT_SHA256 => Err("not 64 hex digits".to_string()),
+        _ => Ok(()),
     }
-    Ok(out)
 }
 
-fn fields(r: &UrlRecord, now: &str) -> Result<Vec<(String, String)>, String> {
+/// The fields a record cannot be without (URI-Catalogue specification,
+/// 3.1 to 3.3); every other field is optional.
+pub const REQUIRED: [&str; 3] = ["URI", "NAME", "DATE"];
+
+/// A value the format can hold at all: ASCII, no control character, not
+/// empty (specification 2.1.1, 2.2).
+fn check_text(value: &str) -> Result<(), String> {
+    if value.is_empty() {
+        return Err("empty, which a URI-Catalogue value cannot be".to_string());
+    }
+    if let Some(c) = value.chars().find(|c| !c.is_ascii()) {
+        return Err(format!(
+            "holds the non-ASCII character `{c}`: URI-Catalogue is ASCII only"
+        ));
+    }
+    if let Some(c) = value.chars().find(|c| c.is_ascii_control()) {
+        return Err(format!(
+            "holds the control character U+{:04X}, which URI-Catalogue forbids",
+            c as u32
+        ));
+    }
+    Ok(())
+}
+
+/// An `ID` as the number it is (`007` is `7`): what two records must not
+/// share. A positive decimal integer of any length.
+fn id_key(id: &str) -> Result<&str, String> {
+    let digits = id.trim_start_matches('0');
+    if !id.bytes().all(|b| b.is_ascii_digit()) || digits.is_empty() {
+        return Err("not a positive decimal integer".to_string());
+    }
+    Ok(digits)
+}
+
+// ---------------------------------------------------------------- writing
+
+/// A catalogue's text, and what of the records it could not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    pub text: String,
+    /// (index of the record in the input, what was left out and why).
+    pub left_out: Vec<(usize, String)>,
+}
+
+/// The catalogue text of `records`: CRLF line breaks, a blank line between
+/// records. `now` is the `DATE` of records without a `date` extra. Every
+/// field written passes [`check_field`], so `read` takes every record
+/// back: a value a standard field cannot hold (`RATING: 9`, a second
+/// `ID: 7`) goes into its `X-URLDB-` field instead, a value no field can
+/// hold (non-ASCII text, a mapping) is left out, and a record whose URL
+/// the format cannot hold is left out whole; each is in `left_out`.
+pub fn write(records: &[UrlRecord], now: &str) -> Written {
+    let mut text = String::new();
+    let mut left_out = Vec::new();
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    for (i, r) in records.iter().enumerate() {
+        let mut notes = Vec::new();
+        let Some(fields) = fields(i, r, now, &mut ids, records, &mut notes) else {
+            left_out.extend(notes.into_iter().map(|n| (i, n)));
+            continue;
+        };
+        left_out.extend(notes.into_iter().map(|n| (i, n)));
+        if !text.is_empty() {
+            text.push_str("\r\n");
+        }
+        for (name, value) in fields {
+            text.push_str(&format!("{name}: {value}\r\n"));
+        }
+    }
+    Written { text, left_out }
+}
+
+/// Where a record is, for a message: `file:line`.
+fn place(r: &UrlRecord) -> String {
+    format!("{}:{}", crate::source::display_path(&r.file), r.line)
+}
+
+fn fields(
+    index: usize,
+    r: &UrlRecord,
+    now: &str,
+    ids: &mut HashMap<String, usize>,
+    records: &[UrlRecord],
+    notes: &mut Vec<String>,
+) -> Option<Vec<(String, String)>> {
+    let url = r.url();
+    if let Err(e) = check_field("URI", &url) {
+        notes.push(format!("record left out: its URL cannot be a `URI`: {e}"));
+        return None;
+    }
     let mut standard: HashMap<&str, String> = HashMap::new();
     let mut extension: Vec<(String, String)> = Vec::new();
     for (key, node) in &r.extras {
         let Value::Scalar(scalar) = &node.value else {
-            return Err(format!(
-                "extra `{key}` is a {}: a URI-Catalogue field holds text only (use `--to json`)",
+            notes.push(format!(
+                "extra `{key}` left out: it is a {}, and a URI-Catalogue field holds text \
+                 only (`--to json` holds it)",
                 node.kind_name()
             ));
+            continue;
         };
+        let value = scalar.value.as_ref();
+        if let Err(e) = check_text(value) {
+            notes.push(format!(
+                "extra `{key}` left out: its value {e} (`--to json` holds it)"
+            ));
+            continue;
+        }
         let is_string = scalar.style != ScalarStyle::Plain || scalar.implicit() == Implicit::Str;
         let standard_field = EXTRA_FIELDS
             .iter()
             .find(|(k, _, plain)| k == key && (*plain != is_string));
         if let Some((_, field, _)) = standard_field {
-            standard.insert(field, checked_value(key, &scalar.value)?);
+            // The reader takes a standard value with a leading zero for
+            // text (`ID: 007` is no YAML octal), so a plain one would come
+            // back a string.
+            let leading_zero = (!is_string && value.starts_with('0'))
+                .then(|| "it would read back as text, not a number".to_string());
+            let refused = check_field(field, value)
+                .err()
+                .or(leading_zero)
+                .or_else(|| {
+                    let id = id_key(value).ok().filter(|_| *field == "ID")?;
+                    let first = *ids.entry(id.to_string()).or_insert(index);
+                    (first != index).then(|| {
+                        format!(
+                            "the record at {} has this ID, and IDs are unique",
+                            place(&records[first])
+                        )
+                    })
+                });
+            let Some(why) = refused else {
+                standard.insert(field, value.to_string());
+                continue;
+            };
+            let prefix = if is_string { EXTRA } else { PLAIN };
+            notes.push(format!(
+                "`{field}: {value}` not written: {why}; the value is in `{prefix}{key}` instead"
+            ));
+            extension.push((format!("{prefix}{key}"), value.to_string()));
             continue;
         }
         if !valid_name(key) {
-            return Err(format!(
-                "extra `{key}`: its name cannot be a URI-Catalogue field name \
+            notes.push(format!(
+                "extra `{key}` left out: its name cannot be a URI-Catalogue field name \
                  (letters, digits, `-`, `_`)"
             ));
+            continue;
         }
         let name = if key.starts_with("X-") && is_string && !reserved_extension(key) {
             key.clone()
@@ -100,7 +244,7 @@ fn fields(r: &UrlRecord, now: &str) -> Result<Vec<(String, String)>, String> {
         } else {
             format!("{PLAIN}{key}")
         };
-        extension.push((name, checked_value(key, &scalar.value)?));
+        extension.push((name, value.to_string()));
     }
     let mut generated = Vec::new();
     if !standard.contains_key("NAME") {
@@ -111,76 +255,65 @@ fn fields(r: &UrlRecord, now: &str) -> Result<Vec<(String, String)>, String> {
         standard.insert("DATE", now.to_string());
         generated.push("DATE");
     }
-    if let Some(date) = standard.get("DATE")
-        && let Err(e) = check_date(date)
-    {
-        return Err(format!("extra `date`: {e}"));
-    }
-    if !r.categories.is_empty() {
-        for c in &r.categories {
-            if c.contains(',') || c.trim() != c {
-                return Err(format!(
-                    "category `{c}`: a category in `CATEGORY` cannot hold a comma or \
-                     start or end with a space"
-                ));
-            }
-            checked_value("categories", c)?;
+    let mut categories = Vec::new();
+    for c in &r.categories {
+        let why = if c.contains(',') || c.trim() != c {
+            Err(
+                "a category in `CATEGORY` cannot hold a comma or start or end with a space"
+                    .to_string(),
+            )
+        } else {
+            check_text(c)
+        };
+        match why {
+            Ok(()) => categories.push(c.as_str()),
+            Err(e) => notes.push(format!("category `{c}` left out: {e}")),
         }
-        standard.insert("CATEGORY", r.categories.join(", "));
+    }
+    if !categories.is_empty() {
+        standard.insert("CATEGORY", categories.join(", "));
     }
     if let Some(ct) = &r.content_type {
-        let ct = checked_value("content-type", ct)?;
-        if check_media_type(&ct).is_ok() {
-            standard.insert("TYPE", ct);
+        if check_field("TYPE", ct).is_ok() {
+            standard.insert("TYPE", ct.clone());
+        } else if let Err(e) = check_field(CONTENT_TYPE, ct) {
+            notes.push(format!("content type left out: it {e}"));
         } else {
-            extension.push((CONTENT_TYPE.to_string(), ct));
+            extension.push((CONTENT_TYPE.to_string(), ct.clone()));
         }
     }
-    if let Some(n) = r.content_length {
-        extension.push((CONTENT_LENGTH.to_string(), n.to_string()));
-    }
-    if let Some(sha) = &r.content_sha256 {
-        extension.push((
-            CONTENT_SHA256.to_string(),
-            checked_value("content-sha256", sha)?,
-        ));
+    if let (Some(n), Some(sha)) = (r.content_length, &r.content_sha256) {
+        match check_field(CONTENT_SHA256, sha) {
+            Ok(()) => {
+                extension.push((CONTENT_LENGTH.to_string(), n.to_string()));
+                extension.push((CONTENT_SHA256.to_string(), sha.clone()));
+            }
+            Err(e) => notes.push(format!(
+                "content-length and content-sha256 left out: content-sha256 is {e}"
+            )),
+        }
+    } else if r.content_length.is_some() || r.content_sha256.is_some() {
+        notes.push(
+            "content-length and content-sha256 left out: the format carries both or neither"
+                .to_string(),
+        );
     }
     if !generated.is_empty() {
         extension.push((GENERATED.to_string(), generated.join(", ")));
     }
     extension.sort();
-    let mut out = vec![("URI".to_string(), r.url())];
+    let mut out = vec![("URI".to_string(), url)];
     for field in &STANDARD[1..] {
         if let Some(value) = standard.remove(field) {
             out.push((field.to_string(), value));
         }
     }
     out.extend(extension);
-    Ok(out)
+    Some(out)
 }
 
 fn reserved_extension(name: &str) -> bool {
     name.starts_with("X-URLDB-") || [CONTENT_TYPE, CONTENT_LENGTH, CONTENT_SHA256].contains(&name)
-}
-
-/// A value the format can hold: ASCII, no control character, not empty.
-fn checked_value(key: &str, value: &str) -> Result<String, String> {
-    if value.is_empty() {
-        return Err(format!("`{key}` is empty: a URI-Catalogue value cannot be"));
-    }
-    if let Some(c) = value.chars().find(|c| !c.is_ascii()) {
-        return Err(format!(
-            "`{key}` holds the non-ASCII character `{c}`: URI-Catalogue is ASCII only \
-             (use `--to json`)"
-        ));
-    }
-    if let Some(c) = value.chars().find(|c| c.is_ascii_control()) {
-        return Err(format!(
-            "`{key}` holds the control character U+{:04X}, which URI-Catalogue forbids",
-            c as u32
-        ));
-    }
-    Ok(value.to_string())
 }
 
 /// `DD/MM/YYYY hh:mm:ss` for a time given in seconds since 1970 (UTC).
@@ -226,8 +359,12 @@ pub fn read(bytes: &[u8]) -> (Vec<Entry>, Vec<LineProblem>) {
     let mut problems = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
     for record in split_records(bytes) {
-        match read_record(&record, &mut ids, &mut problems) {
-            Ok(entry) => entries.push(entry),
+        let mut dropped = Vec::new();
+        match read_record(&record, &mut ids, &mut dropped) {
+            Ok(entry) => {
+                entries.push(entry);
+                problems.extend(dropped);
+            }
             Err((line, message)) => problems.push(LineProblem {
                 line,
                 message: format!("record skipped: {message}"),
@@ -268,18 +405,69 @@ type Problem = (usize, String);
 fn read_record(
     lines: &[(usize, &[u8])],
     ids: &mut HashMap<String, usize>,
-    problems: &mut Vec<LineProblem>,
+    dropped: &mut Vec<LineProblem>,
 ) -> Result<Entry, Problem> {
     let first = lines.first().map_or(0, |(n, _)| *n);
-    let fields = Fields::read(lines, first)?;
+    let mut fields = Fields::read(lines, first)?;
+    // Specification 2.2: an invalid field is discarded, unless the record
+    // cannot be without it.
+    let mut drop = |line: usize, message: String| {
+        dropped.push(LineProblem {
+            line,
+            message,
+            skipped: false,
+        });
+    };
+    for name in fields.order.clone() {
+        let Some((value, n)) = fields.values.get(&name) else {
+            continue;
+        };
+        let (value, n) = (value.clone(), *n);
+        let why = match &value {
+            Ok(v) => check_field(&name, v)
+                .err()
+                .map(|e| format!("{name} `{v}`: {e}")),
+            Err(e) => Some(format!("{name}: {e}")),
+        };
+        let Some(why) = why else { continue };
+        if REQUIRED.contains(&name.as_str()) {
+            return Err((n, why));
+        }
+        drop(n, format!("{why}; field dropped"));
+        fields.values.remove(&name);
+    }
+    if let Some((id, n)) = fields.get("ID") {
+        let key = id_key(id).unwrap_or(id).to_string();
+        if let Some(at) = ids.get(&key) {
+            drop(
+                n,
+                format!("ID {id} is already the ID of the record on line {at}; field dropped"),
+            );
+            fields.values.remove("ID");
+        }
+    }
     let (uri, uri_line) = fields.get("URI").unwrap_or_default();
     let url = canonicalize_given(uri).map_err(|e| (uri_line, format!("URI `{uri}`: {e}")))?;
-    let id_key = check_values(&fields, ids)?;
-    let digest = digest(&fields)?;
-    let extras = extras(&fields, problems);
-    if let Some((id, n)) = id_key {
-        ids.insert(id, n);
+    let digest = match (fields.get(CONTENT_LENGTH), fields.get(CONTENT_SHA256)) {
+        (Some((len, _)), Some((sha, _))) => len
+            .parse::<u64>()
+            .ok()
+            .map(|length| (length, sha.to_ascii_lowercase())),
+        (None, None) => None,
+        (Some((_, n)), None) | (None, Some((_, n))) => {
+            drop(
+                n,
+                format!(
+                    "{CONTENT_LENGTH} and {CONTENT_SHA256} go together; the one given is dropped"
+                ),
+            );
+            None
+        }
+    };
+    if let Some((id, n)) = fields.get("ID") {
+        ids.insert(id_key(id).unwrap_or(id).to_string(), n);
     }
+    let extras = extras(&fields, dropped);
     Ok(Entry {
         line: first,
         url,
@@ -302,46 +490,59 @@ fn read_record(
     })
 }
 
-/// One record's fields: name -> (value, line), and the order they came in.
+/// One record's fields: name -> (value, or why the line's value is no
+/// text the format allows; line), and the order they came in.
 struct Fields {
-    values: HashMap<String, (String, usize)>,
+    values: HashMap<String, (Result<String, String>, usize)>,
     order: Vec<String>,
 }
 
 impl Fields {
     /// The `NAME: value` lines of a record (`first`: its first line), each
-    /// name once, with the required `URI`, `NAME` and `DATE`.
+    /// name once, with the required `URI`, `NAME` and `DATE`. A line that
+    /// is not a field, or a field given twice, leaves the record
+    /// ambiguous: it is skipped. A value with a forbidden character is
+    /// kept as the reason, for [`read_record`] to judge.
     fn read(lines: &[(usize, &[u8])], first: usize) -> Result<Fields, Problem> {
-        let mut values: HashMap<String, (String, usize)> = HashMap::new();
+        let mut values: HashMap<String, (Result<String, String>, usize)> = HashMap::new();
         let mut order: Vec<String> = Vec::new();
         for (n, raw) in lines {
-            if let Some(b) = raw.iter().find(|b| forbidden(**b)) {
-                return Err((*n, describe_forbidden(*b)));
-            }
-            // Only ASCII bytes remain: the line is valid UTF-8.
-            let text = String::from_utf8_lossy(raw);
-            let Some((name, value)) = text.split_once(':') else {
+            let Some(colon) = raw.iter().position(|b| *b == b':') else {
+                let text = String::from_utf8_lossy(raw);
                 return Err((*n, format!("`{text}` is not a field (`NAME: value`)")));
             };
-            if !valid_name(name) {
-                return Err((
-                    *n,
-                    format!("`{name}` is not a field name (letters, digits, `-`, `_`)"),
-                ));
-            }
-            let Some(value) = value.strip_prefix(' ') else {
+            let (name, value) = (&raw[..colon], &raw[colon + 1..]);
+            // A valid name is ASCII, so it is UTF-8.
+            let name = match std::str::from_utf8(name) {
+                Ok(name) if valid_name(name) => name,
+                _ => {
+                    return Err((
+                        *n,
+                        format!(
+                            "`{}` is not a field name (letters, digits, `-`, `_`)",
+                            String::from_utf8_lossy(name)
+                        ),
+                    ));
+                }
+            };
+            let Some(value) = value.strip_prefix(b" ") else {
                 return Err((*n, format!("`{name}:` must be followed by one space")));
             };
-            if value.is_empty() {
-                return Err((*n, format!("`{name}` has an empty value")));
-            }
+            let value = if value.is_empty() {
+                Err("an empty value".to_string())
+            } else if let Some(b) = value.iter().find(|b| forbidden(**b)) {
+                Err(describe_forbidden(*b))
+            } else {
+                // Only ASCII bytes remain.
+                Ok(String::from_utf8_lossy(value).into_owned())
+            };
             if let Some((_, at)) = values.get(name) {
                 return Err((*n, format!("second `{name}` field (first on line {at})")));
             }
-            values.insert(name.to_string(), (value.to_string(), *n));
+            values.insert(name.to_string(), (value, *n));
             order.push(name.to_string());
         }
-        for required in ["URI", "NAME", "DATE"] {
+        for required in REQUIRED {
             if !values.contains_key(required) {
                 return Err((first, format!("no `{required}` field (it is required)")));
             }
@@ -349,73 +550,12 @@ impl Fields {
         Ok(Fields { values, order })
     }
 
+    /// A field's valid value and its line.
     fn get(&self, name: &str) -> Option<(&str, usize)> {
-        self.values.get(name).map(|(v, n)| (v.as_str(), *n))
-    }
-}
-
-/// The standard fields' values (`DATE`, `RATING`, `LANGUAGE`, `TYPE`,
-/// `ID`); the record's ID (its digits, and its line) when it has one that
-/// no earlier record has.
-fn check_values(
-    fields: &Fields,
-    ids: &HashMap<String, usize>,
-) -> Result<Option<(String, usize)>, Problem> {
-    if let Some((date, n)) = fields.get("DATE") {
-        check_date(date).map_err(|e| (n, format!("DATE `{date}`: {e}")))?;
-    }
-    if let Some((rating, n)) = fields.get("RATING")
-        && !matches!(rating, "1" | "2" | "3" | "4" | "5")
-    {
-        return Err((
-            n,
-            format!("RATING `{rating}` is not an integer from 1 to 5"),
-        ));
-    }
-    if let Some((language, n)) = fields.get("LANGUAGE")
-        && !valid_language(language)
-    {
-        return Err((
-            n,
-            format!("LANGUAGE `{language}` is not a language tag (RFC 3066, e.g. `en-gb`)"),
-        ));
-    }
-    if let Some((ty, n)) = fields.get("TYPE") {
-        check_media_type(ty).map_err(|e| (n, format!("TYPE `{ty}`: {e}")))?;
-    }
-    let Some((id, n)) = fields.get("ID") else {
-        return Ok(None);
-    };
-    let digits = id.trim_start_matches('0');
-    if !id.bytes().all(|b| b.is_ascii_digit()) || digits.is_empty() {
-        return Err((n, format!("ID `{id}` is not a positive decimal integer")));
-    }
-    if let Some(at) = ids.get(digits) {
-        return Err((
-            n,
-            format!("ID {id} is already the ID of the record on line {at}"),
-        ));
-    }
-    Ok(Some((digits.to_string(), n)))
-}
-
-/// The static-content pair: both fields or neither.
-fn digest(fields: &Fields) -> Result<Option<(u64, String)>, Problem> {
-    match (fields.get(CONTENT_LENGTH), fields.get(CONTENT_SHA256)) {
-        (None, None) => Ok(None),
-        (Some((len, n)), Some((sha, m))) => {
-            let length = len
-                .parse::<u64>()
-                .map_err(|_| (n, format!("{CONTENT_LENGTH} `{len}` is not a length")))?;
-            if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err((m, format!("{CONTENT_SHA256} `{sha}` is not 64 hex digits")));
-            }
-            Ok(Some((length, sha.to_ascii_lowercase())))
+        match self.values.get(name) {
+            Some((Ok(v), n)) => Some((v.as_str(), *n)),
+            _ => None,
         }
-        (Some((_, n)), None) | (None, Some((_, n))) => Err((
-            n,
-            format!("{CONTENT_LENGTH} and {CONTENT_SHA256} go together"),
-        )),
     }
 }
 
@@ -428,7 +568,9 @@ fn extras(fields: &Fields, problems: &mut Vec<LineProblem>) -> Vec<(String, Scal
         .unwrap_or_default();
     let mut extras = Vec::new();
     for name in &fields.order {
-        let (value, n) = &fields.values[name];
+        let Some((value, n)) = fields.get(name) else {
+            continue;
+        };
         if let Some((key, _, plain)) = EXTRA_FIELDS.iter().find(|(_, f, _)| f == name) {
             if generated.contains(&name.as_str()) {
                 continue;
@@ -439,17 +581,25 @@ fn extras(fields: &Fields, problems: &mut Vec<LineProblem>) -> Vec<(String, Scal
                 Scalar::string(value)
             };
             extras.push((key.to_string(), scalar));
-        } else if let Some(key) = name.strip_prefix(EXTRA) {
+        } else if let Some(key) = name.strip_prefix(EXTRA).filter(|k| !k.is_empty()) {
             extras.push((key.to_string(), Scalar::string(value)));
-        } else if let Some(key) = name.strip_prefix(PLAIN) {
+        } else if let Some(key) = name.strip_prefix(PLAIN).filter(|k| !k.is_empty()) {
             extras.push((key.to_string(), Scalar::plain(value)));
-        } else if STANDARD.contains(&name.as_str()) || reserved_extension(name) {
-            // Read by check_values, digest and read_record.
+        } else if STANDARD.contains(&name.as_str())
+            || [GENERATED, CONTENT_TYPE, CONTENT_LENGTH, CONTENT_SHA256].contains(&name.as_str())
+        {
+            // Read by read_record.
+        } else if name.starts_with("X-URLDB-") {
+            problems.push(LineProblem {
+                line: n,
+                message: format!("`{name}` is no field urldb writes; dropped"),
+                skipped: false,
+            });
         } else if name.starts_with("X-") {
             extras.push((name.clone(), Scalar::string(value)));
         } else {
             problems.push(LineProblem {
-                line: *n,
+                line: n,
                 message: format!(
                     "unknown field `{name}` dropped (extension fields start with `X-`)"
                 ),
@@ -570,5 +720,28 @@ mod tests {
         assert!(check_media_type("text/").is_err());
         assert!(check_media_type("text/html; charset=\"a;b\"").is_ok());
         assert!(check_media_type("text/html; charset=\"a").is_err());
+    }
+
+    #[test]
+    fn one_check_per_field() {
+        for (name, good, bad) in [
+            ("RATING", "5", "9"),
+            ("RATING", "1", "01"),
+            ("ID", "007", "0"),
+            ("ID", "12345678901234567890123", "-1"),
+            ("LANGUAGE", "en-gb", "not a tag!"),
+            ("TYPE", "text/html", "X-301-Redirect"),
+            ("DATE", "29/02/2000 00:00:00", "2000-02-29"),
+            ("URI", "http://example.com/", "ftp://example.com/"),
+            (CONTENT_LENGTH, "0", "-1"),
+            (CONTENT_SHA256, &"aB".repeat(32), "ab"),
+            ("DESCRIPTION", "any text", "caf\u{e9}"),
+            ("X-Note", "x", ""),
+            ("NAME", "x", "a\tb"),
+        ] {
+            assert!(check_field(name, good).is_ok(), "{name}: {good}");
+            assert!(check_field(name, bad).is_err(), "{name}: {bad}");
+        }
+        assert_eq!(id_key("007"), Ok("7"));
     }
 }

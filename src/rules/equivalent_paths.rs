@@ -1,7 +1,9 @@
 //! ## What it checks
 //! Two records whose `_path`s are written differently but name the same
-//! URL: equal once percent-escapes are normalized (`/%7ejoe` = `/~joe`,
-//! `%3c` = `%3C`, but `%2F` is not `/`) and, on a domain with
+//! URL: equal once every percent-escape is decoded except `%2F`
+//! (`/%7ejoe` = `/~joe`, `/a%3Ab` = `/a:b`, `%3c` = `%3C`, but `/a%2Fb` is
+//! not `/a/b`), as `ls --match` and robots.txt compare them
+//! (`docs/urls.md`, "Path equivalence"), and, on a domain with
 //! `case-sensitive-paths: false`, once the paths are lowercased.
 //!
 //! ## Why it matters
@@ -69,7 +71,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             continue;
         };
         let why = if equivalence_key(path, true) == equivalence_key(first, true) {
-            "percent-escapes of unreserved characters and the case of escape digits do not change a URL"
+            "percent-escapes (except `%2F`, which is not `/`) and the case of their hex digits do not change a URL"
         } else {
             "this domain has `case-sensitive-paths: false`, so letter case does not change a URL"
         };
@@ -102,6 +104,8 @@ mod tests {
             ("/%7ejoe", "/~joe"),
             ("/a%3cd.html", "/a%3Cd.html"),
             ("/%41", "/A"),
+            ("/a%3Ab", "/a:b"),
+            ("/a%zz", "/a%25zz"),
         ] {
             assert_eq!(count(&two(a, b), "equivalent-paths"), 1, "{a} = {b}");
         }

@@ -4,7 +4,11 @@
 //! by octet after decoding every `%xx` escape — except `%2F`, which stays
 //! distinct from `/` because a `/` has a meaning in a path.
 //!
-//! Used by `urldb ls --match` and `urldb verify --respect-robots`.
+//! Used by `urldb ls --match` and `urldb verify --respect-robots`. The
+//! decoding is `crate::model::path::octets`, the same that decides which
+//! paths the `equivalent-paths` rule, `add` and `rm` take for one URL.
+
+use crate::model::path::octets;
 
 /// Does `pattern` match `path` (the data.txt draft, section 3.2.2)?
 ///
@@ -20,45 +24,7 @@
 /// assert!(!matches("/a%2fb.html", "/a/b.html"));
 /// ```
 pub fn matches(pattern: &str, path: &str) -> bool {
-    let mut pattern = octets(pattern);
-    let mut path = octets(path);
-    loop {
-        match (pattern.next(), path.next()) {
-            (None, _) => return true,
-            (Some(_), None) => return false,
-            (Some(a), Some(b)) if a != b => return false,
-            _ => {}
-        }
-    }
-}
-
-/// An octet of a decoded path, or an encoded slash (which no octet equals).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Octet {
-    Byte(u8),
-    EncodedSlash,
-}
-
-/// The octets of `text` with `%xx` escapes decoded, one escape at a time
-/// (so `%252F` is `%`, `2`, `F`, never an encoded slash).
-fn octets(text: &str) -> impl Iterator<Item = Octet> + '_ {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        let b = *bytes.get(i)?;
-        let hex = |at: usize| bytes.get(at).and_then(|c| (*c as char).to_digit(16));
-        if b == b'%'
-            && let (Some(h), Some(l)) = (hex(i + 1), hex(i + 2))
-        {
-            i += 3;
-            let byte = (h * 16 + l) as u8;
-            return Some(if byte == b'/' {
-                Octet::EncodedSlash
-            } else {
-                Octet::Byte(byte)
-            });
-        }
-        i += 1;
-        Some(Octet::Byte(b))
-    })
+    // In `octets` a `%` always starts `%25` or `%2F`, and a pattern never
+    // ends inside one, so a byte prefix is an octet prefix.
+    octets(path).starts_with(&octets(pattern))
 }

@@ -179,31 +179,128 @@ fn export_urls_json_and_csv_carry_the_records() {
 }
 
 #[test]
-fn export_refuses_what_a_catalogue_cannot_hold() {
+fn export_leaves_out_what_a_catalogue_cannot_hold() {
     let dir = tempfile::tempdir().expect("tempdir");
     write(
         dir.path(),
         "example.com.yaml",
-        "---\n---\n_path: /\ncontent-type: text/html\ndescription: Café\n",
+        "---\n---\n_path: /\ncontent-type: text/html\ndescription: Caf\u{e9}\n\
+         links:\n  a: b\nnote: \"a\\x1Bb\"\n",
     );
     let out = run_in(dir.path(), &["export", "--to", "uri-catalogue"]);
-    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    for wanted in [
+        "warning: example.com.yaml:3: http://example.com/: extra `description` left out: \
+         its value holds the non-ASCII character `\u{e9}`",
+        "warning: example.com.yaml:3: http://example.com/: extra `links` left out: it is a mapping",
+        // The control character is escaped in the message.
+        "warning: example.com.yaml:3: http://example.com/: extra `note` left out: its value \
+         holds the control character U+001B",
+    ] {
+        assert!(err.contains(wanted), "`{wanted}` in:\n{err}");
+    }
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+    let text = stdout(&out);
+    assert!(text.starts_with("URI: http://example.com/\r\n"), "{text}");
     assert!(
-        stderr(&out).contains("non-ASCII character `é`"),
-        "{}",
-        stderr(&out)
+        !text.contains("DESCRIPTION") && !text.contains("links"),
+        "{text}"
     );
+
+    // Records `check` faults: a URL no `URI` can be is left out whole; half
+    // a digest is left out (the format carries both or neither).
     write(
         dir.path(),
         "example.com.yaml",
-        "---\n---\n_path: /\ncontent-type: text/html\nlinks:\n  a: b\n",
+        "---\n---\n_path: /caf\u{e9}\ncontent-type: text/html\n---\n_path: /ok\n\
+         content-length: 3\ncontent-type: text/html\n",
     );
     let out = run_in(dir.path(), &["export", "--to", "uri-catalogue"]);
-    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(
-        stderr(&out).contains("extra `links` is a mapping"),
-        "{}",
-        stderr(&out)
+        err.contains(
+            "warning: example.com.yaml:3: http://example.com/caf\u{e9}: record left out: \
+             its URL cannot be a `URI`"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "warning: example.com.yaml:6: http://example.com/ok: content-length and \
+             content-sha256 left out: the format carries both or neither"
+        ),
+        "{err}"
+    );
+    let text = stdout(&out);
+    assert!(text.starts_with("URI: http://example.com/ok\r\n"), "{text}");
+    assert_eq!(text.matches("URI: ").count(), 1, "{text}");
+    assert!(!text.contains("X-CONTENT-LENGTH"), "{text}");
+}
+
+/// The issue's records: `RATING: 9`, `ID: 0`, a duplicate ID and
+/// `LANGUAGE: not a tag!` used to be written verbatim, and re-importing
+/// the file skipped those records. Now each such value goes into its
+/// `X-URLDB-` field (with a warning naming the record), the standard field
+/// is left out, and import takes every record back with every value.
+#[test]
+fn export_of_invalid_standard_values_reimports_every_record() {
+    let source = tempfile::tempdir().expect("tempdir");
+    write(
+        source.path(),
+        "example.com.yaml",
+        "---\n---\n_path: /a\ncontent-type: text/html\nid: 7\nrating: 9\n\
+         ---\n_path: /b\ncontent-type: text/html\nid: 0\nlanguage: not a tag!\n\
+         ---\n_path: /c\ncontent-type: X-301-Redirect\nid: 7\nrating: 3\n\
+         ---\n_path: /d\ncontent-type: text/html; charset=utf-8\ndate: '2001-02-03'\n\
+         id: 007\n",
+    );
+    let check = run_in(source.path(), &["check"]);
+    assert!(check.status.success(), "{}", stdout(&check));
+    let exported = run_in(source.path(), &["export", "--to", "uri-catalogue"]);
+    let err = stderr(&exported);
+    assert_eq!(exported.status.code(), Some(0), "{err}");
+    let text = stdout(&exported);
+    for wanted in [
+        "warning: example.com.yaml:3: http://example.com/a: `RATING: 9` not written: \
+         not an integer from 1 to 5; the value is in `X-URLDB-PLAIN-rating` instead",
+        "warning: example.com.yaml:8: http://example.com/b: `ID: 0` not written: \
+         not a positive decimal integer",
+        "warning: example.com.yaml:8: http://example.com/b: `LANGUAGE: not a tag!` not written",
+        "warning: example.com.yaml:13: http://example.com/c: `ID: 7` not written: the record \
+         at example.com.yaml:3 has this ID, and IDs are unique",
+        "warning: example.com.yaml:18: http://example.com/d: `ID: 007` not written: it would \
+         read back as text, not a number; the value is in `X-URLDB-PLAIN-id` instead",
+        "warning: example.com.yaml:18: http://example.com/d: `DATE: 2001-02-03` not written",
+    ] {
+        assert!(err.contains(wanted), "`{wanted}` in:\n{err}");
+    }
+    for refused in ["RATING: 9", "ID: 0", "LANGUAGE: not", "DATE: 2001-02-03"] {
+        assert!(!text.contains(refused), "{refused} in:\n{text}");
+    }
+    assert_eq!(text.matches("\r\nID: 7\r\n").count(), 1, "{text}");
+
+    let target = tempfile::tempdir().expect("tempdir");
+    write(target.path(), "in.catalogue", &text);
+    let imported = run_in(
+        target.path(),
+        &[
+            "import",
+            "--from",
+            "uri-catalogue",
+            "--create-domain",
+            "in.catalogue",
+        ],
+    );
+    let err = stderr(&imported);
+    assert_eq!(imported.status.code(), Some(0), "{err}");
+    assert!(!err.contains("warning") && !err.contains("error"), "{err}");
+    assert!(err.contains("imported 4 records; 0 skipped"), "{err}");
+    assert_eq!(
+        records_text(&target.path().join("example.com.yaml")),
+        records_text(&source.path().join("example.com.yaml")),
+        "every record with every value"
     );
 }
 
@@ -309,8 +406,13 @@ fn field_lines(fields: &[&str]) -> String {
 #[test]
 fn invalid_records_are_reported_by_line_and_the_rest_imported() {
     // (record fields, the line of the expected error within the record,
-    // what the message says); None = a valid record.
-    type Expected<'a> = Option<(usize, &'a str)>;
+    // what the message says, whether the record is skipped or only the
+    // field dropped); None = a valid record. The specification (2.2): an
+    // invalid optional field is discarded, a record without a valid
+    // required field (`URI`, `NAME`, `DATE`) is.
+    type Expected<'a> = Option<(usize, &'a str, bool)>;
+    const SKIP: bool = true;
+    const DROP: bool = false;
     let records: Vec<(Vec<&str>, Expected)> = vec![
         (
             vec![
@@ -329,7 +431,11 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "DATE: 2003-02-01 04:05:06",
                 "TYPE: text/html",
             ],
-            Some((2, "DATE `2003-02-01 04:05:06`")),
+            Some((
+                2,
+                "DATE `2003-02-01 04:05:06`: not `DD/MM/YYYY hh:mm:ss`",
+                SKIP,
+            )),
         ),
         (
             vec![
@@ -339,7 +445,11 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "RATING: 7",
                 "TYPE: text/html",
             ],
-            Some((3, "RATING `7` is not an integer from 1 to 5")),
+            Some((
+                3,
+                "RATING `7`: not an integer from 1 to 5; field dropped",
+                DROP,
+            )),
         ),
         (
             vec![
@@ -349,7 +459,11 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "ID: 1",
                 "TYPE: text/html",
             ],
-            Some((3, "ID 1 is already the ID of the record on line 5")),
+            Some((
+                3,
+                "ID 1 is already the ID of the record on line 5; field dropped",
+                DROP,
+            )),
         ),
         (
             vec![
@@ -358,7 +472,7 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "DATE: 01/02/2003 04:05:06",
                 "TYPE: text/html",
             ],
-            Some((1, "tab character")),
+            Some((1, "tab character", SKIP)),
         ),
         (
             vec![
@@ -367,15 +481,15 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "DATE: 30/02/2003 04:05:06",
                 "TYPE: text/html",
             ],
-            Some((2, "no day 30 in month 2")),
+            Some((2, "no day 30 in month 2", SKIP)),
         ),
         (
             vec!["NAME: no uri", "DATE: 01/02/2003 04:05:06"],
-            Some((0, "no `URI` field")),
+            Some((0, "no `URI` field", SKIP)),
         ),
         (
             vec!["URI: http://example.com/nodate", "NAME: n"],
-            Some((0, "no `DATE` field")),
+            Some((0, "no `DATE` field", SKIP)),
         ),
         (
             vec![
@@ -383,7 +497,7 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "NA ME: x",
                 "DATE: 01/02/2003 04:05:06",
             ],
-            Some((1, "`NA ME` is not a field name")),
+            Some((1, "`NA ME` is not a field name", SKIP)),
         ),
         (
             vec![
@@ -391,7 +505,7 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "NAME:x",
                 "DATE: 01/02/2003 04:05:06",
             ],
-            Some((1, "must be followed by one space")),
+            Some((1, "must be followed by one space", SKIP)),
         ),
         (
             vec![
@@ -399,7 +513,7 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "NAME: ",
                 "DATE: 01/02/2003 04:05:06",
             ],
-            Some((1, "`NAME` has an empty value")),
+            Some((1, "NAME: an empty value", SKIP)),
         ),
         (
             vec![
@@ -408,7 +522,7 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "NAME: b",
                 "DATE: 01/02/2003 04:05:06",
             ],
-            Some((2, "second `NAME` field (first on line")),
+            Some((2, "second `NAME` field (first on line", SKIP)),
         ),
         (
             vec![
@@ -417,7 +531,7 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "DATE: 01/02/2003 04:05:06",
                 "TYPE: text/html",
             ],
-            Some((0, "port 8080 cannot be stored")),
+            Some((0, "port 8080 cannot be stored", SKIP)),
         ),
         (
             vec![
@@ -427,7 +541,7 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "LANGUAGE: en_us",
                 "TYPE: text/html",
             ],
-            Some((3, "LANGUAGE")),
+            Some((3, "LANGUAGE `en_us`: not a language tag", DROP)),
         ),
         (
             vec![
@@ -436,7 +550,7 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "DATE: 01/02/2003 04:05:06",
                 "TYPE: html",
             ],
-            Some((3, "TYPE `html`")),
+            Some((0, "no content type (`TYPE`)", SKIP)),
         ),
         (
             vec![
@@ -446,7 +560,11 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "ID: 0",
                 "TYPE: text/html",
             ],
-            Some((3, "ID `0` is not a positive decimal integer")),
+            Some((
+                3,
+                "ID `0`: not a positive decimal integer; field dropped",
+                DROP,
+            )),
         ),
         (
             vec![
@@ -455,7 +573,41 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
                 "DATE: 01/02/2003 04:05:06",
                 "TYPE: text/html",
             ],
-            Some((1, "non-ASCII byte")),
+            Some((1, "non-ASCII byte", SKIP)),
+        ),
+        (
+            vec![
+                "URI: http://example.com/tabdesc",
+                "NAME: t",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: text/html",
+                "DESCRIPTION: a\tb",
+            ],
+            Some((4, "DESCRIPTION: a tab character", DROP)),
+        ),
+        (
+            vec![
+                "URI: http://example.com/halfdigest",
+                "NAME: h",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: text/html",
+                "X-CONTENT-LENGTH: 12",
+            ],
+            Some((4, "go together; the one given is dropped", DROP)),
+        ),
+        (
+            vec![
+                "URI: http://example.com/reserved",
+                "NAME: r",
+                "DATE: 01/02/2003 04:05:06",
+                "TYPE: text/html",
+                "X-URLDB-EXTRA-: x",
+            ],
+            Some((
+                4,
+                "`X-URLDB-EXTRA-` is no field urldb writes; dropped",
+                DROP,
+            )),
         ),
         (
             vec![
@@ -477,8 +629,8 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
             text.push_str("\r\n");
             line += 1;
         }
-        if let Some((offset, message)) = error {
-            expected.push((line + offset, *message));
+        if let Some((offset, message, skipped)) = error {
+            expected.push((line + offset, *message, *skipped));
         }
         text.push_str(&field_lines(fields));
         line += fields.len();
@@ -487,8 +639,12 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
     let out = import(dir.path(), &text, &[]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    for (line, message) in &expected {
-        let wanted = format!("error: in.catalogue:{line}: record skipped: ");
+    for (line, message, skipped) in &expected {
+        let wanted = if *skipped {
+            format!("error: in.catalogue:{line}: record skipped: ")
+        } else {
+            format!("warning: in.catalogue:{line}: ")
+        };
         assert!(
             err.lines()
                 .any(|l| l.starts_with(&wanted) && l.contains(message)),
@@ -497,21 +653,45 @@ fn invalid_records_are_reported_by_line_and_the_rest_imported() {
     }
     assert_eq!(
         err.matches("record skipped").count(),
-        expected.len(),
+        expected.iter().filter(|e| e.2).count(),
         "{err}"
     );
-    // The unknown field of a valid record is dropped with a warning.
+    // The unknown field of a valid record is dropped with a warning; so is
+    // the invalid TYPE of a record then skipped for want of a content type.
     assert!(
         err.contains("warning: in.catalogue:") && err.contains("unknown field `COMMENT` dropped"),
         "{err}"
     );
+    assert!(err.contains("TYPE `html`: not a media type"), "{err}");
     let records = json_records(dir.path());
     let mut paths: Vec<&str> = records.iter().filter_map(|r| r["_path"].as_str()).collect();
     paths.sort();
-    assert_eq!(paths, ["/ok1", "/ok2"]);
+    assert_eq!(
+        paths,
+        [
+            "/dup",
+            "/halfdigest",
+            "/id0",
+            "/lang",
+            "/ok1",
+            "/ok2",
+            "/rating",
+            "/reserved",
+            "/tabdesc"
+        ]
+    );
     let ok2 = records.iter().find(|r| r["_path"] == "/ok2").expect("ok2");
     assert_eq!(ok2["extras"]["X-Note"], "kept");
     assert!(ok2["extras"].get("COMMENT").is_none());
+    // A dropped field is gone; the rest of its record is kept.
+    let rating = records
+        .iter()
+        .find(|r| r["_path"] == "/rating")
+        .expect("rating");
+    assert!(rating["extras"].get("rating").is_none(), "{rating}");
+    assert_eq!(rating["extras"]["name"], "r");
+    let dup = records.iter().find(|r| r["_path"] == "/dup").expect("dup");
+    assert!(dup["extras"].get("id").is_none(), "{dup}");
 }
 
 #[test]
