@@ -416,7 +416,8 @@ pub fn style(text: Text, simple_key: bool, in_flow: bool, text_style: TextStyle)
         Text::Verbatim(_) => Style::Plain,
         // NEL, LS and PS are line breaks to YAML 1.1 (PyYAML) and plain
         // characters to YAML 1.2: only their escapes (`\N`, `\L`, `\P`)
-        // read the same everywhere. A deliberate difference from PyYAML.
+        // read the same everywhere. A deliberate difference from PyYAML in
+        // the readable style; without `allow_unicode` PyYAML escapes them too.
         Text::Str(s) if !s.is_ascii() && s.contains(['\u{85}', '\u{2028}', '\u{2029}']) => {
             Style::Double
         }

@@ -3,8 +3,9 @@
 //! [`render`].
 //!
 //! The canonical text is what the reference tool wrote — PyYAML's
-//! `dump_all(docs, explicit_start=True, sort_keys=True)` — with the
-//! deliberate differences documented in `docs/format.md`.
+//! `dump_all(docs, explicit_start=True, sort_keys=True)` — in one of two
+//! styles ([`TextStyle`], `docs/format.md`): `pyyaml`, byte for byte, or
+//! `readable`, with the deliberate differences documented there.
 
 pub mod emitter;
 pub mod scalar;

@@ -25,6 +25,7 @@ mod output_errors;
 mod pre_commit;
 mod properties;
 mod pyyaml_differential;
+mod pyyaml_style;
 mod readme;
 mod robustness;
 mod rules;
