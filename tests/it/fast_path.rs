@@ -132,12 +132,13 @@ fn long_value(rng: &mut Rng) -> String {
 /// A rough file (every value double-quoted), made canonical by the general
 /// path's renderer.
 fn generated(rng: &mut Rng) -> Option<String> {
-    generated_in(rng, TextStyle::Readable)
+    generated_in(rng, TextStyle::Readable, false)
 }
 
-fn generated_in(rng: &mut Rng, style: TextStyle) -> Option<String> {
+/// `long`: half the values are [`long_value`]s.
+fn generated_in(rng: &mut Rng, style: TextStyle, long: bool) -> Option<String> {
     let value = |rng: &mut Rng| {
-        if style == TextStyle::Pyyaml && rng.chance(50) {
+        if long && rng.chance(50) {
             long_value(rng)
         } else {
             rng.pick(VALUES).to_string()
@@ -320,14 +321,21 @@ fn mutated_files_give_the_same_results_on_both_paths() {
 }
 
 /// In the `pyyaml` style the fast path proves canonical only lines that
-/// fit in 80 columns; values around that width, folded or not, and their
-/// mutations must give the same results on both paths.
+/// fit in 80 columns; values around that width, folded (written in the
+/// `pyyaml` style) or not (written in the `readable` style, as a file does
+/// before its first `fmt` in the new style), and their mutations must give
+/// the same results on both paths.
 #[test]
 fn pyyaml_style_gives_the_same_results_on_both_paths() {
     let mut rng = Rng::new(0x9a11);
     let mut taken = 0;
     for i in 0..3_000 {
-        let Some(text) = generated_in(&mut rng, TextStyle::Pyyaml) else {
+        let written_in = if i % 3 == 0 {
+            TextStyle::Readable
+        } else {
+            TextStyle::Pyyaml
+        };
+        let Some(text) = generated_in(&mut rng, written_in, true) else {
             continue;
         };
         let raw = if i % 2 == 0 {
