@@ -402,6 +402,7 @@ fn readable_style_is_pyyaml_with_unicode_and_no_width() {
 const END_TO_END: &str = r#"
 import os, random, sys, yaml
 out = sys.argv[1]
+ADDED_CATEGORY = os.environ["ADDED_CATEGORY"]
 rng = random.Random(7)
 long = "a long value with many words that PyYAML folds once its line is past eighty columns"
 files = {
@@ -432,7 +433,14 @@ for name, docs in files.items():
     without_first = [docs[0]] + docs[2:]
     with open(os.path.join(out, "rm", name + ".yaml"), "w", encoding="utf-8", newline="") as f:
         f.write(yaml.dump_all(without_first, explicit_start=True, sort_keys=True))
+    added = {"_path": "/zz", "categories": [ADDED_CATEGORY], "content-type": "text/html"}
+    with open(os.path.join(out, "add", name + ".yaml"), "w", encoding="utf-8", newline="") as f:
+        f.write(yaml.dump_all(without_first + [added], explicit_start=True, sort_keys=True))
 "#;
+
+/// A category `add` writes: non-ASCII, and long enough to be folded.
+const ADDED_CATEGORY: &str =
+    "Crème brûlée, and a category long enough to be folded by PyYAML at eighty columns";
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).expect("read")
@@ -442,12 +450,13 @@ fn read(path: &Path) -> String {
 fn pyyaml_style_end_to_end() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    for sub in ["db", "pyyaml", "messy", "rm"] {
+    for sub in ["db", "pyyaml", "messy", "rm", "add"] {
         std::fs::create_dir(root.join(sub)).expect("mkdir");
     }
     let status = Command::new(support::python())
         .args(["-c", END_TO_END])
         .arg(root)
+        .env("ADDED_CATEGORY", ADDED_CATEGORY)
         .status()
         .expect("python3 with PyYAML");
     assert!(status.success());
@@ -504,10 +513,23 @@ fn pyyaml_style_end_to_end() {
         assert_eq!(read(&db.join(name)), pyyaml(name), "check --fix: {name}");
     }
 
-    // `rm` writes the rest as PyYAML would.
+    // `rm` and `add` write the file as PyYAML would.
     assert_eq!(code(&["rm", "https://example.com/page0"]), Some(0));
     assert_eq!(
         read(&db.join("example.com.yaml")),
         read(&root.join("rm").join("example.com.yaml"))
+    );
+    let add = [
+        "add",
+        "--content-type",
+        "text/html",
+        "--category",
+        ADDED_CATEGORY,
+        "https://example.com/zz",
+    ];
+    assert_eq!(code(&add), Some(0));
+    assert_eq!(
+        read(&db.join("example.com.yaml")),
+        read(&root.join("add").join("example.com.yaml"))
     );
 }
