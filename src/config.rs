@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::render::EmptyMetadata;
+use crate::render::{EmptyMetadata, TextStyle};
 use crate::rules::diagnostic::Severity;
 
 pub const FILE_NAME: &str = "urldb.toml";
@@ -29,6 +29,11 @@ pub struct Config {
     /// `braces` (`--- {}`). Files already in either form keep it.
     #[serde(default)]
     pub empty_metadata: EmptyMetadata,
+    /// How strings are written: `readable` (UTF-8, one line per value) or
+    /// `pyyaml` (byte for byte what PyYAML writes by default: non-ASCII
+    /// escaped, lines folded at 80 columns). See `docs/format.md`.
+    #[serde(default)]
+    pub style: TextStyle,
     /// Larger files are not read (`file-too-large`), e.g. `"64 MiB"`.
     pub max_file_size: Option<String>,
     /// Globs (relative to the database root) of files and directories to skip.
@@ -240,6 +245,7 @@ impl Config {
         LintSettings {
             categories: self.lint.categories.clone(),
             max_file_size: self.max_file_size().unwrap_or(DEFAULT_MAX_FILE_SIZE),
+            style: self.style,
         }
     }
 }
@@ -289,10 +295,15 @@ pub fn unknown_rule_message(code: &str) -> String {
     }
 }
 
-/// serde says "unknown field `x`, expected one of `a`, `b`": add the
-/// nearest one as a suggestion.
+/// serde says "unknown field `x`, expected one of `a`, `b`" (or "unknown
+/// variant `x`, expected `a` or `b`" for a value): add the nearest one as
+/// a suggestion.
 fn did_you_mean(message: &str) -> String {
-    let Some(rest) = message.split("unknown field `").nth(1) else {
+    let Some(rest) = message
+        .split("unknown field `")
+        .nth(1)
+        .or_else(|| message.split("unknown variant `").nth(1))
+    else {
         return message.to_string();
     };
     let Some(field) = rest.split('`').next() else {

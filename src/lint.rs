@@ -290,6 +290,7 @@ pub fn render_options(text: &str, docs: &[Document], options: &Options) -> Rende
     RenderOptions {
         newline,
         empty_metadata,
+        style: options.settings.style,
         sort: true,
     }
 }

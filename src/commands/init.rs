@@ -10,6 +10,7 @@ pub const CONFIG: &str = r#"# urldb configuration (see docs/guide.md for every k
 root = "."                  # the database directory, relative to this file
 # line-ending = "auto"      # auto (keep each file's; new files LF) | lf | crlf | native
 # empty-metadata = "bare"   # bare (`---`) | braces (`--- {}`)
+# style = "readable"        # readable (UTF-8, one line a value) | pyyaml (PyYAML's default output)
 # max-file-size = "64 MiB"
 # exclude = ["drafts/**"]
 

@@ -2,11 +2,16 @@
 //! "indention" flags) and the block-style node writers, as a direct
 //! recursive walk.
 //!
+//! The text style (`super::TextStyle`) sets PyYAML's `allow_unicode` and
+//! `width`: with a width, the scalar writers fold long lines exactly where
+//! PyYAML's do.
+//!
 //! Only what `yaml.dump(..., default_flow_style=False)` produces is needed:
 //! block mappings and sequences, `[]` and `{}` for empty collections, and
 //! scalars. The flag juggling mirrors the Python code so that indentation
 //! comes out identical in every nesting combination.
 
+use super::TextStyle;
 use super::scalar::{Style, analyze, choose_style, double_quoted_verbatim, escape_double};
 
 /// A scalar to write, and what PyYAML would know about it.
@@ -34,12 +39,15 @@ pub struct Emitter<'o> {
     indent: Option<usize>,
     indents: Vec<Option<usize>>,
     flow_level: usize,
+    style: TextStyle,
+    /// PyYAML's `best_width`; `None`: lines are never folded.
+    width: Option<usize>,
 }
 
 const BEST_INDENT: usize = 2;
 
 impl<'o> Emitter<'o> {
-    pub fn new(out: &'o mut String, newline: &'static str) -> Self {
+    pub fn new(out: &'o mut String, newline: &'static str, style: TextStyle) -> Self {
         Emitter {
             out,
             newline,
@@ -49,6 +57,8 @@ impl<'o> Emitter<'o> {
             indent: None,
             indents: Vec::new(),
             flow_level: 0,
+            style,
+            width: style.width(),
         }
     }
 
@@ -138,10 +148,12 @@ impl<'o> Emitter<'o> {
         let s = match text {
             Text::Str(s) | Text::Verbatim(s) => s,
         };
-        match style(text, simple_key, self.flow_level > 0) {
-            Style::Plain => self.write_plain(s),
-            Style::Single => self.write_single_quoted(s),
-            Style::Double => self.write_double_quoted(s),
+        // `process_scalar`: a simple key is never split across lines.
+        let split = !simple_key;
+        match style(text, simple_key, self.flow_level > 0, self.style) {
+            Style::Plain => self.write_plain(s, split),
+            Style::Single => self.write_single_quoted(s, split),
+            Style::Double => self.write_double_quoted(s, split),
         }
     }
 
@@ -201,7 +213,34 @@ impl<'o> Emitter<'o> {
         }
     }
 
-    fn write_plain(&mut self, text: &str) {
+    /// The column is past the width, and the scalar may be split there.
+    fn past_width(&self, column: usize, split: bool) -> bool {
+        split && self.width.is_some_and(|w| column > w)
+    }
+
+    fn write_chars(&mut self, chars: &[char]) {
+        self.column += chars.len();
+        self.out.extend(chars);
+    }
+
+    /// The line breaks `chars` (`\n`, NEL, LS, PS) inside a scalar, then the
+    /// indentation: a leading `\n` is written twice, as folding reads a
+    /// single break as a space.
+    fn write_breaks(&mut self, chars: &[char]) {
+        if chars.first() == Some(&'\n') {
+            self.write_line_break();
+        }
+        for &br in chars {
+            if br == '\n' {
+                self.write_line_break();
+            } else {
+                self.write_break(Some(br));
+            }
+        }
+        self.write_indent();
+    }
+
+    fn write_plain(&mut self, text: &str, split: bool) {
         if text.is_empty() {
             return;
         }
@@ -211,52 +250,81 @@ impl<'o> Emitter<'o> {
         }
         self.whitespace = false;
         self.indention = false;
-        // Plain scalars are never multi-line here (analysis forbids it and
-        // verbatim scalars are single words), so the text goes out whole.
-        self.write_raw(text);
+        // Plain scalars are never multi-line (analysis forbids it and
+        // verbatim scalars have no breaks): without a width, or without a
+        // space, the text goes out whole.
+        if self.width.is_none() || !text.contains(' ') {
+            self.write_raw(text);
+            return;
+        }
+        let chars: Vec<char> = text.chars().collect();
+        let mut spaces = false;
+        let mut breaks = false;
+        let mut start = 0;
+        let mut end = 0;
+        while end <= chars.len() {
+            let ch = chars.get(end).copied();
+            if spaces {
+                if ch != Some(' ') {
+                    // A single space past the width becomes a line break.
+                    if start + 1 == end && self.past_width(self.column, split) {
+                        self.write_indent();
+                        self.whitespace = false;
+                        self.indention = false;
+                    } else {
+                        self.write_chars(&chars[start..end]);
+                    }
+                    start = end;
+                }
+            } else if breaks {
+                if !ch.is_some_and(is_break) {
+                    self.write_breaks(&chars[start..end]);
+                    self.whitespace = false;
+                    self.indention = false;
+                    start = end;
+                }
+            } else if ch.is_none_or(|c| c == ' ' || is_break(c)) {
+                self.write_chars(&chars[start..end]);
+                start = end;
+            }
+            if let Some(c) = ch {
+                spaces = c == ' ';
+                breaks = is_break(c);
+            }
+            end += 1;
+        }
     }
 
-    fn write_single_quoted(&mut self, text: &str) {
+    fn write_single_quoted(&mut self, text: &str, split: bool) {
         self.write_indicator("'", true, false, false);
         let chars: Vec<char> = text.chars().collect();
         let mut spaces = false;
         let mut breaks = false;
         let mut start = 0;
         let mut end = 0;
-        let mut buf = String::new();
         while end <= chars.len() {
             let ch = chars.get(end).copied();
             if spaces {
                 if ch != Some(' ') {
-                    buf.clear();
-                    buf.extend(&chars[start..end]);
-                    self.write_raw(&buf);
+                    // A single inner space past the width becomes a line break.
+                    if start + 1 == end
+                        && self.past_width(self.column, split)
+                        && start != 0
+                        && end != chars.len()
+                    {
+                        self.write_indent();
+                    } else {
+                        self.write_chars(&chars[start..end]);
+                    }
                     start = end;
                 }
             } else if breaks {
                 if !ch.is_some_and(is_break) {
-                    if chars[start] == '\n' {
-                        self.write_line_break();
-                    }
-                    for &br in &chars[start..end] {
-                        if br == '\n' {
-                            self.write_line_break();
-                        } else {
-                            self.write_break(Some(br));
-                        }
-                    }
-                    self.write_indent();
+                    self.write_breaks(&chars[start..end]);
                     start = end;
                 }
-            } else if (ch.is_none()
-                || ch == Some(' ')
-                || ch.is_some_and(is_break)
-                || ch == Some('\''))
-                && start < end
-            {
-                buf.clear();
-                buf.extend(&chars[start..end]);
-                self.write_raw(&buf);
+            } else if ch.is_none_or(|c| c == ' ' || is_break(c) || c == '\'') && start < end {
+                self.write_chars(&chars[start..end]);
                 start = end;
             }
             if ch == Some('\'') {
@@ -272,17 +340,66 @@ impl<'o> Emitter<'o> {
         self.write_indicator("'", false, false, false);
     }
 
-    fn write_double_quoted(&mut self, text: &str) {
+    fn write_double_quoted(&mut self, text: &str, split: bool) {
         self.write_indicator("\"", true, false, false);
-        let mut buf = String::with_capacity(text.len() + 8);
-        for ch in text.chars() {
-            if double_quoted_verbatim(ch) {
-                buf.push(ch);
-            } else {
-                escape_double(ch, &mut buf);
+        let unicode = self.style.allow_unicode();
+        if self.width.is_none() {
+            let mut buf = String::with_capacity(text.len() + 8);
+            for ch in text.chars() {
+                if double_quoted_verbatim(ch, unicode) {
+                    buf.push(ch);
+                } else {
+                    escape_double(ch, &mut buf);
+                }
             }
+            self.write_raw(&buf);
+            self.write_indicator("\"", false, false, false);
+            return;
         }
-        self.write_raw(&buf);
+        let chars: Vec<char> = text.chars().collect();
+        let mut escape = String::new();
+        let mut start = 0;
+        let mut end = 0;
+        while end <= chars.len() {
+            let ch = chars.get(end).copied();
+            if ch.is_none_or(|c| !double_quoted_verbatim(c, unicode)) {
+                if start < end {
+                    self.write_chars(&chars[start..end]);
+                    start = end;
+                }
+                if let Some(c) = ch {
+                    escape.clear();
+                    escape_double(c, &mut escape);
+                    self.column += escape.len();
+                    self.out.push_str(&escape);
+                    start = end + 1;
+                }
+            }
+            // Past the width, at a space or right after an escape, the line
+            // ends with `\` (an escaped break, read as nothing); a space
+            // that starts the next line is escaped so it is not folded away.
+            if 0 < end
+                && end + 1 < chars.len()
+                && (ch == Some(' ') || start >= end)
+                && split
+                // PyYAML's `column + (end - start) > best_width`, where
+                // `start` is `end + 1` right after an escape.
+                && self.width.is_some_and(|w| self.column + end > w + start)
+            {
+                if start < end {
+                    self.write_chars(&chars[start..end]);
+                    start = end;
+                }
+                self.write_raw("\\");
+                self.write_indent();
+                self.whitespace = false;
+                self.indention = false;
+                if chars[start] == ' ' {
+                    self.write_raw("\\");
+                }
+            }
+            end += 1;
+        }
         self.write_indicator("\"", false, false, false);
     }
 }
@@ -294,17 +411,18 @@ fn is_break(ch: char) -> bool {
 /// How a scalar is written: verbatim text plain, a string as PyYAML
 /// chooses. The emitter writes by it, and [`super::is_canonical`] reads
 /// by it.
-pub fn style(text: Text, simple_key: bool, in_flow: bool) -> Style {
+pub fn style(text: Text, simple_key: bool, in_flow: bool, text_style: TextStyle) -> Style {
     match text {
         Text::Verbatim(_) => Style::Plain,
         // NEL, LS and PS are line breaks to YAML 1.1 (PyYAML) and plain
         // characters to YAML 1.2: only their escapes (`\N`, `\L`, `\P`)
-        // read the same everywhere. A deliberate difference from PyYAML.
+        // read the same everywhere. A deliberate difference from PyYAML in
+        // the readable style; without `allow_unicode` PyYAML escapes them too.
         Text::Str(s) if !s.is_ascii() && s.contains(['\u{85}', '\u{2028}', '\u{2029}']) => {
             Style::Double
         }
         Text::Str(s) => {
-            let analysis = analyze(s);
+            let analysis = analyze(s, text_style.allow_unicode());
             let implicit =
                 crate::model::resolve::Implicit::of(s) == crate::model::resolve::Implicit::Str;
             choose_style(&analysis, implicit, simple_key, in_flow)
@@ -320,6 +438,7 @@ pub fn is_simple_key(key: Text) -> bool {
     let s = match key {
         Text::Str(s) | Text::Verbatim(s) => s,
     };
-    let a = analyze(s);
+    // Emptiness and line breaks do not depend on `allow_unicode`.
+    let a = analyze(s, true);
     s.chars().count() + PREPARED_STR_TAG < 128 && !a.empty && !a.multiline
 }

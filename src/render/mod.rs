@@ -3,8 +3,9 @@
 //! [`render`].
 //!
 //! The canonical text is what the reference tool wrote — PyYAML's
-//! `dump_all(docs, explicit_start=True, sort_keys=True)` — with the
-//! deliberate differences documented in `docs/format.md`.
+//! `dump_all(docs, explicit_start=True, sort_keys=True)` — in one of two
+//! styles ([`TextStyle`], `docs/format.md`): `pyyaml`, byte for byte, or
+//! `readable`, with the deliberate differences documented there.
 
 pub mod emitter;
 pub mod scalar;
@@ -27,10 +28,43 @@ pub enum EmptyMetadata {
     Braces,
 }
 
+/// How strings are written: the `style` key of `urldb.toml`
+/// (`docs/format.md`, "Two styles").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TextStyle {
+    /// UTF-8 as it is, one line per value: PyYAML with `allow_unicode=True`
+    /// and an unbounded width (NEL, LS and PS escaped).
+    #[default]
+    Readable,
+    /// Byte for byte PyYAML's defaults (`allow_unicode=False`, `width=80`):
+    /// non-ASCII escaped, long values folded at 80 columns.
+    Pyyaml,
+}
+
+impl TextStyle {
+    /// Characters beyond ASCII may be written as they are.
+    pub fn allow_unicode(self) -> bool {
+        self == TextStyle::Readable
+    }
+
+    /// PyYAML's `best_width`: the column past which scalars are folded.
+    pub fn width(self) -> Option<usize> {
+        match self {
+            TextStyle::Readable => None,
+            TextStyle::Pyyaml => Some(PYYAML_WIDTH),
+        }
+    }
+}
+
+/// PyYAML's default `width` (its `Emitter.best_width`).
+pub const PYYAML_WIDTH: usize = 80;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderOptions {
     pub newline: &'static str,
     pub empty_metadata: EmptyMetadata,
+    pub style: TextStyle,
     /// Sort records, keys, categories and cnames. Off only to find
     /// differences other than order (the `not-canonical` rule).
     pub sort: bool,
@@ -41,6 +75,7 @@ impl Default for RenderOptions {
         RenderOptions {
             newline: "\n",
             empty_metadata: EmptyMetadata::Bare,
+            style: TextStyle::Readable,
             sort: true,
         }
     }
@@ -49,7 +84,7 @@ impl Default for RenderOptions {
 /// Render the documents of a domain file (metadata first) as canonical text.
 pub fn render(documents: &[Document], options: &RenderOptions) -> String {
     let mut out = String::new();
-    let mut emitter = Emitter::new(&mut out, options.newline);
+    let mut emitter = Emitter::new(&mut out, options.newline, options.style);
     let mut records: Vec<&Document> = documents.iter().skip(1).collect();
     if options.sort {
         records.sort_by(|a, b| record_path(a).cmp(&record_path(b)));
@@ -95,7 +130,7 @@ pub fn is_canonical(documents: &[Document], options: &RenderOptions) -> bool {
         Some(root) if is_empty_metadata(root) => {
             root.flow && options.empty_metadata == EmptyMetadata::Braces
         }
-        Some(root) => mapping_is_canonical(root, Doc::Metadata),
+        Some(root) => mapping_is_canonical(root, Doc::Metadata, options.style),
     };
     meta_ok
         && records
@@ -103,12 +138,12 @@ pub fn is_canonical(documents: &[Document], options: &RenderOptions) -> bool {
             .all(|w| record_path(&w[0]) <= record_path(&w[1]))
         && records.iter().all(|r| match &r.root {
             None => true,
-            Some(root) => mapping_is_canonical(root, Doc::Record),
+            Some(root) => mapping_is_canonical(root, Doc::Record, options.style),
         })
 }
 
 /// A block mapping of `key: scalar` and `key:` + scalar items, as written.
-fn mapping_is_canonical(node: &Node, doc: Doc) -> bool {
+fn mapping_is_canonical(node: &Node, doc: Doc, style: TextStyle) -> bool {
     let Some(entries) = node.as_map() else {
         return false;
     };
@@ -123,12 +158,16 @@ fn mapping_is_canonical(node: &Node, doc: Doc) -> bool {
         previous = Some(&key.value);
         let key_text = Text::Str(&key.value);
         let known = key.style == ScalarStyle::Plain && KNOWN_KEYS.contains(&key.value.as_str());
-        if !known && (!emitter::is_simple_key(key_text) || !written_as(key, key_text, true)) {
+        if !known && (!emitter::is_simple_key(key_text) || !written_as(key, key_text, true, style))
+        {
             return false;
         }
         let kind = doc.field_kind(&key.value);
         let ok = match &entry.value.value {
-            Value::Scalar(s) => written_as(s, scalar_text(s, kind), false),
+            Value::Scalar(s) => {
+                written_as(s, scalar_text(s, kind), false, style)
+                    && unfolded(style, written_len(key) + ": ".len(), s)
+            }
             Value::Seq(items) => {
                 let item_kind = item_kind(kind);
                 let mut previous: Option<&str> = None;
@@ -139,7 +178,9 @@ fn mapping_is_canonical(node: &Node, doc: Doc) -> bool {
                     let sorted = kind != FieldKind::StringList
                         || previous.is_none_or(|p| p <= s.value.as_str());
                     previous = Some(&s.value);
-                    sorted && written_as(s, scalar_text(s, item_kind), false)
+                    sorted
+                        && written_as(s, scalar_text(s, item_kind), false, style)
+                        && unfolded(style, "- ".len(), s)
                 })
             }
             Value::Map(_) => false,
@@ -166,16 +207,37 @@ const KNOWN_KEYS: [&str; 8] = [
 
 /// The scalar, read in `scalar.style`, is what the emitter writes for
 /// `text`: the same style (and, for verbatim text, the same text).
-fn written_as(scalar: &Scalar, text: Text, simple_key: bool) -> bool {
+fn written_as(scalar: &Scalar, text: Text, simple_key: bool, style: TextStyle) -> bool {
     if let Text::Verbatim(v) = text
         && v != scalar.value
     {
         return false;
     }
     matches!(
-        (emitter::style(text, simple_key, false), scalar.style),
+        (emitter::style(text, simple_key, false, style), scalar.style),
         (Style::Plain, ScalarStyle::Plain) | (Style::Single, ScalarStyle::SingleQuoted)
     )
+}
+
+/// A plain or single-quoted scalar written after `before` columns stays on
+/// one line: PyYAML folds only at a space past its width, so a line that
+/// fits cannot have been folded. Longer lines are left to [`render`] (the
+/// key is written whole, and `written_as` has already ruled out anything
+/// but ASCII in the `pyyaml` style).
+fn unfolded(style: TextStyle, before: usize, scalar: &Scalar) -> bool {
+    let Some(width) = style.width() else {
+        return true;
+    };
+    !scalar.value.contains('\n') && before + written_len(scalar) <= width
+}
+
+/// The columns an ASCII plain or single-quoted scalar takes on its line.
+fn written_len(scalar: &Scalar) -> usize {
+    let quotes = match scalar.style {
+        ScalarStyle::SingleQuoted => 2 + scalar.value.matches('\'').count(),
+        _ => 0,
+    };
+    scalar.value.len() + quotes
 }
 
 fn record_path(doc: &Document) -> Option<&str> {
@@ -288,7 +350,7 @@ mod tests {
         for key in KNOWN_KEYS {
             assert!(emitter::is_simple_key(Text::Str(key)), "{key}");
             assert_eq!(
-                emitter::style(Text::Str(key), true, false),
+                emitter::style(Text::Str(key), true, false, TextStyle::Pyyaml),
                 Style::Plain,
                 "{key}"
             );

@@ -4,8 +4,9 @@
 //! Matching PyYAML byte for byte is what lets a team switch from the
 //! reference tool without a diff, so this module follows the Python code's
 //! structure rather than a tidier one; `tests/it/pyyaml_differential.rs`
-//! compares the two on generated hard strings. Line folding is the one part
-//! left out: urldb never folds (the width is unbounded).
+//! compares the two on generated hard strings. `allow_unicode` is a
+//! parameter: true in the `readable` style, false in the `pyyaml` style
+//! (`docs/format.md`). Line folding (the `width`) is the emitter's part.
 
 /// What `analyze_scalar` finds out about a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,8 +37,8 @@ fn is_space_or_break(ch: char) -> bool {
     )
 }
 
-/// `Emitter.analyze_scalar` with `allow_unicode=True`.
-pub fn analyze(scalar: &str) -> Analysis {
+/// `Emitter.analyze_scalar`.
+pub fn analyze(scalar: &str, allow_unicode: bool) -> Analysis {
     if scalar.is_empty() {
         return Analysis {
             empty: true,
@@ -49,11 +50,12 @@ pub fn analyze(scalar: &str) -> Analysis {
     }
     // The strings of a URL database are nearly all printable ASCII, where
     // the character loop below reduces to a table lookup per byte.
-    analyze_printable_ascii(scalar.as_bytes()).unwrap_or_else(|| analyze_chars(scalar))
+    analyze_printable_ascii(scalar.as_bytes())
+        .unwrap_or_else(|| analyze_chars(scalar, allow_unicode))
 }
 
 /// `analyze_scalar`'s character loop, for a non-empty string.
-fn analyze_chars(scalar: &str) -> Analysis {
+fn analyze_chars(scalar: &str, allow_unicode: bool) -> Analysis {
     let chars: Vec<char> = scalar.chars().collect();
     let len = chars.len();
 
@@ -118,8 +120,9 @@ fn analyze_chars(scalar: &str) -> Analysis {
                 || ('\u{E000}'..='\u{FFFD}').contains(&ch)
                 || ('\u{10000}'..'\u{10FFFF}').contains(&ch))
                 && ch != '\u{FEFF}';
-            // allow_unicode=True: unicode characters are not special.
-            if !unicode {
+            // Without allow_unicode, every character beyond ASCII is special
+            // (only double quotes can escape it).
+            if !unicode || !allow_unicode {
                 special_characters = true;
             }
         }
@@ -333,14 +336,14 @@ pub fn escape_double(ch: char, out: &mut String) {
     }
 }
 
-/// Characters `write_double_quoted` writes as they are (allow_unicode=True).
-pub fn double_quoted_verbatim(ch: char) -> bool {
+/// Characters `write_double_quoted` writes as they are.
+pub fn double_quoted_verbatim(ch: char, allow_unicode: bool) -> bool {
     !matches!(
         ch,
         '"' | '\\' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{FEFF}'
     ) && (('\x20'..='\x7E').contains(&ch)
-        || ('\u{A0}'..='\u{D7FF}').contains(&ch)
-        || ('\u{E000}'..='\u{FFFD}').contains(&ch))
+        || (allow_unicode
+            && (('\u{A0}'..='\u{D7FF}').contains(&ch) || ('\u{E000}'..='\u{FFFD}').contains(&ch))))
 }
 
 #[cfg(test)]
@@ -351,12 +354,12 @@ mod tests {
     proptest! {
         #[test]
         fn ascii_shortcut_agrees_with_the_character_loop(s in "[ -~]{1,12}") {
-            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), Some(analyze_chars(&s)));
+            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), Some(analyze_chars(&s, true)));
         }
 
         #[test]
         fn ascii_shortcut_agrees_on_indicator_heavy_strings(s in "[-?:#, .a'\\[\\]{}]{1,8}") {
-            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), Some(analyze_chars(&s)));
+            prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), Some(analyze_chars(&s, true)));
         }
 
         #[test]
@@ -364,7 +367,8 @@ mod tests {
             s in "[ -~]{0,6}[\\x00-\\x1f\\x7f\\u{80}-\\u{10ffff}][ -~\\n]{0,6}"
         ) {
             prop_assert_eq!(analyze_printable_ascii(s.as_bytes()), None);
-            prop_assert_eq!(analyze(&s), analyze_chars(&s));
+            prop_assert_eq!(analyze(&s, true), analyze_chars(&s, true));
+            prop_assert_eq!(analyze(&s, false), analyze_chars(&s, false));
         }
     }
 }

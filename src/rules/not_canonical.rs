@@ -53,6 +53,7 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
         ctx.file.documents,
         &RenderOptions {
             newline: "\n",
+            style: ctx.file.settings.style,
             sort: false,
             ..RenderOptions::default()
         },

@@ -205,6 +205,15 @@ fn mistakes_are_explained_where_they_are() {
             ],
         ),
         (
+            "style = \"pyaml\"\n",
+            &[
+                "unknown variant `pyaml`",
+                "expected `readable` or `pyyaml`",
+                "did you mean `pyyaml`?",
+                "urldb.toml:1:9",
+            ],
+        ),
+        (
             "[lint]\nseverity = { yaml-comment = \"fatal\" }\n",
             &["unknown variant `fatal`", "urldb.toml:2"],
         ),

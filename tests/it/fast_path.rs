@@ -11,6 +11,7 @@ use std::path::Path;
 
 use support::Rng;
 use urldb::lint::{Checked, Options, check_bytes};
+use urldb::render::TextStyle;
 
 /// Values on the edges of plain, single-quoted and double-quoted style, and
 /// of what the rules look at.
@@ -104,51 +105,88 @@ fn quoted(value: &str) -> String {
     out
 }
 
+/// Options for a style, on the general path only or not.
+fn options(style: TextStyle, general_path_only: bool) -> Options {
+    Options {
+        settings: urldb::config::LintSettings {
+            style,
+            ..Default::default()
+        },
+        general_path_only,
+        ..Options::default()
+    }
+}
+
+/// A value for the `pyyaml` style: words and spaces whose line ends on
+/// either side of PyYAML's 80 columns, sometimes with a quote or `: `.
+fn long_value(rng: &mut Rng) -> String {
+    let target = 60 + rng.below(30);
+    let mut s = String::from("/");
+    while s.len() < target {
+        s.push_str(rng.pick(&["a", "word", "it's", "x: y", "caf\u{e9}", "--", "ab"]));
+        s.push_str(rng.pick(&[" ", " ", " ", "  ", ""]));
+    }
+    s.trim_end().to_string()
+}
+
 /// A rough file (every value double-quoted), made canonical by the general
 /// path's renderer.
 fn generated(rng: &mut Rng) -> Option<String> {
+    generated_in(rng, TextStyle::Readable, false)
+}
+
+/// `long`: half the values are [`long_value`]s.
+fn generated_in(rng: &mut Rng, style: TextStyle, long: bool) -> Option<String> {
+    let value = |rng: &mut Rng| {
+        if long && rng.chance(50) {
+            long_value(rng)
+        } else {
+            rng.pick(VALUES).to_string()
+        }
+    };
     let mut text = String::from("---\n");
     match rng.below(4) {
         0 => {}
         1 => text.push_str("https: true\n"),
         2 => text.push_str(&format!(
             "cnames:\n- {}\n- www.example.org\n",
-            quoted(rng.pick(VALUES))
+            quoted(&value(rng))
         )),
         _ => text.push_str("case-sensitive-paths: false\nhttps: false\n"),
     }
     for _ in 0..rng.below(6) {
         text.push_str("---\n");
-        text.push_str(&format!("_path: {}\n", quoted(rng.pick(VALUES))));
+        text.push_str(&format!("_path: {}\n", quoted(&value(rng))));
         if rng.chance(80) {
-            text.push_str(&format!("content-type: {}\n", quoted(rng.pick(VALUES))));
+            text.push_str(&format!("content-type: {}\n", quoted(&value(rng))));
         }
         if rng.chance(40) {
             text.push_str("categories:\n");
             for _ in 0..1 + rng.below(3) {
-                text.push_str(&format!("- {}\n", quoted(rng.pick(VALUES))));
+                text.push_str(&format!("- {}\n", quoted(&value(rng))));
             }
         }
         if rng.chance(20) {
             text.push_str(&format!(
                 "content-length: {}\ncontent-sha256: {}\n",
                 rng.below(100_000),
-                quoted(rng.pick(VALUES))
+                quoted(&value(rng))
             ));
         }
         if rng.chance(20) {
             text.push_str(&format!(
                 "{}: {}\n",
                 quoted(rng.pick(KEYS)),
-                quoted(rng.pick(VALUES))
+                quoted(&value(rng))
             ));
         }
     }
-    let options = Options {
-        general_path_only: true,
-        ..Options::default()
-    };
-    check_bytes(Path::new("example.com.yaml"), text.as_bytes(), &options).canonical
+    check_bytes(
+        Path::new("example.com.yaml"),
+        text.as_bytes(),
+        &options(style, true),
+    )
+    .canonical
 }
 
 const INSERTS: &[&str] = &[
@@ -208,13 +246,13 @@ fn observable(checked: &Checked) -> String {
 }
 
 fn agree(name: &str, raw: &[u8]) -> bool {
-    let general = Options {
-        general_path_only: true,
-        ..Options::default()
-    };
+    agree_in(name, raw, TextStyle::Readable)
+}
+
+fn agree_in(name: &str, raw: &[u8], style: TextStyle) -> bool {
     let path = Path::new(name);
-    let slow = check_bytes(path, raw, &general);
-    let fast = check_bytes(path, raw, &Options::default());
+    let slow = check_bytes(path, raw, &options(style, true));
+    let fast = check_bytes(path, raw, &options(style, false));
     assert_eq!(
         observable(&fast),
         observable(&slow),
@@ -280,6 +318,36 @@ fn mutated_files_give_the_same_results_on_both_paths() {
     // Many mutations keep the text readable by the fast path (a changed
     // value, a duplicated line): those are the interesting ones.
     assert!(taken > 300, "only {taken} mutated files took the fast path");
+}
+
+/// In the `pyyaml` style the fast path proves canonical only lines that
+/// fit in 80 columns; values around that width, folded (written in the
+/// `pyyaml` style) or not (written in the `readable` style, as a file does
+/// before its first `fmt` in the new style), and their mutations must give
+/// the same results on both paths.
+#[test]
+fn pyyaml_style_gives_the_same_results_on_both_paths() {
+    let mut rng = Rng::new(0x9a11);
+    let mut taken = 0;
+    for i in 0..3_000 {
+        let written_in = if i % 3 == 0 {
+            TextStyle::Readable
+        } else {
+            TextStyle::Pyyaml
+        };
+        let Some(text) = generated_in(&mut rng, written_in, true) else {
+            continue;
+        };
+        let raw = if i % 2 == 0 {
+            text.into_bytes()
+        } else {
+            mutate(&mut rng, &text)
+        };
+        if agree_in("example.com.yaml", &raw, TextStyle::Pyyaml) {
+            taken += 1;
+        }
+    }
+    assert!(taken > 300, "only {taken} files took the fast path");
 }
 
 #[test]

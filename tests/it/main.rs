@@ -29,6 +29,7 @@ mod path_equivalence;
 mod pre_commit;
 mod properties;
 mod pyyaml_differential;
+mod pyyaml_style;
 mod readme;
 mod robustness;
 mod rules;

@@ -19,7 +19,7 @@ use urldb::render::{EmptyMetadata, RenderOptions, render};
 /// Every YAML 1.1 implicit type and every quoting trigger PyYAML knows.
 /// NEL, LS and PS are left out: urldb deliberately writes them escaped
 /// (docs/format.md), see `unicode_line_breaks_are_escaped` below.
-const HARD: &[&str] = &[
+pub(crate) const HARD: &[&str] = &[
     "yes",
     "No",
     "ON",
@@ -136,7 +136,7 @@ const HARD: &[&str] = &[
     "\u{d7ff}",
 ];
 
-const WORDS: &[&str] = &[
+pub(crate) const WORDS: &[&str] = &[
     "alpha",
     "beta",
     "/path",
@@ -240,7 +240,7 @@ fn node(v: &Json) -> Node {
     Node::new(value, 0..0)
 }
 
-fn documents(files: &Json) -> Vec<Vec<Document>> {
+pub(crate) fn documents(files: &Json) -> Vec<Vec<Document>> {
     files
         .as_array()
         .into_iter()

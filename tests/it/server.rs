@@ -242,3 +242,80 @@ fn server_skips_a_malformed_message_and_goes_on() {
     assert_eq!(answer(3)["error"]["code"], -32601);
     assert_eq!(answer(4)["result"], serde_json::Value::Null);
 }
+
+/// Formatting in a database with `style = "pyyaml"` gives PyYAML's bytes:
+/// the server reads the style from `urldb.toml` as the command line does.
+#[test]
+fn server_formats_in_the_configured_style() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let work = dir.path().canonicalize().expect("canonical");
+    write(&work, "urldb.toml", "style = \"pyyaml\"\n");
+    let title =
+        "Café des amis — the menu, the opening hours and the way to the terrace by the river";
+    let messy =
+        format!("--- {{}}\n--- {{title: \"{title}\", content-type: text/html, _path: /menu}}\n");
+    write(&work, "example.com.yaml", &messy);
+    let pyyaml = Command::new(support::python())
+        .args([
+            "-c",
+            "import sys, yaml; sys.stdout.write(yaml.dump_all([{}, {'_path': '/menu', \
+             'content-type': 'text/html', 'title': sys.argv[1]}], explicit_start=True, \
+             sort_keys=True))",
+            title,
+        ])
+        .output()
+        .expect("python3 with PyYAML");
+    let want = String::from_utf8(pyyaml.stdout).expect("UTF-8");
+    assert!(
+        want.contains("\\xE9") && want.contains("terrace\\\n  \\ by"),
+        "{want}"
+    );
+
+    let uri = format!("file://{}", work.join("example.com.yaml").display());
+    let messages = [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"capabilities": {}, "rootUri": format!("file://{}", work.display())}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": messy}}}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/formatting",
+            "params": {"textDocument": {"uri": uri},
+                       "options": {"tabSize": 2, "insertSpaces": true}}}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": null}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+    ];
+    let mut input = Vec::new();
+    for m in &messages {
+        input.extend(frame(&m.to_string()));
+    }
+    let mut child = support::urldb()
+        .current_dir(&work)
+        .arg("server")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start urldb server");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&input)
+        .expect("write the messages");
+    let out = child.wait_with_output().expect("urldb server");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers = bodies(&out.stdout);
+    let formatted = answers
+        .iter()
+        .find(|a| a["id"] == 2)
+        .expect("an answer to formatting");
+    let edits = formatted["result"].as_array().expect("edits");
+    assert_eq!(edits.len(), 1, "{formatted}");
+    assert_eq!(edits[0]["newText"].as_str(), Some(want.as_str()));
+}
