@@ -10,6 +10,7 @@ pub mod import;
 pub mod init;
 pub mod install_hook;
 pub mod ls;
+pub mod report;
 pub mod rm;
 pub mod rules;
 pub mod server;
