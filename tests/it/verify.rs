@@ -20,14 +20,14 @@ const BIG: u64 = 50 * 1000 * 1000;
 
 /// A small threaded HTTP/1.1 server: one thread per connection, one
 /// request per connection (`Connection: close`), answers chosen by path.
-struct Server {
+pub(crate) struct Server {
     port: u16,
     connections: Arc<AtomicUsize>,
-    requests: Arc<Mutex<Vec<String>>>,
+    pub(crate) requests: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
-    fn start() -> Server {
+    pub(crate) fn start() -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().expect("addr").port();
         let connections = Arc::new(AtomicUsize::new(0));
@@ -49,11 +49,11 @@ impl Server {
         }
     }
 
-    fn addr(&self) -> String {
+    pub(crate) fn addr(&self) -> String {
         format!("127.0.0.1:{}", self.port)
     }
 
-    fn hits(&self, path: &str) -> usize {
+    pub(crate) fn hits(&self, path: &str) -> usize {
         self.requests
             .lock()
             .expect("lock")
@@ -136,6 +136,12 @@ fn serve(mut stream: TcpStream, log: &Mutex<Vec<String>>, hits: &Mutex<HashMap<S
             &ct("application/octet-stream"),
             b"abc",
         ),
+        // Many URLs (tests/it/verify_matrix.rs): pages that answer, pages
+        // that are gone, and one that works once and then is gone.
+        p if p.starts_with("/page/") => respond(&mut stream, "200 OK", &ct("text/html"), b"p"),
+        p if p.starts_with("/gone/") => respond(&mut stream, "404 Not Found", &[], b""),
+        "/sours" if hit == 1 => respond(&mut stream, "200 OK", &ct("text/html"), b"ok"),
+        "/sours" => respond(&mut stream, "404 Not Found", &[], b""),
         "/slow" => {
             std::thread::sleep(Duration::from_secs(3));
             respond(&mut stream, "200 OK", &ct("text/html"), b"late");
@@ -192,7 +198,7 @@ fn hex(bytes: &[u8]) -> String {
 
 /// A database directory with `example.test.yaml` holding `records` (YAML
 /// record documents without their `---`).
-fn database(metadata: &str, records: &[&str]) -> tempfile::TempDir {
+pub(crate) fn database(metadata: &str, records: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut text = format!("---\n{metadata}");
     for r in records {
@@ -203,7 +209,7 @@ fn database(metadata: &str, records: &[&str]) -> tempfile::TempDir {
     dir
 }
 
-fn record(path: &str, content_type: &str, categories: &[&str]) -> String {
+pub(crate) fn record(path: &str, content_type: &str, categories: &[&str]) -> String {
     let mut s = format!("_path: {path}\n");
     if !categories.is_empty() {
         s.push_str("categories:\n");
@@ -221,14 +227,14 @@ fn static_record(path: &str, length: u64, sha: &str) -> String {
     )
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    elapsed: Duration,
+pub(crate) struct Run {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) elapsed: Duration,
 }
 
-fn verify(dir: &Path, args: &[&str]) -> Run {
+pub(crate) fn verify(dir: &Path, args: &[&str]) -> Run {
     let start = Instant::now();
     let out = urldb()
         .current_dir(dir)
@@ -247,7 +253,7 @@ fn verify(dir: &Path, args: &[&str]) -> Run {
     }
 }
 
-fn json(run: &Run) -> serde_json::Value {
+pub(crate) fn json(run: &Run) -> serde_json::Value {
     serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", run.stdout, run.stderr))
 }
@@ -277,7 +283,7 @@ fn outcomes(report: &serde_json::Value) -> HashMap<String, (String, String, u64)
         .collect()
 }
 
-fn map_arg(server: &Server) -> String {
+pub(crate) fn map_arg(server: &Server) -> String {
     format!("example.test={}", server.addr())
 }
 
