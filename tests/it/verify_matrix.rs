@@ -473,3 +473,143 @@ fn history_errors_exit_2() {
         run.stderr
     );
 }
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.test"])
+        .args(args)
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The workflow of docs/verify.md, "A scheduled workflow", run three times
+/// by `support/run_workflow.py`: shard jobs, the merge job, the history
+/// on a branch of a local bare `origin`, the issue (through a `gh` stub
+/// that records its arguments: the one part that cannot run for real).
+#[test]
+fn the_documented_scheduled_workflow_runs_end_to_end() {
+    let server = Server::start();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let t = tmp.path();
+    // The database repository: 57 pages, one gone, one that goes.
+    let src = t.join("src");
+    std::fs::create_dir(&src).expect("mkdir");
+    let db = many(57, 1, &["/sours"]);
+    std::fs::copy(
+        db.path().join("example.test.yaml"),
+        src.join("example.test.yaml"),
+    )
+    .expect("copy");
+    git(&src, &["init", "-q", "-b", "main"]);
+    git(&src, &["add", "."]);
+    git(&src, &["commit", "-qm", "database"]);
+    git(t, &["clone", "-q", "--bare", "src", "origin.git"]);
+    let origin = t.join("origin.git");
+
+    let bin = t.join("bin");
+    std::fs::create_dir(&bin).expect("mkdir");
+    let gh = bin.join("gh");
+    std::fs::write(
+        &gh,
+        "#!/bin/sh\nprintf 'gh %s\\n' \"$*\" >> \"$GH_LOG\"\ncmd=\"$1 $2\"\nprev=\nfor a in \"$@\"; do\n  if [ \"$prev\" = --body-file ]; then cat \"$a\" >> \"$GH_LOG\"; fi\n  prev=$a\ndone\ncase \"$cmd\" in\n  \"issue create\") echo 7 > \"$GH_LOG.open\"; echo https://github.com/example/db/issues/7 ;;\n  \"issue list\") cat \"$GH_LOG.open\" 2>/dev/null || true ;;\nesac\n",
+    )
+    .expect("write");
+    std::fs::set_permissions(&gh, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let urldb_dir = Path::new(env!("CARGO_BIN_EXE_urldb"))
+        .parent()
+        .expect("dir");
+    let path = format!(
+        "{}:{}:{}",
+        bin.display(),
+        urldb_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let gh_log = t.join("gh.log");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let options = format!(
+        "--per-host 2 --allow-private --retries 0 --map {}",
+        map_arg(&server)
+    );
+    let run = |n: usize| {
+        let work = t.join(format!("work-{n}"));
+        std::fs::create_dir(&work).expect("mkdir");
+        let out = std::process::Command::new(crate::support::python())
+            .arg(repo.join("tests/it/support/run_workflow.py"))
+            .arg(repo.join("docs/verify.md"))
+            .arg(&origin)
+            .arg(&work)
+            .arg(format!("10{n}"))
+            .arg(serde_json::json!({"VERIFY_OPTIONS": options}).to_string())
+            .env("PATH", &path)
+            .env("GH_LOG", &gh_log)
+            .output()
+            .expect("run the workflow");
+        let log = format!(
+            "{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(0), "run {n}:\n{log}");
+        let summary = std::fs::read_to_string(work.join("runner-report/step_summary.md"))
+            .expect("the merge job's summary");
+        (log, summary)
+    };
+    let history = || git(&origin, &["show", "urldb-history:history.jsonl"]);
+    let gh_calls = || std::fs::read_to_string(&gh_log).unwrap_or_default();
+
+    let (log, summary) = run(1);
+    assert_eq!(log.matches("--- run: Verify shard").count(), 3, "{log}");
+    assert_eq!(
+        server.requests.lock().expect("lock").len(),
+        59,
+        "each URL once"
+    );
+    assert!(
+        summary.contains("**1 of 59 URLs broken**, 1 newly broken."),
+        "{summary}"
+    );
+    assert!(summary.contains("Shards: 1/3, 2/3, 3/3."), "{summary}");
+    assert_eq!(history().lines().count(), 59);
+    let calls = gh_calls();
+    assert!(
+        calls.contains("gh issue create --title urldb verify: newly broken URLs --body-file summary.md\n## urldb verify"),
+        "{calls}"
+    );
+
+    let (_, summary) = run(2);
+    assert_eq!(server.requests.lock().expect("lock").len(), 118);
+    assert_eq!(history().lines().count(), 118);
+    let new = summary.split("### Still broken").next().expect("text");
+    assert!(
+        new.contains("### Newly broken (1)") && new.contains("/sours`"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("### Still broken (1)") && summary.contains("/gone/0`"),
+        "{summary}"
+    );
+    let calls = gh_calls();
+    assert!(
+        calls.contains("gh issue comment 7 --body-file summary.md\n"),
+        "{calls}"
+    );
+    assert_eq!(calls.matches("gh issue create").count(), 1, "{calls}");
+
+    // Nothing newly broken: no word to the issue.
+    let before = gh_calls();
+    let (_, summary) = run(3);
+    assert!(
+        summary.contains("2 of 59 URLs broken**, 0 newly broken."),
+        "{summary}"
+    );
+    assert_eq!(gh_calls(), before);
+    assert_eq!(history().lines().count(), 177);
+}
