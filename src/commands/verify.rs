@@ -179,7 +179,8 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
-    let started = started.to_string();
+    // Milliseconds, always three digits: the text sorts as the time does.
+    let started = format!("{started:.3}");
     let run = RunInfo {
         id: args.run_id.clone().unwrap_or_else(|| started.clone()),
         started,

@@ -13,7 +13,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::results::{Results, RunInfo, UrlResult, Verdict};
+use super::results::{Results, RunInfo, UrlResult};
+use super::trend::{RunCount, Verdict, classify};
 
 /// The runs kept when `--history-keep` is not given.
 pub const DEFAULT_KEEP: usize = 30;
@@ -36,48 +37,6 @@ pub struct Line<'a> {
     pub verdict: Verdict,
     pub reason: Option<std::borrow::Cow<'a, str>>,
     pub ms: u64,
-}
-
-/// Where a URL stands against its history.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Class {
-    /// Broken now, and not in the previous run that checked it (or never
-    /// checked before).
-    New,
-    /// Broken now and in the previous run that checked it.
-    Persistent,
-    /// Passing now.
-    Passing,
-    /// Skipped by robots.txt now.
-    Skipped,
-}
-
-/// A URL's trend: its class, whether it is flaky, and its verdicts in the
-/// kept runs, oldest first, this run's last.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Trend {
-    pub class: Class,
-    /// It recovered from a failure (broken, then ok) within the kept runs.
-    pub flaky: bool,
-    pub recent: Vec<Verdict>,
-}
-
-impl Trend {
-    pub fn is_new(&self) -> bool {
-        self.class == Class::New
-    }
-}
-
-/// How many URLs one run checked and found broken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunCount {
-    pub id: String,
-    pub started: String,
-    pub checked: usize,
-    pub broken: usize,
 }
 
 /// A history file as read: the raw bytes (to rewrite it), the runs it
@@ -204,34 +163,6 @@ impl History {
     }
 }
 
-/// Classify one URL's verdict now against its verdicts in the kept
-/// earlier runs (oldest first).
-pub fn classify(earlier: &[Verdict], now: Verdict) -> Trend {
-    let mut recent = earlier.to_vec();
-    recent.push(now);
-    let class = match now {
-        Verdict::Ok => Class::Passing,
-        Verdict::Skipped => Class::Skipped,
-        Verdict::Broken => match earlier.iter().rev().find(|v| **v != Verdict::Skipped) {
-            Some(Verdict::Broken) => Class::Persistent,
-            _ => Class::New,
-        },
-    };
-    let checked: Vec<Verdict> = recent
-        .iter()
-        .copied()
-        .filter(|v| *v != Verdict::Skipped)
-        .collect();
-    let flaky = checked
-        .windows(2)
-        .any(|w| w[0] == Verdict::Broken && w[1] == Verdict::Ok);
-    Trend {
-        class,
-        flaky,
-        recent,
-    }
-}
-
 /// Give each result its trend against `history` (the runs kept with
 /// `keep`, this one included), and list the broken count of each kept run.
 pub fn annotate(results: &mut Results, history: &History, keep: usize) {
@@ -345,28 +276,7 @@ pub fn append(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Verdict::{Broken, Ok as Pass, Skipped};
-
-    #[test]
-    fn classes() {
-        assert_eq!(classify(&[], Broken).class, Class::New);
-        assert_eq!(classify(&[Broken, Pass], Broken).class, Class::New);
-        assert_eq!(classify(&[Pass, Broken], Broken).class, Class::Persistent);
-        assert_eq!(
-            classify(&[Broken, Skipped], Broken).class,
-            Class::Persistent
-        );
-        assert_eq!(classify(&[Broken], Pass).class, Class::Passing);
-    }
-
-    #[test]
-    fn flaky_means_it_recovered_within_the_window() {
-        assert!(classify(&[Broken], Pass).flaky);
-        assert!(classify(&[Broken, Skipped], Pass).flaky);
-        assert!(classify(&[Broken, Pass], Broken).flaky);
-        assert!(!classify(&[Pass, Pass], Broken).flaky);
-        assert!(!classify(&[Broken, Broken], Broken).flaky);
-    }
+    use Verdict::Broken;
 
     #[test]
     fn malformed_lines_are_skipped_with_their_line_number() {

@@ -20,6 +20,7 @@ pub mod results;
 pub mod robots;
 pub mod schedule;
 pub mod shard;
+pub mod trend;
 
 use std::fmt;
 use std::time::{Duration, Instant};

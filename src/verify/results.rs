@@ -12,22 +12,13 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::history::{RunCount, Trend};
 use super::plan::Plan;
 use super::shard::Shard;
+pub use super::trend::Verdict;
+use super::trend::{RunCount, Trend};
 use super::{CheckResult, Failure, Outcome};
 use crate::http::FetchError;
 use crate::source::display_path;
-
-/// What became of one URL, for machines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    Ok,
-    Broken,
-    /// Disallowed by `/robots.txt`.
-    Skipped,
-}
 
 /// One URL checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -39,7 +39,7 @@ impl FromStr for Shard {
     fn from_str(s: &str) -> Result<Shard, String> {
         let bad = || {
             format!(
-                "`{}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4",
+                "`{}` is not K/N with 1 <= K <= N (e.g. 2/4)",
                 crate::text::escape(s)
             )
         };

@@ -218,7 +218,7 @@ fn bad_shards_and_bad_results_files_exit_2_naming_them() {
         assert_eq!(run.code, 2, "{bad}");
         assert!(
             run.stderr
-                .contains("is not a shard: write K/N with 1 <= K <= N"),
+                .contains("is not K/N with 1 <= K <= N (e.g. 2/4)"),
             "{bad}: {}",
             run.stderr
         );
