@@ -7,6 +7,7 @@
 //! its run id, and a line read twice (two shards' copies of the same
 //! earlier history, `cat`-ed together) counts once.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
@@ -24,26 +25,33 @@ const MAX_LINE: usize = 64 * 1024;
 
 /// One line of a history file: one URL in one run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Its text fields borrow from the file's bytes when they hold no JSON
+/// escape: reading a large history copies next to nothing.
 pub struct Line<'a> {
-    pub run: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    pub run: Cow<'a, str>,
     /// The run's start time, RFC 3339 in UTC: runs are ordered by it.
-    pub started: std::borrow::Cow<'a, str>,
-    pub url: std::borrow::Cow<'a, str>,
-    pub file: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    pub started: Cow<'a, str>,
+    #[serde(borrow)]
+    pub url: Cow<'a, str>,
+    #[serde(borrow)]
+    pub file: Cow<'a, str>,
     pub line: usize,
     /// When this URL was checked, RFC 3339 in UTC (the run's start time).
-    pub time: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    pub time: Cow<'a, str>,
     pub status: Option<u16>,
     pub verdict: Verdict,
-    pub reason: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    pub reason: Option<Cow<'a, str>>,
     pub ms: u64,
 }
 
-/// A history file as read: the raw bytes (to rewrite it), the runs it
-/// holds in time order, each URL's verdicts, and the lines it skipped.
+/// A history file as read: the runs it holds in time order, each URL's
+/// verdicts, and the lines it skipped.
 #[derive(Debug, Default)]
 pub struct History {
-    bytes: Vec<u8>,
     /// (id, earliest start), oldest first.
     runs: Vec<(String, String)>,
     /// URL → (run index in `runs`, verdict), in file order.
@@ -62,26 +70,39 @@ pub struct History {
 /// any file: regular files only, never a FIFO, a device or `/proc`.
 pub fn read(path: &Path) -> Result<History, String> {
     let shown = crate::source::shown_path(path);
-    let bytes = match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(History::default()),
+    Ok(parse(&shown, &read_bytes(path)?))
+}
+
+/// The bytes of a history file; none when it does not exist.
+fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    let shown = crate::source::shown_path(path);
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         _ => {
             let (mut file, meta) =
                 crate::read::open(path, false).map_err(|e| format!("{shown}: {e}"))?;
             let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
             file.read_to_end(&mut bytes)
                 .map_err(|e| format!("{shown}: {e}"))?;
-            bytes
+            Ok(bytes)
         }
-    };
-    Ok(parse(&shown, bytes))
+    }
 }
 
-/// Parse a history file's bytes (`shown`: its name in warnings).
-pub fn parse(shown: &str, bytes: Vec<u8>) -> History {
-    let mut history = History::default();
-    let mut run_index: HashMap<String, usize> = HashMap::new();
-    let mut unordered: Vec<(String, String)> = Vec::new();
-    let mut entries: Vec<(String, usize, Verdict)> = Vec::new();
+/// The well-formed lines of a history file, each once (with its raw
+/// bytes), the malformed ones as warnings, and how many were repeats.
+struct Lines<'a> {
+    lines: Vec<(&'a [u8], Line<'a>)>,
+    warnings: Vec<String>,
+    duplicates: usize,
+}
+
+fn lines_of<'a>(shown: &str, bytes: &'a [u8]) -> Lines<'a> {
+    let mut out = Lines {
+        lines: Vec::new(),
+        warnings: Vec::new(),
+        duplicates: 0,
+    };
     let mut seen: HashSet<&[u8]> = HashSet::new();
     for (n, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         if raw.iter().all(u8::is_ascii_whitespace) {
@@ -89,60 +110,85 @@ pub fn parse(shown: &str, bytes: Vec<u8>) -> History {
         }
         let warn = |why: &str| format!("{shown}:{}: {why}; line skipped", n + 1);
         if raw.len() > MAX_LINE {
-            history
-                .warnings
+            out.warnings
                 .push(warn(&format!("longer than {MAX_LINE} bytes")));
             continue;
         }
-        let line: Line<'_> = match serde_json::from_slice(raw) {
-            Ok(line) => line,
-            Err(e) => {
-                history.warnings.push(warn(&format!(
-                    "not a history line ({})",
-                    crate::text::escape(&e.to_string())
-                )));
-                continue;
-            }
-        };
-        if !seen.insert(raw) {
-            history.duplicates += 1;
-            continue;
+        match serde_json::from_slice::<Line<'_>>(raw) {
+            Ok(line) if seen.insert(raw) => out.lines.push((raw, line)),
+            Ok(_) => out.duplicates += 1,
+            Err(e) => out.warnings.push(warn(&format!(
+                "not a history line ({})",
+                crate::text::escape(&e.to_string())
+            ))),
         }
+    }
+    out
+}
+
+/// The runs of `lines` as (id, earliest start), oldest first (then by
+/// id: a concatenation of shard files lists them in any order), and each
+/// line's run as an index into them.
+fn runs_of(lines: &[(&[u8], Line<'_>)]) -> (Vec<(String, String)>, Vec<usize>) {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut unordered: Vec<(&str, &str)> = Vec::new();
+    let mut of_line = Vec::with_capacity(lines.len());
+    for (_, line) in lines {
         let next = unordered.len();
-        let i = *run_index.entry(line.run.to_string()).or_insert_with(|| {
-            unordered.push((line.run.to_string(), line.started.to_string()));
+        let i = *index.entry(line.run.as_ref()).or_insert_with(|| {
+            unordered.push((line.run.as_ref(), line.started.as_ref()));
             next
         });
-        if line.started.as_ref() < unordered[i].1.as_str() {
-            unordered[i].1 = line.started.to_string();
+        if line.started.as_ref() < unordered[i].1 {
+            unordered[i].1 = line.started.as_ref();
         }
-        entries.push((line.url.into_owned(), i, line.verdict));
+        of_line.push(i);
     }
-    drop(seen);
-    // Runs in time order (then by id): a concatenation of shard files
-    // lists them in any order.
     let mut order: Vec<usize> = (0..unordered.len()).collect();
-    order.sort_by(|&a, &b| {
-        (&unordered[a].1, &unordered[a].0).cmp(&(&unordered[b].1, &unordered[b].0))
-    });
+    order.sort_by(|&a, &b| (unordered[a].1, unordered[a].0).cmp(&(unordered[b].1, unordered[b].0)));
     let mut rank = vec![0; unordered.len()];
     for (r, &i) in order.iter().enumerate() {
         rank[i] = r;
     }
-    history.runs = order.iter().map(|&i| unordered[i].clone()).collect();
-    history.counts = vec![(0, 0); history.runs.len()];
-    for (url, i, verdict) in entries {
-        let r = rank[i];
+    let runs = order
+        .iter()
+        .map(|&i| (unordered[i].0.to_string(), unordered[i].1.to_string()))
+        .collect();
+    (runs, of_line.into_iter().map(|i| rank[i]).collect())
+}
+
+/// Parse a history file's bytes (`shown`: its name in warnings).
+pub fn parse(shown: &str, bytes: &[u8]) -> History {
+    let Lines {
+        lines,
+        warnings,
+        duplicates,
+    } = lines_of(shown, bytes);
+    let (runs, of_line) = runs_of(&lines);
+    let mut history = History {
+        counts: vec![(0, 0); runs.len()],
+        runs,
+        duplicates,
+        warnings,
+        ..History::default()
+    };
+    for ((_, line), r) in lines.iter().zip(of_line) {
         history.counts[r].0 += 1;
-        if verdict == Verdict::Broken {
+        if line.verdict == Verdict::Broken {
             history.counts[r].1 += 1;
         }
-        history.urls.entry(url).or_default().push((r, verdict));
+        match history.urls.get_mut(line.url.as_ref()) {
+            Some(v) => v.push((r, line.verdict)),
+            None => {
+                history
+                    .urls
+                    .insert(line.url.to_string(), vec![(r, line.verdict)]);
+            }
+        }
     }
     for v in history.urls.values_mut() {
         v.sort_by_key(|&(r, _)| r);
     }
-    history.bytes = bytes;
     history
 }
 
@@ -240,33 +286,28 @@ pub fn append(
 ) -> Result<(), String> {
     let shown = crate::source::shown_path(path);
     let lock = crate::write::Lock::acquire(path).map_err(|e| e.to_string())?;
-    let current = read(path)?;
     let exists = std::fs::symlink_metadata(path).is_ok();
-    let kept: HashSet<&str> = current
-        .kept_runs(&run.id, keep)
-        .into_iter()
-        .map(|r| current.runs[r].0.as_str())
-        .chain(std::iter::once(run.id.as_str()))
-        .collect();
-    let mut text = Vec::with_capacity(current.bytes.len() + results.len() * 160);
-    let mut seen: HashSet<&[u8]> = HashSet::new();
-    for raw in current.bytes.split(|&b| b == b'\n') {
-        if raw.iter().all(u8::is_ascii_whitespace) || raw.len() > MAX_LINE {
-            continue;
-        }
-        // Malformed lines were warned about when the run began; the
-        // rewrite drops them, with the lines of runs no longer kept.
-        let Ok(line) = serde_json::from_slice::<Line<'_>>(raw) else {
-            continue;
-        };
-        if kept.contains(line.run.as_ref()) && seen.insert(raw) {
+    let bytes = read_bytes(path)?;
+    // Malformed lines were warned about when the run began; the rewrite
+    // drops them, with repeated lines and the lines of runs no longer kept.
+    let current = lines_of(&shown, &bytes);
+    let (runs, of_line) = runs_of(&current.lines);
+    let earlier: Vec<usize> = (0..runs.len()).filter(|&r| runs[r].0 != run.id).collect();
+    let first_kept = earlier.len().saturating_sub(keep.saturating_sub(1));
+    let mut kept = vec![false; runs.len()];
+    for &r in &earlier[first_kept..] {
+        kept[r] = true;
+    }
+    let mut text = Vec::with_capacity(bytes.len() + results.len() * 160);
+    for ((raw, line), r) in current.lines.iter().zip(of_line) {
+        if kept[r] || line.run == run.id.as_str() {
             text.extend_from_slice(raw);
             text.push(b'\n');
         }
     }
     text.extend(lines(run, results));
     let written = if exists {
-        lock.replace(&current.bytes, &text)
+        lock.replace(&bytes, &text)
     } else {
         lock.create(&text)
     };
@@ -282,7 +323,7 @@ mod tests {
     fn malformed_lines_are_skipped_with_their_line_number() {
         let good = r#"{"run":"r1","started":"2026-01-01T00:00:00Z","url":"http://a/","file":"a.yaml","line":3,"time":"2026-01-01T00:00:00Z","status":404,"verdict":"broken","reason":"HTTP 404","ms":1}"#;
         let text = format!("{good}\nnot json\n{{\"run\":1}}\n{good}\n\u{1b}[31m\n");
-        let h = parse("h.jsonl", text.into_bytes());
+        let h = parse("h.jsonl", text.as_bytes());
         assert_eq!(h.runs.len(), 1);
         assert_eq!(h.duplicates, 1);
         assert_eq!(h.urls["http://a/"], vec![(0, Broken)]);

@@ -38,7 +38,43 @@ pub struct Trend {
     pub class: Class,
     /// It recovered from a failure (broken, then ok) within the kept runs.
     pub flaky: bool,
+    /// In JSON one letter a run: `o` ok, `x` broken, `-` skipped, e.g.
+    /// `"oox"` (a list would be a line a run in pretty-printed JSON, 30
+    /// lines for each URL).
+    #[serde(with = "letters")]
     pub recent: Vec<Verdict>,
+}
+
+/// [`Trend::recent`] as a string of letters.
+mod letters {
+    use super::Verdict;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[Verdict], s: S) -> Result<S::Ok, S::Error> {
+        let text: String = v
+            .iter()
+            .map(|v| match v {
+                Verdict::Ok => 'o',
+                Verdict::Broken => 'x',
+                Verdict::Skipped => '-',
+            })
+            .collect();
+        s.serialize_str(&text)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Verdict>, D::Error> {
+        let text = String::deserialize(d)?;
+        text.chars()
+            .map(|c| match c {
+                'o' => Ok(Verdict::Ok),
+                'x' => Ok(Verdict::Broken),
+                '-' => Ok(Verdict::Skipped),
+                _ => Err(serde::de::Error::custom(
+                    "recent: expected only the letters o, x and -",
+                )),
+            })
+            .collect()
+    }
 }
 
 impl Trend {
