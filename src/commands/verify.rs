@@ -92,8 +92,9 @@ pub fn write_results(
     results: &Results,
     quiet: bool,
 ) -> Result<(), CommandError> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // Buffered: standard output is line-buffered, and a JSON report of
+    // 100,000 URLs is a million lines.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     match format {
         VerifyFormat::Human => report::human(&mut out, results, quiet)?,
         VerifyFormat::Json => report::json(&mut out, results)?,
