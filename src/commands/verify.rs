@@ -199,8 +199,14 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
     }
     write_results(args.format, &results, ctx.quiet)?;
     if let (Some(path), Some(run)) = (&args.history, results.runs.first()) {
-        history::append(path, run, &results.results, args.history_keep)
-            .map_err(CommandError::Failed)?;
+        history::append(
+            path,
+            run,
+            &results.results,
+            args.history_keep,
+            history.as_ref(),
+        )
+        .map_err(CommandError::Failed)?;
     }
     Ok(if !targets.errors.is_empty() {
         ExitStatus::Error

@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
+use std::ops::Range;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -52,6 +53,11 @@ pub struct Line<'a> {
 /// verdicts, and the lines it skipped.
 #[derive(Debug, Default)]
 pub struct History {
+    /// The file's bytes, and its well-formed lines in them with their run
+    /// (an index into `runs`): when the file has not changed by the time
+    /// this run's lines are added, it is not parsed again.
+    bytes: Vec<u8>,
+    spans: Vec<(Range<usize>, usize)>,
     /// (id, earliest start), oldest first.
     runs: Vec<(String, String)>,
     /// URL → (run index in `runs`, verdict), in file order.
@@ -70,7 +76,10 @@ pub struct History {
 /// any file: regular files only, never a FIFO, a device or `/proc`.
 pub fn read(path: &Path) -> Result<History, String> {
     let shown = crate::source::shown_path(path);
-    Ok(parse(&shown, &read_bytes(path)?))
+    let bytes = read_bytes(path)?;
+    let mut history = parse(&shown, &bytes);
+    history.bytes = bytes;
+    Ok(history)
 }
 
 /// The bytes of a history file; none when it does not exist.
@@ -92,7 +101,7 @@ fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
 /// The well-formed lines of a history file, each once (with its raw
 /// bytes), the malformed ones as warnings, and how many were repeats.
 struct Lines<'a> {
-    lines: Vec<(&'a [u8], Line<'a>)>,
+    lines: Vec<(Range<usize>, Line<'a>)>,
     warnings: Vec<String>,
     duplicates: usize,
 }
@@ -104,7 +113,10 @@ fn lines_of<'a>(shown: &str, bytes: &'a [u8]) -> Lines<'a> {
         duplicates: 0,
     };
     let mut seen: HashSet<&[u8]> = HashSet::new();
+    let mut start = 0;
     for (n, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let range = start..start + raw.len();
+        start = range.end + 1;
         if raw.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
@@ -115,7 +127,7 @@ fn lines_of<'a>(shown: &str, bytes: &'a [u8]) -> Lines<'a> {
             continue;
         }
         match serde_json::from_slice::<Line<'_>>(raw) {
-            Ok(line) if seen.insert(raw) => out.lines.push((raw, line)),
+            Ok(line) if seen.insert(raw) => out.lines.push((range, line)),
             Ok(_) => out.duplicates += 1,
             Err(e) => out.warnings.push(warn(&format!(
                 "not a history line ({})",
@@ -129,7 +141,7 @@ fn lines_of<'a>(shown: &str, bytes: &'a [u8]) -> Lines<'a> {
 /// The runs of `lines` as (id, earliest start), oldest first (then by
 /// id: a concatenation of shard files lists them in any order), and each
 /// line's run as an index into them.
-fn runs_of(lines: &[(&[u8], Line<'_>)]) -> (Vec<(String, String)>, Vec<usize>) {
+fn runs_of(lines: &[(Range<usize>, Line<'_>)]) -> (Vec<(String, String)>, Vec<usize>) {
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut unordered: Vec<(&str, &str)> = Vec::new();
     let mut of_line = Vec::with_capacity(lines.len());
@@ -172,7 +184,8 @@ pub fn parse(shown: &str, bytes: &[u8]) -> History {
         warnings,
         ..History::default()
     };
-    for ((_, line), r) in lines.iter().zip(of_line) {
+    for ((range, line), r) in lines.into_iter().zip(of_line) {
+        history.spans.push((range, r));
         history.counts[r].0 += 1;
         if line.verdict == Verdict::Broken {
             history.counts[r].1 += 1;
@@ -283,6 +296,7 @@ pub fn append(
     run: &RunInfo,
     results: &[UrlResult],
     keep: usize,
+    earlier: Option<&History>,
 ) -> Result<(), String> {
     let shown = crate::source::shown_path(path);
     let lock = crate::write::Lock::acquire(path).map_err(|e| e.to_string())?;
@@ -290,8 +304,14 @@ pub fn append(
     let bytes = read_bytes(path)?;
     // Malformed lines were warned about when the run began; the rewrite
     // drops them, with repeated lines and the lines of runs no longer kept.
-    let current = lines_of(&shown, &bytes);
-    let (runs, of_line) = runs_of(&current.lines);
+    let reread;
+    let (runs, spans) = match earlier {
+        Some(h) if h.bytes == bytes => (&h.runs, &h.spans),
+        _ => {
+            reread = parse(&shown, &bytes);
+            (&reread.runs, &reread.spans)
+        }
+    };
     let earlier: Vec<usize> = (0..runs.len()).filter(|&r| runs[r].0 != run.id).collect();
     let first_kept = earlier.len().saturating_sub(keep.saturating_sub(1));
     let mut kept = vec![false; runs.len()];
@@ -299,9 +319,9 @@ pub fn append(
         kept[r] = true;
     }
     let mut text = Vec::with_capacity(bytes.len() + results.len() * 160);
-    for ((raw, line), r) in current.lines.iter().zip(of_line) {
-        if kept[r] || line.run == run.id.as_str() {
-            text.extend_from_slice(raw);
+    for (range, r) in spans {
+        if kept[*r] || runs[*r].0 == run.id {
+            text.extend_from_slice(&bytes[range.clone()]);
             text.push(b'\n');
         }
     }
@@ -331,5 +351,55 @@ mod tests {
         assert!(h.warnings[0].starts_with("h.jsonl:2: "), "{:?}", h.warnings);
         assert!(h.warnings[1].starts_with("h.jsonl:3: "), "{:?}", h.warnings);
         assert!(!h.warnings[2].contains('\u{1b}'), "{:?}", h.warnings);
+    }
+
+    #[test]
+    fn lines_another_process_added_meanwhile_are_kept() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        let result = |url: &str| UrlResult {
+            url: url.to_string(),
+            file: "a.yaml".to_string(),
+            line: 2,
+            path: "/".to_string(),
+            outcome: Verdict::Ok,
+            kind: None,
+            reason: None,
+            status: Some(200),
+            attempts: 1,
+            ms: 1,
+            history: None,
+        };
+        let run = |id: &str, started: &str| RunInfo {
+            id: id.to_string(),
+            started: started.to_string(),
+            shard: None,
+            elapsed_ms: 1,
+        };
+        let r1 = run("r1", "2026-01-01T00:00:01.000Z");
+        append(&path, &r1, &[result("http://a/")], 30, None).expect("first");
+        let before = read(&path).expect("read");
+        // Another shard of the same run, writing while this one checked.
+        let other = run("r2", "2026-01-01T00:00:02.000Z");
+        let mut text = std::fs::read(&path).expect("read");
+        text.extend(lines(&other, &[result("http://b/")]));
+        std::fs::write(&path, text).expect("write");
+        let r3 = run("r3", "2026-01-01T00:00:03.000Z");
+        append(&path, &r3, &[result("http://c/")], 30, Some(&before)).expect("append");
+        let after = read(&path).expect("read");
+        assert_eq!(after.run_ids().collect::<Vec<_>>(), ["r1", "r2", "r3"]);
+        // Unchanged since it was read: the first parse is used, the same result.
+        append(
+            &path,
+            &run("r4", "2026-01-01T00:00:04.000Z"),
+            &[result("http://d/")],
+            2,
+            Some(&after),
+        )
+        .expect("append");
+        assert_eq!(
+            read(&path).expect("read").run_ids().collect::<Vec<_>>(),
+            ["r3", "r4"]
+        );
     }
 }
