@@ -37,6 +37,8 @@ pub enum Command {
     Ls(crate::commands::ls::LsArgs),
     /// Fetch every URL and check that it still works.
     Verify(crate::commands::verify::VerifyArgs),
+    /// Merge the `verify --format json` results of shards and show them.
+    Report(crate::commands::report::ReportArgs),
     /// Read records from another format into the database.
     Import(crate::commands::import::ImportArgs),
     /// Write the database in another format.
@@ -83,6 +85,7 @@ pub fn run(cli: Cli) -> ExitStatus {
             crate::commands::completions::completions(shell, Cli::command())
         }
         Command::Man => crate::commands::completions::man(Cli::command()),
+        Command::Report(args) => crate::commands::report::run(&args, cli.global.quiet),
         Command::Server => crate::commands::server::run(cli.global.config.as_deref()),
         Command::InstallHook { force } => with_context(&cli.global, |ctx| {
             crate::commands::install_hook::run(ctx, force, &cli.global)

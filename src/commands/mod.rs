@@ -10,6 +10,7 @@ pub mod import;
 pub mod init;
 pub mod install_hook;
 pub mod ls;
+pub mod report;
 pub mod rm;
 pub mod rules;
 pub mod server;
@@ -32,15 +33,11 @@ pub struct GitArgs {
     pub since: Option<String>,
 }
 
+/// `--shard K/N` of `check` (a split of the files): the same syntax as
+/// `verify`'s ([`crate::verify::shard::Shard`], a split of the URLs).
 fn parse_shard(text: &str) -> Result<(usize, usize), CommandError> {
-    let err = || CommandError::Usage(format!("`{text}` is not K/N with 1 <= K <= N (e.g. 2/4)"));
-    let (k, n) = text.split_once('/').ok_or_else(err)?;
-    let k: usize = k.trim().parse().map_err(|_| err())?;
-    let n: usize = n.trim().parse().map_err(|_| err())?;
-    if k == 0 || n == 0 || k > n {
-        return Err(err());
-    }
-    Ok((k, n))
+    let shard: crate::verify::shard::Shard = text.parse().map_err(CommandError::Usage)?;
+    Ok((shard.index as usize, shard.count as usize))
 }
 
 /// The more serious of two statuses (commands that go on after a failure).

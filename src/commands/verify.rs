@@ -10,8 +10,10 @@ use clap::{Args, ValueEnum};
 
 use crate::app::{CommandError, Context, ExitStatus};
 use crate::http::{Client, ClientOptions};
+use crate::verify::history;
 use crate::verify::plan::{self, PlanOptions, Target};
-use crate::verify::report::{self, Summary};
+use crate::verify::report;
+use crate::verify::results::{FailOn, Results, RunInfo};
 use crate::verify::{self, CheckResult, Outcome, RunOptions};
 
 #[derive(Debug, Args)]
@@ -53,6 +55,21 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
     pub format: VerifyFormat,
+    /// Check only shard K of N (`K/N`): the URLs whose stable hash falls in it, for a CI matrix.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::verify::shard::Shard>,
+    /// Read earlier runs from this JSON-lines file, then add this run's results to it.
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// Runs kept in the history file, this one included.
+    #[arg(long, value_name = "N", default_value_t = history::DEFAULT_KEEP, requires = "history")]
+    pub history_keep: usize,
+    /// This run's id in the history (the shards of one CI run share it) [default: the start time].
+    #[arg(long, value_name = "ID")]
+    pub run_id: Option<String>,
+    /// What exits 1: any broken URL, or only newly broken ones (every one, without history).
+    #[arg(long, value_enum, default_value_t = FailOn::Any)]
+    pub fail_on: FailOn,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -65,8 +82,31 @@ pub enum VerifyFormat {
     Junit,
     /// GitHub Actions annotations on the records of broken URLs.
     Github,
+    /// A Markdown summary for a CI job page ($GITHUB_STEP_SUMMARY).
+    Markdown,
     /// One self-contained HTML page: counts and a filterable, sortable table.
     Html,
+}
+
+/// Write `results` in `format` to standard output (`verify` and `report`).
+pub fn write_results(
+    format: VerifyFormat,
+    results: &Results,
+    quiet: bool,
+) -> Result<(), CommandError> {
+    // Buffered: standard output is line-buffered, and a JSON report of
+    // 100,000 URLs is a million lines.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match format {
+        VerifyFormat::Human => report::human(&mut out, results, quiet)?,
+        VerifyFormat::Json => report::json(&mut out, results)?,
+        VerifyFormat::Junit => report::junit(&mut out, results)?,
+        VerifyFormat::Github => report::github(&mut out, results)?,
+        VerifyFormat::Markdown => crate::verify::markdown::markdown(&mut out, results)?,
+        VerifyFormat::Html => crate::verify::html::render(&mut out, &report::html_page(results))?,
+    }
+    out.flush()?;
+    Ok(())
 }
 
 const DEFAULT_CONCURRENCY: usize = 32;
@@ -94,7 +134,10 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
         .config
         .max_file_size()
         .unwrap_or(crate::config::DEFAULT_MAX_FILE_SIZE);
-    let plan = plan::plan(&targets.checked, &settings.plan, max_file_size);
+    let mut plan = plan::plan(&targets.checked, &settings.plan, max_file_size);
+    if let Some(shard) = args.shard {
+        plan.checks.retain(|c| shard.contains(&c.url));
+    }
     for problem in &plan.problems {
         eprintln!("{}", report::problem_line(problem));
     }
@@ -121,40 +164,57 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
             }
         }
     };
+    let started = jiff::Timestamp::now();
     let start = Instant::now();
-    let results = verify::run(&plan.checks, &client, &settings.run, &on_result);
+    // The history is read while the URLs are fetched: its size costs the
+    // run nothing as long as the network is slower.
+    let history_path = args.history.clone();
+    let (history, checks) = std::thread::scope(|scope| {
+        let reader = history_path
+            .as_deref()
+            .map(|path| scope.spawn(move || history::read(path)));
+        let checks = verify::run(&plan.checks, &client, &settings.run, &on_result);
+        let history = reader.map(|r| {
+            r.join()
+                .unwrap_or_else(|_| Err("the history reader failed".to_string()))
+        });
+        (history, checks)
+    });
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
-    let summary = Summary::of(&plan, &results, start.elapsed());
-
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let written = match args.format {
-        VerifyFormat::Human => (|| {
-            for (check, result) in plan.checks.iter().zip(&results) {
-                report::human_line(&mut out, check, result)?;
-            }
-            if !ctx.quiet {
-                report::human_summary(&mut out, &summary)?;
-            }
-            Ok(())
-        })(),
-        VerifyFormat::Json => report::json(&mut out, &plan, &results, &summary),
-        VerifyFormat::Junit => report::junit(&mut out, &plan, &results, &summary),
-        VerifyFormat::Github => report::github(&mut out, &plan, &results),
-        VerifyFormat::Html => {
-            crate::verify::html::render(&mut out, &report::html_page(&plan, &results, &summary))
-        }
+    // Milliseconds, always three digits: the text sorts as the time does.
+    let started = format!("{started:.3}");
+    let run = RunInfo {
+        id: args.run_id.clone().unwrap_or_else(|| started.clone()),
+        started,
+        shard: args.shard,
+        elapsed_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
     };
-    let flushed = written.and_then(|()| out.flush());
-    flushed?;
-    Ok(if !targets.errors.is_empty() || !plan.problems.is_empty() {
+    let mut results = Results::of_run(&plan, &checks, run);
+    let history = history.transpose().map_err(CommandError::Failed)?;
+    if let Some(history) = &history {
+        for warning in &history.warnings {
+            eprintln!("warning: {warning}");
+        }
+        history::annotate(&mut results, history, args.history_keep);
+        results.recount(plan.deprecated, results.summary.elapsed);
+    }
+    write_results(args.format, &results, ctx.quiet)?;
+    if let (Some(path), Some(run)) = (&args.history, results.runs.first()) {
+        history::append(
+            path,
+            run,
+            &results.results,
+            args.history_keep,
+            history.as_ref(),
+        )
+        .map_err(CommandError::Failed)?;
+    }
+    Ok(if !targets.errors.is_empty() {
         ExitStatus::Error
-    } else if summary.broken > 0 {
-        ExitStatus::Failure
     } else {
-        ExitStatus::Success
+        results.exit_status(args.fail_on)
     })
 }
 
@@ -182,6 +242,11 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
     if concurrency == 0 {
         return Err(CommandError::Usage(
             "concurrency must be at least 1".to_string(),
+        ));
+    }
+    if args.history_keep == 0 {
+        return Err(CommandError::Usage(
+            "--history-keep must be at least 1".to_string(),
         ));
     }
     if args.per_host == 0 {

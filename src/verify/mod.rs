@@ -1,8 +1,9 @@
 //! `urldb verify` as a library: plan the URLs of the database ([`plan`]),
 //! fetch them with bounded concurrency and a per-host limit
 //! ([`schedule`]), judge each answer against its record ([`judge`]) and
-//! describe the results for people and machines ([`report`], and the HTML
-//! page of [`html`]).
+//! gather them in one model ([`results`], merged across `--shard`s and
+//! classified against a [`history`]) and describe them for people and
+//! machines ([`report`], [`markdown`], the page of [`html`]).
 //!
 //! The semantics are the reference tool's (`docs/verify.md`): GET,
 //! redirects not followed, a status of 400 or more is broken, a 3xx passes
@@ -11,11 +12,16 @@
 //! record with `content-length` / `content-sha256` gets its body streamed
 //! and compared.
 
+pub mod history;
 pub mod html;
+pub mod markdown;
 pub mod plan;
 pub mod report;
+pub mod results;
 pub mod robots;
 pub mod schedule;
+pub mod shard;
+pub mod trend;
 
 use std::fmt;
 use std::time::{Duration, Instant};

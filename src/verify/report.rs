@@ -1,91 +1,73 @@
 //! The results of a verify run for people (`human`), machines (`json`), CI
 //! test views (`junit`), pull-request annotations (`github`) and the input
-//! of the HTML page ([`html_page`], drawn by [`super::html`]). Writers
-//! take any `Write`; only the command decides where output goes.
+//! of the HTML page ([`html_page`], drawn by [`super::html`]). Writers take
+//! any `Write`; only the command decides where output goes.
 
 use std::io::{self, Write};
-use std::time::Duration;
 
-use serde::Serialize;
-
-use super::html::{Counts, HtmlPage, HtmlRow, Verdict};
-use super::plan::{Check, Plan, Problem};
-use super::{CheckResult, Outcome};
-use crate::http::FetchError;
+use super::html::{self, HtmlPage, HtmlRow};
+use super::plan::Problem;
+use super::results::{ProblemEntry, Results, UrlResult, Verdict};
+use super::trend::Class;
 use crate::report::junit::xml;
-use crate::source::{display_path, shown_path};
-use crate::text::escape;
+use crate::source::shown_path;
+use crate::text::{escape, path_text};
 
-/// The counts of a run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub struct Summary {
-    /// URLs fetched (or skipped by robots.txt).
-    pub urls: usize,
-    pub ok: usize,
-    pub broken: usize,
-    pub skipped_robots: usize,
-    /// `deprecated` records not checked.
-    pub skipped_deprecated: usize,
-    /// Of the broken ones: refused by the private-address guard.
-    pub private: usize,
-    /// Of the broken ones: never requested, the record's `_path` being at
-    /// fault (see `urldb check`).
-    pub not_checked: usize,
-    /// Files or records that could not be read or are incomplete.
-    pub problems: usize,
-    #[serde(skip)]
-    pub elapsed: Duration,
-}
-
-impl Summary {
-    pub fn of(plan: &Plan, results: &[CheckResult], elapsed: Duration) -> Summary {
-        let mut s = Summary {
-            urls: results.len(),
-            skipped_deprecated: plan.deprecated,
-            problems: plan.problems.len(),
-            elapsed,
-            ..Summary::default()
-        };
-        for r in results {
-            match &r.outcome {
-                Outcome::Ok => s.ok += 1,
-                Outcome::SkippedByRobots => s.skipped_robots += 1,
-                Outcome::Broken(f) => {
-                    s.broken += 1;
-                    if matches!(f, super::Failure::NotChecked(_)) {
-                        s.not_checked += 1;
-                    }
-                    if matches!(
-                        f,
-                        super::Failure::NoAnswer(FetchError::PrivateAddress { .. })
-                    ) {
-                        s.private += 1;
-                    }
-                }
-            }
-        }
-        s
-    }
-}
+pub use super::results::Summary;
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// `FILE:LINE: URL: reason`, one line per failure (as each ends). The
-/// URL and the reason (which may quote what a server sent) are escaped
-/// ([`crate::text::escape`]).
-pub fn human_line(out: &mut dyn Write, check: &Check, result: &CheckResult) -> io::Result<()> {
-    if let Outcome::Broken(failure) = &result.outcome {
+/// `FILE:LINE: URL: reason`, one line per broken URL. The URL and the
+/// reason (which may quote what a server sent) are escaped
+/// ([`crate::text::escape`]); a newly broken URL is marked when the
+/// history says so.
+pub fn human_line(out: &mut dyn Write, r: &UrlResult) -> io::Result<()> {
+    if r.is_broken() {
         writeln!(
             out,
-            "{}:{}: {}: {}",
-            shown_path(&check.file),
-            check.line,
-            escape(&check.url),
-            escape(&failure.to_string())
+            "{}:{}: {}: {}{}",
+            path_text(&r.file),
+            r.line,
+            escape(&r.url),
+            escape(r.reason.as_deref().unwrap_or("broken")),
+            trend_note(r)
         )?;
+    }
+    Ok(())
+}
+
+/// ` (new)`, ` (flaky)`: what the history says of a broken URL.
+fn trend_note(r: &UrlResult) -> &'static str {
+    match &r.history {
+        Some(t) if t.is_new() && t.flaky => " (new, flaky)",
+        Some(t) if t.is_new() => " (new)",
+        Some(t) if t.flaky => " (flaky)",
+        _ => "",
+    }
+}
+
+/// A problem of a results file (`urldb report`), as [`problem_line`].
+pub fn problem_entry_line(p: &ProblemEntry) -> String {
+    match p.line {
+        Some(line) => format!(
+            "error: {}:{line}: {}",
+            path_text(&p.file),
+            escape(&p.message)
+        ),
+        None => format!("error: {}: {}", path_text(&p.file), escape(&p.message)),
+    }
+}
+
+/// Every line of a human report: broken URLs, then the summary (unless
+/// `quiet`).
+pub fn human(out: &mut dyn Write, results: &Results, quiet: bool) -> io::Result<()> {
+    for r in &results.results {
+        human_line(out, r)?;
+    }
+    if !quiet {
+        human_summary(out, &results.summary, results.has_history())?;
     }
     Ok(())
 }
@@ -107,8 +89,14 @@ pub fn problem_line(problem: &Problem) -> String {
 }
 
 /// The closing lines of a human report.
-pub fn human_summary(out: &mut dyn Write, s: &Summary) -> io::Result<()> {
+pub fn human_summary(out: &mut dyn Write, s: &Summary, history: bool) -> io::Result<()> {
     let mut extra = vec![format!("{} ok", s.ok)];
+    if history {
+        extra.push(format!("{} newly broken", s.new));
+        if s.flaky > 0 {
+            extra.push(format!("{} flaky", s.flaky));
+        }
+    }
     if s.not_checked > 0 {
         extra.push(format!(
             "{} not checked for a faulty `_path`",
@@ -156,80 +144,16 @@ pub fn human_summary(out: &mut dyn Write, s: &Summary) -> io::Result<()> {
     Ok(())
 }
 
-#[derive(Serialize)]
-struct JsonResult<'a> {
-    url: &'a str,
-    file: String,
-    line: usize,
-    path: &'a str,
-    /// `ok`, `broken` or `skipped`.
-    outcome: &'static str,
-    /// A stable name of the failure (`status`, `content-type`, ...).
-    kind: Option<&'static str>,
-    reason: Option<String>,
-    status: Option<u16>,
-    attempts: u32,
-    ms: u128,
-}
-
-#[derive(Serialize)]
-struct JsonReport<'a> {
-    summary: &'a Summary,
-    results: Vec<JsonResult<'a>>,
-    problems: Vec<String>,
-}
-
-/// One JSON document: the summary, every result, the problems.
-pub fn json(
-    out: &mut dyn Write,
-    plan: &Plan,
-    results: &[CheckResult],
-    summary: &Summary,
-) -> io::Result<()> {
-    let results = plan
-        .checks
-        .iter()
-        .zip(results)
-        .map(|(c, r)| {
-            let (outcome, kind, reason) = match &r.outcome {
-                Outcome::Ok => ("ok", None, None),
-                Outcome::SkippedByRobots => (
-                    "skipped",
-                    Some("robots"),
-                    Some("disallowed by robots.txt".to_string()),
-                ),
-                Outcome::Broken(f) => ("broken", Some(f.kind()), Some(f.to_string())),
-            };
-            JsonResult {
-                url: &c.url,
-                file: display_path(&c.file),
-                line: c.line,
-                path: &c.path,
-                outcome,
-                kind,
-                reason,
-                status: r.status,
-                attempts: r.attempts,
-                ms: r.elapsed.as_millis(),
-            }
-        })
-        .collect();
-    let report = JsonReport {
-        summary,
-        results,
-        problems: plan.problems.iter().map(problem_line).collect(),
-    };
-    crate::text::write_json_pretty(&mut *out, &report)?;
+/// One JSON document: the [`Results`] model itself (what `urldb report`
+/// reads back).
+pub fn json(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+    crate::text::write_json_pretty(&mut *out, results)?;
     writeln!(out)
 }
 
 /// JUnit XML: one test suite, one test case per URL.
-pub fn junit(
-    out: &mut dyn Write,
-    plan: &Plan,
-    results: &[CheckResult],
-    summary: &Summary,
-) -> io::Result<()> {
+pub fn junit(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+    let summary = &results.summary;
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
@@ -244,20 +168,19 @@ pub fn junit(
         summary.skipped_robots,
         summary.elapsed.as_secs_f64()
     )?;
-    for (c, r) in plan.checks.iter().zip(results) {
-        let file = display_path(&c.file);
+    for r in &results.results {
         write!(
             out,
             r#"    <testcase name="{}" classname="{}" file="{}" line="{}" time="{:.3}""#,
-            xml(&c.url),
-            xml(&file),
-            xml(&file),
-            c.line,
-            r.elapsed.as_secs_f64()
+            xml(&r.url),
+            xml(&r.file),
+            xml(&r.file),
+            r.line,
+            r.ms as f64 / 1000.0
         )?;
-        match &r.outcome {
-            Outcome::Ok => writeln!(out, "/>")?,
-            Outcome::SkippedByRobots => {
+        match r.outcome {
+            Verdict::Ok => writeln!(out, "/>")?,
+            Verdict::Skipped => {
                 writeln!(out, ">")?;
                 writeln!(
                     out,
@@ -265,18 +188,18 @@ pub fn junit(
                 )?;
                 writeln!(out, "    </testcase>")?;
             }
-            Outcome::Broken(f) => {
-                let message = f.to_string();
+            Verdict::Broken => {
+                let message = r.reason.as_deref().unwrap_or("broken");
                 writeln!(out, ">")?;
                 writeln!(
                     out,
                     r#"      <failure type="{}" message="{}">{}:{}: {}: {}</failure>"#,
-                    f.kind(),
-                    xml(&message),
-                    xml(&file),
-                    c.line,
-                    xml(&c.url),
-                    xml(&message)
+                    xml(r.kind.as_deref().unwrap_or("broken")),
+                    xml(message),
+                    xml(&r.file),
+                    r.line,
+                    xml(&r.url),
+                    xml(message)
                 )?;
                 writeln!(out, "    </testcase>")?;
             }
@@ -287,85 +210,101 @@ pub fn junit(
 }
 
 /// GitHub Actions annotations: one `::error` per broken URL, on its record.
-pub fn github(out: &mut dyn Write, plan: &Plan, results: &[CheckResult]) -> io::Result<()> {
+pub fn github(out: &mut dyn Write, results: &Results) -> io::Result<()> {
     use crate::report::github::{data, property};
-    for (c, r) in plan.checks.iter().zip(results) {
-        if let Outcome::Broken(f) = &r.outcome {
-            writeln!(
-                out,
-                "::error file={},line={},title={}::{}",
-                property(&escape(&display_path(&c.file))),
-                c.line,
-                property(&format!("urldb verify ({})", f.kind())),
-                data(&escape(&format!("{}: {f}", c.url)))
-            )?;
-        }
+    for r in results.results.iter().filter(|r| r.is_broken()) {
+        let kind = r.kind.as_deref().unwrap_or("broken");
+        writeln!(
+            out,
+            "::error file={},line={},title={}::{}",
+            property(&escape(&r.file)),
+            r.line,
+            property(&escape(&format!("urldb verify ({kind}){}", trend_note(r)))),
+            data(&escape(&format!(
+                "{}: {}",
+                r.url,
+                r.reason.as_deref().unwrap_or("broken")
+            )))
+        )?;
     }
-    for p in &plan.problems {
+    for p in &results.problems {
         let line = p.line.map(|l| format!(",line={l}")).unwrap_or_default();
         writeln!(
             out,
             "::error file={}{line},title=urldb verify::{}",
-            property(&escape(&display_path(&p.file))),
+            property(&escape(&p.file)),
             data(&escape(&p.message))
         )?;
     }
     Ok(())
 }
 
-/// The HTML page's input for this run: every URL in database order, no
-/// history.
-pub fn html_page(plan: &Plan, results: &[CheckResult], summary: &Summary) -> HtmlPage {
-    let rows = plan
-        .checks
+/// The HTML page's input: every URL in the results' order, with its
+/// trend and the runs' counts when the results carry a history.
+pub fn html_page(results: &Results) -> HtmlPage {
+    let s = &results.summary;
+    let rows = results
+        .results
         .iter()
-        .zip(results)
-        .map(|(c, r)| {
-            let (verdict, kind, reason) = match &r.outcome {
-                Outcome::Ok => (Verdict::Ok, None, String::new()),
-                Outcome::SkippedByRobots => (
-                    Verdict::Skipped,
-                    Some("robots".to_string()),
-                    "disallowed by robots.txt".to_string(),
-                ),
-                Outcome::Broken(f) => (
-                    if matches!(f, super::Failure::NotChecked(_)) {
-                        Verdict::NotChecked
-                    } else {
-                        Verdict::Broken
-                    },
-                    Some(f.kind().to_string()),
-                    f.to_string(),
-                ),
-            };
-            HtmlRow {
-                url: c.url.clone(),
-                file: display_path(&c.file),
-                line: c.line,
-                status: r.status,
-                verdict,
-                kind,
-                reason,
-                elapsed: r.elapsed,
-                recent: Vec::new(),
-                trend: None,
-            }
+        .map(|r| HtmlRow {
+            url: r.url.clone(),
+            file: r.file.clone(),
+            line: r.line,
+            status: r.status,
+            verdict: match r.outcome {
+                Verdict::Ok => html::Verdict::Ok,
+                Verdict::Skipped => html::Verdict::Skipped,
+                Verdict::Broken if r.kind.as_deref() == Some("not-checked") => {
+                    html::Verdict::NotChecked
+                }
+                Verdict::Broken => html::Verdict::Broken,
+            },
+            kind: r.kind.clone(),
+            reason: r.reason.clone().unwrap_or_default(),
+            elapsed: std::time::Duration::from_millis(r.ms),
+            recent: r.history.as_ref().map_or_else(Vec::new, |t| {
+                t.recent.iter().map(|&v| html_verdict(v)).collect()
+            }),
+            // Flaky wins: a URL passing now may still be one to watch.
+            trend: r.history.as_ref().and_then(|t| match t.class {
+                _ if t.flaky => Some(html::Trend::Flaky),
+                Class::New => Some(html::Trend::New),
+                Class::Persistent => Some(html::Trend::Persistent),
+                Class::Passing | Class::Skipped => None,
+            }),
         })
         .collect();
     HtmlPage {
-        counts: Counts {
-            checked: summary.urls,
-            ok: summary.ok,
-            broken: summary.broken,
-            not_checked: summary.not_checked,
-            private: summary.private,
-            skipped_robots: summary.skipped_robots,
-            skipped_deprecated: summary.skipped_deprecated,
-            problems: summary.problems,
-            elapsed: summary.elapsed,
+        counts: html::Counts {
+            checked: s.urls,
+            ok: s.ok,
+            broken: s.broken,
+            not_checked: s.not_checked,
+            private: s.private,
+            skipped_robots: s.skipped_robots,
+            skipped_deprecated: s.skipped_deprecated,
+            problems: s.problems,
+            elapsed: s.elapsed,
         },
         rows,
-        runs: Vec::new(),
-        problems: plan.problems.iter().map(problem_line).collect(),
+        runs: results
+            .history
+            .iter()
+            .map(|run| html::RunCount {
+                label: run.started.clone(),
+                broken: run.broken,
+                checked: run.checked,
+            })
+            .collect(),
+        problems: results.problems.iter().map(problem_entry_line).collect(),
+    }
+}
+
+/// A verdict of an earlier run, as the page marks it.
+fn html_verdict(v: Verdict) -> html::Verdict {
+    match v {
+        Verdict::Ok => html::Verdict::Ok,
+        Verdict::Broken => html::Verdict::Broken,
+        Verdict::Skipped => html::Verdict::Skipped,
     }
 }

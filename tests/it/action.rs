@@ -86,3 +86,45 @@ fn action_annotates_and_never_runs_inputs_as_code() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn action_verify_writes_the_job_summary_and_annotations() {
+    let server = crate::verify::Server::start();
+    let workspace = tempfile::tempdir().expect("tempdir");
+    let temp = tempfile::tempdir().expect("tempdir");
+    let db = workspace.path().join("database");
+    std::fs::create_dir(&db).expect("mkdir");
+    std::fs::write(
+        db.join("example.test.yaml"),
+        "---\n---\n_path: /missing\ncontent-type: text/html\n---\n_path: /ok\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    let args = format!(
+        "verify --allow-private --retries 0 --map {}",
+        crate::verify::map_arg(&server)
+    );
+    let out = run_action(
+        workspace.path(),
+        temp.path(),
+        &serde_json::json!({"args": args, "working-directory": "database"}),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("::error file=example.test.yaml,line=3,title=urldb verify (status)::"),
+        "{stdout}"
+    );
+    let summary = std::fs::read_to_string(temp.path().join("step_summary.md"))
+        .expect("the action wrote the job summary");
+    assert!(summary.contains("**1 of 2 URLs broken.**"), "{summary}");
+    assert!(
+        summary.contains("/missing` `HTTP 404 Not Found` at `example.test.yaml:3`"),
+        "{summary}"
+    );
+    assert_eq!(server.hits("/missing"), 1, "verify ran once");
+}

@@ -385,6 +385,83 @@ fn html_history_draws_a_chart_marks_and_badges() {
     assert!(!plain.contains(r#"value="flaky""#));
 }
 
+/// The page of a real run with `--history`, and of `urldb report` merging
+/// that run's JSON: the history the command keeps reaches the page.
+#[test]
+fn html_of_a_run_with_history_and_of_a_report() {
+    let server = Server::start();
+    let db = database(
+        "",
+        &[
+            &record("/ok", "text/html", &[]),
+            &record("/missing", "text/html", &[]),
+        ],
+    );
+    let history = db.path().join("history.jsonl");
+    let history = history.to_str().expect("utf-8 path");
+    let args = |format: &'static str| {
+        vec![
+            "--allow-private".to_string(),
+            "--retries".to_string(),
+            "0".to_string(),
+            "--map".to_string(),
+            map_arg(&server),
+            "--history".to_string(),
+            history.to_string(),
+            "--format".to_string(),
+            format.to_string(),
+        ]
+    };
+    let first = args("json");
+    let first = verify(
+        db.path(),
+        &first.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(first.code, 1, "{}", first.stderr);
+    let second = args("html");
+    let second = verify(
+        db.path(),
+        &second.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(second.code, 1, "{}", second.stderr);
+    let page = &second.stdout;
+    assert_self_contained(page);
+    assert_eq!(page.matches(r#"<rect class="bar""#).count(), 2, "{page}");
+    let data = data(page);
+    assert_eq!(data["history"], true);
+    let rows = data["rows"].as_array().expect("rows");
+    let missing = rows
+        .iter()
+        .find(|r| r["url"].as_str().is_some_and(|u| u.ends_with("/missing")))
+        .expect("the broken URL is a row");
+    assert_eq!(missing["verdict"], "broken");
+    assert_eq!(missing["trend"], "persistent");
+    assert_eq!(missing["recent"], serde_json::json!(["broken", "broken"]));
+
+    // `urldb report` draws the same page from the first run's JSON.
+    let json_file = db.path().join("run.json");
+    std::fs::write(&json_file, &first.stdout).expect("write the results");
+    let out = crate::support::urldb()
+        .current_dir(db.path())
+        .args(["report", "--format", "html"])
+        .arg(&json_file)
+        .output()
+        .expect("run urldb report");
+    assert_eq!(out.status.code(), Some(1));
+    let page = String::from_utf8(out.stdout).expect("utf-8");
+    let data = self::data(&page);
+    let broken: Vec<_> = data["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["verdict"] == "broken")
+        .map(|r| r["url"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert!(broken[0].ends_with("/missing"));
+    assert_eq!(count(&page, "broken"), Some(1), "{page}");
+}
+
 /// playwright-core, pinned by `tests/it/browser/package-lock.json`,
 /// installed once under `target/` (`npm ci`, under a lock, with a stamp).
 fn playwright() -> &'static Path {

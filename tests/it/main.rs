@@ -39,3 +39,4 @@ mod server;
 mod url_differential;
 mod urls;
 mod verify;
+mod verify_matrix;

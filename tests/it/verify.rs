@@ -23,7 +23,7 @@ const BIG: u64 = 50 * 1000 * 1000;
 pub(crate) struct Server {
     port: u16,
     connections: Arc<AtomicUsize>,
-    requests: Arc<Mutex<Vec<String>>>,
+    pub(crate) requests: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
@@ -150,6 +150,12 @@ fn serve(mut stream: TcpStream, log: &Mutex<Vec<String>>, hits: &Mutex<HashMap<S
             &ct("application/octet-stream"),
             b"abc",
         ),
+        // Many URLs (tests/it/verify_matrix.rs): pages that answer, pages
+        // that are gone, and one that works once and then is gone.
+        p if p.starts_with("/page/") => respond(&mut stream, "200 OK", &ct("text/html"), b"p"),
+        p if p.starts_with("/gone/") => respond(&mut stream, "404 Not Found", &[], b""),
+        "/sours" if hit == 1 => respond(&mut stream, "200 OK", &ct("text/html"), b"ok"),
+        "/sours" => respond(&mut stream, "404 Not Found", &[], b""),
         "/slow" => {
             std::thread::sleep(Duration::from_secs(3));
             respond(&mut stream, "200 OK", &ct("text/html"), b"late");
@@ -239,7 +245,7 @@ pub(crate) struct Run {
     pub(crate) code: i32,
     pub(crate) stdout: String,
     pub(crate) stderr: String,
-    elapsed: Duration,
+    pub(crate) elapsed: Duration,
 }
 
 pub(crate) fn verify(dir: &Path, args: &[&str]) -> Run {

@@ -49,6 +49,7 @@ base_env.update({
     "GITHUB_ACTION_PATH": action_dir,
     "GITHUB_WORKSPACE": workspace,
     "RUNNER_TEMP": runner_temp,
+    "GITHUB_STEP_SUMMARY": os.path.join(runner_temp, "step_summary.md"),
 })
 for step in action["runs"]["steps"]:
     name = step.get("name", step.get("id", "?"))

@@ -1,0 +1,115 @@
+//! `urldb report`: merge the `verify --format json` results of the shards
+//! of a run and show them in any verify format, with verify's exit status
+//! (`docs/verify.md`, "Results that merge").
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::verify::{VerifyFormat, write_results};
+use crate::app::{CommandError, ExitStatus};
+use crate::verify::report::problem_entry_line;
+use crate::verify::results::{self, FailOn, Results};
+
+/// The largest results file read (a million URLs take about 400 MB).
+const MAX_RESULTS_FILE: u64 = 4 << 30;
+
+/// Duplicate URLs named one by one; the rest are counted.
+const MAX_NAMED: usize = 10;
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// `urldb verify --format json` output files, e.g. one per shard.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
+    pub format: VerifyFormat,
+    /// What exits 1: any broken URL, or only newly broken ones (every one, without history).
+    #[arg(long, value_enum, default_value_t = FailOn::Any)]
+    pub fail_on: FailOn,
+}
+
+pub fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
+    let mut inputs = Vec::with_capacity(args.files.len());
+    for path in &args.files {
+        inputs.push(read(path)?);
+    }
+    let names: Vec<String> = args
+        .files
+        .iter()
+        .map(|p| crate::source::shown_path(p))
+        .collect();
+    let (merged, duplicates) = results::merge(inputs);
+    for d in duplicates.iter().take(MAX_NAMED) {
+        eprintln!(
+            "warning: {} ({}:{}) is in more than one results file; the result in {} is kept",
+            crate::text::escape(&d.url),
+            crate::text::path_text(&d.file),
+            d.line,
+            names
+                .get(d.kept)
+                .map(String::as_str)
+                .unwrap_or("the last file")
+        );
+    }
+    if duplicates.len() > MAX_NAMED {
+        eprintln!(
+            "warning: {} more URLs are in more than one results file",
+            duplicates.len() - MAX_NAMED
+        );
+    }
+    for missing in missing_shards(&merged) {
+        eprintln!("warning: no results of shard {missing}: its URLs are not in this report");
+    }
+    for p in &merged.problems {
+        eprintln!("{}", problem_entry_line(p));
+    }
+    write_results(args.format, &merged, quiet)?;
+    Ok(merged.exit_status(args.fail_on))
+}
+
+/// Read one results file: exit 2, naming the file, when it cannot be read
+/// or is not what `verify --format json` writes.
+fn read(path: &std::path::Path) -> Result<Results, CommandError> {
+    let shown = crate::source::shown_path(path);
+    let bytes = match crate::read::read_limited(path, MAX_RESULTS_FILE, false) {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(size)) => {
+            return Err(CommandError::Failed(format!(
+                "{shown}: {size} bytes, more than a results file may hold ({MAX_RESULTS_FILE})"
+            )));
+        }
+        Err(e) => return Err(CommandError::Failed(format!("{shown}: {e}"))),
+    };
+    serde_json::from_slice(&bytes).map_err(|e| {
+        CommandError::Failed(format!(
+            "{shown}: not the output of `urldb verify --format json`: {}",
+            crate::text::escape(&e.to_string())
+        ))
+    })
+}
+
+/// The shards `K/N` no input came from, when the inputs are shards.
+fn missing_shards(results: &Results) -> Vec<String> {
+    let mut counts: Vec<u32> = results
+        .runs
+        .iter()
+        .filter_map(|r| r.shard.map(|s| s.count))
+        .collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let mut missing = Vec::new();
+    for n in counts {
+        for k in 1..=n {
+            let present = results
+                .runs
+                .iter()
+                .any(|r| r.shard.is_some_and(|s| s.count == n && s.index == k));
+            if !present {
+                missing.push(format!("{k}/{n}"));
+            }
+        }
+    }
+    missing
+}
