@@ -6,6 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::rules;
 use crate::rules::diagnostic::{Finding, Severity};
 
+/// The rules on when nothing is selected.
+fn default_codes() -> impl Iterator<Item = &'static str> {
+    rules::ALL
+        .iter()
+        .filter(|r| r.on_by_default())
+        .map(|r| r.code)
+}
+
 #[derive(Debug, Clone)]
 pub struct Selection {
     enabled: BTreeSet<&'static str>,
@@ -15,14 +23,15 @@ pub struct Selection {
 impl Default for Selection {
     fn default() -> Self {
         Selection {
-            enabled: rules::ALL.iter().map(|r| r.code).collect(),
+            enabled: default_codes().collect(),
             severity: BTreeMap::new(),
         }
     }
 }
 
 impl Selection {
-    /// `select` (default `ALL`), plus `extend_select`, minus `ignore`.
+    /// `select` (default: every rule on by default, see
+    /// [`rules::OFF_BY_DEFAULT`]), plus `extend_select`, minus `ignore`.
     /// Codes are checked; an unknown one is an error with a suggestion.
     pub fn new(
         select: Option<&[String]>,
@@ -45,7 +54,7 @@ impl Selection {
         };
         let mut enabled: BTreeSet<&'static str> = match select {
             Some(list) => codes(list)?.into_iter().collect(),
-            None => rules::ALL.iter().map(|r| r.code).collect(),
+            None => default_codes().collect(),
         };
         enabled.extend(codes(extend_select)?);
         for code in codes(ignore)? {

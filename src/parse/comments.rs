@@ -4,6 +4,7 @@
 //! outside scalars. Scalar spans from the parser are skipped, so a `#` in a
 //! quoted string or a block scalar is content, not a comment.
 
+use crate::model::node::{Comments, Document, Node, Value};
 use crate::source::Span;
 
 /// Spans of every comment (from `#` to the end of its line).
@@ -43,4 +44,166 @@ pub fn find_comments(text: &str, scalar_spans: &[Span]) -> Vec<Span> {
         i += 1;
     }
     out
+}
+
+/// Give every comment of `text` (the spans [`find_comments`] found) to
+/// the node, entry or document it belongs to, as `docs/format.md`
+/// ("Comments") describes:
+///
+/// - a comment alone on its line(s) belongs to the first owner (document,
+///   mapping entry, sequence item) that starts after it, or, after the
+///   last one, to the end of the file (the first document's `footer`);
+/// - a comment after something on its line belongs to the last owner that
+///   starts before it on that line or earlier; when that owner already has
+///   one, it is treated as a comment alone on its line.
+///
+/// Returns how many comments found no owner (a file without documents).
+pub fn attach(text: &str, documents: &mut [Document], comments: &[Span]) -> usize {
+    if comments.is_empty() || documents.is_empty() {
+        return comments.len();
+    }
+    let mut owners: Vec<(usize, Owner)> = Vec::new();
+    for (d, doc) in documents.iter().enumerate() {
+        owners.push((
+            doc.span.start,
+            Owner {
+                doc: d,
+                steps: Vec::new(),
+            },
+        ));
+        if let Some(root) = &doc.root {
+            collect_owners(text, root, d, &mut Vec::new(), &mut owners);
+        }
+    }
+    // Stable: among owners that start at the same place (a document and
+    // its first key, a list item and its first key) the outer one is first.
+    owners.sort_by_key(|(start, _)| *start);
+    for span in comments {
+        let comment = text[span.clone()].trim_end().to_string();
+        let line_start = text[..span.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let alone = text[line_start..span.start]
+            .bytes()
+            .all(|b| b == b' ' || b == b'\t');
+        let before = owners.partition_point(|(start, _)| *start < span.start);
+        let comment = if alone || before == 0 {
+            Some(comment)
+        } else {
+            let slot = &mut owners[before - 1].1.comments(documents).trailing;
+            match slot {
+                None => {
+                    *slot = Some(comment);
+                    None
+                }
+                Some(_) => Some(comment),
+            }
+        };
+        if let Some(comment) = comment {
+            match owners.get(before) {
+                Some((_, owner)) => owner.comments(documents).before.push(comment),
+                None => documents[0].footer.push(comment),
+            }
+        }
+    }
+    0
+}
+
+/// Where an owner of comments is: its document, then the index of each
+/// entry or item on the way down.
+struct Owner {
+    doc: usize,
+    steps: Vec<usize>,
+}
+
+impl Owner {
+    fn comments<'d>(&self, documents: &'d mut [Document]) -> &'d mut Comments {
+        let doc = &mut documents[self.doc];
+        let Some((&last, path)) = self.steps.split_last() else {
+            return &mut doc.comments;
+        };
+        // The owners were collected from these very documents: every step
+        // exists.
+        let mut node = doc.root.as_mut().expect("an owner's document has a root");
+        for &step in path {
+            node = match &mut node.value {
+                Value::Seq(items) => &mut items[step],
+                Value::Map(entries) => &mut entries[step].value,
+                Value::Scalar(_) => unreachable!("owners are inside collections"),
+            };
+        }
+        match &mut node.value {
+            Value::Seq(items) => items[last].comments_mut(),
+            Value::Map(entries) => entries[last].key.comments_mut(),
+            Value::Scalar(_) => unreachable!("owners are inside collections"),
+        }
+    }
+}
+
+/// The entries and items inside `node`, in text order, each with where it
+/// starts: a mapping entry at its key, a block sequence item at its `-`.
+fn collect_owners(
+    text: &str,
+    node: &Node,
+    doc: usize,
+    path: &mut Vec<usize>,
+    out: &mut Vec<(usize, Owner)>,
+) {
+    match &node.value {
+        Value::Scalar(_) => {}
+        Value::Seq(items) => {
+            let mut previous_end = node.span.start;
+            for (i, item) in items.iter().enumerate() {
+                let start = if node.flow {
+                    item.span.start
+                } else {
+                    dash_between(text, previous_end, item.span.start)
+                };
+                previous_end = item.span.end.max(previous_end);
+                path.push(i);
+                out.push((
+                    start,
+                    Owner {
+                        doc,
+                        steps: path.clone(),
+                    },
+                ));
+                collect_owners(text, item, doc, path, out);
+                path.pop();
+            }
+        }
+        Value::Map(entries) => {
+            for (i, entry) in entries.iter().enumerate() {
+                path.push(i);
+                out.push((
+                    entry.key.span.start,
+                    Owner {
+                        doc,
+                        steps: path.clone(),
+                    },
+                ));
+                collect_owners(text, &entry.value, doc, path, out);
+                path.pop();
+            }
+        }
+    }
+}
+
+/// The `-` of a block sequence item that starts at `item`, looked for from
+/// the end of the item before it: only white space, comments and that `-`
+/// lie between. `item` itself when there is none to be found.
+fn dash_between(text: &str, from: usize, item: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = from.min(item);
+    while i < item {
+        match bytes[i] {
+            b'-' => return i,
+            b'#' => {
+                i += bytes[i..item]
+                    .iter()
+                    .position(|&b| b == b'\n' || b == b'\r')
+                    .unwrap_or(item - i);
+            }
+            _ => i += 1,
+        }
+    }
+    item
 }

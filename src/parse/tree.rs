@@ -33,6 +33,9 @@ pub struct Tree {
     /// Spans of every scalar, in text order: the comment scanner skips them.
     pub scalar_spans: Vec<Span>,
     pub problems: Vec<Problem>,
+    /// Spans of every comment, in text order. Each is also in the model:
+    /// [`super::comments::attach`] gave it to the node it belongs to.
+    pub comments: Vec<Span>,
     /// Parsing stopped early (syntax error or nesting): the tree is partial.
     pub incomplete: bool,
 }
@@ -170,6 +173,7 @@ impl Builder<'_> {
             root,
             span: self.doc_start..end,
             explicit_start: self.doc_explicit,
+            ..Document::default()
         });
     }
 
@@ -285,6 +289,10 @@ impl Builder<'_> {
             });
             self.tree.incomplete = true;
         }
+        // yaml-rust2's events do not report comments: they are found in
+        // the text between scalars, then given to their nodes.
+        self.tree.comments = super::comments::find_comments(text, &self.tree.scalar_spans);
+        super::comments::attach(text, &mut self.tree.documents, &self.tree.comments);
         self.tree
     }
 }
@@ -541,6 +549,7 @@ impl Tree {
             }
         }
         self.scalar_spans.iter_mut().for_each(sh);
+        self.comments.iter_mut().for_each(sh);
         for p in &mut self.problems {
             match p {
                 Problem::Syntax { span, .. }

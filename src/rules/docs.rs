@@ -12,8 +12,16 @@ include!(concat!(env!("OUT_DIR"), "/rule_docs.rs"));
 
 /// One rule's documentation as Markdown (also used for `docs/rules.md`).
 pub fn render(rule: &rules::Rule) -> String {
+    let off = if rule.on_by_default() {
+        String::new()
+    } else {
+        format!(
+            "\nOff by default: enable it with `extend-select = [\"{}\"]` (or `select`).",
+            rule.code
+        )
+    };
     format!(
-        "# {} ({})\n\n{}.\nDefault severity: {}. Fix: {}.\n\n{}",
+        "# {} ({})\n\n{}.\nDefault severity: {}. Fix: {}.{off}\n\n{}",
         rule.code,
         rule.severity.as_str(),
         capitalize(rule.summary),

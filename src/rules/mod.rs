@@ -153,6 +153,11 @@ pub static ALL: &[&Rule] = &[
     &not_canonical::RULE,
 ];
 
+/// Rules that run only when selected: by code or `ALL` in `select`, or in
+/// `extend-select`. A finding of theirs is a matter of house style, not an
+/// error in the data (`yaml-comment`: `fmt` keeps comments).
+pub static OFF_BY_DEFAULT: &[&str] = &["yaml-comment"];
+
 /// Look a rule up by its code.
 pub fn by_code(code: &str) -> Option<&'static Rule> {
     ALL.iter().copied().find(|r| r.code == code)
@@ -202,6 +207,11 @@ impl std::fmt::Debug for Rule {
 }
 
 impl Rule {
+    /// Whether the rule runs when the configuration selects nothing.
+    pub fn on_by_default(&self) -> bool {
+        !OFF_BY_DEFAULT.contains(&self.code)
+    }
+
     /// The rule's documentation (Markdown): the `//!` comment of its
     /// source file, extracted when urldb is built (`build.rs`).
     pub fn documentation(&self) -> String {

@@ -154,6 +154,7 @@ fn file() -> impl Strategy<Value = Vec<Document>> {
                 root,
                 span: 0..0,
                 explicit_start: true,
+                ..Document::default()
             })
             .collect()
     })
