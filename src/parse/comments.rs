@@ -150,14 +150,12 @@ fn collect_owners(
     match &node.value {
         Value::Scalar(_) => {}
         Value::Seq(items) => {
-            let mut previous_end = node.span.start;
             for (i, item) in items.iter().enumerate() {
                 let start = if node.flow {
                     item.span.start
                 } else {
-                    dash_between(text, previous_end, item.span.start)
+                    dash_before(text, item.span.start)
                 };
-                previous_end = item.span.end.max(previous_end);
                 path.push(i);
                 out.push((
                     start,
@@ -187,23 +185,26 @@ fn collect_owners(
     }
 }
 
-/// The `-` of a block sequence item that starts at `item`, looked for from
-/// the end of the item before it: only white space, comments and that `-`
-/// lie between. `item` itself when there is none to be found.
-fn dash_between(text: &str, from: usize, item: usize) -> usize {
-    let bytes = text.as_bytes();
-    let mut i = from.min(item);
-    while i < item {
-        match bytes[i] {
-            b'-' => return i,
-            b'#' => {
-                i += bytes[i..item]
-                    .iter()
-                    .position(|&b| b == b'\n' || b == b'\r')
-                    .unwrap_or(item - i);
-            }
-            _ => i += 1,
+/// The `-` of the block sequence item that starts at `item`: on its line
+/// (`- a`, `- - a`) or on a line above it with only comments and blank
+/// lines between (`-  # note`, then the item). `item` itself when there
+/// is none.
+fn dash_before(text: &str, item: usize) -> usize {
+    let mut end = item;
+    loop {
+        let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[line_start..end];
+        let bytes = line.as_bytes();
+        let code = (0..bytes.len())
+            .find(|&i| bytes[i] == b'#' && (i == 0 || matches!(bytes[i - 1], b' ' | b'\t')))
+            .map_or(line, |i| &line[..i]);
+        let code = code.trim_end();
+        if code.ends_with('-') {
+            return line_start + code.len() - 1;
         }
+        if !code.trim_start().is_empty() || line_start == 0 {
+            return item;
+        }
+        end = line_start - 1;
     }
-    item
 }

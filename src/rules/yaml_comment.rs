@@ -12,9 +12,15 @@
 //! which every tool keeps.
 //!
 //! ## Example
+//! ```toml
+//! # urldb.toml
+//! [lint]
+//! extend-select = ["yaml-comment"]
+//! ```
+//!
 //! ```yaml
 //! ---
-//! _path: /old  # kept for the 2019 links
+//! _path: /old # kept for the 2019 links
 //! content-type: text/html
 //! ```
 //!

@@ -7,6 +7,7 @@ mod action;
 mod add;
 mod cache;
 mod cli;
+mod comments;
 mod config;
 mod corpus;
 mod corpus_mutations;
