@@ -175,3 +175,23 @@ proptest! {
         }
     }
 }
+
+/// The before/after example of `docs/format.md` ("Comments") is what fmt
+/// does.
+#[test]
+fn the_documented_example_holds() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/format.md"))
+        .expect("docs/format.md");
+    let block_after = |marker: &str| -> String {
+        let start = doc
+            .find(marker)
+            .unwrap_or_else(|| panic!("{marker} in format.md"));
+        let rest = &doc[start..];
+        let open = rest.find("```yaml\n").expect("a yaml block") + "```yaml\n".len();
+        let close = rest[open..].find("```").expect("its end");
+        rest[open..open + close].to_string()
+    };
+    let before = block_after("Before `fmt`:");
+    let after = block_after("\nAfter:\n");
+    assert_fmt(&before, &after);
+}
