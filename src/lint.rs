@@ -396,7 +396,7 @@ pub fn apply_edits(mut docs: Vec<Document>, mut edits: Vec<Edit>) -> Vec<Documen
 /// Remove the entry or item `index` of `node`. Its comments go to the one
 /// after it (before it), else the one before it (after it); those that
 /// have neither are returned.
-fn remove_child(node: &mut Node, index: usize) -> Vec<String> {
+fn remove_child(node: &mut Node, index: usize) -> Vec<crate::model::node::Comment> {
     let removed = match &mut node.value {
         Value::Seq(items) if index < items.len() => items.remove(index).comments,
         Value::Map(entries) if index < entries.len() => entries.remove(index).key.comments,

@@ -86,21 +86,35 @@ pub struct Node {
     pub comments: Option<Box<Comments>>,
 }
 
-/// The comments a node, an entry or a document owns, each the text from
-/// `#` to the end of its line without trailing white space. Where a
+/// One comment: its text from `#` to the end of its line without trailing
+/// white space, and where it was read (a comment a fix moves keeps the
+/// span it was read at).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    pub text: String,
+    pub span: Span,
+}
+
+impl Comment {
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+/// The comments a node, an entry or a document owns. Where a
 /// comment goes is decided by `crate::parse::comments::attach` and written
 /// by the renderer; `docs/format.md` ("Comments") has the rules. They are
 /// layout: they never count in the equality of nodes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Comments {
     /// Whole-line comments just before the owner, in text order.
-    pub before: Vec<String>,
+    pub before: Vec<Comment>,
     /// The comment at the end of the owner's line.
-    pub trailing: Option<String>,
+    pub trailing: Option<Comment>,
     /// Whole-line comments written after the owner: only fixes that remove
     /// the last item of a list put comments here (the removed item's), so
     /// that they are not lost.
-    pub after: Vec<String>,
+    pub after: Vec<Comment>,
 }
 
 impl Comments {
@@ -114,11 +128,11 @@ impl Comments {
             .iter()
             .chain(&self.trailing)
             .chain(&self.after)
-            .map(String::as_str)
+            .map(Comment::as_str)
     }
 
     /// Every comment as whole lines (the trailing one too), in order.
-    pub fn into_lines(self) -> Vec<String> {
+    pub fn into_lines(self) -> Vec<Comment> {
         let mut out = self.before;
         out.extend(self.trailing);
         out.extend(self.after);
@@ -223,7 +237,7 @@ pub struct Document {
     pub comments: Comments,
     /// Comments after the last node of the file, written at its end. Only
     /// the first document (metadata, never removed) holds them.
-    pub footer: Vec<String>,
+    pub footer: Vec<Comment>,
 }
 
 /// Documents are equal when their contents are: spans and comments do not
@@ -245,9 +259,13 @@ pub fn all_comments(documents: &[Document]) -> Vec<&str> {
         out.extend(
             comments
                 .into_iter()
-                .flat_map(|c| c.before.iter().map(String::as_str)),
+                .flat_map(|c| c.before.iter().map(Comment::as_str)),
         );
-        out.extend(comments.and_then(|c| c.trailing.as_deref()));
+        out.extend(
+            comments
+                .and_then(|c| c.trailing.as_ref())
+                .map(Comment::as_str),
+        );
         match &n.value {
             Value::Scalar(_) => {}
             Value::Seq(items) => items.iter().for_each(|i| node(i, out)),
@@ -259,7 +277,7 @@ pub fn all_comments(documents: &[Document]) -> Vec<&str> {
         out.extend(
             comments
                 .into_iter()
-                .flat_map(|c| c.after.iter().map(String::as_str)),
+                .flat_map(|c| c.after.iter().map(Comment::as_str)),
         );
     }
     let mut out = Vec::new();
@@ -272,7 +290,7 @@ pub fn all_comments(documents: &[Document]) -> Vec<&str> {
     out.extend(
         documents
             .iter()
-            .flat_map(|d| d.footer.iter().map(String::as_str)),
+            .flat_map(|d| d.footer.iter().map(Comment::as_str)),
     );
     out
 }

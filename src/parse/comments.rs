@@ -4,7 +4,7 @@
 //! outside scalars. Scalar spans from the parser are skipped, so a `#` in a
 //! quoted string or a block scalar is content, not a comment.
 
-use crate::model::node::{Comments, Document, Node, Value};
+use crate::model::node::{Comment, Comments, Document, Node, Value};
 use crate::source::Span;
 
 /// Spans of every comment (from `#` to the end of its line).
@@ -79,7 +79,10 @@ pub fn attach(text: &str, documents: &mut [Document], comments: &[Span]) -> usiz
     // its first key, a list item and its first key) the outer one is first.
     owners.sort_by_key(|(start, _)| *start);
     for span in comments {
-        let comment = text[span.clone()].trim_end().to_string();
+        let comment = Comment {
+            text: text[span.clone()].trim_end().to_string(),
+            span: span.clone(),
+        };
         let line_start = text[..span.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
         let alone = text[line_start..span.start]
             .bytes()

@@ -9,7 +9,7 @@
 use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-use crate::model::node::{Document, Entry, Node, Scalar, ScalarStyle, Value};
+use crate::model::node::{Comments, Document, Entry, Node, Scalar, ScalarStyle, Value};
 use crate::source::{LineIndex, Span};
 
 /// Deeper nesting than this is refused (`nesting-too-deep`). A domain file
@@ -544,6 +544,8 @@ impl Tree {
         };
         for doc in &mut self.documents {
             sh(&mut doc.span);
+            shift_comments(&mut doc.comments, delta);
+            doc.footer.iter_mut().for_each(|c| sh(&mut c.span));
             if let Some(root) = &mut doc.root {
                 shift_node(root, delta);
             }
@@ -562,9 +564,24 @@ impl Tree {
     }
 }
 
+fn shift_comments(comments: &mut Comments, delta: usize) {
+    let all = comments
+        .before
+        .iter_mut()
+        .chain(&mut comments.trailing)
+        .chain(&mut comments.after);
+    for comment in all {
+        comment.span.start += delta;
+        comment.span.end += delta;
+    }
+}
+
 fn shift_node(node: &mut Node, delta: usize) {
     node.span.start += delta;
     node.span.end += delta;
+    if let Some(comments) = &mut node.comments {
+        shift_comments(comments, delta);
+    }
     match &mut node.value {
         Value::Scalar(_) => {}
         Value::Seq(items) => items.iter_mut().for_each(|n| shift_node(n, delta)),

@@ -11,7 +11,7 @@ pub mod scalar;
 
 use crate::model::domain::is_empty_metadata;
 use crate::model::domain::{FieldKind, field_kind};
-use crate::model::node::Comments;
+use crate::model::node::{Comment, Comments};
 use crate::model::node::{Document, Node, Scalar, ScalarStyle, Value};
 use crate::model::resolve::Implicit;
 use emitter::{Emitter, Item, Notes, Text};
@@ -82,7 +82,7 @@ pub fn render(documents: &[Document], options: &RenderOptions) -> String {
     if options.comments {
         let footer: Vec<&str> = documents
             .iter()
-            .flat_map(|d| d.footer.iter().map(String::as_str))
+            .flat_map(|d| d.footer.iter().map(Comment::as_str))
             .collect();
         emitter.comment_lines(&footer);
     }
@@ -219,9 +219,9 @@ impl Build {
     fn notes<'a>(self, comments: Option<&'a Comments>) -> Notes<'a> {
         match comments {
             Some(c) if self.comments => Notes {
-                before: c.before.iter().map(String::as_str).collect(),
-                trailing: c.trailing.as_deref(),
-                after: c.after.iter().map(String::as_str).collect(),
+                before: c.before.iter().map(Comment::as_str).collect(),
+                trailing: c.trailing.as_ref().map(Comment::as_str),
+                after: c.after.iter().map(Comment::as_str).collect(),
             },
             _ => Notes::default(),
         }

@@ -195,3 +195,33 @@ fn the_documented_example_holds() {
     let after = block_after("\nAfter:\n");
     assert_fmt(&before, &after);
 }
+
+/// Comments are in the model with the span they were read at (after a
+/// byte order mark too), on the owner the attachment rules name.
+#[test]
+fn comments_are_in_the_model_with_their_spans() {
+    let text = "\u{feff}# header\n---\n---\n_path: /a # t\ncategories:\n# before b\n- b\ncontent-type: text/html\n# footer\n";
+    let checked = check_bytes(
+        Path::new("example.com.yaml"),
+        text.as_bytes(),
+        &Options::default(),
+    );
+    let docs = checked.documents.expect("parses");
+    let at = |c: &urldb::model::node::Comment| &text[c.span.clone()];
+    assert_eq!(at(&docs[0].comments.before[0]), "# header");
+    assert_eq!(at(&docs[0].footer[0]), "# footer");
+    let record = docs[1]
+        .root
+        .as_ref()
+        .and_then(|r| r.as_map())
+        .expect("a mapping");
+    let path = record[0].key.comments.as_deref().expect("_path's comments");
+    assert_eq!(path.trailing.as_ref().map(at), Some("# t"));
+    let categories = record[1].value.as_seq().expect("a list");
+    let b = categories[0].comments.as_deref().expect("b's comments");
+    assert_eq!(b.before.iter().map(at).collect::<Vec<_>>(), ["# before b"]);
+    assert_eq!(
+        urldb::model::node::all_comments(&docs),
+        ["# header", "# t", "# before b", "# footer"]
+    );
+}
