@@ -211,3 +211,26 @@ fn dash_before(text: &str, item: usize) -> usize {
         end = line_start - 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_item_starts_at_its_dash() {
+        let text = "x:\n- a\n-   # note\r\n  # more\n  k: v\n- - b\n";
+        let at = |s: &str| text.find(s).expect(s);
+        assert_eq!(dash_before(text, at("a")), at("- a"));
+        assert_eq!(dash_before(text, at("k: v")), at("-   # note"));
+        assert_eq!(dash_before(text, at("b")), at("- b"));
+        // No dash: the item's own start.
+        assert_eq!(dash_before(text, at("x")), at("x"));
+    }
+
+    #[test]
+    fn comments_without_documents_have_no_owner() {
+        let text = "# only\n";
+        let spans = find_comments(text, &[]);
+        assert_eq!(attach(text, &mut [], &spans), 1);
+    }
+}
