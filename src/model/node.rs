@@ -102,7 +102,7 @@ impl Comment {
 }
 
 /// The comments a node, an entry or a document owns. Where a
-/// comment goes is decided by `crate::parse::comments::attach` and written
+/// comment goes is decided when the file is parsed and written
 /// by the renderer; `docs/format.md` ("Comments") has the rules. They are
 /// layout: they never count in the equality of nodes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

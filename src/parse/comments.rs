@@ -88,23 +88,24 @@ pub fn attach(text: &str, documents: &mut [Document], comments: &[Span]) -> usiz
             .bytes()
             .all(|b| b == b' ' || b == b'\t');
         let before = owners.partition_point(|(start, _)| *start < span.start);
-        let comment = if alone || before == 0 {
-            Some(comment)
-        } else {
-            let slot = &mut owners[before - 1].1.comments(documents).trailing;
-            match slot {
-                None => {
+        let comment = match owners.get(before.wrapping_sub(1)) {
+            Some((_, owner)) if !alone => match owner.comments(documents) {
+                Some(Comments {
+                    trailing: slot @ None,
+                    ..
+                }) => {
                     *slot = Some(comment);
                     None
                 }
-                Some(_) => Some(comment),
-            }
+                _ => Some(comment),
+            },
+            _ => Some(comment),
         };
-        if let Some(comment) = comment {
-            match owners.get(before) {
-                Some((_, owner)) => owner.comments(documents).before.push(comment),
-                None => documents[0].footer.push(comment),
-            }
+        let Some(comment) = comment else { continue };
+        let owner = owners.get(before).and_then(|(_, o)| o.comments(documents));
+        match owner {
+            Some(owner) => owner.before.push(comment),
+            None => documents[0].footer.push(comment),
         }
     }
     0
@@ -118,25 +119,26 @@ struct Owner {
 }
 
 impl Owner {
-    fn comments<'d>(&self, documents: &'d mut [Document]) -> &'d mut Comments {
-        let doc = &mut documents[self.doc];
+    /// The owner's comments. The owners were collected from these very
+    /// documents, so every step exists; `None` (never) would send the
+    /// comment to the end of the file rather than lose it.
+    fn comments<'d>(&self, documents: &'d mut [Document]) -> Option<&'d mut Comments> {
+        let doc = documents.get_mut(self.doc)?;
         let Some((&last, path)) = self.steps.split_last() else {
-            return &mut doc.comments;
+            return Some(&mut doc.comments);
         };
-        // The owners were collected from these very documents: every step
-        // exists.
-        let mut node = doc.root.as_mut().expect("an owner's document has a root");
+        let mut node = doc.root.as_mut()?;
         for &step in path {
             node = match &mut node.value {
-                Value::Seq(items) => &mut items[step],
-                Value::Map(entries) => &mut entries[step].value,
-                Value::Scalar(_) => unreachable!("owners are inside collections"),
+                Value::Seq(items) => items.get_mut(step)?,
+                Value::Map(entries) => &mut entries.get_mut(step)?.value,
+                Value::Scalar(_) => return None,
             };
         }
         match &mut node.value {
-            Value::Seq(items) => items[last].comments_mut(),
-            Value::Map(entries) => entries[last].key.comments_mut(),
-            Value::Scalar(_) => unreachable!("owners are inside collections"),
+            Value::Seq(items) => items.get_mut(last).map(Node::comments_mut),
+            Value::Map(entries) => entries.get_mut(last).map(|e| e.key.comments_mut()),
+            Value::Scalar(_) => None,
         }
     }
 }
