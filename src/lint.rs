@@ -397,15 +397,19 @@ pub fn apply_edits(mut docs: Vec<Document>, mut edits: Vec<Edit>) -> Vec<Documen
 /// after it (before it), else the one before it (after it); those that
 /// have neither are returned.
 fn remove_child(node: &mut Node, index: usize) -> Vec<crate::model::node::Comment> {
-    let removed = match &mut node.value {
-        Value::Seq(items) if index < items.len() => items.remove(index).comments,
-        Value::Map(entries) if index < entries.len() => entries.remove(index).key.comments,
-        _ => None,
+    let lines = match &mut node.value {
+        Value::Seq(items) if index < items.len() => items.remove(index).take_all_comments(),
+        Value::Map(entries) if index < entries.len() => {
+            let mut entry = entries.remove(index);
+            let mut lines = entry.key.take_all_comments();
+            lines.extend(entry.value.take_all_comments());
+            lines
+        }
+        _ => Vec::new(),
     };
-    let Some(removed) = removed.filter(|c| !c.is_empty()) else {
+    if lines.is_empty() {
         return Vec::new();
-    };
-    let lines = removed.into_lines();
+    }
     let (next, previous) = match &mut node.value {
         Value::Seq(items) => {
             let len = items.len();

@@ -130,14 +130,6 @@ impl Comments {
             .chain(&self.after)
             .map(Comment::as_str)
     }
-
-    /// Every comment as whole lines (the trailing one too), in order.
-    pub fn into_lines(self) -> Vec<Comment> {
-        let mut out = self.before;
-        out.extend(self.trailing);
-        out.extend(self.after);
-        out
-    }
 }
 
 /// Two nodes are equal when their values are: spans and layout do not count.
@@ -158,6 +150,27 @@ impl Node {
             alias: false,
             comments: None,
         }
+    }
+
+    /// Every comment of this node and of the nodes inside it, in text
+    /// order, taken out (for a node that is removed: they are not lost).
+    pub fn take_all_comments(&mut self) -> Vec<Comment> {
+        let mut out = Vec::new();
+        let own = self.comments.take().map(|c| *c).unwrap_or_default();
+        out.extend(own.before);
+        out.extend(own.trailing);
+        match &mut self.value {
+            Value::Scalar(_) => {}
+            Value::Seq(items) => items
+                .iter_mut()
+                .for_each(|i| out.extend(i.take_all_comments())),
+            Value::Map(entries) => entries.iter_mut().for_each(|e| {
+                out.extend(e.key.take_all_comments());
+                out.extend(e.value.take_all_comments());
+            }),
+        }
+        out.extend(own.after);
+        out
     }
 
     /// This node's comments, made empty when it has none.

@@ -102,6 +102,22 @@ fn a_fix_that_removes_an_item_keeps_its_comment() {
 }
 
 #[test]
+fn a_fix_that_removes_a_key_keeps_its_comments() {
+    // empty-categories removes `categories: []`; its comments (its own and
+    // those inside it) go to the key after it.
+    let text = "---\n---\n_path: /a\n# none yet\ncategories: [ # to do\n  ] # really\ncontent-type: text/html\n";
+    let options = Options::default();
+    let checked = check_bytes(Path::new("example.com.yaml"), text.as_bytes(), &options);
+    let fixed = fix(checked, &options);
+    let out = fixed.text.expect("fixed");
+    assert!(!out.contains("categories"), "{out}");
+    for comment in ["# none yet", "# to do", "# really"] {
+        assert_eq!(out.matches(comment).count(), 1, "{comment} in {out}");
+    }
+    assert_eq!(fmt(&out), out);
+}
+
+#[test]
 fn the_issue_example_end_to_end() {
     // A header, a comment before an out-of-order record, a trailing
     // comment on a category: fmt keeps each once, in its place, and the
