@@ -103,8 +103,8 @@ fn a_fix_that_removes_an_item_keeps_its_comment() {
 
 #[test]
 fn a_fix_that_removes_a_key_keeps_its_comments() {
-    // empty-categories removes `categories: []`; its comments (its own and
-    // those inside it) go to the key after it.
+    // empty-categories removes `categories: []`; the comments on its
+    // lines go to the key after it.
     let text = "---\n---\n_path: /a\n# none yet\ncategories: [ # to do\n  ] # really\ncontent-type: text/html\n";
     let options = Options::default();
     let checked = check_bytes(Path::new("example.com.yaml"), text.as_bytes(), &options);
