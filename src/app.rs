@@ -260,8 +260,14 @@ impl Context {
                 lint.ignore.clone(),
             ),
         };
-        let selection = Selection::new(sel.as_deref(), &extend, &ignore, &lint.severity)
-            .map_err(CommandError::Usage)?;
+        let selection = Selection::new(
+            sel.as_deref(),
+            &extend,
+            &ignore,
+            &lint.severity,
+            self.config.style,
+        )
+        .map_err(CommandError::Usage)?;
         Ok(Options {
             settings: self.config.lint_settings(),
             selection,

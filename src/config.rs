@@ -58,7 +58,8 @@ pub enum LineEnding {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct LintConfig {
-    /// Rule codes to enable (`"ALL"` for every rule; the default).
+    /// Rule codes to enable (`"ALL"` for every rule). The default is
+    /// every rule but those off by default (`yaml-comment`).
     pub select: Option<Vec<String>>,
     /// Rule codes to add to `select`.
     #[serde(default)]

@@ -286,6 +286,7 @@ impl NewRecord {
             root: Some(Node::new(Value::Map(entries), 0..0)),
             span: 0..0,
             explicit_start: true,
+            ..Document::default()
         }
     }
 }
@@ -523,6 +524,7 @@ fn new_metadata(https: bool) -> Document {
         root,
         span: 0..0,
         explicit_start: true,
+        ..Document::default()
     }
 }
 

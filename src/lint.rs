@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::config::{LineEnding, LintSettings};
 use crate::model::node::{Document, Node, Value};
-use crate::parse::{comments::find_comments, tree::Problem, tree::parse_tree};
+use crate::parse::{tree::Problem, tree::parse_tree};
 use crate::render::{EmptyMetadata, RenderOptions, render};
 use crate::rules::diagnostic::{Applicability, Edit, Finding, NodePath};
 use crate::rules::{self, Check, FileContext, FileFacts, LayoutContext, Rule, TextContext};
@@ -22,7 +22,8 @@ pub struct Options {
     pub selection: Selection,
     pub line_ending: LineEnding,
     pub empty_metadata: EmptyMetadata,
-    /// `fmt --drop-comments`: comments do not block a rewrite.
+    /// `fmt --drop-comments`: the canonical text is written without the
+    /// file's comments.
     pub drop_comments: bool,
     /// Parse every file with the general YAML parser, never the fast path
     /// (for tests that hold the two to the same findings).
@@ -102,8 +103,10 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
             Problem::TooDeep { span } => rules::nesting_too_deep::finding(span.clone()),
         });
     }
-    for span in find_comments(&source.text, &tree.scalar_spans) {
-        all.push(rules::yaml_comment::finding(span));
+    // The parser has given every comment to its node; the rule (off by
+    // default) reports where they are.
+    for span in &tree.comments {
+        all.push(rules::yaml_comment::finding(span.clone()));
     }
 
     let domain = rules::domain_of(path);
@@ -122,7 +125,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
             }
         }
         guard_path_fixes(docs, &mut all);
-        if blocking(&all, options).is_none() {
+        if blocking(&all).is_none() {
             let render_options = render_options(&source.text, docs, options);
             // Text the fast reader read is most often canonical already:
             // proving it is much cheaper than writing it again.
@@ -150,7 +153,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
             canonical = Some(text);
         }
     }
-    let blocked_by = blocking(&all, options);
+    let blocked_by = blocking(&all);
     if blocked_by.is_some() {
         // Nothing in a file that cannot be rewritten gets fixed: say so.
         canonical = None;
@@ -255,10 +258,8 @@ fn guard_path_fixes(docs: &[Document], findings: &mut [Finding]) {
     }
 }
 
-fn blocking(findings: &[Finding], options: &Options) -> Option<&'static Rule> {
-    findings.iter().map(|f| f.rule).find(|r| {
-        r.blocks_rewrite && !(options.drop_comments && r.code == rules::yaml_comment::RULE.code)
-    })
+fn blocking(findings: &[Finding]) -> Option<&'static Rule> {
+    findings.iter().map(|f| f.rule).find(|r| r.blocks_rewrite)
 }
 
 /// The line break and empty-metadata form a file's canonical text uses.
@@ -292,6 +293,7 @@ pub fn render_options(text: &str, docs: &[Document], options: &Options) -> Rende
         empty_metadata,
         style: options.settings.style,
         sort: true,
+        comments: !options.drop_comments,
     }
 }
 
@@ -370,21 +372,93 @@ pub fn apply_edits(mut docs: Vec<Document>, mut edits: Vec<Edit>) -> Vec<Documen
                     continue;
                 };
                 let parent = NodePath::new(at.doc, parent_steps);
+                let mut orphans = Vec::new();
                 if let Some(node) = node_mut(&mut docs, &parent) {
-                    match &mut node.value {
-                        Value::Seq(items) if last < items.len() => {
-                            items.remove(last);
+                    orphans = remove_child(node, last);
+                }
+                // The comments of what was removed are not lost: they go
+                // to the entry or item that held it, written after it.
+                if !orphans.is_empty() {
+                    match owner_comments(&mut docs, &parent) {
+                        Some(comments) => comments.after.extend(orphans),
+                        None => {
+                            if let Some(first) = docs.first_mut() {
+                                first.footer.extend(orphans);
+                            }
                         }
-                        Value::Map(entries) if last < entries.len() => {
-                            entries.remove(last);
-                        }
-                        _ => {}
                     }
                 }
             }
         }
     }
     docs
+}
+
+/// Remove the entry or item `index` of `node`. Its comments go to the one
+/// after it (before it), else the one before it (after it); those that
+/// have neither are returned.
+fn remove_child(node: &mut Node, index: usize) -> Vec<crate::model::node::Comment> {
+    let lines = match &mut node.value {
+        Value::Seq(items) if index < items.len() => items.remove(index).take_all_comments(),
+        Value::Map(entries) if index < entries.len() => {
+            let mut entry = entries.remove(index);
+            let mut lines = entry.key.take_all_comments();
+            lines.extend(entry.value.take_all_comments());
+            lines
+        }
+        _ => Vec::new(),
+    };
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    let (next, previous) = match &mut node.value {
+        Value::Seq(items) => {
+            let len = items.len();
+            let (before, after) = items.split_at_mut(index.min(len));
+            (after.first_mut(), before.last_mut())
+        }
+        Value::Map(entries) => {
+            let len = entries.len();
+            let (before, after) = entries.split_at_mut(index.min(len));
+            (
+                after.first_mut().map(|e| &mut e.key),
+                before.last_mut().map(|e| &mut e.key),
+            )
+        }
+        Value::Scalar(_) => (None, None),
+    };
+    match (next, previous) {
+        (Some(next), _) => {
+            let comments = next.comments_mut();
+            let mut moved = lines;
+            moved.append(&mut comments.before);
+            comments.before = moved;
+            Vec::new()
+        }
+        (None, Some(previous)) => {
+            previous.comments_mut().after.extend(lines);
+            Vec::new()
+        }
+        (None, None) => lines,
+    }
+}
+
+/// The comments of the entry or item at `at` (for a document's root, the
+/// document's).
+fn owner_comments<'a>(
+    docs: &'a mut [Document],
+    at: &NodePath,
+) -> Option<&'a mut crate::model::node::Comments> {
+    let Some((&last, parent_steps)) = at.steps.split_last() else {
+        return docs.get_mut(at.doc).map(|d| &mut d.comments);
+    };
+    let parent = NodePath::new(at.doc, parent_steps);
+    let node = node_mut(docs, &parent)?;
+    match &mut node.value {
+        Value::Seq(items) => items.get_mut(last).map(Node::comments_mut),
+        Value::Map(entries) => entries.get_mut(last).map(|e| e.key.comments_mut()),
+        Value::Scalar(_) => None,
+    }
 }
 
 fn node_mut<'a>(docs: &'a mut [Document], at: &NodePath) -> Option<&'a mut Node> {

@@ -3,8 +3,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::render::TextStyle;
 use crate::rules;
 use crate::rules::diagnostic::{Finding, Severity};
+
+/// The rules on when nothing is selected.
+fn default_codes(style: TextStyle) -> impl Iterator<Item = &'static str> {
+    rules::ALL
+        .iter()
+        .filter(move |r| r.on_by_default(style))
+        .map(|r| r.code)
+}
 
 #[derive(Debug, Clone)]
 pub struct Selection {
@@ -15,20 +24,22 @@ pub struct Selection {
 impl Default for Selection {
     fn default() -> Self {
         Selection {
-            enabled: rules::ALL.iter().map(|r| r.code).collect(),
+            enabled: default_codes(TextStyle::Readable).collect(),
             severity: BTreeMap::new(),
         }
     }
 }
 
 impl Selection {
-    /// `select` (default `ALL`), plus `extend_select`, minus `ignore`.
+    /// `select` (default: every rule on by default in `style`, see
+    /// [`rules::OFF_BY_DEFAULT`]), plus `extend_select`, minus `ignore`.
     /// Codes are checked; an unknown one is an error with a suggestion.
     pub fn new(
         select: Option<&[String]>,
         extend_select: &[String],
         ignore: &[String],
         severity: &BTreeMap<String, Severity>,
+        style: TextStyle,
     ) -> Result<Selection, String> {
         let codes = |list: &[String]| -> Result<Vec<&'static str>, String> {
             let mut out = Vec::new();
@@ -45,7 +56,7 @@ impl Selection {
         };
         let mut enabled: BTreeSet<&'static str> = match select {
             Some(list) => codes(list)?.into_iter().collect(),
-            None => rules::ALL.iter().map(|r| r.code).collect(),
+            None => default_codes(style).collect(),
         };
         enabled.extend(codes(extend_select)?);
         for code in codes(ignore)? {

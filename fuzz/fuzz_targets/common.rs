@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use urldb::lint::Checked;
-use urldb::model::node::{Document, Node, Value};
+use urldb::model::node::{Comment, Comments, Document, Node, Value};
 use urldb::source::Span;
 
 /// A span is inside `text` and starts and ends on character boundaries
@@ -33,8 +33,23 @@ pub fn assert_findings(checked: &Checked) {
     }
 }
 
+/// A comment's span is in the text, and the text there is the comment.
+pub fn assert_comments(text: &str, comments: &Comments) {
+    for c in comments.before.iter().chain(&comments.trailing).chain(&comments.after) {
+        assert_comment(text, c);
+    }
+}
+
+pub fn assert_comment(text: &str, c: &Comment) {
+    assert_span(text, &c.span, "comment");
+    assert_eq!(text[c.span.clone()].trim_end(), c.text, "comment text");
+}
+
 pub fn assert_node(text: &str, node: &Node) {
     assert_span(text, &node.span, "node");
+    if let Some(comments) = &node.comments {
+        assert_comments(text, comments);
+    }
     match &node.value {
         Value::Scalar(_) => {}
         Value::Seq(items) => items.iter().for_each(|n| assert_node(text, n)),
@@ -48,6 +63,8 @@ pub fn assert_node(text: &str, node: &Node) {
 pub fn assert_documents(text: &str, docs: &[Document]) {
     for d in docs {
         assert_span(text, &d.span, "document");
+        assert_comments(text, &d.comments);
+        d.footer.iter().for_each(|c| assert_comment(text, c));
         if let Some(root) = &d.root {
             assert_node(text, root);
         }
@@ -58,14 +75,14 @@ pub fn assert_documents(text: &str, docs: &[Document]) {
 mod model_walk;
 // Not every target uses both.
 #[allow(unused_imports)]
-pub use model_walk::{hashes as hashes_in_model, last_end};
+pub use model_walk::{hashes as hashes_in_model, last_end, only_layout_and_comments};
 
-/// What follows the last node is layout only: nothing after it is lost.
+/// What follows the last node is layout and comments only (comments are
+/// in the model): nothing after it is lost.
 pub fn assert_nothing_after_the_model(text: &str, docs: &[Document]) {
     let tail = &text[last_end(docs).min(text.len())..];
     assert!(
-        tail.chars()
-            .all(|c| " \t\r\n.-]}[{'\"|>:?,\u{feff}".contains(c)),
+        only_layout_and_comments(tail),
         "text after the last node would be dropped: {tail:?} in {text:?}"
     );
 }

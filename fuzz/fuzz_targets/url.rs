@@ -34,11 +34,13 @@ fn record_file(path: &str) -> String {
             root: None,
             span: 0..0,
             explicit_start: true,
+            ..Document::default()
         },
         Document {
             root: Some(record),
             span: 0..0,
             explicit_start: true,
+            ..Document::default()
         },
     ];
     render(&docs, &RenderOptions::default())

@@ -25,7 +25,7 @@ pub struct FmtArgs {
     pub stdin_filename: Option<PathBuf>,
     #[command(flatten)]
     pub git: GitArgs,
-    /// Rewrite files that have comments, dropping the comments.
+    /// Write the canonical text without the files' comments.
     #[arg(long)]
     pub drop_comments: bool,
 }
@@ -157,13 +157,5 @@ fn report_blocked(checked: &crate::lint::Checked, path: &std::path::Path) {
             format!("{line}:{col}: {}", crate::text::escape(&f.message))
         })
         .unwrap_or_else(|| rule.summary.to_string());
-    let hint = if rule.code == "yaml-comment" {
-        " (use --drop-comments to drop them)"
-    } else {
-        ""
-    };
-    eprintln!(
-        "error: {path}: not formatted: {} at {detail}{hint}",
-        rule.code
-    );
+    eprintln!("error: {path}: not formatted: {} at {detail}", rule.code);
 }

@@ -15,8 +15,9 @@ root = "."                  # the database directory, relative to this file
 # exclude = ["drafts/**"]
 
 [lint]
-# select = ["ALL"]
-# ignore = ["yaml-comment"]
+# select = ["ALL"]          # default: every rule but yaml-comment (off by default)
+# extend-select = ["yaml-comment"]
+# ignore = ["suspicious-key"]
 # severity = { suspicious-key = "error" }
 # categories = ["coreapp", "frontend", "deprecated"]   # a closed vocabulary
 

@@ -80,6 +80,56 @@ pub struct Node {
     /// A placeholder for an alias (`*name`), which urldb never expands; its
     /// value is unknown (`yaml-alias` reports it).
     pub alias: bool,
+    /// The comments that belong to this node, when it is a sequence item or
+    /// the key of a mapping entry (see [`Comments`]). Boxed: almost no node
+    /// has any.
+    pub comments: Option<Box<Comments>>,
+}
+
+/// One comment: its text from `#` to the end of its line without trailing
+/// white space, and where it was read (a comment a fix moves keeps the
+/// span it was read at).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    pub text: String,
+    pub span: Span,
+}
+
+impl Comment {
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+/// The comments a node, an entry or a document owns. Where a
+/// comment goes is decided when the file is parsed and written
+/// by the renderer; `docs/format.md` ("Comments") has the rules. They are
+/// layout: they never count in the equality of nodes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Comments {
+    /// Whole-line comments just before the owner, in text order.
+    pub before: Vec<Comment>,
+    /// The comment at the end of the owner's line.
+    pub trailing: Option<Comment>,
+    /// Whole-line comments written after the owner: only fixes that remove
+    /// the last item of a list put comments here (the removed item's), so
+    /// that they are not lost.
+    pub after: Vec<Comment>,
+}
+
+impl Comments {
+    pub fn is_empty(&self) -> bool {
+        self.before.is_empty() && self.trailing.is_none() && self.after.is_empty()
+    }
+
+    /// Every comment, in the order they are written.
+    pub fn lines(&self) -> impl Iterator<Item = &str> {
+        self.before
+            .iter()
+            .chain(&self.trailing)
+            .chain(&self.after)
+            .map(Comment::as_str)
+    }
 }
 
 /// Two nodes are equal when their values are: spans and layout do not count.
@@ -98,7 +148,34 @@ impl Node {
             span,
             flow: false,
             alias: false,
+            comments: None,
         }
+    }
+
+    /// Every comment of this node and of the nodes inside it, in text
+    /// order, taken out (for a node that is removed: they are not lost).
+    pub fn take_all_comments(&mut self) -> Vec<Comment> {
+        let mut out = Vec::new();
+        let own = self.comments.take().map(|c| *c).unwrap_or_default();
+        out.extend(own.before);
+        out.extend(own.trailing);
+        match &mut self.value {
+            Value::Scalar(_) => {}
+            Value::Seq(items) => items
+                .iter_mut()
+                .for_each(|i| out.extend(i.take_all_comments())),
+            Value::Map(entries) => entries.iter_mut().for_each(|e| {
+                out.extend(e.key.take_all_comments());
+                out.extend(e.value.take_all_comments());
+            }),
+        }
+        out.extend(own.after);
+        out
+    }
+
+    /// This node's comments, made empty when it has none.
+    pub fn comments_mut(&mut self) -> &mut Comments {
+        self.comments.get_or_insert_with(Box::default)
     }
 
     pub fn as_scalar(&self) -> Option<&Scalar> {
@@ -159,7 +236,7 @@ pub fn get<'a>(entries: &'a [Entry], key: &str) -> Option<&'a Entry> {
 }
 
 /// One YAML document of a file: `---` and what follows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Document {
     /// `None` for a document with no content at all (a bare `---`).
     pub root: Option<Node>,
@@ -168,6 +245,67 @@ pub struct Document {
     pub span: Span,
     /// The document started with an explicit `---`.
     pub explicit_start: bool,
+    /// Comments before its `---` line (for the first document: the header
+    /// of the file) and at the end of that line.
+    pub comments: Comments,
+    /// Comments after the last node of the file, written at its end. Only
+    /// the first document (metadata, never removed) holds them.
+    pub footer: Vec<Comment>,
+}
+
+/// Documents are equal when their contents are: spans and comments do not
+/// count (see [`Node`]'s equality).
+impl PartialEq for Document {
+    fn eq(&self, other: &Self) -> bool {
+        self.root == other.root
+            && self.span == other.span
+            && self.explicit_start == other.explicit_start
+    }
+}
+impl Eq for Document {}
+
+/// Every comment of `documents`, in the order the renderer writes them
+/// for unsorted documents: what the comment properties count.
+pub fn all_comments(documents: &[Document]) -> Vec<&str> {
+    fn node<'a>(n: &'a Node, out: &mut Vec<&'a str>) {
+        let comments = n.comments.as_deref();
+        out.extend(
+            comments
+                .into_iter()
+                .flat_map(|c| c.before.iter().map(Comment::as_str)),
+        );
+        out.extend(
+            comments
+                .and_then(|c| c.trailing.as_ref())
+                .map(Comment::as_str),
+        );
+        match &n.value {
+            Value::Scalar(_) => {}
+            Value::Seq(items) => items.iter().for_each(|i| node(i, out)),
+            Value::Map(entries) => entries.iter().for_each(|e| {
+                node(&e.key, out);
+                node(&e.value, out);
+            }),
+        }
+        out.extend(
+            comments
+                .into_iter()
+                .flat_map(|c| c.after.iter().map(Comment::as_str)),
+        );
+    }
+    let mut out = Vec::new();
+    for d in documents {
+        out.extend(d.comments.lines());
+        if let Some(root) = &d.root {
+            node(root, &mut out);
+        }
+    }
+    out.extend(
+        documents
+            .iter()
+            .flat_map(|d| d.footer.iter().map(Comment::as_str)),
+    );
+    out
 }
 
 /// Every mapping of the documents (at any depth, keys included), in text

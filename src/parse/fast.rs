@@ -116,6 +116,7 @@ impl<'a> Reader<'a> {
             root,
             span: start..end,
             explicit_start: true,
+            ..Document::default()
         });
         Some(())
     }

@@ -9,7 +9,7 @@
 use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-use crate::model::node::{Document, Entry, Node, Scalar, ScalarStyle, Value};
+use crate::model::node::{Comments, Document, Entry, Node, Scalar, ScalarStyle, Value};
 use crate::source::{LineIndex, Span};
 
 /// Deeper nesting than this is refused (`nesting-too-deep`). A domain file
@@ -33,6 +33,9 @@ pub struct Tree {
     /// Spans of every scalar, in text order: the comment scanner skips them.
     pub scalar_spans: Vec<Span>,
     pub problems: Vec<Problem>,
+    /// Spans of every comment, in text order. Each is also in the model:
+    /// [`super::comments::attach`] gave it to the node it belongs to.
+    pub comments: Vec<Span>,
     /// Parsing stopped early (syntax error or nesting): the tree is partial.
     pub incomplete: bool,
 }
@@ -170,6 +173,7 @@ impl Builder<'_> {
             root,
             span: self.doc_start..end,
             explicit_start: self.doc_explicit,
+            ..Document::default()
         });
     }
 
@@ -285,6 +289,10 @@ impl Builder<'_> {
             });
             self.tree.incomplete = true;
         }
+        // yaml-rust2's events do not report comments: they are found in
+        // the text between scalars, then given to their nodes.
+        self.tree.comments = super::comments::find_comments(text, &self.tree.scalar_spans);
+        super::comments::attach(text, &mut self.tree.documents, &self.tree.comments);
         self.tree
     }
 }
@@ -536,11 +544,14 @@ impl Tree {
         };
         for doc in &mut self.documents {
             sh(&mut doc.span);
+            shift_comments(&mut doc.comments, delta);
+            doc.footer.iter_mut().for_each(|c| sh(&mut c.span));
             if let Some(root) = &mut doc.root {
                 shift_node(root, delta);
             }
         }
         self.scalar_spans.iter_mut().for_each(sh);
+        self.comments.iter_mut().for_each(sh);
         for p in &mut self.problems {
             match p {
                 Problem::Syntax { span, .. }
@@ -553,9 +564,24 @@ impl Tree {
     }
 }
 
+fn shift_comments(comments: &mut Comments, delta: usize) {
+    let all = comments
+        .before
+        .iter_mut()
+        .chain(&mut comments.trailing)
+        .chain(&mut comments.after);
+    for comment in all {
+        comment.span.start += delta;
+        comment.span.end += delta;
+    }
+}
+
 fn shift_node(node: &mut Node, delta: usize) {
     node.span.start += delta;
     node.span.end += delta;
+    if let Some(comments) = &mut node.comments {
+        shift_comments(comments, delta);
+    }
     match &mut node.value {
         Value::Scalar(_) => {}
         Value::Seq(items) => items.iter_mut().for_each(|n| shift_node(n, delta)),

@@ -26,8 +26,30 @@ pub enum Text<'a> {
 /// A tree to write. Borrowed from the model, already in output order.
 pub enum Item<'a> {
     Scalar(Text<'a>),
-    Seq(Vec<Item<'a>>),
-    Map(Vec<(Text<'a>, Item<'a>)>),
+    Seq(Vec<(Notes<'a>, Item<'a>)>),
+    Map(Vec<(Notes<'a>, Text<'a>, Item<'a>)>),
+}
+
+impl Item<'_> {
+    /// A sequence or mapping written over lines of its own (block style):
+    /// a comment at the end of its owner's line goes before it.
+    fn is_block(&self) -> bool {
+        match self {
+            Item::Scalar(_) => false,
+            Item::Seq(items) => !items.is_empty(),
+            Item::Map(entries) => !entries.is_empty(),
+        }
+    }
+}
+
+/// The comments written with an entry, an item or a document: whole lines
+/// before it, one at the end of its line, whole lines after it
+/// (`docs/format.md`, "Comments").
+#[derive(Debug, Default)]
+pub struct Notes<'a> {
+    pub before: Vec<&'a str>,
+    pub trailing: Option<&'a str>,
+    pub after: Vec<&'a str>,
 }
 
 pub struct Emitter<'o> {
@@ -63,18 +85,68 @@ impl<'o> Emitter<'o> {
     }
 
     /// `--- ` and the document's root, then the line break that ends it.
-    pub fn document(&mut self, root: &Item) {
+    pub fn document(&mut self, notes: &Notes, root: &Item) {
+        self.comment_lines(&notes.before);
         self.write_indent();
         self.write_indicator("---", true, false, false);
-        self.node(root, false, false);
+        self.owned(notes, |e| e.node(root, false, false), root.is_block());
         self.write_indent();
     }
 
     /// A document written as the bare `---` line (no content).
-    pub fn bare_document(&mut self) {
+    pub fn bare_document(&mut self, notes: &Notes) {
+        self.comment_lines(&notes.before);
         self.write_indent();
         self.write_indicator("---", true, false, false);
+        self.trailing_comment(notes.trailing);
         self.write_line_break();
+        self.comment_lines(&notes.after);
+    }
+
+    /// Comments on lines of their own at the current indentation, each
+    /// followed by a line break: they start on a fresh line.
+    pub fn comment_lines(&mut self, lines: &[&str]) {
+        for line in lines {
+            let current = self.out.rsplit('\n').next().unwrap_or("");
+            if current.bytes().any(|b| b != b' ') {
+                self.write_line_break();
+            }
+            let indent = self.indent.unwrap_or(0);
+            while self.column < indent {
+                self.out.push(' ');
+                self.column += 1;
+            }
+            self.out.push_str(line);
+            self.write_line_break();
+        }
+    }
+
+    /// ` # comment` at the end of the current line; whatever follows
+    /// starts on the next one.
+    fn trailing_comment(&mut self, comment: Option<&str>) {
+        if let Some(comment) = comment {
+            self.out.push(' ');
+            self.write_raw(comment);
+            self.whitespace = false;
+            self.indention = false;
+        }
+    }
+
+    /// What `write` writes, with the comment at the end of its first line
+    /// (after the indicator, before a block collection) or of its last
+    /// line (after a scalar or an empty collection), then the comments
+    /// that follow it.
+    fn owned(&mut self, notes: &Notes, write: impl FnOnce(&mut Self), block: bool) {
+        if block {
+            self.trailing_comment(notes.trailing);
+            write(self);
+        } else {
+            write(self);
+            self.trailing_comment(notes.trailing);
+        }
+        if !notes.after.is_empty() {
+            self.comment_lines(&notes.after);
+        }
     }
 
     fn increase_indent(&mut self, flow: bool, indentless: bool) {
@@ -117,16 +189,18 @@ impl<'o> Emitter<'o> {
             Item::Seq(items) => {
                 let indentless = mapping && !self.indention;
                 self.increase_indent(false, indentless);
-                for item in items {
+                for (notes, item) in items {
+                    self.comment_lines(&notes.before);
                     self.write_indent();
                     self.write_indicator("-", true, false, true);
-                    self.node(item, false, false);
+                    self.owned(notes, |e| e.node(item, false, false), item.is_block());
                 }
                 self.pop_indent();
             }
             Item::Map(entries) => {
                 self.increase_indent(false, false);
-                for (key, value) in entries {
+                for (notes, key, value) in entries {
+                    self.comment_lines(&notes.before);
                     self.write_indent();
                     if is_simple_key(*key) {
                         self.node(&Item::Scalar(*key), true, true);
@@ -137,7 +211,7 @@ impl<'o> Emitter<'o> {
                         self.write_indent();
                         self.write_indicator(":", true, false, true);
                     }
-                    self.node(value, true, false);
+                    self.owned(notes, |e| e.node(value, true, false), value.is_block());
                 }
                 self.pop_indent();
             }

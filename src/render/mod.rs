@@ -12,9 +12,10 @@ pub mod scalar;
 
 use crate::model::domain::is_empty_metadata;
 use crate::model::domain::{FieldKind, field_kind};
+use crate::model::node::{Comment, Comments};
 use crate::model::node::{Document, Node, Scalar, ScalarStyle, Value};
 use crate::model::resolve::Implicit;
-use emitter::{Emitter, Item, Text};
+use emitter::{Emitter, Item, Notes, Text};
 use scalar::Style;
 
 /// How an empty metadata document is written.
@@ -68,6 +69,8 @@ pub struct RenderOptions {
     /// Sort records, keys, categories and cnames. Off only to find
     /// differences other than order (the `not-canonical` rule).
     pub sort: bool,
+    /// Write the comments of the model (off for `fmt --drop-comments`).
+    pub comments: bool,
 }
 
 impl Default for RenderOptions {
@@ -77,6 +80,7 @@ impl Default for RenderOptions {
             empty_metadata: EmptyMetadata::Bare,
             style: TextStyle::Readable,
             sort: true,
+            comments: true,
         }
     }
 }
@@ -89,20 +93,33 @@ pub fn render(documents: &[Document], options: &RenderOptions) -> String {
     if options.sort {
         records.sort_by(|a, b| record_path(a).cmp(&record_path(b)));
     }
+    let build = Build {
+        sort: options.sort,
+        comments: options.comments,
+    };
     if let Some(meta) = documents.first() {
+        let notes = build.notes(Some(&meta.comments));
         match meta.root.as_ref().filter(|r| !is_empty_metadata(r)) {
             None => match options.empty_metadata {
-                EmptyMetadata::Bare => emitter.bare_document(),
-                EmptyMetadata::Braces => emitter.document(&Item::Map(Vec::new())),
+                EmptyMetadata::Bare => emitter.bare_document(&notes),
+                EmptyMetadata::Braces => emitter.document(&notes, &Item::Map(Vec::new())),
             },
-            Some(root) => emitter.document(&document_item(root, Doc::Metadata, options.sort)),
+            Some(root) => emitter.document(&notes, &build.document_item(root, Doc::Metadata)),
         }
     }
     for record in records {
+        let notes = build.notes(Some(&record.comments));
         match &record.root {
-            Some(root) => emitter.document(&document_item(root, Doc::Record, options.sort)),
-            None => emitter.bare_document(),
+            Some(root) => emitter.document(&notes, &build.document_item(root, Doc::Record)),
+            None => emitter.bare_document(&notes),
         }
+    }
+    if options.comments {
+        let footer: Vec<&str> = documents
+            .iter()
+            .flat_map(|d| d.footer.iter().map(Comment::as_str))
+            .collect();
+        emitter.comment_lines(&footer);
     }
     out
 }
@@ -252,22 +269,95 @@ enum Doc {
     Record,
 }
 
-fn document_item<'a>(root: &'a Node, doc: Doc, sort: bool) -> Item<'a> {
-    match &root.value {
-        Value::Map(entries) => {
-            let mut out: Vec<(Text, Item)> = entries
-                .iter()
-                .map(|e| {
-                    let key = e.key.as_scalar().map_or("", |s| s.value.as_str());
-                    (Text::Str(key), item(&e.value, doc.field_kind(key), sort))
-                })
-                .collect();
-            if sort {
-                out.sort_by(|a, b| text_of(a.0).cmp(text_of(b.0)));
-            }
-            Item::Map(out)
+/// How the items to write are built from the model: sorted or not, with
+/// comments or without.
+#[derive(Clone, Copy)]
+struct Build {
+    sort: bool,
+    comments: bool,
+}
+
+impl Build {
+    fn notes<'a>(self, comments: Option<&'a Comments>) -> Notes<'a> {
+        match comments {
+            Some(c) if self.comments => Notes {
+                before: c.before.iter().map(Comment::as_str).collect(),
+                trailing: c.trailing.as_ref().map(Comment::as_str),
+                after: c.after.iter().map(Comment::as_str).collect(),
+            },
+            _ => Notes::default(),
         }
-        _ => item(root, FieldKind::Any, sort),
+    }
+
+    fn document_item<'a>(self, root: &'a Node, doc: Doc) -> Item<'a> {
+        match &root.value {
+            Value::Map(entries) => self.map(entries, |key| doc.field_kind(key)),
+            _ => self.item(root, FieldKind::Any),
+        }
+    }
+
+    fn map<'a>(
+        self,
+        entries: &'a [crate::model::node::Entry],
+        kind: impl Fn(&str) -> FieldKind,
+    ) -> Item<'a> {
+        let mut out: Vec<(Notes, Text, Item)> = entries
+            .iter()
+            .map(|e| {
+                let key = e.key.as_scalar().map_or("", |s| s.value.as_str());
+                (
+                    self.notes(e.key.comments.as_deref()),
+                    Text::Str(key),
+                    self.item(&e.value, kind(key)),
+                )
+            })
+            .collect();
+        if self.sort {
+            out.sort_by(|a, b| text_of(a.1).cmp(text_of(b.1)));
+        }
+        Item::Map(out)
+    }
+
+    fn item(self, node: &Node, kind: FieldKind) -> Item<'_> {
+        match &node.value {
+            Value::Scalar(s) => Item::Scalar(scalar_text(s, kind)),
+            Value::Seq(items) => {
+                let item_kind = item_kind(kind);
+                let mut out: Vec<(Notes, Item)> = items
+                    .iter()
+                    .map(|n| (self.notes(n.comments.as_deref()), self.item(n, item_kind)))
+                    .collect();
+                if self.sort
+                    && kind == FieldKind::StringList
+                    && out.iter().all(|(_, i)| matches!(i, Item::Scalar(_)))
+                {
+                    out.sort_by(|(_, a), (_, b)| match (a, b) {
+                        (Item::Scalar(x), Item::Scalar(y)) => text_of(*x).cmp(text_of(*y)),
+                        _ => std::cmp::Ordering::Equal,
+                    });
+                }
+                for (notes, item) in &mut out {
+                    hoist_first_comments(notes, item);
+                }
+                Item::Seq(out)
+            }
+            Value::Map(entries) => self.map(entries, |_| FieldKind::Any),
+        }
+    }
+}
+
+/// A block collection that is a list item starts on the item's `-` line
+/// (`- key: value`, `- - a`): the comments before its first entry or item
+/// are written before the `-`, where reading them again puts them (they
+/// precede the item). Without this, `fmt` would not be idempotent.
+fn hoist_first_comments<'a>(notes: &mut Notes<'a>, item: &mut Item<'a>) {
+    let first = match item {
+        Item::Seq(items) => items.first_mut().map(|(n, _)| n),
+        Item::Map(entries) => entries.first_mut().map(|(n, _, _)| n),
+        Item::Scalar(_) => None,
+    };
+    if let Some(first) = first {
+        notes.before.append(&mut first.before);
     }
 }
 
@@ -292,39 +382,6 @@ fn item_kind(kind: FieldKind) -> FieldKind {
 fn text_of(t: Text<'_>) -> &str {
     match t {
         Text::Str(s) | Text::Verbatim(s) => s,
-    }
-}
-
-fn item(node: &Node, kind: FieldKind, sort: bool) -> Item<'_> {
-    match &node.value {
-        Value::Scalar(s) => Item::Scalar(scalar_text(s, kind)),
-        Value::Seq(items) => {
-            let item_kind = item_kind(kind);
-            let mut out: Vec<Item> = items.iter().map(|n| item(n, item_kind, sort)).collect();
-            if sort
-                && kind == FieldKind::StringList
-                && out.iter().all(|i| matches!(i, Item::Scalar(_)))
-            {
-                out.sort_by(|a, b| match (a, b) {
-                    (Item::Scalar(x), Item::Scalar(y)) => text_of(*x).cmp(text_of(*y)),
-                    _ => std::cmp::Ordering::Equal,
-                });
-            }
-            Item::Seq(out)
-        }
-        Value::Map(entries) => {
-            let mut out: Vec<(Text, Item)> = entries
-                .iter()
-                .map(|e| {
-                    let key = e.key.as_scalar().map_or("", |s| s.value.as_str());
-                    (Text::Str(key), item(&e.value, FieldKind::Any, sort))
-                })
-                .collect();
-            if sort {
-                out.sort_by(|a, b| text_of(a.0).cmp(text_of(b.0)));
-            }
-            Item::Map(out)
-        }
     }
 }
 

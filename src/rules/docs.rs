@@ -12,8 +12,23 @@ include!(concat!(env!("OUT_DIR"), "/rule_docs.rs"));
 
 /// One rule's documentation as Markdown (also used for `docs/rules.md`).
 pub fn render(rule: &rules::Rule) -> String {
+    use crate::render::TextStyle;
+    let off = match (
+        rule.on_by_default(TextStyle::Readable),
+        rule.on_by_default(TextStyle::Pyyaml),
+    ) {
+        (true, _) => String::new(),
+        (false, true) => format!(
+            "\nOff by default, but on in `style = \"pyyaml\"`: enable it with `extend-select = [\"{}\"]` (or `select`).",
+            rule.code
+        ),
+        (false, false) => format!(
+            "\nOff by default: enable it with `extend-select = [\"{}\"]` (or `select`).",
+            rule.code
+        ),
+    };
     format!(
-        "# {} ({})\n\n{}.\nDefault severity: {}. Fix: {}.\n\n{}",
+        "# {} ({})\n\n{}.\nDefault severity: {}. Fix: {}.{off}\n\n{}",
         rule.code,
         rule.severity.as_str(),
         capitalize(rule.summary),

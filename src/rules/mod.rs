@@ -153,6 +153,16 @@ pub static ALL: &[&Rule] = &[
     &not_canonical::RULE,
 ];
 
+/// Rules that run only when selected: by code or `ALL` in `select`, or in
+/// `extend-select`. A finding of theirs is a matter of house style, not an
+/// error in the data (`yaml-comment`: `fmt` keeps comments).
+pub static OFF_BY_DEFAULT: &[&str] = &["yaml-comment"];
+
+/// Rules on by default in `style = "pyyaml"` although in
+/// [`OFF_BY_DEFAULT`]: a team whose files the reference tool still writes
+/// loses every comment on its next write (`docs/format.md`, "Two styles").
+pub static ON_IN_PYYAML_STYLE: &[&str] = &["yaml-comment"];
+
 /// Look a rule up by its code.
 pub fn by_code(code: &str) -> Option<&'static Rule> {
     ALL.iter().copied().find(|r| r.code == code)
@@ -202,6 +212,14 @@ impl std::fmt::Debug for Rule {
 }
 
 impl Rule {
+    /// Whether the rule runs when the configuration selects nothing, for
+    /// files written in `style`.
+    pub fn on_by_default(&self, style: crate::render::TextStyle) -> bool {
+        !OFF_BY_DEFAULT.contains(&self.code)
+            || (style == crate::render::TextStyle::Pyyaml
+                && ON_IN_PYYAML_STYLE.contains(&self.code))
+    }
+
     /// The rule's documentation (Markdown): the `//!` comment of its
     /// source file, extracted when urldb is built (`build.rs`).
     pub fn documentation(&self) -> String {

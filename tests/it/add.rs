@@ -418,19 +418,29 @@ fn url_and_host_errors() {
         "---\nhttps: true\n---\n_path: /\ncontent-type: text/html\n"
     );
     assert_clean(dir.path());
-    // A file that cannot be rewritten (a comment) is not edited.
+    // A file with comments is edited, and keeps them with their records.
     fs::write(
         dir.path().join("example.com.yaml"),
-        "---\n# keep me\n---\n_path: /a\ncontent-type: text/html\n",
+        "# header\n---\n# keep me\n---\n_path: /c # trailing\ncontent-type: text/html\n",
     )
     .expect("write");
     let out = run("http://example.com/b");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        text(dir.path(), "example.com.yaml"),
+        "# header\n---\n---\n_path: /b\ncontent-type: text/html\n# keep me\n---\n_path: /c # trailing\ncontent-type: text/html\n"
+    );
+    // A file that cannot be rewritten (an anchor) is not edited.
+    let blocked = "---\n---\n_path: /a\ncontent-type: text/html\nnote: &n x\n";
+    fs::write(dir.path().join("example.com.yaml"), blocked).expect("write");
+    let out = run("http://example.com/b");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("`yaml-comment` finding that blocks rewriting"),
+        stderr(&out).contains("`yaml-alias` finding that blocks rewriting"),
         "{}",
         stderr(&out)
     );
+    assert_eq!(text(dir.path(), "example.com.yaml"), blocked);
 }
 
 #[test]

@@ -386,3 +386,37 @@ fn is_root() -> bool {
     let probe = tempfile::NamedTempFile::new().expect("probe");
     probe.as_file().metadata().expect("meta").uid() == 0
 }
+
+#[test]
+fn a_file_with_comments_is_judged_right_through_the_cache() {
+    let dir = db();
+    let commented = "# header\n---\n---\n_path: /c # why\ncontent-type: text/html\n";
+    write(dir.path(), "c.example.yaml", commented);
+    // Clean (comments are kept by fmt), so cached.
+    let first = run_in(dir.path(), &["check", "-v"]);
+    assert_eq!(first.status.code(), Some(0), "{}", stdout(&first));
+    let second = run_in(dir.path(), &["check", "-v"]);
+    assert_eq!(second.status.code(), Some(0));
+    assert_eq!(counts(&second).1, 3, "the commented file is cached too");
+    // Selecting yaml-comment is another set of options: not skipped.
+    let selected = run_in(
+        dir.path(),
+        &["check", "-v", "--extend-select", "yaml-comment"],
+    );
+    assert_eq!(selected.status.code(), Some(1), "{}", stdout(&selected));
+    assert!(stdout(&selected).contains("yaml-comment"));
+    // A comment out of its canonical layout (indented under nothing) is
+    // seen.
+    write(
+        dir.path(),
+        "c.example.yaml",
+        "# header\n---\n---\n_path: /c\n  # why\ncontent-type: text/html\n",
+    );
+    let moved = run_in(dir.path(), &["check", "-v"]);
+    assert_eq!(moved.status.code(), Some(1), "{}", stdout(&moved));
+    assert!(
+        stdout(&moved).contains("not-canonical"),
+        "{}",
+        stdout(&moved)
+    );
+}

@@ -120,6 +120,7 @@ fn database() -> impl Strategy<Value = Vec<Document>> {
                     root,
                     span: 0..0,
                     explicit_start: true,
+                    ..Document::default()
                 })
                 .collect()
         })

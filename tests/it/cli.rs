@@ -299,16 +299,26 @@ fn fmt_diff_applies_with_git_apply() {
 }
 
 #[test]
-fn comments_block_fmt_unless_dropped() {
+fn comments_are_kept_by_fmt_unless_dropped() {
     let text = "---\n# main site\n---\n_path: /\ncontent-type: text/html\n";
     let dir = db_with(&[("example.com.yaml", text)]);
+    // Canonical with its comment: nothing to do, nothing to report.
     let out = run_in(dir.path(), &["fmt"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not formatted: yaml-comment at 2:1"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(run_in(dir.path(), &["check"]).status.code(), Some(0));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
         text
     );
+    // Selected, the rule reports it (and fmt still keeps it).
+    let out = run_in(dir.path(), &["check", "--extend-select", "yaml-comment"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("yaml-comment"), "{}", stdout(&out));
     let out = run_in(dir.path(), &["fmt", "--drop-comments"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(

@@ -60,8 +60,19 @@ fn db(bytes: &[u8]) -> tempfile::TempDir {
 }
 
 /// `check --format json`: the codes in report order and the exit code.
+/// `yaml-comment` (off by default) is on: where the corpus holds a
+/// comment, it is found.
 fn check(dir: &Path) -> (Vec<String>, Option<i32>) {
-    let out = run_in(dir, &["check", "--format", "json"]);
+    let out = run_in(
+        dir,
+        &[
+            "check",
+            "--format",
+            "json",
+            "--extend-select",
+            "yaml-comment",
+        ],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     let json: serde_json::Value =

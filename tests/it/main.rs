@@ -9,6 +9,7 @@ mod cache;
 mod catalogue_round_trip;
 mod cli;
 mod coming_from;
+mod comments;
 mod config;
 mod corpus;
 mod corpus_mutations;

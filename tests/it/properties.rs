@@ -135,7 +135,7 @@ fn record() -> impl Strategy<Value = Node> {
         })
 }
 
-fn file() -> impl Strategy<Value = Vec<Document>> {
+pub fn file() -> impl Strategy<Value = Vec<Document>> {
     (any::<bool>(), prop::collection::vec(record(), 0..6)).prop_map(|(https, records)| {
         let meta = if https {
             Some(Node::new(
@@ -154,6 +154,7 @@ fn file() -> impl Strategy<Value = Vec<Document>> {
                 root,
                 span: 0..0,
                 explicit_start: true,
+                ..Document::default()
             })
             .collect()
     })

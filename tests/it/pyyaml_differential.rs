@@ -253,6 +253,7 @@ pub(crate) fn documents(files: &Json) -> Vec<Vec<Document>> {
                     root: Some(node(d)),
                     span: 0..0,
                     explicit_start: true,
+                    ..Document::default()
                 })
                 .collect()
         })

@@ -342,9 +342,9 @@ async def session_utf16():
     )
     expect(not edits, f"nothing to format: {edits}")
 
-    # A file that cannot be formatted: no edits, and a message says why.
+    # Comments are formatted with their nodes, as `urldb fmt` does.
     name = "comment.org.yaml"
-    commented = "---\n---\n# keep me\n_path: /a\ncontent-type: text/html\n"
+    commented = "---\n---\n# keep me\ncontent-type: text/html\n_path: /a # here\n"
     open_doc(client, name, commented)
     await diagnostics_after(client, uri_of(name), 0)
     edits = await client.text_document_formatting_async(
@@ -352,8 +352,25 @@ async def session_utf16():
             text_document=doc_id(name), options=T.FormattingOptions(tab_size=2, insert_spaces=True)
         )
     )
+    formatted = apply_whole(commented, edits)
+    expect(
+        formatted == "---\n---\n_path: /a # here\n# keep me\ncontent-type: text/html\n",
+        f"comments kept with their keys: {formatted!r}",
+    )
+    expect(formatted == cli("fmt", "--stdin-filename", name, stdin=commented), formatted)
+
+    # A file that cannot be formatted: no edits, and a message says why.
+    name = "anchor.org.yaml"
+    anchored = "---\n---\n_path: &p /a\ncontent-type: text/html\n"
+    open_doc(client, name, anchored)
+    await diagnostics_after(client, uri_of(name), 0)
+    edits = await client.text_document_formatting_async(
+        T.DocumentFormattingParams(
+            text_document=doc_id(name), options=T.FormattingOptions(tab_size=2, insert_spaces=True)
+        )
+    )
     expect(not edits, f"no edits for a blocked file: {edits}")
-    await wait_for(client, lambda: any("yaml-comment" in m.message for m in client.messages))
+    await wait_for(client, lambda: any("yaml-alias" in m.message for m in client.messages))
 
     # Completion: record keys, metadata keys, categories (configured, in
     # the database on disk, in open buffers), content types in use.

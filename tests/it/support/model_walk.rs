@@ -3,7 +3,8 @@
 
 use urldb::model::node::{Document, Node, Value};
 
-/// How many `#` the scalars (keys and values) of `docs` hold.
+/// How many `#` the scalars (keys and values) and the comments of `docs`
+/// hold.
 pub fn hashes(docs: &[Document]) -> usize {
     fn node(n: &Node) -> usize {
         match &n.value {
@@ -12,7 +13,15 @@ pub fn hashes(docs: &[Document]) -> usize {
             Value::Map(entries) => entries.iter().map(|e| node(&e.key) + node(&e.value)).sum(),
         }
     }
-    docs.iter().filter_map(|d| d.root.as_ref()).map(node).sum()
+    let comments: usize = urldb::model::node::all_comments(docs)
+        .iter()
+        .map(|c| c.matches('#').count())
+        .sum();
+    docs.iter()
+        .filter_map(|d| d.root.as_ref())
+        .map(node)
+        .sum::<usize>()
+        + comments
 }
 
 /// Where the last node of `docs` ends.
@@ -33,4 +42,17 @@ pub fn last_end(docs: &[Document]) -> usize {
         .map(|d| d.span.end.max(d.root.as_ref().map_or(0, node)))
         .max()
         .unwrap_or(0)
+}
+
+/// `tail` (what follows the last node) holds only layout and comments,
+/// which the model keeps (`hashes` counts them): nothing would be cut off.
+pub fn only_layout_and_comments(tail: &str) -> bool {
+    tail.split(['\n', '\r']).all(|line| {
+        let bytes = line.as_bytes();
+        let code = (0..bytes.len())
+            .find(|&i| bytes[i] == b'#' && (i == 0 || matches!(bytes[i - 1], b' ' | b'\t')))
+            .map_or(line, |i| &line[..i]);
+        code.chars()
+            .all(|c| " \t.-]}[{'\"|>:?,\u{feff}".contains(c))
+    })
 }
