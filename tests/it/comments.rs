@@ -266,11 +266,27 @@ fn yaml_comment_is_on_by_default_only_in_the_pyyaml_style() {
         )
     };
     let (code, out) = check("");
-    assert_eq!((code, out.contains("yaml-comment")), (Some(0), false), "{out}");
+    assert_eq!(
+        (code, out.contains("yaml-comment")),
+        (Some(0), false),
+        "{out}"
+    );
     let (code, out) = check("style = \"readable\"\n");
-    assert_eq!((code, out.contains("yaml-comment")), (Some(0), false), "{out}");
+    assert_eq!(
+        (code, out.contains("yaml-comment")),
+        (Some(0), false),
+        "{out}"
+    );
     let (code, out) = check("style = \"pyyaml\"\n");
-    assert_eq!((code, out.contains("yaml-comment")), (Some(1), true), "{out}");
+    assert_eq!(
+        (code, out.contains("yaml-comment")),
+        (Some(1), true),
+        "{out}"
+    );
     let (code, out) = check("style = \"pyyaml\"\n[lint]\nignore = [\"yaml-comment\"]\n");
-    assert_eq!((code, out.contains("yaml-comment")), (Some(0), false), "{out}");
+    assert_eq!(
+        (code, out.contains("yaml-comment")),
+        (Some(0), false),
+        "{out}"
+    );
 }

@@ -432,9 +432,16 @@ fn killed_fmt_leaves_every_file_old_or_new() {
 
     // urldb checks every file, then writes: the first lock file it
     // creates changes the directory's mtime. Kill it at several points
-    // after that, each time from the old files again.
+    // after that, each time from the old files again. How long the writes
+    // take depends on the machine's load, so the delays cycle until three
+    // kills have landed mid-run (every kill is checked, caught or not).
+    const DELAYS_MS: [u64; 9] = [0, 1, 2, 5, 10, 20, 40, 80, 150];
     let mut caught = 0;
-    for delay_ms in [0u64, 2, 10, 40, 150] {
+    for attempt in 0..45 {
+        if caught >= 3 {
+            break;
+        }
+        let delay_ms = DELAYS_MS[attempt % DELAYS_MS.len()];
         let dir_mtime = || {
             std::fs::metadata(dir.path())
                 .and_then(|m| m.modified())
