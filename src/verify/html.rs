@@ -24,6 +24,8 @@ use base64::Engine as _;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+pub use super::results::Summary;
+pub use super::trend::RunCount;
 use crate::text::{escape, path_text};
 
 /// The page's script and style, kept as files of their own to be read
@@ -34,35 +36,15 @@ const STYLE: &str = include_str!("html.css");
 /// Everything the page shows.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HtmlPage {
-    pub counts: Counts,
+    /// The run's counts, as every verify format reports them.
+    pub counts: Summary,
     /// Every URL, in database order (the page sorts broken ones first).
     pub rows: Vec<HtmlRow>,
-    /// Broken URLs per earlier run, oldest first; empty without a history
-    /// (then no chart is drawn).
+    /// Broken URLs per run, oldest first, each named by its id; empty
+    /// without a history (then no chart is drawn).
     pub runs: Vec<RunCount>,
     /// Files or records that could not be verified, as one line each.
     pub problems: Vec<String>,
-}
-
-/// The counts at the top of the page.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// URLs the run looked at (fetched, not checked or skipped).
-    pub checked: usize,
-    pub ok: usize,
-    /// Broken URLs, `not_checked` and `private` included.
-    pub broken: usize,
-    /// Of the broken ones: never requested for a faulty `_path`.
-    pub not_checked: usize,
-    /// Of the broken ones: refused by the private-address guard.
-    pub private: usize,
-    /// Skipped because `/robots.txt` disallows them.
-    pub skipped_robots: usize,
-    /// `deprecated` records not checked.
-    pub skipped_deprecated: usize,
-    /// Files or records that could not be verified.
-    pub problems: usize,
-    pub elapsed: Duration,
 }
 
 /// One URL of the table.
@@ -110,15 +92,6 @@ pub enum Trend {
     Flaky,
 }
 
-/// One earlier run, for the chart.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunCount {
-    /// How the run is named (a date, a CI run number).
-    pub label: String,
-    pub broken: usize,
-    pub checked: usize,
-}
-
 /// A row as the script reads it: every string already escaped for display.
 #[derive(Serialize)]
 struct JsonRow<'a> {
@@ -140,11 +113,11 @@ struct JsonRow<'a> {
 pub fn render(out: &mut dyn Write, page: &HtmlPage) -> io::Result<()> {
     let c = &page.counts;
     let history = !page.runs.is_empty() || page.rows.iter().any(|r| !r.recent.is_empty());
-    let urls = if c.checked == 1 { "URL" } else { "URLs" };
+    let urls = if c.urls == 1 { "URL" } else { "URLs" };
     let title = if c.broken == 0 {
-        format!("urldb verify: all {} {urls} passed", c.checked)
+        format!("urldb verify: all {} {urls} passed", c.urls)
     } else {
-        format!("urldb verify: {} of {} {urls} broken", c.broken, c.checked)
+        format!("urldb verify: {} of {} {urls} broken", c.broken, c.urls)
     };
     // Everything but the rows: their JSON is written one row at a time,
     // so memory does not grow with a second copy of the table.
@@ -216,7 +189,7 @@ fn sha256_source(text: &str) -> String {
     )
 }
 
-fn summary_line(c: &Counts) -> String {
+fn summary_line(c: &Summary) -> String {
     let mut parts = vec![format!("{} ok", c.ok)];
     if c.not_checked > 0 {
         parts.push(format!("{} not checked for a faulty _path", c.not_checked));
@@ -230,7 +203,7 @@ fn summary_line(c: &Counts) -> String {
     parts.join(", ")
 }
 
-fn counts_section(body: &mut String, c: &Counts) {
+fn counts_section(body: &mut String, c: &Summary) {
     body.push_str("<section id=\"counts\" aria-label=\"Counts\">\n");
     let mut count = |id: &str, label: &str, n: usize, always: bool| {
         if always || n > 0 {
@@ -240,7 +213,7 @@ fn counts_section(body: &mut String, c: &Counts) {
             );
         }
     };
-    count("checked", "URLs", c.checked, true);
+    count("checked", "URLs", c.urls, true);
     count("ok", "ok", c.ok, true);
     count("broken", "broken", c.broken, true);
     count("not-checked", "not checked", c.not_checked, false);
@@ -285,7 +258,7 @@ fn chart(body: &mut String, runs: &[RunCount]) {
     for (i, run) in runs.iter().enumerate() {
         let h = plot_h as f64 * run.broken as f64 / max as f64;
         let x = CHART_LEFT as f64 + step * i as f64 + (step - bar) / 2.0;
-        let label = html(&escape(&run.label)).into_owned();
+        let label = html(&escape(&run.id)).into_owned();
         let _ = write!(
             body,
             "<rect class=\"bar\" x=\"{x:.1}\" y=\"{:.1}\" width=\"{bar:.1}\" height=\"{h:.1}\"><title>{label}: {} of {} URLs broken</title></rect>",
@@ -296,8 +269,8 @@ fn chart(body: &mut String, runs: &[RunCount]) {
     }
     // The first and the last run's names under the axis; every bar names
     // its own run on hover.
-    let first = runs.first().map(|r| r.label.as_str()).unwrap_or_default();
-    let last = runs.last().map(|r| r.label.as_str()).unwrap_or_default();
+    let first = runs.first().map(|r| r.id.as_str()).unwrap_or_default();
+    let last = runs.last().map(|r| r.id.as_str()).unwrap_or_default();
     let y = CHART_H - 8;
     let _ = write!(
         body,
@@ -488,10 +461,10 @@ mod tests {
     fn the_title_counts_in_words() {
         let page = |checked, broken| {
             let mut out = Vec::new();
-            let counts = Counts {
-                checked,
+            let counts = Summary {
+                urls: checked,
                 broken,
-                ..Counts::default()
+                ..Summary::default()
             };
             render(
                 &mut out,

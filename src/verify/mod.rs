@@ -61,6 +61,10 @@ impl Default for RunOptions {
 /// sooner (and probably still fails).
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 
+/// [`Failure::kind`] of a record never requested (its `_path` is at
+/// fault), which reports count apart.
+pub const NOT_CHECKED: &str = "not-checked";
+
 /// Why a URL is broken.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
@@ -175,7 +179,7 @@ impl Failure {
     /// A stable kebab-case name for machines (JSON, JUnit).
     pub fn kind(&self) -> &'static str {
         match self {
-            Failure::NotChecked(_) => "not-checked",
+            Failure::NotChecked(_) => NOT_CHECKED,
             Failure::NoAnswer(FetchError::PrivateAddress { .. }) => "private-address",
             Failure::NoAnswer(FetchError::Timeout(_)) => "timeout",
             Failure::NoAnswer(_) => "no-answer",

@@ -242,7 +242,6 @@ pub fn github(out: &mut dyn Write, results: &Results) -> io::Result<()> {
 /// The HTML page's input: every URL in the results' order, with its
 /// trend and the runs' counts when the results carry a history.
 pub fn html_page(results: &Results) -> HtmlPage {
-    let s = &results.summary;
     let rows = results
         .results
         .iter()
@@ -251,13 +250,10 @@ pub fn html_page(results: &Results) -> HtmlPage {
             file: r.file.clone(),
             line: r.line,
             status: r.status,
-            verdict: match r.outcome {
-                Verdict::Ok => html::Verdict::Ok,
-                Verdict::Skipped => html::Verdict::Skipped,
-                Verdict::Broken if r.kind.as_deref() == Some("not-checked") => {
-                    html::Verdict::NotChecked
-                }
-                Verdict::Broken => html::Verdict::Broken,
+            verdict: if r.is_not_checked() {
+                html::Verdict::NotChecked
+            } else {
+                html_verdict(r.outcome)
             },
             kind: r.kind.clone(),
             reason: r.reason.clone().unwrap_or_default(),
@@ -275,32 +271,14 @@ pub fn html_page(results: &Results) -> HtmlPage {
         })
         .collect();
     HtmlPage {
-        counts: html::Counts {
-            checked: s.urls,
-            ok: s.ok,
-            broken: s.broken,
-            not_checked: s.not_checked,
-            private: s.private,
-            skipped_robots: s.skipped_robots,
-            skipped_deprecated: s.skipped_deprecated,
-            problems: s.problems,
-            elapsed: s.elapsed,
-        },
+        counts: results.summary,
         rows,
-        runs: results
-            .history
-            .iter()
-            .map(|run| html::RunCount {
-                label: run.started.clone(),
-                broken: run.broken,
-                checked: run.checked,
-            })
-            .collect(),
+        runs: results.history.clone(),
         problems: results.problems.iter().map(problem_entry_line).collect(),
     }
 }
 
-/// A verdict of an earlier run, as the page marks it.
+/// A verdict, as the page marks it.
 fn html_verdict(v: Verdict) -> html::Verdict {
     match v {
         Verdict::Ok => html::Verdict::Ok,

@@ -52,6 +52,11 @@ impl UrlResult {
         self.outcome == Verdict::Broken
     }
 
+    /// Broken without a request: the record's `_path` is at fault.
+    pub fn is_not_checked(&self) -> bool {
+        self.is_broken() && self.kind.as_deref() == Some(super::NOT_CHECKED)
+    }
+
     /// The order results are listed in, whichever shard checked them.
     fn key(&self) -> (&str, usize, &str) {
         (&self.file, self.line, &self.url)
@@ -224,7 +229,7 @@ impl Results {
                 Verdict::Skipped => s.skipped_robots += 1,
                 Verdict::Broken => {
                     s.broken += 1;
-                    if r.kind.as_deref() == Some("not-checked") {
+                    if r.is_not_checked() {
                         s.not_checked += 1;
                     }
                     if r.history.as_ref().is_none_or(|h| h.is_new()) {

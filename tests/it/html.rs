@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::support::oracles::{locked, repo, target_tmp};
 use crate::verify::{Server, database, json, map_arg, record, verify};
-use urldb::verify::html::{self, Counts, HtmlPage, HtmlRow, RunCount, Trend, Verdict};
+use urldb::verify::html::{self, HtmlPage, HtmlRow, RunCount, Summary, Trend, Verdict};
 
 const DATA_OPEN: &str = r#"<script type="application/json" id="urldb-data">"#;
 
@@ -264,12 +264,12 @@ fn history_page() -> HtmlPage {
     };
     use Verdict::{Broken, Ok};
     HtmlPage {
-        counts: Counts {
-            checked: 4,
+        counts: Summary {
+            urls: 4,
             ok: 1,
             broken: 3,
             elapsed: Duration::from_millis(1500),
-            ..Counts::default()
+            ..Summary::default()
         },
         rows: vec![
             row(
@@ -301,12 +301,14 @@ fn history_page() -> HtmlPage {
             .iter()
             .enumerate()
             .map(|(i, d)| RunCount {
-                label: format!("{d}{evil}"),
+                id: format!("{d}{evil}"),
+                started: format!("{d}T00:00:00.000Z"),
                 broken: [1, 2, 1, 3][i],
                 checked: 4,
             })
             .chain(std::iter::once(RunCount {
-                label: "latest".to_string(),
+                id: "latest".to_string(),
+                started: "2026-11-23T00:00:00.000Z".to_string(),
                 broken: 3,
                 checked: 4,
             }))
