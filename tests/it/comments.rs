@@ -290,3 +290,16 @@ fn yaml_comment_is_on_by_default_only_in_the_pyyaml_style() {
         "{out}"
     );
 }
+
+/// A file of comments only has no document to keep them in: it is never
+/// rewritten (`empty-file` blocks it), so nothing is lost.
+#[test]
+fn a_file_of_comments_only_is_not_rewritten() {
+    let checked = check_bytes(
+        Path::new("example.com.yaml"),
+        b"# only a note\n",
+        &Options::default(),
+    );
+    assert!(checked.canonical.is_none());
+    assert!(checked.findings.iter().any(|f| f.code() == "empty-file"));
+}
