@@ -148,20 +148,7 @@ fn export_urls_json_and_csv_carry_the_records() {
     let csv = stdout(&run_in(dir.path(), &["export", "--to", "csv"]));
     let script = "import csv,sys,json\nrows=list(csv.DictReader(sys.stdin))\n\
                   print(json.dumps(rows))";
-    let mut child = std::process::Command::new(support::python())
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(csv.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("python");
+    let out = support::run_python(script, &[], csv.as_bytes());
     let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("rows");
     assert_eq!(rows.len(), 6);
     let home = rows.iter().find(|r| r["_path"] == "/").expect("home row");

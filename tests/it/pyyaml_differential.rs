@@ -7,9 +7,6 @@
 
 use crate::support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::{Map, Value as Json, json};
 use support::Rng;
 use urldb::lint::{Options, check_bytes};
@@ -270,20 +267,8 @@ json.dump(out, sys.stdout)
 "#;
 
 fn pyyaml_dump(files: &Json) -> Vec<String> {
-    let mut child = Command::new(support::python())
-        .args(["-c", DUMP])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 with PyYAML (pip install pyyaml==6.0.3)");
     let input = serde_json::to_vec(files).expect("json");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&input)
-        .expect("write");
-    let out = child.wait_with_output().expect("python");
+    let out = support::run_python(DUMP, &[], &input);
     assert!(
         out.status.success(),
         "PyYAML failed: {}",

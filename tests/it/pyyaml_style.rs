@@ -19,9 +19,8 @@
 use crate::pyyaml_differential::{HARD, WORDS, documents};
 use crate::support;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::{Map, Value as Json, json};
 use support::Rng;
@@ -252,21 +251,9 @@ struct Dumped {
 }
 
 fn pyyaml(files: &Json, options: Json, seed: u64) -> Dumped {
-    let mut child = Command::new(support::python())
-        .args(["-c", DUMP])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 with PyYAML (pip install pyyaml==6.0.3)");
     let input = json!({"files": files, "options": options, "seed": seed});
     let input = serde_json::to_vec(&input).expect("json");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&input)
-        .expect("write");
-    let out = child.wait_with_output().expect("python");
+    let out = support::run_python(DUMP, &[], &input);
     assert!(
         out.status.success(),
         "PyYAML failed: {}",

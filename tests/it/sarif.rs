@@ -9,7 +9,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use support::{python, run_in};
+use support::run_in;
 
 const PACKAGE: &str = "@microsoft/jest-sarif@1.0.0-beta.0";
 const SCHEMA_IN_PACKAGE: &str = "package/lib/schemas/sarif-2.1.0-rtm.5.json";
@@ -66,15 +66,7 @@ for e in errors:
     print("/".join(map(str, e.path)), e.message)
 sys.exit(1 if errors else 0)
 "#;
-    let mut child = Command::new(python())
-        .args(["-c", script])
-        .arg(schema())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 with jsonschema");
-    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), log).expect("write");
-    let out = child.wait_with_output().expect("wait");
+    let out = crate::support::run_python(script, &[schema().as_os_str()], log);
     if out.status.success() {
         Ok(())
     } else {

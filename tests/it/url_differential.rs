@@ -13,8 +13,6 @@
 use crate::support;
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use support::Rng;
 use urldb::url::{UrlError, canonicalize};
@@ -205,24 +203,12 @@ fn agrees_with_url_normalize_except_documented_deviations() {
     let mut rng = Rng::new(2026);
     let cases: Vec<Case> = (0..6000).map(|i| generate(&mut rng, i)).collect();
 
-    let mut child = Command::new(support::python())
-        .args(["-c", ORACLE])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run python3 (url-normalize==3.1.0 must be installed)");
     let mut input = String::new();
     for case in &cases {
         input.push_str(&serde_json::to_string(&case.url).expect("json"));
         input.push('\n');
     }
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child.wait_with_output().expect("python output");
-    writer
-        .join()
-        .expect("writer thread")
-        .expect("write to python");
+    let output = support::run_python(ORACLE, &[], input.as_bytes());
     assert!(
         output.status.success(),
         "the oracle failed (is url-normalize==3.1.0 installed?)"

@@ -3,7 +3,7 @@
 
 pub mod oracles;
 
-pub use oracles::python;
+pub use oracles::{python, run_python};
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

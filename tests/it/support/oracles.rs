@@ -53,6 +53,32 @@ pub fn python() -> PathBuf {
     venv().join("bin/python")
 }
 
+/// Run `script` (`python -c`, then `args`) with the environment's Python,
+/// `input` on its standard input, and return what it did. The input is
+/// written from a thread: a script that answers as it reads cannot then
+/// stall against a full pipe.
+pub fn run_python(script: &str, args: &[&std::ffi::OsStr], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(python())
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the oracles' python");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().expect("wait for python");
+    writer
+        .join()
+        .expect("writer thread")
+        .expect("write to python");
+    out
+}
+
 /// A program the environment installed (`pre-commit`).
 pub fn venv_bin(name: &str) -> PathBuf {
     venv().join("bin").join(name)
