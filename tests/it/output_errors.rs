@@ -24,12 +24,9 @@ fn big_database() -> tempfile::TempDir {
     dir
 }
 
-/// Run urldb in `dir` with the reading end of its output closed before it
-/// writes: every command's first write meets the closed pipe, whatever the
-/// size of its output (a reader that stops after one line only does so
-/// once the pipe's 64 KiB buffer is full).
-fn output_closed(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let mut child = support::urldb()
+/// urldb in `dir` with `args`, its output and errors piped to the test.
+fn spawn_piped(dir: &Path, args: &[&str]) -> std::process::Child {
+    support::urldb()
         .current_dir(dir)
         .args(args)
         .env("NO_COLOR", "1")
@@ -38,7 +35,15 @@ fn output_closed(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn urldb");
+        .expect("spawn urldb")
+}
+
+/// Run urldb in `dir` with the reading end of its output closed before it
+/// writes: every command's first write meets the closed pipe, whatever the
+/// size of its output (a reader that stops after one line only does so
+/// once the pipe's 64 KiB buffer is full).
+fn output_closed(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let mut child = spawn_piped(dir, args);
     drop(child.stdout.take());
     let out = child.wait_with_output().expect("wait");
     (
@@ -50,16 +55,7 @@ fn output_closed(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
 /// Run urldb in `dir`, read one line of its output, then close the pipe
 /// (`| head -1`), with most of a large output unread.
 fn first_line_then_close(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let mut child = support::urldb()
-        .current_dir(dir)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("URLDB_FORMAT")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn urldb");
+    let mut child = spawn_piped(dir, args);
     let mut line = String::new();
     {
         let stdout = child.stdout.take().expect("stdout");
