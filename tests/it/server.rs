@@ -18,6 +18,23 @@ fn write(dir: &Path, name: &str, text: &str) {
     std::fs::write(path, text).expect("write");
 }
 
+/// `urldb server` run in `dir` on the framed messages `input` (which end
+/// with `exit`), and what it did.
+fn server_on(input: &[u8], dir: impl AsRef<std::path::Path>) -> std::process::Output {
+    let mut child = support::urldb()
+        .current_dir(dir)
+        .arg("server")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start urldb server");
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::io::Write::write_all(&mut stdin, input).expect("write the messages");
+    drop(stdin);
+    child.wait_with_output().expect("urldb server")
+}
+
 #[test]
 fn server_answers_a_real_lsp_client() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -198,7 +215,6 @@ fn bodies(mut out: &[u8]) -> Vec<serde_json::Value> {
 /// end the server with 0.
 #[test]
 fn server_skips_a_malformed_message_and_goes_on() {
-    use std::io::Write;
     let dir = tempfile::tempdir().expect("tempdir");
     let mut input = Vec::new();
     for body in [
@@ -212,21 +228,7 @@ fn server_skips_a_malformed_message_and_goes_on() {
     ] {
         input.extend(frame(body));
     }
-    let mut child = support::urldb()
-        .current_dir(dir.path())
-        .arg("server")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start urldb server");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&input)
-        .expect("write the messages");
-    let out = child.wait_with_output().expect("urldb server");
+    let out = server_on(&input, dir.path());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("not JSON-RPC was skipped"), "{stderr}");
@@ -247,7 +249,6 @@ fn server_skips_a_malformed_message_and_goes_on() {
 /// the server reads the style from `urldb.toml` as the command line does.
 #[test]
 fn server_formats_in_the_configured_style() {
-    use std::io::Write;
     let dir = tempfile::tempdir().expect("tempdir");
     let work = dir.path().canonicalize().expect("canonical");
     write(&work, "urldb.toml", "style = \"pyyaml\"\n");
@@ -289,21 +290,7 @@ fn server_formats_in_the_configured_style() {
     for m in &messages {
         input.extend(frame(&m.to_string()));
     }
-    let mut child = support::urldb()
-        .current_dir(&work)
-        .arg("server")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start urldb server");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&input)
-        .expect("write the messages");
-    let out = child.wait_with_output().expect("urldb server");
+    let out = server_on(&input, &work);
     assert_eq!(
         out.status.code(),
         Some(0),
