@@ -379,7 +379,8 @@ pub fn apply_edits(mut docs: Vec<Document>, mut edits: Vec<Edit>) -> Vec<Documen
                 // The comments of what was removed are not lost: they go
                 // to the entry or item that held it, written after it.
                 if !orphans.is_empty() {
-                    match owner_comments(&mut docs, &parent) {
+                    match crate::model::node::comments_at_mut(&mut docs, parent.doc, &parent.steps)
+                    {
                         Some(comments) => comments.after.extend(orphans),
                         None => {
                             if let Some(first) = docs.first_mut() {
@@ -443,34 +444,8 @@ fn remove_child(node: &mut Node, index: usize) -> Vec<crate::model::node::Commen
     }
 }
 
-/// The comments of the entry or item at `at` (for a document's root, the
-/// document's).
-fn owner_comments<'a>(
-    docs: &'a mut [Document],
-    at: &NodePath,
-) -> Option<&'a mut crate::model::node::Comments> {
-    let Some((&last, parent_steps)) = at.steps.split_last() else {
-        return docs.get_mut(at.doc).map(|d| &mut d.comments);
-    };
-    let parent = NodePath::new(at.doc, parent_steps);
-    let node = node_mut(docs, &parent)?;
-    match &mut node.value {
-        Value::Seq(items) => items.get_mut(last).map(Node::comments_mut),
-        Value::Map(entries) => entries.get_mut(last).map(|e| e.key.comments_mut()),
-        Value::Scalar(_) => None,
-    }
-}
-
 fn node_mut<'a>(docs: &'a mut [Document], at: &NodePath) -> Option<&'a mut Node> {
-    let mut node = docs.get_mut(at.doc)?.root.as_mut()?;
-    for &step in &at.steps {
-        node = match &mut node.value {
-            Value::Seq(items) => items.get_mut(step)?,
-            Value::Map(entries) => &mut entries.get_mut(step)?.value,
-            Value::Scalar(_) => return None,
-        };
-    }
-    Some(node)
+    crate::model::node::node_at_mut(docs, at.doc, &at.steps)
 }
 
 /// The cross-file facts of a file: its domain and cnames. Only the

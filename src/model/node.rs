@@ -333,3 +333,40 @@ pub fn mappings(documents: &[Document]) -> impl Iterator<Item = &[Entry]> {
         None
     })
 }
+
+/// The node at `steps` below the root of document `doc`: each step is the
+/// index of an item of a sequence, or of an entry of a mapping (the step
+/// goes to its value).
+pub fn node_at_mut<'d>(
+    docs: &'d mut [Document],
+    doc: usize,
+    steps: &[usize],
+) -> Option<&'d mut Node> {
+    let mut node = docs.get_mut(doc)?.root.as_mut()?;
+    for &step in steps {
+        node = match &mut node.value {
+            Value::Seq(items) => items.get_mut(step)?,
+            Value::Map(entries) => &mut entries.get_mut(step)?.value,
+            Value::Scalar(_) => return None,
+        };
+    }
+    Some(node)
+}
+
+/// The comments owned at `steps` below document `doc`: the document's
+/// own for no step, else those of the item, or of the entry's key, that
+/// the last step names (`docs/format.md`, "Comments").
+pub fn comments_at_mut<'d>(
+    docs: &'d mut [Document],
+    doc: usize,
+    steps: &[usize],
+) -> Option<&'d mut Comments> {
+    let Some((&last, parent)) = steps.split_last() else {
+        return docs.get_mut(doc).map(|d| &mut d.comments);
+    };
+    match &mut node_at_mut(docs, doc, parent)?.value {
+        Value::Seq(items) => items.get_mut(last).map(Node::comments_mut),
+        Value::Map(entries) => entries.get_mut(last).map(|e| e.key.comments_mut()),
+        Value::Scalar(_) => None,
+    }
+}

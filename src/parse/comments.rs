@@ -123,23 +123,7 @@ impl Owner {
     /// documents, so every step exists; `None` (never) would send the
     /// comment to the end of the file rather than lose it.
     fn comments<'d>(&self, documents: &'d mut [Document]) -> Option<&'d mut Comments> {
-        let doc = documents.get_mut(self.doc)?;
-        let Some((&last, path)) = self.steps.split_last() else {
-            return Some(&mut doc.comments);
-        };
-        let mut node = doc.root.as_mut()?;
-        for &step in path {
-            node = match &mut node.value {
-                Value::Seq(items) => items.get_mut(step)?,
-                Value::Map(entries) => &mut entries.get_mut(step)?.value,
-                Value::Scalar(_) => return None,
-            };
-        }
-        match &mut node.value {
-            Value::Seq(items) => items.get_mut(last).map(Node::comments_mut),
-            Value::Map(entries) => entries.get_mut(last).map(|e| e.key.comments_mut()),
-            Value::Scalar(_) => None,
-        }
+        crate::model::node::comments_at_mut(documents, self.doc, &self.steps)
     }
 }
 
