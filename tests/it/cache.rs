@@ -323,17 +323,7 @@ fn a_corrupt_cache_is_ignored_and_replaced() {
 #[test]
 fn staged_runs_do_not_use_the_work_tree_cache() {
     let dir = db();
-    let git = |args: &[&str]| {
-        let ok = std::process::Command::new("git")
-            .current_dir(dir.path())
-            .args(args)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .output()
-            .expect("git")
-            .status
-            .success();
-        assert!(ok, "git {args:?}");
-    };
+    let git = |args: &[&str]| crate::support::git(dir.path(), args);
     git(&["init", "-q"]);
     write(dir.path(), "b.example.yaml", BAD_B);
     git(&["add", "-A"]);

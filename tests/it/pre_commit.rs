@@ -5,23 +5,10 @@
 //! share: the fmt hook fails on a non-canonical file and fixes it, the next
 //! run passes, and the check hook fails on a finding.
 
-use crate::support::oracles;
+use crate::support::{git, oracles};
 
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 fn try_repo(dir: &Path, hook: &str) -> Output {
     Command::new(oracles::venv_bin("pre-commit"))

@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use crate::support::urldb;
+use crate::support::{git, urldb};
 use crate::verify::{Run, Server, database, json, map_arg, record, verify};
 
 /// A database of `pages` URLs that answer, `gone` that are 404, and the
@@ -469,21 +469,6 @@ fn history_errors_exit_2() {
         "{}",
         run.stderr
     );
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.test"])
-        .args(args)
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The workflow of docs/verify.md, "A scheduled workflow", run three times

@@ -8,6 +8,23 @@ pub use oracles::{python, run_python};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+/// Run `git` in `dir` with a committer identity of its own, insist that
+/// it succeeds, and return what it printed.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.test"])
+        .args(args)
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// A small deterministic generator (xorshift64*): the tests must make the
 /// same data on every run and machine, and need nothing more.
 pub struct Rng(u64);
