@@ -171,6 +171,10 @@ impl<F: serde_json::ser::Formatter> serde_json::ser::Formatter for JsonFormatter
         writer: &mut W,
         fragment: &str,
     ) -> std::io::Result<()> {
+        // Most text is printable ASCII: one pass over the bytes says so.
+        if fragment.bytes().all(|b| (0x20..0x7F).contains(&b)) {
+            return writer.write_all(fragment.as_bytes());
+        }
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
             if needs_escape(c) {
