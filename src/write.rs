@@ -73,6 +73,33 @@ pub fn lock_path(path: &Path) -> PathBuf {
 /// writer that died. (Younger, it may be one just created, not yet held.)
 const STALE_AFTER: Duration = Duration::from_secs(2);
 
+/// What a file looked like when it was read: its size, modification time
+/// and identity (device and inode). [`Lock::append`] adds to a file only
+/// while its stamp is the one taken when it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    id: (u64, u64),
+}
+
+impl Stamp {
+    pub fn of(meta: &fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        let id = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let id = (0, 0);
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            id,
+        }
+    }
+}
+
 /// Remove `lock` if it is a stale lock: a regular file no live process
 /// holds, old enough not to be one just created. The removal is made
 /// while holding the stale file's own lock, and only if the name still
@@ -205,7 +232,7 @@ impl Lock {
 
     /// Replace the file's contents with `new`, if it still holds `expected`
     /// (read again, under the lock).
-    pub fn replace(mut self, expected: &[u8], new: &[u8]) -> Result<(), WriteError> {
+    pub fn replace(mut self, expected: &[u8], new: &[u8]) -> Result<Stamp, WriteError> {
         let path = self.path.clone();
         let io = io_error(&path);
         let meta = fs::symlink_metadata(&path).map_err(&io)?;
@@ -237,8 +264,72 @@ impl Lock {
         self.commit(file, Some(expected), new)
     }
 
+    /// Add `new` at the end of the file, if it is still the file that was
+    /// read (`read`: its [`Stamp`] then); a file that does not end in a
+    /// newline gets one first. Nothing is replaced, so nothing can be lost:
+    /// the lock only keeps other urldb writers out meanwhile. A write that
+    /// fails half way is cut off again, and the lock is given back either
+    /// way. [`WriteError::Changed`] leaves the lock held, for a caller that
+    /// then reads the file again and replaces it.
+    pub fn append(&self, read: &Stamp, new: &[u8]) -> Result<(), WriteError> {
+        use std::io::{Seek, SeekFrom};
+        let path = &self.path;
+        let io = io_error(path);
+        // Looked at before opening, as `replace` does: a read-only file is
+        // refused with the same words whoever runs urldb (root may write
+        // it; others would only be told "permission denied").
+        let meta = fs::symlink_metadata(path).map_err(&io)?;
+        if meta.file_type().is_symlink() {
+            return Err(WriteError::Symlink { path: path.clone() });
+        }
+        if meta.permissions().readonly() {
+            return Err(WriteError::ReadOnly { path: path.clone() });
+        }
+        let mut options = fs::OpenOptions::new();
+        options.read(true).append(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            // Never through a link; never waiting on a FIFO.
+            options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        }
+        let mut file = options.open(path).map_err(|e| {
+            #[cfg(unix)]
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                return WriteError::Symlink { path: path.clone() };
+            }
+            io(e)
+        })?;
+        let meta = file.metadata().map_err(&io)?;
+        // What was opened, in case it was swapped meanwhile.
+        if !meta.file_type().is_file() {
+            return Err(WriteError::NotRegular { path: path.clone() });
+        }
+        if Stamp::of(&meta) != *read {
+            return Err(WriteError::Changed { path: path.clone() });
+        }
+        let len = meta.len();
+        let mut text = Vec::with_capacity(new.len() + 1);
+        if len > 0 {
+            let mut last = [0u8];
+            file.seek(SeekFrom::Start(len - 1)).map_err(&io)?;
+            std::io::Read::read_exact(&mut file, &mut last).map_err(&io)?;
+            if last[0] != b'\n' {
+                text.push(b'\n');
+            }
+        }
+        text.extend_from_slice(new);
+        let written = file.write_all(&text).and_then(|()| file.sync_data());
+        if let Err(e) = written {
+            // Leave the file as it was, not with half a line at its end.
+            let _ = file.set_len(len).and_then(|()| file.sync_data());
+            return Err(io(e));
+        }
+        Ok(())
+    }
+
     /// Create the file (it must not exist) with `new`.
-    pub fn create(mut self, new: &[u8]) -> Result<(), WriteError> {
+    pub fn create(mut self, new: &[u8]) -> Result<Stamp, WriteError> {
         let path = self.path.clone();
         let io = io_error(&path);
         if fs::symlink_metadata(&path).is_ok() {
@@ -259,10 +350,13 @@ impl Lock {
         mut file: File,
         expected: Option<&[u8]>,
         new: &[u8],
-    ) -> Result<(), WriteError> {
+    ) -> Result<Stamp, WriteError> {
         let io = io_error(&self.path);
         file.write_all(new).map_err(&io)?;
         file.sync_all().map_err(&io)?;
+        // What was written, as the next reader will find it (a rename
+        // keeps the file's size, time and inode).
+        let stamp = Stamp::of(&file.metadata().map_err(&io)?);
         if let Some(expected) = expected {
             let current = crate::read::read_limited(&self.path, expected.len() as u64, false);
             if !matches!(current, Ok(Ok(ref bytes)) if bytes == expected) {
@@ -281,7 +375,7 @@ impl Lock {
         }
         // Renamed: nothing left to remove.
         self.done = true;
-        Ok(())
+        Ok(stamp)
     }
 }
 
@@ -316,12 +410,12 @@ fn keep_owner(_file: &File, _original: &fs::Metadata) {}
 
 /// Replace `path`'s contents with `new`, if the file still holds `expected`.
 pub fn replace(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), WriteError> {
-    Lock::acquire(path)?.replace(expected, new)
+    Lock::acquire(path)?.replace(expected, new).map(drop)
 }
 
 /// Create a new file atomically (it must not exist yet).
 pub fn create(path: &Path, new: &[u8]) -> Result<(), WriteError> {
-    Lock::acquire(path)?.create(new)
+    Lock::acquire(path)?.create(new).map(drop)
 }
 
 #[cfg(test)]

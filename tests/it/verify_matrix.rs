@@ -390,6 +390,108 @@ fn history_tells_new_from_persistent_and_flaky_and_keeps_n_runs() {
     }
 }
 
+/// Most runs add their lines at the end of the history (the file keeps
+/// its inode and every byte it had, and a last line without a newline
+/// gets one); once the file holds `--history-keep` runs and a quarter
+/// more, the next run rewrites it with the newest N (docs/verify.md,
+/// "History").
+#[test]
+fn history_is_appended_to_until_past_its_limit_then_rewritten() {
+    use std::os::unix::fs::MetadataExt;
+    let server = Server::start();
+    let db = many(20, 1, &[]);
+    let d = db.path();
+    let history = d.join("h.jsonl");
+    let run = |id: &str| {
+        let run = check(
+            d,
+            &server,
+            &[
+                "--history",
+                "h.jsonl",
+                "--run-id",
+                id,
+                "--history-keep",
+                "2",
+            ],
+        );
+        assert_eq!(run.code, 1, "{}", run.stderr);
+    };
+    let runs = || -> Vec<String> {
+        let mut runs: Vec<String> = history_lines(&history)
+            .iter()
+            .map(|l| l["run"].as_str().expect("run").to_string())
+            .collect();
+        runs.dedup();
+        runs
+    };
+    run("r1");
+    // As an editor may leave it: no newline after the last line.
+    let mut before = std::fs::read(&history).expect("read");
+    assert_eq!(before.pop(), Some(b'\n'));
+    std::fs::write(&history, &before).expect("write");
+    let inode = std::fs::metadata(&history).expect("stat").ino();
+    for (id, expected) in [("r2", ["r1", "r2"].as_slice()), ("r3", &["r1", "r2", "r3"])] {
+        run(id);
+        let after = std::fs::read(&history).expect("read");
+        assert!(after.starts_with(&before), "{id}: not appended to");
+        if !before.ends_with(b"\n") {
+            assert_eq!(after[before.len()], b'\n', "{id}: the line ended first");
+        }
+        assert_eq!(std::fs::metadata(&history).expect("stat").ino(), inode);
+        assert_eq!(runs(), expected);
+        before = after;
+    }
+    // Three runs is as many as `--history-keep 2` lets the file hold.
+    run("r4");
+    assert_eq!(runs(), ["r3", "r4"]);
+    assert_eq!(history_lines(&history).len(), 42);
+    assert_ne!(
+        std::fs::metadata(&history).expect("stat").ino(),
+        inode,
+        "rewritten, through a new file renamed over it"
+    );
+}
+
+/// A history write that fails half way (here: past the file size limit,
+/// `ulimit -f`) leaves the file as it was, exit 2.
+#[test]
+fn a_history_append_that_fails_leaves_the_file_as_it_was() {
+    let server = Server::start();
+    let db = many(40, 0, &[]);
+    let d = db.path();
+    let first = check(d, &server, &["--history", "h.jsonl", "--run-id", "r1"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let before = std::fs::read(d.join("h.jsonl")).expect("read");
+    // Room for the file and less than a tenth of the next run's lines
+    // (`ulimit -f` counts 1024-byte blocks); SIGXFSZ ignored, so the write
+    // fails with EFBIG instead of killing urldb.
+    let blocks = before.len() / 1024 + 1;
+    let map = map_arg(&server);
+    let out = std::process::Command::new("bash")
+        .current_dir(d)
+        .args([
+            "-c",
+            "trap '' XFSZ; ulimit -f \"$1\"; shift; exec \"$@\"",
+            "-",
+        ])
+        .arg(blocks.to_string())
+        .arg(env!("CARGO_BIN_EXE_urldb"))
+        .args(["verify", "--allow-private", "--retries", "0", "--map", &map])
+        .args(["--history", "h.jsonl", "--run-id", "r2"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run urldb under bash");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("h.jsonl: cannot write the history") && stderr.contains("File too large"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(d.join("h.jsonl")).expect("read"), before);
+    assert!(!d.join("h.jsonl.lock").exists(), "the lock is given back");
+}
+
 #[test]
 fn shard_histories_concatenate() {
     let server = Server::start();
@@ -462,6 +564,26 @@ fn history_errors_exit_2() {
         "{}",
         run.stderr
     );
+    // Read-only: read, never written, whether it would be appended to or
+    // rewritten.
+    let run = check(d, &server, &["--history", "ro.jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let ro = std::fs::read(d.join("ro.jsonl")).expect("read");
+    std::fs::set_permissions(
+        d.join("ro.jsonl"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o444),
+    )
+    .expect("chmod");
+    for keep in ["30", "1"] {
+        let run = check(
+            d,
+            &server,
+            &["--history", "ro.jsonl", "--history-keep", keep],
+        );
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(run.stderr.contains("is read-only"), "{}", run.stderr);
+        assert_eq!(std::fs::read(d.join("ro.jsonl")).expect("read"), ro);
+    }
     let run = check(d, &server, &["--history", "h.jsonl", "--history-keep", "0"]);
     assert_eq!(run.code, 2);
     assert!(

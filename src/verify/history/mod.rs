@@ -1,22 +1,32 @@
 //! `verify --history FILE`: one JSON line per URL per run, read before a
 //! run to tell new failures from persistent ones and to mark flaky URLs,
-//! appended to after it, and kept to the last `--history-keep` runs
-//! (`docs/verify.md`, "History").
+//! and appended to after it. What is judged reads the newest
+//! `--history-keep` runs; the file holds a quarter more at most ([`limit`])
+//! and is rewritten only when it has no room left, at the start of a run
+//! ([`prepare`]), so that most runs only append (`docs/verify.md`,
+//! "History"; what that costs: `docs/performance.md`).
 //!
 //! History files concatenate: the lines of the shards of one CI run share
 //! its run id, and a line read twice (two shards' copies of the same
 //! earlier history, `cat`-ed together) counts once.
 
+mod line;
+mod verdicts;
+
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
 use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use foldhash::HashMap;
+use hashbrown::HashTable;
 
 use super::results::{Results, RunInfo, UrlResult};
 use super::trend::{RunCount, Verdict, classify};
+use crate::write::{Stamp, WriteError};
+pub use line::Line;
+use verdicts::Verdicts;
 
 /// The runs kept when `--history-keep` is not given.
 pub const DEFAULT_KEEP: usize = 30;
@@ -24,50 +34,30 @@ pub const DEFAULT_KEEP: usize = 30;
 /// The longest history line read; a longer one is malformed.
 const MAX_LINE: usize = 64 * 1024;
 
-/// One line of a history file: one URL in one run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-/// Its text fields borrow from the file's bytes when they hold no JSON
-/// escape: reading a large history copies next to nothing.
-pub struct Line<'a> {
-    #[serde(borrow)]
-    pub run: Cow<'a, str>,
-    /// The run's start time, RFC 3339 in UTC: runs are ordered by it.
-    #[serde(borrow)]
-    pub started: Cow<'a, str>,
-    #[serde(borrow)]
-    pub url: Cow<'a, str>,
-    #[serde(borrow)]
-    pub file: Cow<'a, str>,
-    pub line: usize,
-    /// When this URL was checked, RFC 3339 in UTC (the run's start time).
-    #[serde(borrow)]
-    pub time: Cow<'a, str>,
-    pub status: Option<u16>,
-    pub verdict: Verdict,
-    #[serde(borrow)]
-    pub reason: Option<Cow<'a, str>>,
-    pub ms: u64,
-}
-
 /// A history file as read: the runs it holds in time order, each URL's
 /// verdicts, and the lines it skipped.
 #[derive(Debug, Default)]
 pub struct History {
-    /// The file's bytes, and its well-formed lines in them with their run
-    /// (an index into `runs`): when the file has not changed by the time
-    /// this run's lines are added, it is not parsed again.
+    /// The file's bytes and its stamp (none: it did not exist), and its
+    /// well-formed lines in them with their run (an index into `runs`):
+    /// when the file has not changed by the time this run's lines are
+    /// added, it is not read or parsed again.
     bytes: Vec<u8>,
+    stamp: Option<Stamp>,
     spans: Vec<(Range<usize>, usize)>,
     /// (id, earliest start), oldest first.
     runs: Vec<(String, String)>,
-    /// URL → (run index in `runs`, verdict), in file order.
-    urls: HashMap<String, Vec<(usize, Verdict)>>,
+    /// Each URL's (run index in `runs`, verdict), oldest first.
+    urls: Verdicts,
     /// Per run: (checked, broken).
     counts: Vec<(usize, usize)>,
     /// Lines seen twice (two copies of one earlier history concatenated).
     pub duplicates: usize,
     /// `FILE:LINE: why`, for each malformed line skipped.
     pub warnings: Vec<String>,
+    /// Set by [`prepare`]: the file, as of `stamp`, has room for the run's
+    /// lines and holds no malformed or repeated line, so they are appended.
+    ready: bool,
 }
 
 /// Read a history file. A file that does not exist is an empty history
@@ -76,132 +66,130 @@ pub struct History {
 /// any file: regular files only, never a FIFO, a device or `/proc`.
 pub fn read(path: &Path) -> Result<History, String> {
     let shown = crate::source::shown_path(path);
-    let bytes = read_bytes(path)?;
+    let (bytes, stamp) = read_bytes(path)?;
     let mut history = parse(&shown, &bytes);
     history.bytes = bytes;
+    history.stamp = stamp;
     Ok(history)
 }
 
-/// The bytes of a history file; none when it does not exist.
-fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+/// The bytes of a history file and its stamp; none when it does not exist.
+fn read_bytes(path: &Path) -> Result<(Vec<u8>, Option<Stamp>), String> {
     let shown = crate::source::shown_path(path);
     match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Vec::new(), None)),
         _ => {
             let (mut file, meta) =
                 crate::read::open(path, false).map_err(|e| format!("{shown}: {e}"))?;
             let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
             file.read_to_end(&mut bytes)
                 .map_err(|e| format!("{shown}: {e}"))?;
-            Ok(bytes)
+            Ok((bytes, Some(Stamp::of(&meta))))
         }
     }
 }
 
-/// The well-formed lines of a history file, each once (with its raw
-/// bytes), the malformed ones as warnings, and how many were repeats.
-struct Lines<'a> {
-    lines: Vec<(Range<usize>, Line<'a>)>,
-    warnings: Vec<String>,
-    duplicates: usize,
-}
-
-fn lines_of<'a>(shown: &str, bytes: &'a [u8]) -> Lines<'a> {
-    let mut out = Lines {
-        lines: Vec::new(),
-        warnings: Vec::new(),
-        duplicates: 0,
+/// Parse a history file's bytes (`shown`: its name in warnings), in one
+/// pass: each well-formed line once (a line byte for byte one read before
+/// is a repeat), the malformed ones as warnings. Runs are ordered by their
+/// earliest start (then by id: a concatenation of shard files lists them
+/// in any order) once every line is read.
+pub fn parse(shown: &str, bytes: &[u8]) -> History {
+    let estimate = memchr::memchr_iter(b'\n', bytes).count() + 1;
+    let mut history = History {
+        urls: Verdicts::with_capacity(estimate),
+        ..History::default()
     };
-    let mut seen: HashSet<&[u8]> = HashSet::new();
+    history.spans.reserve(estimate);
+    // The lines read so far (indices into `spans`), by the hash of their
+    // bytes: a repeat is found without keeping a copy of any line.
+    let hasher = foldhash::fast::RandomState::default();
+    let mut seen: HashTable<usize> = HashTable::with_capacity(estimate);
+    // Runs in the order first met: (id, earliest start), and id → index;
+    // per run (checked, broken).
+    let mut met: Vec<(Cow<'_, str>, Cow<'_, str>)> = Vec::new();
+    let mut index: HashMap<Cow<'_, str>, usize> = HashMap::default();
+    let mut counts: Vec<(usize, usize)> = Vec::new();
+    let mut last: Option<usize> = None;
     let mut start = 0;
-    for (n, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let range = start..start + raw.len();
-        start = range.end + 1;
+    for (n, end) in memchr::memchr_iter(b'\n', bytes)
+        .chain(std::iter::once(bytes.len()))
+        .enumerate()
+    {
+        let range = start..end;
+        start = end + 1;
+        let raw = &bytes[range.clone()];
         if raw.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         let warn = |why: &str| format!("{shown}:{}: {why}; line skipped", n + 1);
         if raw.len() > MAX_LINE {
-            out.warnings
+            history
+                .warnings
                 .push(warn(&format!("longer than {MAX_LINE} bytes")));
             continue;
         }
-        match serde_json::from_slice::<Line<'_>>(raw) {
-            Ok(line) if seen.insert(raw) => out.lines.push((range, line)),
-            Ok(_) => out.duplicates += 1,
-            Err(e) => out.warnings.push(warn(&format!(
-                "not a history line ({})",
-                crate::text::escape(&e.to_string())
-            ))),
-        }
-    }
-    out
-}
-
-/// The runs of `lines` as (id, earliest start), oldest first (then by
-/// id: a concatenation of shard files lists them in any order), and each
-/// line's run as an index into them.
-fn runs_of(lines: &[(Range<usize>, Line<'_>)]) -> (Vec<(String, String)>, Vec<usize>) {
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut unordered: Vec<(&str, &str)> = Vec::new();
-    let mut of_line = Vec::with_capacity(lines.len());
-    for (_, line) in lines {
-        let next = unordered.len();
-        let i = *index.entry(line.run.as_ref()).or_insert_with(|| {
-            unordered.push((line.run.as_ref(), line.started.as_ref()));
-            next
-        });
-        if line.started.as_ref() < unordered[i].1 {
-            unordered[i].1 = line.started.as_ref();
-        }
-        of_line.push(i);
-    }
-    let mut order: Vec<usize> = (0..unordered.len()).collect();
-    order.sort_by(|&a, &b| (unordered[a].1, unordered[a].0).cmp(&(unordered[b].1, unordered[b].0)));
-    let mut rank = vec![0; unordered.len()];
-    for (r, &i) in order.iter().enumerate() {
-        rank[i] = r;
-    }
-    let runs = order
-        .iter()
-        .map(|&i| (unordered[i].0.to_string(), unordered[i].1.to_string()))
-        .collect();
-    (runs, of_line.into_iter().map(|i| rank[i]).collect())
-}
-
-/// Parse a history file's bytes (`shown`: its name in warnings).
-pub fn parse(shown: &str, bytes: &[u8]) -> History {
-    let Lines {
-        lines,
-        warnings,
-        duplicates,
-    } = lines_of(shown, bytes);
-    let (runs, of_line) = runs_of(&lines);
-    let mut history = History {
-        counts: vec![(0, 0); runs.len()],
-        runs,
-        duplicates,
-        warnings,
-        ..History::default()
-    };
-    for ((range, line), r) in lines.into_iter().zip(of_line) {
-        history.spans.push((range, r));
-        history.counts[r].0 += 1;
-        if line.verdict == Verdict::Broken {
-            history.counts[r].1 += 1;
-        }
-        match history.urls.get_mut(line.url.as_ref()) {
-            Some(v) => v.push((r, line.verdict)),
-            None => {
-                history
-                    .urls
-                    .insert(line.url.to_string(), vec![(r, line.verdict)]);
+        let key = match line::key(raw) {
+            Ok(key) => key,
+            Err(e) => {
+                history.warnings.push(warn(&format!(
+                    "not a history line ({})",
+                    crate::text::escape(&e.to_string())
+                )));
+                continue;
             }
+        };
+        let hash = hasher.hash_one(raw);
+        let spans = &history.spans;
+        if seen
+            .find(hash, |&i| &bytes[spans[i].0.clone()] == raw)
+            .is_some()
+        {
+            history.duplicates += 1;
+            continue;
         }
+        seen.insert_unique(hash, spans.len(), |&i| {
+            hasher.hash_one(&bytes[spans[i].0.clone()])
+        });
+        // Lines come in runs: the previous line's run is the likely one.
+        let r = match last {
+            Some(r) if met[r].0 == key.run => r,
+            _ => match index.get(&key.run) {
+                Some(&r) => r,
+                None => {
+                    met.push((key.run.clone(), key.started.clone()));
+                    counts.push((0, 0));
+                    index.insert(key.run, met.len() - 1);
+                    met.len() - 1
+                }
+            },
+        };
+        last = Some(r);
+        if key.started < met[r].1 {
+            met[r].1 = key.started;
+        }
+        counts[r].0 += 1;
+        if key.verdict == Verdict::Broken {
+            counts[r].1 += 1;
+        }
+        history.spans.push((range, r));
+        history.urls.add(&key.url, r, key.verdict);
     }
-    for v in history.urls.values_mut() {
-        v.sort_by_key(|&(r, _)| r);
+    let mut order: Vec<usize> = (0..met.len()).collect();
+    order.sort_by(|&a, &b| (&met[a].1, &met[a].0).cmp(&(&met[b].1, &met[b].0)));
+    let mut rank = vec![0; met.len()];
+    for (k, &r) in order.iter().enumerate() {
+        rank[r] = k;
     }
+    history.runs = order
+        .iter()
+        .map(|&r| (met[r].0.to_string(), met[r].1.to_string()))
+        .collect();
+    history.counts = order.iter().map(|&r| counts[r]).collect();
+    for (_, r) in &mut history.spans {
+        *r = rank[*r];
+    }
+    history.urls.finish(&rank);
     history
 }
 
@@ -229,18 +217,19 @@ pub fn annotate(results: &mut Results, history: &History, keep: usize) {
         return;
     };
     let kept = history.kept_runs(&current, keep);
-    let kept_set: HashSet<usize> = kept.iter().copied().collect();
+    let mut is_kept = vec![false; history.runs.len()];
+    for &r in &kept {
+        is_kept[r] = true;
+    }
+    let mut at = None;
     for r in &mut results.results {
-        let earlier: Vec<Verdict> = history
-            .urls
-            .get(&r.url)
-            .map(|v| {
-                v.iter()
-                    .filter(|(run, _)| kept_set.contains(run))
-                    .map(|&(_, verdict)| verdict)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let (found, verdicts) = history.urls.of(&r.url, at);
+        at = found;
+        let earlier: Vec<Verdict> = verdicts
+            .iter()
+            .filter(|&&(run, _)| is_kept[run])
+            .map(|&(_, verdict)| verdict)
+            .collect();
         r.history = Some(classify(&earlier, r.outcome));
     }
     let mut counts: Vec<RunCount> = kept
@@ -287,21 +276,109 @@ pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
     out
 }
 
-/// Add this run's lines to the history file and keep only the newest
-/// `keep` runs (this one included), through `src/write.rs`'s lock: the
-/// file is read again under the lock, so lines another process added
-/// since this run read it are kept too.
+/// The most runs a history file holds before its oldest are dropped:
+/// `keep` and a quarter more. Until then a run only adds its lines at the
+/// end (what is judged and reported reads only the newest `keep`), so the
+/// file is rewritten once every few runs rather than on every run.
+pub fn limit(keep: usize) -> usize {
+    keep.saturating_add(keep.div_ceil(4))
+}
+
+/// Read the history before run `run_id`, and make room for its lines.
+/// When the file has no room for another run ([`limit`]) or holds
+/// malformed or repeated lines, it is rewritten now, through
+/// `src/write.rs`'s lock, with the newest `keep - 1` earlier runs (and any
+/// lines of `run_id` itself). Called while the URLs are fetched, so that
+/// the end of the run only appends ([`append`]). A rewrite that cannot be
+/// made now is left to the end of the run, which rewrites carefully and
+/// reports what stops it.
+pub fn prepare(path: &Path, run_id: &str, keep: usize) -> Result<History, String> {
+    let mut history = read(path)?;
+    if history.stamp.is_some() {
+        let earlier = history.runs.iter().filter(|(id, _)| id != run_id).count();
+        let clean = history.warnings.is_empty() && history.duplicates == 0;
+        history.ready =
+            (clean && earlier < limit(keep)) || history.compact(path, run_id, keep).is_ok();
+    }
+    Ok(history)
+}
+
+impl History {
+    /// Rewrite the file with only the lines kept beside run `run_id`.
+    fn compact(&mut self, path: &Path, run_id: &str, keep: usize) -> Result<(), WriteError> {
+        let lock = crate::write::Lock::acquire(path)?;
+        let (text, spans) = kept(&self.bytes, &self.runs, &self.spans, run_id, keep, 0);
+        let stamp = lock.replace(&self.bytes, &text)?;
+        self.bytes = text;
+        self.spans = spans;
+        self.stamp = Some(stamp);
+        Ok(())
+    }
+}
+
+/// The lines of `bytes` kept beside run `run_id` (`runs` and `spans`: as
+/// [`History`] holds them): those of the newest `keep - 1` other runs and
+/// those of `run_id` itself, in file order, with room for `more` bytes;
+/// and each kept line's range in the new text, with its run.
+fn kept(
+    bytes: &[u8],
+    runs: &[(String, String)],
+    spans: &[(Range<usize>, usize)],
+    run_id: &str,
+    keep: usize,
+    more: usize,
+) -> (Vec<u8>, Vec<(Range<usize>, usize)>) {
+    let earlier: Vec<usize> = (0..runs.len()).filter(|&r| runs[r].0 != run_id).collect();
+    let first_kept = earlier.len().saturating_sub(keep.saturating_sub(1));
+    let mut is_kept: Vec<bool> = runs.iter().map(|(id, _)| id == run_id).collect();
+    for &r in &earlier[first_kept..] {
+        is_kept[r] = true;
+    }
+    let mut text = Vec::with_capacity(bytes.len() + more);
+    let mut new_spans = Vec::new();
+    for (range, r) in spans {
+        if is_kept[*r] {
+            let start = text.len();
+            text.extend_from_slice(&bytes[range.clone()]);
+            new_spans.push((start..text.len(), *r));
+            text.push(b'\n');
+        }
+    }
+    (text, new_spans)
+}
+
+/// Add this run's lines to the history file through `src/write.rs`'s
+/// lock. When [`prepare`] made the file ready and it has not changed
+/// since, the lines are appended. Otherwise the file is read again under
+/// the lock (lines another process added since this run read it are
+/// kept) and rewritten with only the newest `keep` runs, this one
+/// included.
+///
+/// `new`: the run's [`lines`], made by the caller, which may then go on
+/// with the results (annotate and report them) while they are written.
 pub fn append(
     path: &Path,
-    run: &RunInfo,
-    results: &[UrlResult],
+    run_id: &str,
+    new: Vec<u8>,
     keep: usize,
     earlier: Option<&History>,
 ) -> Result<(), String> {
     let shown = crate::source::shown_path(path);
-    let lock = crate::write::Lock::acquire(path).map_err(|e| e.to_string())?;
+    let failed = |e: WriteError| format!("{shown}: cannot write the history: {e}");
+    let lock = crate::write::Lock::acquire(path).map_err(failed)?;
+    if let Some(h) = earlier
+        && h.ready
+        && let Some(stamp) = &h.stamp
+    {
+        match lock.append(stamp, &new) {
+            Ok(()) => return Ok(()),
+            // Changed since it was read: read it again, below.
+            Err(WriteError::Changed { .. }) => {}
+            Err(e) => return Err(failed(e)),
+        }
+    }
     let exists = std::fs::symlink_metadata(path).is_ok();
-    let bytes = read_bytes(path)?;
+    let (bytes, _) = read_bytes(path)?;
     // Malformed lines were warned about when the run began; the rewrite
     // drops them, with repeated lines and the lines of runs no longer kept.
     let reread;
@@ -312,26 +389,14 @@ pub fn append(
             (&reread.runs, &reread.spans)
         }
     };
-    let earlier: Vec<usize> = (0..runs.len()).filter(|&r| runs[r].0 != run.id).collect();
-    let first_kept = earlier.len().saturating_sub(keep.saturating_sub(1));
-    let mut kept = vec![false; runs.len()];
-    for &r in &earlier[first_kept..] {
-        kept[r] = true;
-    }
-    let mut text = Vec::with_capacity(bytes.len() + results.len() * 160);
-    for (range, r) in spans {
-        if kept[*r] || runs[*r].0 == run.id {
-            text.extend_from_slice(&bytes[range.clone()]);
-            text.push(b'\n');
-        }
-    }
-    text.extend(lines(run, results));
+    let (mut text, _) = kept(&bytes, runs, spans, run_id, keep, new.len());
+    text.extend(new);
     let written = if exists {
         lock.replace(&bytes, &text)
     } else {
         lock.create(&text)
     };
-    written.map_err(|e| format!("{shown}: cannot write the history: {e}"))
+    written.map(drop).map_err(failed)
 }
 
 #[cfg(test)]
@@ -346,7 +411,7 @@ mod tests {
         let h = parse("h.jsonl", text.as_bytes());
         assert_eq!(h.runs.len(), 1);
         assert_eq!(h.duplicates, 1);
-        assert_eq!(h.urls["http://a/"], vec![(0, Broken)]);
+        assert_eq!(h.urls.of("http://a/", None).1, [(0, Broken)]);
         assert_eq!(h.warnings.len(), 3, "{:?}", h.warnings);
         assert!(h.warnings[0].starts_with("h.jsonl:2: "), "{:?}", h.warnings);
         assert!(h.warnings[1].starts_with("h.jsonl:3: "), "{:?}", h.warnings);
@@ -377,22 +442,32 @@ mod tests {
             elapsed_ms: 1,
         };
         let r1 = run("r1", "2026-01-01T00:00:01.000Z");
-        append(&path, &r1, &[result("http://a/")], 30, None).expect("first");
-        let before = read(&path).expect("read");
+        append(&path, &r1.id, lines(&r1, &[result("http://a/")]), 30, None).expect("first");
+        // Ready to be appended to, as the run began.
+        let before = prepare(&path, "r3", 30).expect("prepare");
+        assert!(before.ready);
         // Another shard of the same run, writing while this one checked.
         let other = run("r2", "2026-01-01T00:00:02.000Z");
         let mut text = std::fs::read(&path).expect("read");
         text.extend(lines(&other, &[result("http://b/")]));
         std::fs::write(&path, text).expect("write");
         let r3 = run("r3", "2026-01-01T00:00:03.000Z");
-        append(&path, &r3, &[result("http://c/")], 30, Some(&before)).expect("append");
+        append(
+            &path,
+            &r3.id,
+            lines(&r3, &[result("http://c/")]),
+            30,
+            Some(&before),
+        )
+        .expect("append");
         let after = read(&path).expect("read");
         assert_eq!(after.run_ids().collect::<Vec<_>>(), ["r1", "r2", "r3"]);
         // Unchanged since it was read: the first parse is used, the same result.
+        let r4 = run("r4", "2026-01-01T00:00:04.000Z");
         append(
             &path,
-            &run("r4", "2026-01-01T00:00:04.000Z"),
-            &[result("http://d/")],
+            &r4.id,
+            lines(&r4, &[result("http://d/")]),
             2,
             Some(&after),
         )

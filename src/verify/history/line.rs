@@ -1,0 +1,272 @@
+//! One line of a history file, and how it is read.
+//!
+//! A history holds a line per URL per run and is read on every run, so
+//! the lines urldb writes itself are read by a recognizer of exactly that
+//! shape (the fields in their order, strings without escapes, plain
+//! numbers), about twice as fast as serde_json (`docs/performance.md`,
+//! "`urldb verify --history`"). Every other line, edited by hand or
+//! written by another tool, is read by serde_json; a line the recognizer
+//! accepts is valid JSON that serde_json reads to the same values (a
+//! property test below holds it to that).
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+use crate::verify::trend::Verdict;
+
+/// One line of a history file: one URL in one run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Its text fields borrow from the file's bytes when they hold no JSON
+/// escape: reading a large history copies next to nothing.
+pub struct Line<'a> {
+    #[serde(borrow)]
+    pub run: Cow<'a, str>,
+    /// The run's start time, RFC 3339 in UTC: runs are ordered by it.
+    #[serde(borrow)]
+    pub started: Cow<'a, str>,
+    #[serde(borrow)]
+    pub url: Cow<'a, str>,
+    #[serde(borrow)]
+    pub file: Cow<'a, str>,
+    pub line: usize,
+    /// When this URL was checked, RFC 3339 in UTC (the run's start time).
+    #[serde(borrow)]
+    pub time: Cow<'a, str>,
+    pub status: Option<u16>,
+    pub verdict: Verdict,
+    #[serde(borrow)]
+    pub reason: Option<Cow<'a, str>>,
+    pub ms: u64,
+}
+
+/// What a reader needs of a [`Line`]: its run, when the run started, the
+/// URL and its verdict. The other fields are for people and other tools:
+/// they are skipped (still checked to be JSON) and kept as written.
+#[derive(Debug, PartialEq, Deserialize)]
+pub struct Key<'a> {
+    #[serde(borrow)]
+    pub run: Cow<'a, str>,
+    #[serde(borrow)]
+    pub started: Cow<'a, str>,
+    #[serde(borrow)]
+    pub url: Cow<'a, str>,
+    pub verdict: Verdict,
+}
+
+/// Read what a reader needs of one line.
+pub fn key(raw: &[u8]) -> Result<Key<'_>, serde_json::Error> {
+    match as_written(raw) {
+        Some(key) => Ok(key),
+        None => serde_json::from_slice(raw),
+    }
+}
+
+/// A line exactly as [`Line`] is serialized with no string needing an
+/// escape; `None` for anything else.
+fn as_written(raw: &[u8]) -> Option<Key<'_>> {
+    let mut s = Scan {
+        rest: std::str::from_utf8(raw).ok()?,
+    };
+    s.literal("{\"run\":")?;
+    let run = s.string()?;
+    s.literal(",\"started\":")?;
+    let started = s.string()?;
+    s.literal(",\"url\":")?;
+    let url = s.string()?;
+    s.literal(",\"file\":")?;
+    s.string()?;
+    s.literal(",\"line\":")?;
+    s.number()?;
+    s.literal(",\"time\":")?;
+    s.string()?;
+    s.literal(",\"status\":")?;
+    if s.literal("null").is_none() {
+        s.number()?;
+    }
+    s.literal(",\"verdict\":")?;
+    let verdict = match s.string()? {
+        "ok" => Verdict::Ok,
+        "broken" => Verdict::Broken,
+        "skipped" => Verdict::Skipped,
+        _ => return None,
+    };
+    s.literal(",\"reason\":")?;
+    if s.literal("null").is_none() {
+        s.string()?;
+    }
+    s.literal(",\"ms\":")?;
+    s.number()?;
+    s.literal("}")?;
+    if !s.rest.is_empty() {
+        return None;
+    }
+    Some(Key {
+        run: Cow::Borrowed(run),
+        started: Cow::Borrowed(started),
+        url: Cow::Borrowed(url),
+        verdict,
+    })
+}
+
+/// What is left of a line being recognized.
+struct Scan<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Scan<'a> {
+    fn literal(&mut self, text: &str) -> Option<()> {
+        self.rest = self.rest.strip_prefix(text)?;
+        Some(())
+    }
+
+    /// A JSON string with no escape (so no `\`) and no control character
+    /// (which JSON forbids unescaped).
+    fn string(&mut self) -> Option<&'a str> {
+        let body = self.rest.strip_prefix('"')?;
+        let end = memchr::memchr(b'"', body.as_bytes())?;
+        let text = &body[..end];
+        if text.bytes().any(|b| b == b'\\' || b < 0x20) {
+            return None;
+        }
+        self.rest = &body[end + 1..];
+        Some(text)
+    }
+
+    /// A JSON number as serde writes an unsigned integer: `0`, or digits
+    /// not starting with `0`.
+    fn number(&mut self) -> Option<()> {
+        let digits = self.rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || (digits > 1 && self.rest.starts_with('0')) {
+            return None;
+        }
+        self.rest = &self.rest[digits..];
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn written(line: &Line<'_>) -> Vec<u8> {
+        serde_json::to_vec(line).expect("serialize")
+    }
+
+    fn line<'a>(url: &'a str, reason: Option<&'a str>, status: Option<u16>) -> Line<'a> {
+        Line {
+            run: "ci-1".into(),
+            started: "2026-11-23T05:00:00.000Z".into(),
+            url: url.into(),
+            file: "example.com.yaml".into(),
+            line: 12,
+            time: "2026-11-23T05:00:00.000Z".into(),
+            status,
+            verdict: Verdict::Broken,
+            reason: reason.map(Into::into),
+            ms: 0,
+        }
+    }
+
+    #[test]
+    fn urldbs_own_lines_are_recognized() {
+        for l in [
+            line("http://example.com/a", Some("HTTP 404"), Some(404)),
+            line("http://example.com/é", None, None),
+        ] {
+            let raw = written(&l);
+            let key = as_written(&raw).expect("recognized");
+            assert_eq!(key.url, l.url);
+            assert_eq!(key, serde_json::from_slice::<Key<'_>>(&raw).expect("json"));
+        }
+    }
+
+    #[test]
+    fn lines_needing_escapes_or_other_layouts_go_to_serde_json() {
+        let escaped = written(&line("http://example.com/\"q\"", None, None));
+        assert!(as_written(&escaped).is_none());
+        assert_eq!(key(&escaped).expect("json").url, "http://example.com/\"q\"");
+        let spaced = String::from_utf8(written(&line("http://a/", None, None)))
+            .expect("utf-8")
+            .replace(",\"url\"", ", \"url\"");
+        assert!(as_written(spaced.as_bytes()).is_none());
+        assert_eq!(key(spaced.as_bytes()).expect("json").url, "http://a/");
+    }
+
+    /// The recognizer agrees with serde_json on a line (it accepts only
+    /// what serde_json reads to the same key).
+    fn agrees(raw: &[u8]) -> Result<(), String> {
+        match as_written(raw) {
+            None => Ok(()),
+            Some(fast) => match serde_json::from_slice::<Key<'_>>(raw) {
+                Ok(slow) if slow == fast => Ok(()),
+                other => Err(format!(
+                    "{:?}: recognized as {fast:?}, serde_json: {other:?}",
+                    String::from_utf8_lossy(raw)
+                )),
+            },
+        }
+    }
+
+    /// The bytes that mean something in JSON, and some that must not
+    /// appear unescaped.
+    const MEANINGFUL: &[u8] = b"\"\\{}[]:,0123456789-+.eEnul \t\x01\x7f";
+
+    #[test]
+    fn every_one_byte_edit_of_a_line_is_read_as_serde_json_reads_it() {
+        let raw = written(&line("http://example.com/a", Some("HTTP 500"), Some(500)));
+        for i in 0..=raw.len() {
+            let mut edits = Vec::new();
+            if i < raw.len() {
+                let mut removed = raw.clone();
+                removed.remove(i);
+                edits.push(removed);
+            }
+            for &b in MEANINGFUL {
+                let mut inserted = raw.clone();
+                inserted.insert(i, b);
+                edits.push(inserted);
+                if i < raw.len() {
+                    let mut replaced = raw.clone();
+                    replaced[i] = b;
+                    edits.push(replaced);
+                }
+            }
+            for edit in edits {
+                if let Err(e) = agrees(&edit) {
+                    panic!("{e}");
+                }
+            }
+        }
+    }
+
+    /// Any byte, half the time one that means something in JSON.
+    fn byte() -> impl Strategy<Value = u8> {
+        prop_oneof![any::<u8>(), prop::sample::select(MEANINGFUL.to_vec()),]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+        /// Whatever the recognizer accepts, serde_json reads alike: a
+        /// written line with bytes changed, put in or taken out.
+        #[test]
+        fn recognized_lines_read_as_serde_json_reads_them(
+            url in "[ -~\u{80}-\u{10ffff}]{0,12}",
+            status in proptest::option::of(any::<u16>()),
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), 0u8..3, byte()), 0..4),
+        ) {
+            let mut raw = written(&line(&url, Some("HTTP 500"), status));
+            for (at, what, byte) in edits {
+                let i = at.index(raw.len() + 1);
+                match what {
+                    0 if i < raw.len() => raw[i] = byte,
+                    1 => raw.insert(i, byte),
+                    _ if i < raw.len() => { raw.remove(i); }
+                    _ => {}
+                }
+            }
+            prop_assert!(agrees(&raw).is_ok(), "{:?}", agrees(&raw));
+        }
+    }
+}
