@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # What `verify --history` costs: 100,000 URLs against a local server, with
-# and without a history file, runs alternating so machine load hits both
-# alike; the median of each (docs/verify.md, "History"). A benchmark,
-# never a test.
+# and without a history file, side by side in one run; medians
+# (docs/performance.md, "`urldb verify --history`"). A benchmark, never a
+# test.
 #
 #   cargo build --release
 #   bench/verify_history_bench.sh [URLS] [RUNS]
 #
-# The history file starts each run with the lines of two earlier runs of
-# every URL (a copy, so every run reads and rewrites the same size), and
-# holds at most --history-keep 3 runs.
+# Each round runs urldb three times, in an order that turns every round
+# (so a machine slowing down or speeding up hits all three alike):
+#   plain    no --history;
+#   append   --history-keep 3 on a file holding two earlier runs of every
+#            URL: this run's lines are appended (what most runs do);
+#   rewrite  --history-keep 3 on a file holding four earlier runs: the file
+#            is past its limit (docs/verify.md, "History"), so it is read
+#            again under the lock and rewritten with the newest three runs.
+# Each history run starts from a copy of the same file, so every round
+# reads and writes the same sizes.
 set -euo pipefail
 
 URLS=${1:-100000}
-RUNS=${2:-5}
+RUNS=${2:-9}
 CONC=64
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 URLDB=${URLDB:-$ROOT/target/release/urldb}
@@ -39,28 +46,47 @@ run() {
         --map "bench.test=127.0.0.1:$PORT" --retries 0 --format json "$@" >/dev/null
 }
 
-# Two earlier runs in the history.
-run --history "$WORK/seed.jsonl" --run-id seed-1 --history-keep 3
-run --history "$WORK/seed.jsonl" --run-id seed-2 --history-keep 3
-echo "history: $(wc -l < "$WORK/seed.jsonl") lines, $(du -h "$WORK/seed.jsonl" | cut -f1)"
+for k in 1 2 3 4; do
+    run --history "$WORK/seed4.jsonl" --run-id "seed-$k" --history-keep 9
+done
+grep -v '"run":"seed-[12]"' "$WORK/seed4.jsonl" > "$WORK/seed2.jsonl"
+echo "append:  the history holds $(wc -l < "$WORK/seed2.jsonl") lines, $(du -h "$WORK/seed2.jsonl" | cut -f1)"
+echo "rewrite: the history holds $(wc -l < "$WORK/seed4.jsonl") lines, $(du -h "$WORK/seed4.jsonl" | cut -f1)"
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 now() { date +%s.%N; }
 
-plain=()
-history=()
+declare -A times
+timed() {
+    local what=$1
+    shift
+    local t0
+    t0=$(now)
+    run "$@"
+    times[$what]+="$(echo "$(now) - $t0" | bc) "
+}
+plain() { timed plain; }
+append() {
+    cp "$WORK/seed2.jsonl" "$WORK/h.jsonl"
+    timed append --history "$WORK/h.jsonl" --run-id "run-$i" --history-keep 3
+    [ "$(wc -l < "$WORK/h.jsonl")" -eq $((3 * URLS)) ]
+}
+rewrite() {
+    cp "$WORK/seed4.jsonl" "$WORK/h.jsonl"
+    timed rewrite --history "$WORK/h.jsonl" --run-id "run-$i" --history-keep 3
+    [ "$(wc -l < "$WORK/h.jsonl")" -eq $((3 * URLS)) ]
+}
+
+orders=("plain append rewrite" "append rewrite plain" "rewrite plain append")
 for i in $(seq "$RUNS"); do
-    t0=$(now)
-    run
-    plain+=("$(echo "$(now) - $t0" | bc)")
-    cp "$WORK/seed.jsonl" "$WORK/h.jsonl"
-    t0=$(now)
-    run --history "$WORK/h.jsonl" --run-id "run-$i" --history-keep 3
-    history+=("$(echo "$(now) - $t0" | bc)")
+    for step in ${orders[$((i % 3))]}; do
+        "$step"
+    done
 done
 
-p=$(printf '%s\n' "${plain[@]}" | median)
-h=$(printf '%s\n' "${history[@]}" | median)
-printf 'without --history: median %.2f s (runs: %s)\n' "$p" "${plain[*]}"
-printf 'with --history:    median %.2f s (runs: %s)\n' "$h" "${history[*]}"
-printf 'cost of the history: %+.1f %%\n' "$(echo "($h - $p) * 100 / $p" | bc -l)"
+p=$(printf '%s\n' ${times[plain]} | median)
+for what in plain append rewrite; do
+    m=$(printf '%s\n' ${times[$what]} | median)
+    printf '%-8s median %.2f s  %+6.1f %%  (runs: %s)\n' "$what" "$m" \
+        "$(echo "($m - $p) * 100 / $p" | bc -l)" "${times[$what]}"
+done
