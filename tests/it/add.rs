@@ -6,8 +6,8 @@
 use crate::support;
 
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::Write;
+use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -41,25 +41,11 @@ fn big_digest() -> String {
         .collect()
 }
 
-fn respond(mut stream: TcpStream) {
-    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-    let mut request = String::new();
-    if reader.read_line(&mut request).is_err() {
-        return;
-    }
-    loop {
-        let mut header = String::new();
-        match reader.read_line(&mut header) {
-            Ok(0) | Err(_) => break,
-            Ok(_) if header == "\r\n" => break,
-            Ok(_) => {}
-        }
-    }
-    let path = request.split_whitespace().nth(1).unwrap_or("/").to_string();
+fn respond(mut stream: TcpStream, path: &str) {
     let head = |status: &str, headers: &str, len: usize| {
         format!("HTTP/1.1 {status}\r\n{headers}Content-Length: {len}\r\nConnection: close\r\n\r\n")
     };
-    let _ = match path.as_str() {
+    let _ = match path {
         "/page" | "/a/b%20c" | "/docs/index.html" => {
             let body = "<html></html>";
             stream.write_all(
@@ -77,7 +63,7 @@ fn respond(mut stream: TcpStream) {
         // Redirects with a body, as many servers send ("Moved: /page"),
         // which `--static` must not record as the URL's content.
         "/r301" | "/r302" | "/r307" | "/r308" => {
-            let status = match path.as_str() {
+            let status = match path {
                 "/r301" => "301 Moved Permanently",
                 "/r302" => "302 Found",
                 "/r307" => "307 Temporary Redirect",
@@ -120,14 +106,7 @@ fn respond(mut stream: TcpStream) {
 
 /// Start the server; its address (`127.0.0.1:PORT`).
 fn server() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let addr = listener.local_addr().expect("addr").to_string();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            std::thread::spawn(move || respond(stream));
-        }
-    });
-    addr
+    format!("127.0.0.1:{}", support::http::listen(respond).port)
 }
 
 fn database(dir: &Path) {

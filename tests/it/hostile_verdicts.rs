@@ -5,8 +5,7 @@
 
 use crate::support;
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpListener;
+use std::io::Write;
 use std::path::Path;
 use std::process::Output;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,37 +23,14 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let port = listener.local_addr().expect("addr").port();
-        let connections = Arc::new(AtomicUsize::new(0));
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let (c, r) = (Arc::clone(&connections), Arc::clone(&requests));
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { continue };
-                c.fetch_add(1, Ordering::SeqCst);
-                let r = Arc::clone(&r);
-                std::thread::spawn(move || {
-                    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).is_err() {
-                        return;
-                    }
-                    loop {
-                        let mut header = String::new();
-                        match reader.read_line(&mut header) {
-                            Ok(0) | Err(_) => break,
-                            Ok(_) if header == "\r\n" => break,
-                            Ok(_) => {}
-                        }
-                    }
-                    let target = line.split_whitespace().nth(1).unwrap_or("").to_string();
-                    r.lock().expect("lock").push(target);
-                    let _ = stream.write_all(
-                        b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nok",
-                    );
-                });
-            }
+        let support::http::Listening {
+            port,
+            connections,
+            requests,
+        } = support::http::listen(|mut stream, _| {
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nok",
+            );
         });
         Server {
             port,

@@ -5,7 +5,7 @@
 use crate::support;
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,20 +28,12 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start() -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let port = listener.local_addr().expect("addr").port();
-        let connections = Arc::new(AtomicUsize::new(0));
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let (c, r) = (Arc::clone(&connections), Arc::clone(&requests));
-        std::thread::spawn(move || {
-            let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
-            for stream in listener.incoming() {
-                let Ok(stream) = stream else { continue };
-                c.fetch_add(1, Ordering::SeqCst);
-                let (r, hits) = (Arc::clone(&r), Arc::clone(&hits));
-                std::thread::spawn(move || serve(stream, &r, &hits));
-            }
-        });
+        let hits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
+        let support::http::Listening {
+            port,
+            connections,
+            requests,
+        } = support::http::listen(move |stream, path| serve(stream, path, &hits));
         Server {
             port,
             connections,
@@ -63,29 +55,10 @@ impl Server {
     }
 }
 
-fn serve(mut stream: TcpStream, log: &Mutex<Vec<String>>, hits: &Mutex<HashMap<String, usize>>) {
-    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-    let mut request_line = String::new();
-    if reader.read_line(&mut request_line).is_err() {
-        return;
-    }
-    loop {
-        let mut header = String::new();
-        match reader.read_line(&mut header) {
-            Ok(0) | Err(_) => return,
-            Ok(_) if header == "\r\n" => break,
-            Ok(_) => {}
-        }
-    }
-    let path = request_line
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or("/")
-        .to_string();
-    log.lock().expect("lock").push(path.clone());
+fn serve(mut stream: TcpStream, path: &str, hits: &Mutex<HashMap<String, usize>>) {
     let hit = {
         let mut hits = hits.lock().expect("lock");
-        let n = hits.entry(path.clone()).or_insert(0);
+        let n = hits.entry(path.to_string()).or_insert(0);
         *n += 1;
         *n
     };

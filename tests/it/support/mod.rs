@@ -1,6 +1,7 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
+pub mod http;
 pub mod oracles;
 
 pub use oracles::{python, run_python};
