@@ -15,28 +15,21 @@ use serde::{Deserialize, Serialize};
 
 use crate::verify::trend::Verdict;
 
-/// One line of a history file: one URL in one run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-/// Its text fields borrow from the file's bytes when they hold no JSON
-/// escape: reading a large history copies next to nothing.
+/// One line of a history file, as written: one URL in one run. (Read
+/// back, only its [`Key`] is needed.)
+#[derive(Debug, Serialize)]
 pub struct Line<'a> {
-    #[serde(borrow)]
-    pub run: Cow<'a, str>,
+    pub run: &'a str,
     /// The run's start time, RFC 3339 in UTC: runs are ordered by it.
-    #[serde(borrow)]
-    pub started: Cow<'a, str>,
-    #[serde(borrow)]
-    pub url: Cow<'a, str>,
-    #[serde(borrow)]
-    pub file: Cow<'a, str>,
+    pub started: &'a str,
+    pub url: &'a str,
+    pub file: &'a str,
     pub line: usize,
     /// When this URL was checked, RFC 3339 in UTC (the run's start time).
-    #[serde(borrow)]
-    pub time: Cow<'a, str>,
+    pub time: &'a str,
     pub status: Option<u16>,
     pub verdict: Verdict,
-    #[serde(borrow)]
-    pub reason: Option<Cow<'a, str>>,
+    pub reason: Option<&'a str>,
     pub ms: u64,
 }
 
@@ -156,15 +149,15 @@ mod tests {
 
     fn line<'a>(url: &'a str, reason: Option<&'a str>, status: Option<u16>) -> Line<'a> {
         Line {
-            run: "ci-1".into(),
-            started: "2026-11-23T05:00:00.000Z".into(),
-            url: url.into(),
-            file: "example.com.yaml".into(),
+            run: "ci-1",
+            started: "2026-11-23T05:00:00.000Z",
+            url,
+            file: "example.com.yaml",
             line: 12,
-            time: "2026-11-23T05:00:00.000Z".into(),
+            time: "2026-11-23T05:00:00.000Z",
             status,
             verdict: Verdict::Broken,
-            reason: reason.map(Into::into),
+            reason,
             ms: 0,
         }
     }

@@ -257,15 +257,15 @@ pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
     let mut out = Vec::with_capacity(results.len() * 160);
     for r in results {
         let line = Line {
-            run: run.id.as_str().into(),
-            started: run.started.as_str().into(),
-            url: r.url.as_str().into(),
-            file: r.file.as_str().into(),
+            run: &run.id,
+            started: &run.started,
+            url: &r.url,
+            file: &r.file,
             line: r.line,
-            time: run.started.as_str().into(),
+            time: &run.started,
             status: r.status,
             verdict: r.outcome,
-            reason: r.reason.as_deref().map(Into::into),
+            reason: r.reason.as_deref(),
             ms: r.ms,
         };
         // Plain data: serializing it cannot fail.
@@ -446,10 +446,13 @@ mod tests {
         // Ready to be appended to, as the run began.
         let before = prepare(&path, "r3", 30).expect("prepare");
         assert!(before.ready);
-        // Another shard of the same run, writing while this one checked.
+        // Another process, writing while this one checked: a run's lines,
+        // and a line cut short. The file is no longer the one judged ready,
+        // so it is read again and rewritten, which drops the broken line.
         let other = run("r2", "2026-01-01T00:00:02.000Z");
         let mut text = std::fs::read(&path).expect("read");
         text.extend(lines(&other, &[result("http://b/")]));
+        text.extend(b"{\"run\":\"r2\"\n");
         std::fs::write(&path, text).expect("write");
         let r3 = run("r3", "2026-01-01T00:00:03.000Z");
         append(
@@ -462,6 +465,7 @@ mod tests {
         .expect("append");
         let after = read(&path).expect("read");
         assert_eq!(after.run_ids().collect::<Vec<_>>(), ["r1", "r2", "r3"]);
+        assert!(after.warnings.is_empty(), "{:?}", after.warnings);
         // Unchanged since it was read: the first parse is used, the same result.
         let r4 = run("r4", "2026-01-01T00:00:04.000Z");
         append(
