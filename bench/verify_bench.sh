@@ -15,30 +15,8 @@ URLS=${1:-20000}
 RUNS=${2:-5}
 CONC=64
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-URLDB=${URLDB:-$ROOT/target/release/urldb}
-WORK=$(mktemp -d)
-PORT=$((20000 + RANDOM % 20000))
-
-python3 "$ROOT/bench/verify_server.py" "$PORT" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-sleep 1
-
-# One domain file with $URLS records, and the same URLs as a plain list.
-python3 - "$WORK" "$URLS" "$PORT" <<'EOF'
-import sys
-work, n, port = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-with open(f"{work}/bench.test.yaml", "w") as f:
-    f.write("---\n")
-    for i in range(n):
-        f.write(f"---\n_path: /page/{i:07d}\ncontent-type: text/html\n")
-with open(f"{work}/urls.txt", "w") as f:
-    for i in range(n):
-        f.write(f"http://127.0.0.1:{port}/page/{i:07d}\n")
-EOF
-
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-now() { date +%s.%N; }
+# shellcheck source=bench/verify_common.sh
+. "$ROOT/bench/verify_common.sh"
 
 urldb_times=()
 lychee_times=()

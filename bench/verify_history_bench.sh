@@ -23,23 +23,8 @@ URLS=${1:-100000}
 RUNS=${2:-9}
 CONC=64
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-URLDB=${URLDB:-$ROOT/target/release/urldb}
-WORK=$(mktemp -d)
-PORT=$((20000 + RANDOM % 20000))
-
-python3 "$ROOT/bench/verify_server.py" "$PORT" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-sleep 1
-
-python3 - "$WORK" "$URLS" <<'PY'
-import sys
-work, n = sys.argv[1], int(sys.argv[2])
-with open(f"{work}/bench.test.yaml", "w") as f:
-    f.write("---\n")
-    for i in range(n):
-        f.write(f"---\n_path: /page/{i:07d}\ncontent-type: text/html\n")
-PY
+# shellcheck source=bench/verify_common.sh
+. "$ROOT/bench/verify_common.sh"
 
 run() {
     "$URLDB" --db "$WORK" verify -q --allow-private --concurrency $CONC --per-host $CONC \
@@ -53,8 +38,6 @@ grep -v '"run":"seed-[12]"' "$WORK/seed4.jsonl" > "$WORK/seed2.jsonl"
 echo "append:  the history holds $(wc -l < "$WORK/seed2.jsonl") lines, $(du -h "$WORK/seed2.jsonl" | cut -f1)"
 echo "rewrite: the history holds $(wc -l < "$WORK/seed4.jsonl") lines, $(du -h "$WORK/seed4.jsonl" | cut -f1)"
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-now() { date +%s.%N; }
 
 declare -A times
 timed() {
