@@ -51,15 +51,25 @@ mod letters {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &[Verdict], s: S) -> Result<S::Ok, S::Error> {
-        let text: String = v
-            .iter()
-            .map(|v| match v {
-                Verdict::Ok => 'o',
-                Verdict::Broken => 'x',
-                Verdict::Skipped => '-',
-            })
-            .collect();
-        s.serialize_str(&text)
+        let letter = |v: &Verdict| match v {
+            Verdict::Ok => b'o',
+            Verdict::Broken => b'x',
+            Verdict::Skipped => b'-',
+        };
+        // Written for every URL of a report: on the stack when it fits
+        // (the default keeps 30 runs).
+        let mut small = [0u8; 64];
+        let text = match small.get_mut(..v.len()) {
+            Some(letters) => {
+                for (l, v) in letters.iter_mut().zip(v) {
+                    *l = letter(v);
+                }
+                letters
+            }
+            None => &mut v.iter().map(letter).collect::<Vec<u8>>()[..],
+        };
+        // Only ASCII letters were written.
+        s.serialize_str(std::str::from_utf8(text).unwrap_or_default())
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Verdict>, D::Error> {
@@ -106,14 +116,15 @@ pub fn classify(earlier: &[Verdict], now: Verdict) -> Trend {
             _ => Class::New,
         },
     };
-    let checked: Vec<Verdict> = recent
-        .iter()
-        .copied()
-        .filter(|v| *v != Verdict::Skipped)
-        .collect();
-    let flaky = checked
-        .windows(2)
-        .any(|w| w[0] == Verdict::Broken && w[1] == Verdict::Ok);
+    // Broken, then ok, in the runs that checked it (skips left out).
+    let mut checked = recent.iter().filter(|v| **v != Verdict::Skipped);
+    let mut flaky = false;
+    if let Some(mut before) = checked.next() {
+        for now in checked {
+            flaky |= *before == Verdict::Broken && *now == Verdict::Ok;
+            before = now;
+        }
+    }
     Trend {
         class,
         flaky,
@@ -136,6 +147,25 @@ mod tests {
             Class::Persistent
         );
         assert_eq!(classify(&[Broken], Pass).class, Class::Passing);
+    }
+
+    #[test]
+    fn recent_verdicts_are_letters_at_any_length() {
+        for n in [0, 1, 64, 65, 200] {
+            let earlier: Vec<Verdict> = [Pass, Broken, Skipped]
+                .into_iter()
+                .cycle()
+                .take(n)
+                .collect();
+            let trend = classify(&earlier, Broken);
+            let json = serde_json::to_string(&trend).expect("serialize");
+            let letters: String = "ox-".chars().cycle().take(n).chain(['x']).collect();
+            assert!(
+                json.contains(&format!("\"recent\":\"{letters}\"")),
+                "{json}"
+            );
+            assert_eq!(serde_json::from_str::<Trend>(&json).expect("parse"), trend);
+        }
     }
 
     #[test]
