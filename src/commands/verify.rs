@@ -171,21 +171,11 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
     let run_id = args.run_id.clone().unwrap_or_else(|| started.clone());
     // The history is read, and made room in, while the URLs are fetched:
     // its size costs the run nothing as long as the network is slower.
-    let (history, checks) = std::thread::scope(|scope| {
-        let reader = args.history.as_deref().map(|path| {
-            let run_id = run_id.as_str();
-            scope.spawn(move || {
-                lowest_priority();
-                history::prepare(path, run_id, args.history_keep)
-            })
-        });
-        let checks = verify::run(&plan.checks, &client, &settings.run, &on_result);
-        let history = reader.map(|r| {
-            r.join()
-                .unwrap_or_else(|_| Err("the history reader failed".to_string()))
-        });
-        (history, checks)
-    });
+    let session = args
+        .history
+        .as_deref()
+        .map(|path| history::Session::start(path, &run_id, args.history_keep));
+    let checks = verify::run(&plan.checks, &client, &settings.run, &on_result);
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
@@ -196,59 +186,25 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
         elapsed_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
     };
     let mut results = Results::of_run(&plan, &checks, run);
-    let history = history.transpose().map_err(CommandError::Failed)?;
-    // This run's history lines are written while the results are judged
-    // against the history and reported: the network is done, so the cores
-    // are free, and the lines need nothing of the judgement.
-    let new_lines = args
-        .history
-        .as_deref()
-        .zip(results.runs.first())
-        .map(|(path, run)| (path, run.id.clone(), history::lines(run, &results.results)));
-    let (written, appended) = std::thread::scope(|scope| {
-        let appender = new_lines.map(|(path, run_id, lines)| {
-            let history = history.as_ref();
-            scope.spawn(move || history::append(path, &run_id, lines, args.history_keep, history))
-        });
-        if let Some(history) = &history {
-            for warning in &history.warnings {
+    let (written, appended) = match session {
+        None => (write_results(args.format, &results, ctx.quiet), Ok(())),
+        Some(session) => {
+            let opened = session.wait().map_err(CommandError::Failed)?;
+            for warning in opened.warnings() {
                 eprintln!("warning: {warning}");
             }
-            history::annotate(&mut results, history, args.history_keep);
-            results.recount(plan.deprecated, results.summary.elapsed);
+            opened.finish(&mut results, |results| {
+                write_results(args.format, results, ctx.quiet)
+            })
         }
-        let written = write_results(args.format, &results, ctx.quiet);
-        let appended = appender.map(|a| {
-            a.join()
-                .unwrap_or_else(|_| Err("the history writer failed".to_string()))
-        });
-        (written, appended)
-    });
+    };
     written?;
-    appended.transpose().map_err(CommandError::Failed)?;
+    appended.map_err(CommandError::Failed)?;
     Ok(if !targets.errors.is_empty() {
         ExitStatus::Error
     } else {
         results.exit_status(args.fail_on)
     })
-}
-
-/// Give the calling thread the lowest CPU priority (nice 19): the history
-/// is read on a thread of its own while URLs are fetched, and on a machine
-/// whose cores are all busy (a CI runner, a local server) it should take
-/// the time they leave over, not time from the fetching; when the fetching
-/// is done and waits for it, it has the cores to itself. On Linux a nice
-/// value is a thread's own (setpriority(2), "BUGS"); elsewhere it would be
-/// the whole process's, so nothing is done there.
-fn lowest_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: setpriority takes plain integers and touches no memory
-        // of ours; `who` 0 is the calling thread. A failure leaves the
-        // priority as it was, which is fine.
-        #[allow(unsafe_code)]
-        let _ = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
-    }
 }
 
 struct Settings {

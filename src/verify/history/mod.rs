@@ -11,6 +11,7 @@
 //! earlier history, `cat`-ed together) counts once.
 
 mod line;
+mod session;
 mod verdicts;
 
 use std::borrow::Cow;
@@ -23,9 +24,10 @@ use foldhash::HashMap;
 use hashbrown::HashTable;
 
 use super::results::{Results, RunInfo, UrlResult};
-use super::trend::{RunCount, Verdict, classify};
+use super::trend::{RunCount, Trend, Verdict, classify};
 use crate::write::{Stamp, WriteError};
 pub use line::Line;
+pub use session::{Opened, Session};
 use verdicts::Verdicts;
 
 /// The runs kept when `--history-keep` is not given.
@@ -211,27 +213,53 @@ impl History {
 }
 
 /// Give each result its trend against `history` (the runs kept with
-/// `keep`, this one included), and list the broken count of each kept run.
+/// `keep`, this one included), and list the broken count of each kept
+/// run; the counts are made again.
 pub fn annotate(results: &mut Results, history: &History, keep: usize) {
-    let Some(current) = results.runs.first().map(|r| r.id.clone()) else {
-        return;
+    judge(results, history, keep).apply(results);
+}
+
+/// What [`annotate`] gives a run's results, made without changing them
+/// (so that their history lines can be made meanwhile).
+#[derive(Debug)]
+pub struct Judgement {
+    /// One per result, in order; empty for results of no run.
+    trends: Vec<Trend>,
+    counts: Vec<RunCount>,
+}
+
+/// Judge `results` against `history` (the runs kept with `keep`, this
+/// one included).
+pub fn judge(results: &Results, history: &History, keep: usize) -> Judgement {
+    let Some(run) = results.runs.first() else {
+        return Judgement {
+            trends: Vec::new(),
+            counts: Vec::new(),
+        };
     };
-    let kept = history.kept_runs(&current, keep);
+    let kept = history.kept_runs(&run.id, keep);
     let mut is_kept = vec![false; history.runs.len()];
     for &r in &kept {
         is_kept[r] = true;
     }
     let mut at = None;
-    for r in &mut results.results {
-        let (found, verdicts) = history.urls.of(&r.url, at);
-        at = found;
-        let earlier: Vec<Verdict> = verdicts
-            .iter()
-            .filter(|&&(run, _)| is_kept[run])
-            .map(|&(_, verdict)| verdict)
-            .collect();
-        r.history = Some(classify(&earlier, r.outcome));
-    }
+    let mut earlier = Vec::new();
+    let trends = results
+        .results
+        .iter()
+        .map(|r| {
+            let (found, verdicts) = history.urls.of(&r.url, at);
+            at = found;
+            earlier.clear();
+            earlier.extend(
+                verdicts
+                    .iter()
+                    .filter(|&&(run, _)| is_kept[run])
+                    .map(|&(_, verdict)| verdict),
+            );
+            classify(&earlier, r.outcome)
+        })
+        .collect();
     let mut counts: Vec<RunCount> = kept
         .iter()
         .map(|&r| RunCount {
@@ -241,15 +269,29 @@ pub fn annotate(results: &mut Results, history: &History, keep: usize) {
             broken: history.counts[r].1,
         })
         .collect();
-    if let Some(run) = results.runs.first() {
-        counts.push(RunCount {
-            id: run.id.clone(),
-            started: run.started.clone(),
-            checked: results.results.len(),
-            broken: results.results.iter().filter(|r| r.is_broken()).count(),
-        });
+    counts.push(RunCount {
+        id: run.id.clone(),
+        started: run.started.clone(),
+        checked: results.results.len(),
+        broken: results.results.iter().filter(|r| r.is_broken()).count(),
+    });
+    Judgement { trends, counts }
+}
+
+impl Judgement {
+    /// Give the results their trends and the kept runs' counts, and count
+    /// them again (new and flaky URLs).
+    pub fn apply(self, results: &mut Results) {
+        if self.trends.len() != results.results.len() {
+            return;
+        }
+        for (r, trend) in results.results.iter_mut().zip(self.trends) {
+            r.history = Some(trend);
+        }
+        results.history = self.counts;
+        let (deprecated, elapsed) = (results.summary.skipped_deprecated, results.summary.elapsed);
+        results.recount(deprecated, elapsed);
     }
-    results.history = counts;
 }
 
 /// The history lines of a run's results.
@@ -268,10 +310,7 @@ pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
             reason: r.reason.as_deref(),
             ms: r.ms,
         };
-        // Plain data: serializing it cannot fail.
-        if serde_json::to_writer(&mut out, &line).is_ok() {
-            out.push(b'\n');
-        }
+        line.write_to(&mut out);
     }
     out
 }

@@ -1,0 +1,161 @@
+//! One run's use of its history file, start to end, arranged so that the
+//! run waits for it as little as it can (`docs/verify.md`, "History";
+//! what is left to wait for: `docs/performance.md`, "`urldb verify
+//! --history`"):
+//!
+//! - [`Session::start`], before the URLs are fetched: the file is read,
+//!   and rewritten when it has no room left ([`super::prepare`]), on a
+//!   thread of its own at the lowest CPU priority;
+//! - [`Session::wait`], when they are: its warnings are known;
+//! - [`Opened::finish`]: this run's lines are made while the results are
+//!   judged against the history, then appended while the caller writes
+//!   its report.
+
+use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
+
+use super::{History, append, judge, lines, prepare};
+use crate::verify::results::Results;
+
+/// A history being read while the run goes on.
+#[derive(Debug)]
+pub struct Session {
+    file: File,
+    /// `None` once waited for.
+    reader: Option<JoinHandle<Result<History, String>>>,
+}
+
+/// Which file, for which run, keeping how many runs.
+#[derive(Debug, Clone)]
+struct File {
+    path: PathBuf,
+    run_id: String,
+    keep: usize,
+}
+
+impl Session {
+    /// Start reading the history at `path` (and making room in it) for
+    /// run `run_id`, which keeps `keep` runs.
+    pub fn start(path: &Path, run_id: &str, keep: usize) -> Session {
+        let file = File {
+            path: path.to_path_buf(),
+            run_id: run_id.to_string(),
+            keep,
+        };
+        let job = file.clone();
+        let reader = std::thread::Builder::new()
+            .name("history".to_string())
+            .spawn(move || {
+                lowest_priority();
+                prepare(&job.path, &job.run_id, job.keep)
+            });
+        match reader {
+            Ok(reader) => Session {
+                file,
+                reader: Some(reader),
+            },
+            // No thread to be had: read it when it is waited for.
+            Err(_) => Session { file, reader: None },
+        }
+    }
+
+    /// The history as read: an error when the file cannot be read (exit
+    /// 2). Its [`Opened::warnings`] are known from now on.
+    pub fn wait(mut self) -> Result<Opened, String> {
+        let history = match self.reader.take() {
+            Some(reader) => reader
+                .join()
+                .unwrap_or_else(|_| Err("the history reader failed".to_string()))?,
+            None => prepare(&self.file.path, &self.file.run_id, self.file.keep)?,
+        };
+        Ok(Opened {
+            file: self.file.clone(),
+            history,
+        })
+    }
+}
+
+impl Drop for Session {
+    /// A session given up on (its run failed) still lets a rewrite under
+    /// way finish, so that no lock or temporary file is left behind.
+    fn drop(&mut self) {
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+    }
+}
+
+/// A history read, ready to judge a run's results and to take its lines.
+#[derive(Debug)]
+pub struct Opened {
+    file: File,
+    history: History,
+}
+
+impl Opened {
+    /// `FILE:LINE: why`, for each malformed line skipped.
+    pub fn warnings(&self) -> &[String] {
+        &self.history.warnings
+    }
+
+    /// Give each of `results` its trend against the history, then call
+    /// `report` with them while this run's lines are added to the file.
+    /// Returns what `report` returned, and whether the lines were written
+    /// (an error to report after it: exit 2).
+    pub fn finish<R>(
+        self,
+        results: &mut Results,
+        report: impl FnOnce(&Results) -> R,
+    ) -> (R, Result<(), String>) {
+        let Opened { file, history } = self;
+        let run = results.runs.first().cloned();
+        // The lines need nothing of the judgement, and the network is
+        // done: both cores are free for the two.
+        let (new, judgement) = std::thread::scope(|scope| {
+            let shared: &Results = results;
+            let liner = run
+                .as_ref()
+                .map(|run| scope.spawn(move || lines(run, &shared.results)));
+            let judgement = judge(shared, &history, file.keep);
+            let new = liner.map(|l| {
+                l.join()
+                    .map_err(|_| "the history writer failed".to_string())
+            });
+            (new, judgement)
+        });
+        judgement.apply(results);
+        let Some(new) = new else {
+            // No run to add (results that are not a run's): nothing to write.
+            return (report(results), Ok(()));
+        };
+        std::thread::scope(|scope| {
+            let history = &history;
+            let file = &file;
+            let appender = scope
+                .spawn(move || append(&file.path, &file.run_id, new?, file.keep, Some(history)));
+            let output = report(results);
+            let appended = appender
+                .join()
+                .unwrap_or_else(|_| Err("the history writer failed".to_string()));
+            (output, appended)
+        })
+    }
+}
+
+/// Give the calling thread the lowest CPU priority (nice 19): the history
+/// is read on a thread of its own while URLs are fetched, and on a machine
+/// whose cores are all busy (a CI runner, a local server) it should take
+/// the time they leave over, not time from the fetching; when the fetching
+/// is done and waits for it, it has the cores to itself. On Linux a nice
+/// value is a thread's own (setpriority(2), "BUGS"); elsewhere it would be
+/// the whole process's, so nothing is done there.
+fn lowest_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: setpriority takes plain integers and touches no memory
+        // of ours; `who` 0 is the calling thread. A failure leaves the
+        // priority as it was, which is fine.
+        #[allow(unsafe_code)]
+        let _ = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
+    }
+}
