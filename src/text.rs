@@ -236,12 +236,90 @@ fn buffered(out: &mut dyn std::io::Write) -> std::io::BufWriter<&mut dyn std::io
     std::io::BufWriter::with_capacity(1 << 16, out)
 }
 
+/// serde_json's `PrettyFormatter` (two spaces a level), byte for byte,
+/// with each line break and its indent written at once rather than a
+/// write per level: a report of 100,000 URLs is a million indented lines.
+#[derive(Default)]
+struct Pretty {
+    level: usize,
+    has_value: bool,
+}
+
+/// A line break and the indent of `level`, after a comma or not.
+fn new_line<W: ?Sized + std::io::Write>(
+    w: &mut W,
+    comma: bool,
+    level: usize,
+) -> std::io::Result<()> {
+    const BREAK: &[u8] = b",\n                                                                ";
+    let start = usize::from(!comma);
+    match BREAK.get(start..2 + 2 * level) {
+        Some(line) => w.write_all(line),
+        None => {
+            w.write_all(&BREAK[start..2])?;
+            (0..level).try_for_each(|_| w.write_all(b"  "))
+        }
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            new_line(w, false, self.level)?;
+        }
+        w.write_all(b"]")
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        new_line(w, !first, self.level)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            new_line(w, false, self.level)?;
+        }
+        w.write_all(b"}")
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        new_line(w, !first, self.level)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
+
 /// `value` as pretty JSON ([`JsonFormatter`]) to `out`.
 pub fn write_json_pretty<T: serde::Serialize + ?Sized>(
     out: &mut dyn std::io::Write,
     value: &T,
 ) -> serde_json::Result<()> {
-    let formatter = JsonFormatter(serde_json::ser::PrettyFormatter::new());
+    let formatter = JsonFormatter(Pretty::default());
     let mut out = buffered(out);
     let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
     value.serialize(&mut ser)?;
@@ -260,6 +338,37 @@ pub fn write_json<T: serde::Serialize + ?Sized>(
 
 #[cfg(test)]
 mod json_tests {
+    #[test]
+    fn pretty_json_is_serde_jsons_at_every_depth() {
+        let mut deep = serde_json::json!({"leaf": [1, {}, [], "x"]});
+        let mut values = vec![
+            serde_json::json!([]),
+            serde_json::json!({}),
+            serde_json::json!({"a": [], "b": {}, "c": [[], [{}]], "d": null}),
+        ];
+        for _ in 0..40 {
+            deep = serde_json::json!({"k": deep.clone(), "l": [deep, 2]});
+            if values.len() < 12 {
+                values.push(deep.clone());
+            } else {
+                break;
+            }
+        }
+        let mut nested = serde_json::json!(1);
+        for _ in 0..70 {
+            nested = serde_json::json!([nested, {"x": nested.clone()}]);
+            nested = nested[0].clone();
+            nested = serde_json::json!({"n": [nested]});
+        }
+        values.push(nested);
+        for value in values {
+            let mut out = Vec::new();
+            super::write_json_pretty(&mut out, &value).expect("write");
+            let expected = serde_json::to_string_pretty(&value).expect("serde_json");
+            assert_eq!(String::from_utf8(out).expect("utf-8"), expected);
+        }
+    }
+
     #[test]
     fn json_escapes_every_control_and_stays_exact() {
         let value = "a\u{1b}[31m\u{7f}\u{9b}\u{2028}é\n";
