@@ -296,7 +296,14 @@ impl Judgement {
 
 /// The history lines of a run's results.
 pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(results.len() * 160);
+    // A line is its fields and about 130 bytes of keys, punctuation and
+    // numbers: room for all of them at once, not grown twice on the way.
+    let fields: usize = results
+        .iter()
+        .map(|r| r.url.len() + r.file.len() + r.reason.as_ref().map_or(0, String::len))
+        .sum();
+    let per_line = run.id.len() + 2 * run.started.len() + 130;
+    let mut out = Vec::with_capacity(fields + results.len() * per_line);
     for r in results {
         let line = Line {
             run: &run.id,
