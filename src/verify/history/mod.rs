@@ -201,6 +201,17 @@ impl History {
         self.runs.iter().map(|(id, _)| id.as_str())
     }
 
+    /// The memory of the file's bytes, to reuse, when they are no longer
+    /// needed: the file is ready to be appended to (and if it changed
+    /// after all, [`append`] reads and parses it again). Empty otherwise.
+    pub fn spare_buffer(&mut self) -> Vec<u8> {
+        if !self.ready {
+            return Vec::new();
+        }
+        self.spans.clear();
+        std::mem::take(&mut self.bytes)
+    }
+
     /// The earlier runs kept beside the current one `current`: the newest
     /// `keep - 1` that are not `current` itself.
     fn kept_runs(&self, current: &str, keep: usize) -> Vec<usize> {
@@ -296,6 +307,14 @@ impl Judgement {
 
 /// The history lines of a run's results.
 pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
+    lines_into(Vec::new(), run, results)
+}
+
+/// [`lines`], written into `out` (cleared first): a buffer whose memory
+/// is already the process's costs no page faults to fill, which for
+/// 100,000 lines (23 MB) is a third of the time of making them.
+pub fn lines_into(mut out: Vec<u8>, run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
+    out.clear();
     // A line is its fields and about 130 bytes of keys, punctuation and
     // numbers: room for all of them at once, not grown twice on the way.
     let fields: usize = results
@@ -303,7 +322,7 @@ pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
         .map(|r| r.url.len() + r.file.len() + r.reason.as_ref().map_or(0, String::len))
         .sum();
     let per_line = run.id.len() + 2 * run.started.len() + 130;
-    let mut out = Vec::with_capacity(fields + results.len() * per_line);
+    out.reserve(fields + results.len() * per_line);
     for r in results {
         let line = Line {
             run: &run.id,
@@ -490,8 +509,10 @@ mod tests {
         let r1 = run("r1", "2026-01-01T00:00:01.000Z");
         append(&path, &r1.id, lines(&r1, &[result("http://a/")]), 30, None).expect("first");
         // Ready to be appended to, as the run began.
-        let before = prepare(&path, "r3", 30).expect("prepare");
+        let mut before = prepare(&path, "r3", 30).expect("prepare");
         assert!(before.ready);
+        // Its bytes go to make this run's lines, as a run does.
+        assert!(!before.spare_buffer().is_empty());
         // Another process, writing while this one checked: a run's lines,
         // and a line cut short. The file is no longer the one judged ready,
         // so it is read again and rewritten, which drops the broken line.
