@@ -67,9 +67,20 @@ for i in $(seq "$RUNS"); do
     done
 done
 
-p=$(printf '%s\n' ${times[plain]} | median)
-for what in plain append rewrite; do
-    m=$(printf '%s\n' ${times[$what]} | median)
-    printf '%-8s median %.2f s  %+6.1f %%  (runs: %s)\n' "$what" "$m" \
-        "$(echo "($m - $p) * 100 / $p" | bc -l)" "${times[$what]}"
-done
+# Four readings of the same times, the host being noisy: the ratio of
+# the medians, the median of each round's ratio, the ratio of the lower
+# quartiles (the runs the host slowed least) and of the fastest runs.
+python3 - "${times[plain]}" "${times[append]}" "${times[rewrite]}" <<'PY'
+import statistics as st, sys
+plain, append, rewrite = ([float(t) for t in arg.split()] for arg in sys.argv[1:])
+q1 = lambda xs: st.quantiles(xs, n=4)[0] if len(xs) > 1 else xs[0]
+print(f"without history: median {st.median(plain):.2f} s, from {min(plain):.2f} to {max(plain):.2f} s")
+print(f"{'cost':8} {'medians':>9} {'ratios':>9} {'quartile':>9} {'fastest':>9}")
+for name, times in (("append", append), ("rewrite", rewrite)):
+    cost = lambda a, b: f"{(a / b - 1) * 100:+8.1f}%"
+    ratios = st.median(t / p for t, p in zip(times, plain))
+    print(f"{name:8} {cost(st.median(times), st.median(plain))} {(ratios - 1) * 100:+8.1f}% "
+          f"{cost(q1(times), q1(plain))} {cost(min(times), min(plain))}")
+for name, times in (("plain", plain), ("append", append), ("rewrite", rewrite)):
+    print(f"{name} runs: {' '.join(f'{t:.3f}' for t in times)}")
+PY
