@@ -211,16 +211,16 @@ impl History {
         self.spans.clear();
         std::mem::take(&mut self.bytes)
     }
+}
 
-    /// The earlier runs kept beside the current one `current`: the newest
-    /// `keep - 1` that are not `current` itself.
-    fn kept_runs(&self, current: &str, keep: usize) -> Vec<usize> {
-        let earlier: Vec<usize> = (0..self.runs.len())
-            .filter(|&r| self.runs[r].0 != current)
-            .collect();
-        let skip = earlier.len().saturating_sub(keep.saturating_sub(1));
-        earlier[skip..].to_vec()
-    }
+/// The earlier runs kept beside run `current` (`runs`: as [`History`]
+/// holds them, oldest first): the newest `keep - 1` that are not
+/// `current` itself. What is judged and what a rewrite keeps.
+fn kept_runs(runs: &[(String, String)], current: &str, keep: usize) -> Vec<usize> {
+    let mut earlier: Vec<usize> = (0..runs.len()).filter(|&r| runs[r].0 != current).collect();
+    let skip = earlier.len().saturating_sub(keep.saturating_sub(1));
+    earlier.drain(..skip);
+    earlier
 }
 
 /// Give each result its trend against `history` (the runs kept with
@@ -248,7 +248,7 @@ pub fn judge(results: &Results, history: &History, keep: usize) -> Judgement {
             counts: Vec::new(),
         };
     };
-    let kept = history.kept_runs(&run.id, keep);
+    let kept = kept_runs(&history.runs, &run.id, keep);
     let mut is_kept = vec![false; history.runs.len()];
     for &r in &kept {
         is_kept[r] = true;
@@ -393,10 +393,8 @@ fn kept(
     keep: usize,
     more: usize,
 ) -> (Vec<u8>, Vec<(Range<usize>, usize)>) {
-    let earlier: Vec<usize> = (0..runs.len()).filter(|&r| runs[r].0 != run_id).collect();
-    let first_kept = earlier.len().saturating_sub(keep.saturating_sub(1));
     let mut is_kept: Vec<bool> = runs.iter().map(|(id, _)| id == run_id).collect();
-    for &r in &earlier[first_kept..] {
+    for r in kept_runs(runs, run_id, keep) {
         is_kept[r] = true;
     }
     let mut text = Vec::with_capacity(bytes.len() + more);
