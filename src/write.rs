@@ -100,6 +100,26 @@ impl Stamp {
     }
 }
 
+/// The metadata of `path`, a file urldb may write: not a symbolic link,
+/// a regular file, not read-only. The permission bits are looked at
+/// here, not left to the write: a rename replaces a read-only file as
+/// easily as any other, and root may write anything, so a read-only file
+/// is refused with the same words whoever runs urldb.
+fn writable(path: &Path) -> Result<fs::Metadata, WriteError> {
+    let meta = fs::symlink_metadata(path).map_err(io_error(path))?;
+    let path = path.to_path_buf();
+    if meta.file_type().is_symlink() {
+        return Err(WriteError::Symlink { path });
+    }
+    if !meta.file_type().is_file() {
+        return Err(WriteError::NotRegular { path });
+    }
+    if meta.permissions().readonly() {
+        return Err(WriteError::ReadOnly { path });
+    }
+    Ok(meta)
+}
+
 /// Remove `lock` if it is a stale lock: a regular file no live process
 /// holds, old enough not to be one just created. The removal is made
 /// while holding the stale file's own lock, and only if the name still
@@ -235,18 +255,7 @@ impl Lock {
     pub fn replace(mut self, expected: &[u8], new: &[u8]) -> Result<Stamp, WriteError> {
         let path = self.path.clone();
         let io = io_error(&path);
-        let meta = fs::symlink_metadata(&path).map_err(&io)?;
-        if meta.file_type().is_symlink() {
-            return Err(WriteError::Symlink { path: path.clone() });
-        }
-        if !meta.file_type().is_file() {
-            return Err(WriteError::NotRegular { path: path.clone() });
-        }
-        // A rename replaces a read-only file as easily as any other (and
-        // root may write anything): look at the permission bits ourselves.
-        if meta.permissions().readonly() {
-            return Err(WriteError::ReadOnly { path: path.clone() });
-        }
+        let meta = writable(&path)?;
         let current = match crate::read::read_limited(&path, expected.len() as u64, false) {
             Ok(Ok(bytes)) => bytes,
             Ok(Err(_)) => return Err(WriteError::Changed { path: path.clone() }),
@@ -275,16 +284,7 @@ impl Lock {
         use std::io::{Seek, SeekFrom};
         let path = &self.path;
         let io = io_error(path);
-        // Looked at before opening, as `replace` does: a read-only file is
-        // refused with the same words whoever runs urldb (root may write
-        // it; others would only be told "permission denied").
-        let meta = fs::symlink_metadata(path).map_err(&io)?;
-        if meta.file_type().is_symlink() {
-            return Err(WriteError::Symlink { path: path.clone() });
-        }
-        if meta.permissions().readonly() {
-            return Err(WriteError::ReadOnly { path: path.clone() });
-        }
+        writable(path)?;
         let mut options = fs::OpenOptions::new();
         options.read(true).append(true);
         #[cfg(unix)]
