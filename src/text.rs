@@ -354,27 +354,23 @@ pub fn write_json<T: serde::Serialize + ?Sized>(
 mod json_tests {
     #[test]
     fn pretty_json_is_serde_jsons_at_every_depth() {
-        let mut deep = serde_json::json!({"leaf": [1, {}, [], "x"]});
         let mut values = vec![
             serde_json::json!([]),
             serde_json::json!({}),
             serde_json::json!({"a": [], "b": {}, "c": [[], [{}]], "d": null}),
         ];
-        for _ in 0..40 {
-            deep = serde_json::json!({"k": deep.clone(), "l": [deep, 2]});
-            if values.len() < 12 {
-                values.push(deep.clone());
-            } else {
-                break;
-            }
+        // Wide: each level twice over, nine levels.
+        let mut wide = serde_json::json!({"leaf": [1, {}, [], "x"]});
+        for _ in 0..9 {
+            wide = serde_json::json!({"k": wide.clone(), "l": [wide, 2]});
+            values.push(wide.clone());
         }
-        let mut nested = serde_json::json!(1);
+        // Deep: 140 levels, past the 32 indented from one slice.
+        let mut deep = serde_json::json!(1);
         for _ in 0..70 {
-            nested = serde_json::json!([nested, {"x": nested.clone()}]);
-            nested = nested[0].clone();
-            nested = serde_json::json!({"n": [nested]});
+            deep = serde_json::json!({"n": [deep, {}], "e": []});
         }
-        values.push(nested);
+        values.push(deep);
         for value in values {
             let mut out = Vec::new();
             super::write_json_pretty(&mut out, &value).expect("write");
