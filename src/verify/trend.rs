@@ -117,14 +117,11 @@ pub fn classify(earlier: &[Verdict], now: Verdict) -> Trend {
         },
     };
     // Broken, then ok, in the runs that checked it (skips left out).
-    let mut checked = recent.iter().filter(|v| **v != Verdict::Skipped);
-    let mut flaky = false;
-    if let Some(mut before) = checked.next() {
-        for now in checked {
-            flaky |= *before == Verdict::Broken && *now == Verdict::Ok;
-            before = now;
-        }
-    }
+    let checked = recent.iter().filter(|v| **v != Verdict::Skipped);
+    let flaky = checked
+        .clone()
+        .zip(checked.skip(1))
+        .any(|(before, now)| *before == Verdict::Broken && *now == Verdict::Ok);
     Trend {
         class,
         flaky,
