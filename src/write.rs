@@ -309,17 +309,22 @@ impl Lock {
             return Err(WriteError::Changed { path: path.clone() });
         }
         let len = meta.len();
-        let mut text = Vec::with_capacity(new.len() + 1);
+        let mut newline = false;
         if len > 0 {
             let mut last = [0u8];
             file.seek(SeekFrom::Start(len - 1)).map_err(&io)?;
             std::io::Read::read_exact(&mut file, &mut last).map_err(&io)?;
-            if last[0] != b'\n' {
-                text.push(b'\n');
-            }
+            newline = last[0] != b'\n';
         }
-        text.extend_from_slice(new);
-        let written = file.write_all(&text).and_then(|()| file.sync_data());
+        // Two writes, not `new` copied behind a newline: a run's history
+        // lines are tens of megabytes.
+        let written = (if newline {
+            file.write_all(b"\n")
+        } else {
+            Ok(())
+        })
+        .and_then(|()| file.write_all(new))
+        .and_then(|()| file.sync_data());
         if let Err(e) = written {
             // Leave the file as it was, not with half a line at its end.
             let _ = file.set_len(len).and_then(|()| file.sync_data());
