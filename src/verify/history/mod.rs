@@ -11,48 +11,42 @@
 //! earlier history, `cat`-ed together) counts once.
 
 mod line;
+mod read;
 mod session;
 mod verdicts;
 
-use std::borrow::Cow;
-use std::hash::BuildHasher;
-use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
 
-use foldhash::HashMap;
-use hashbrown::HashTable;
-
 use super::results::{Results, RunInfo, UrlResult};
-use super::trend::{RunCount, Trend, Verdict, classify};
+use super::trend::{RunCount, Trend, classify};
 use crate::write::{Stamp, WriteError};
 pub use line::Line;
+pub use read::{parse, read};
 pub use session::{Opened, Session};
 use verdicts::Verdicts;
 
 /// The runs kept when `--history-keep` is not given.
 pub const DEFAULT_KEEP: usize = 30;
 
-/// The longest history line read; a longer one is malformed.
-const MAX_LINE: usize = 64 * 1024;
-
 /// A history file as read: the runs it holds in time order, each URL's
-/// verdicts, and the lines it skipped.
+/// verdicts, where each run's lines are, and the lines it skipped.
 #[derive(Debug, Default)]
 pub struct History {
-    /// The file's bytes and its stamp (none: it did not exist), and its
-    /// well-formed lines in them with their run (an index into `runs`):
-    /// when the file has not changed by the time this run's lines are
-    /// added, it is not read or parsed again.
-    bytes: Vec<u8>,
+    /// The file's stamp when it was read (none: it did not exist): when it
+    /// has not changed by the time this run's lines are added, they are
+    /// appended.
     stamp: Option<Stamp>,
-    spans: Vec<(Range<usize>, usize)>,
     /// (id, earliest start), oldest first.
     runs: Vec<(String, String)>,
     /// Each URL's (run index in `runs`, verdict), oldest first.
     urls: Verdicts,
     /// Per run: (checked, broken).
     counts: Vec<(usize, usize)>,
+    /// Where the well-formed lines kept are, newlines included, with their
+    /// run: a span per stretch of one run's lines, in file order. What a
+    /// rewrite copies.
+    spans: Vec<(Range<usize>, usize)>,
     /// Lines seen twice (two copies of one earlier history concatenated).
     pub duplicates: usize,
     /// `FILE:LINE: why`, for each malformed line skipped.
@@ -62,21 +56,9 @@ pub struct History {
     ready: bool,
 }
 
-/// Read a history file. A file that does not exist is an empty history
-/// (the first run); one that cannot be read is an error (exit 2); a
-/// malformed line is skipped with a warning. Read as `src/read.rs` reads
-/// any file: regular files only, never a FIFO, a device or `/proc`.
-pub fn read(path: &Path) -> Result<History, String> {
-    let shown = crate::source::shown_path(path);
-    let (bytes, stamp) = read_bytes(path)?;
-    let mut history = parse(&shown, &bytes);
-    history.bytes = bytes;
-    history.stamp = stamp;
-    Ok(history)
-}
-
 /// The bytes of a history file and its stamp; none when it does not exist.
 fn read_bytes(path: &Path) -> Result<(Vec<u8>, Option<Stamp>), String> {
+    use std::io::Read;
     let shown = crate::source::shown_path(path);
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Vec::new(), None)),
@@ -91,125 +73,10 @@ fn read_bytes(path: &Path) -> Result<(Vec<u8>, Option<Stamp>), String> {
     }
 }
 
-/// Parse a history file's bytes (`shown`: its name in warnings), in one
-/// pass: each well-formed line once (a line byte for byte one read before
-/// is a repeat), the malformed ones as warnings. Runs are ordered by their
-/// earliest start (then by id: a concatenation of shard files lists them
-/// in any order) once every line is read.
-pub fn parse(shown: &str, bytes: &[u8]) -> History {
-    let estimate = memchr::memchr_iter(b'\n', bytes).count() + 1;
-    let mut history = History {
-        urls: Verdicts::with_capacity(estimate),
-        ..History::default()
-    };
-    history.spans.reserve(estimate);
-    // The lines read so far (indices into `spans`), by the hash of their
-    // bytes: a repeat is found without keeping a copy of any line.
-    let hasher = foldhash::fast::RandomState::default();
-    let mut seen: HashTable<usize> = HashTable::with_capacity(estimate);
-    // Runs in the order first met: (id, earliest start), and id → index;
-    // per run (checked, broken).
-    let mut met: Vec<(Cow<'_, str>, Cow<'_, str>)> = Vec::new();
-    let mut index: HashMap<Cow<'_, str>, usize> = HashMap::default();
-    let mut counts: Vec<(usize, usize)> = Vec::new();
-    let mut last: Option<usize> = None;
-    let mut start = 0;
-    for (n, end) in memchr::memchr_iter(b'\n', bytes)
-        .chain(std::iter::once(bytes.len()))
-        .enumerate()
-    {
-        let range = start..end;
-        start = end + 1;
-        let raw = &bytes[range.clone()];
-        if raw.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let warn = |why: &str| format!("{shown}:{}: {why}; line skipped", n + 1);
-        if raw.len() > MAX_LINE {
-            history
-                .warnings
-                .push(warn(&format!("longer than {MAX_LINE} bytes")));
-            continue;
-        }
-        let key = match line::key(raw) {
-            Ok(key) => key,
-            Err(e) => {
-                history.warnings.push(warn(&format!(
-                    "not a history line ({})",
-                    crate::text::escape(&e.to_string())
-                )));
-                continue;
-            }
-        };
-        let hash = hasher.hash_one(raw);
-        let spans = &history.spans;
-        if seen
-            .find(hash, |&i| &bytes[spans[i].0.clone()] == raw)
-            .is_some()
-        {
-            history.duplicates += 1;
-            continue;
-        }
-        seen.insert_unique(hash, spans.len(), |&i| {
-            hasher.hash_one(&bytes[spans[i].0.clone()])
-        });
-        // Lines come in runs: the previous line's run is the likely one.
-        let r = match last {
-            Some(r) if met[r].0 == key.run => r,
-            _ => match index.get(&key.run) {
-                Some(&r) => r,
-                None => {
-                    met.push((key.run.clone(), key.started.clone()));
-                    counts.push((0, 0));
-                    index.insert(key.run, met.len() - 1);
-                    met.len() - 1
-                }
-            },
-        };
-        last = Some(r);
-        if key.started < met[r].1 {
-            met[r].1 = key.started;
-        }
-        counts[r].0 += 1;
-        if key.verdict == Verdict::Broken {
-            counts[r].1 += 1;
-        }
-        history.spans.push((range, r));
-        history.urls.add(&key.url, r, key.verdict);
-    }
-    let mut order: Vec<usize> = (0..met.len()).collect();
-    order.sort_by(|&a, &b| (&met[a].1, &met[a].0).cmp(&(&met[b].1, &met[b].0)));
-    let mut rank = vec![0; met.len()];
-    for (k, &r) in order.iter().enumerate() {
-        rank[r] = k;
-    }
-    history.runs = order
-        .iter()
-        .map(|&r| (met[r].0.to_string(), met[r].1.to_string()))
-        .collect();
-    history.counts = order.iter().map(|&r| counts[r]).collect();
-    for (_, r) in &mut history.spans {
-        *r = rank[*r];
-    }
-    history.urls.finish(&rank);
-    history
-}
-
 impl History {
     /// The ids of the runs, oldest first.
     pub fn run_ids(&self) -> impl Iterator<Item = &str> {
         self.runs.iter().map(|(id, _)| id.as_str())
-    }
-
-    /// The memory of the file's bytes, to reuse, when they are no longer
-    /// needed: the file is ready to be appended to (and if it changed
-    /// after all, [`append`] reads and parses it again). Empty otherwise.
-    pub fn spare_buffer(&mut self) -> Vec<u8> {
-        if !self.ready {
-            return Vec::new();
-        }
-        self.spans.clear();
-        std::mem::take(&mut self.bytes)
     }
 }
 
@@ -265,7 +132,7 @@ pub fn judge(results: &Results, history: &History, keep: usize) -> Judgement {
             earlier.extend(
                 verdicts
                     .iter()
-                    .filter(|&&(run, _)| is_kept[run])
+                    .filter(|&&(run, _)| is_kept[run as usize])
                     .map(|&(_, verdict)| verdict),
             );
             classify(&earlier, r.outcome)
@@ -307,14 +174,6 @@ impl Judgement {
 
 /// The history lines of a run's results.
 pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
-    lines_into(Vec::new(), run, results)
-}
-
-/// [`lines`], written into `out` (cleared first): a buffer whose memory
-/// is already the process's costs no page faults to fill, which for
-/// 100,000 lines (23 MB) is a third of the time of making them.
-pub fn lines_into(mut out: Vec<u8>, run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
-    out.clear();
     // A line is its fields and about 130 bytes of keys, punctuation and
     // numbers: room for all of them at once, not grown twice on the way.
     let fields: usize = results
@@ -322,7 +181,7 @@ pub fn lines_into(mut out: Vec<u8>, run: &RunInfo, results: &[UrlResult]) -> Vec
         .map(|r| r.url.len() + r.file.len() + r.reason.as_ref().map_or(0, String::len))
         .sum();
     let per_line = run.id.len() + 2 * run.started.len() + 130;
-    out.reserve(fields + results.len() * per_line);
+    let mut out = Vec::with_capacity(fields + results.len() * per_line);
     for r in results {
         let line = Line {
             run: &run.id,
@@ -359,32 +218,56 @@ pub fn limit(keep: usize) -> usize {
 /// reports what stops it.
 pub fn prepare(path: &Path, run_id: &str, keep: usize) -> Result<History, String> {
     let mut history = read(path)?;
-    if history.stamp.is_some() {
-        let earlier = history.runs.iter().filter(|(id, _)| id != run_id).count();
-        let clean = history.warnings.is_empty() && history.duplicates == 0;
-        history.ready =
-            (clean && earlier < limit(keep)) || history.compact(path, run_id, keep).is_ok();
+    if history.stamp.is_none() {
+        return Ok(history);
     }
+    let mut bytes = None;
+    if history.duplicates > 0 {
+        // Repeats were found by their hashes: compare the lines themselves
+        // before any is dropped.
+        let (whole, stamp) = read_bytes(path)?;
+        history = parse(&crate::source::shown_path(path), &whole);
+        history.stamp = stamp;
+        bytes = Some(whole);
+    }
+    let earlier = history.runs.iter().filter(|(id, _)| id != run_id).count();
+    let clean = history.warnings.is_empty() && history.duplicates == 0;
+    history.ready = (clean && earlier < limit(keep)) || history.compact(path, bytes, run_id, keep);
     Ok(history)
 }
 
 impl History {
-    /// Rewrite the file with only the lines kept beside run `run_id`.
-    fn compact(&mut self, path: &Path, run_id: &str, keep: usize) -> Result<(), WriteError> {
-        let lock = crate::write::Lock::acquire(path)?;
-        let (text, spans) = kept(&self.bytes, &self.runs, &self.spans, run_id, keep, 0);
-        let stamp = lock.replace(&self.bytes, &text)?;
-        self.bytes = text;
-        self.spans = spans;
-        self.stamp = Some(stamp);
-        Ok(())
+    /// Rewrite the file with only the lines kept beside run `run_id`;
+    /// `bytes`: the file as parsed, if it was read whole (else it is read
+    /// now, and must be the file read). Whether it was rewritten.
+    fn compact(&mut self, path: &Path, bytes: Option<Vec<u8>>, run_id: &str, keep: usize) -> bool {
+        let Ok(lock) = crate::write::Lock::acquire(path) else {
+            return false;
+        };
+        let bytes = match bytes {
+            Some(bytes) => bytes,
+            None => match read_bytes(path) {
+                Ok((bytes, stamp)) if stamp.is_some() && stamp == self.stamp => bytes,
+                _ => return false,
+            },
+        };
+        let text = kept(&bytes, &self.runs, &self.spans, run_id, keep, 0);
+        match lock.replace(&bytes, &text) {
+            Ok(stamp) => {
+                self.stamp = Some(stamp);
+                // Where the lines are now is not needed: the run appends.
+                self.spans = Vec::new();
+                true
+            }
+            Err(_) => false,
+        }
     }
 }
 
 /// The lines of `bytes` kept beside run `run_id` (`runs` and `spans`: as
 /// [`History`] holds them): those of the newest `keep - 1` other runs and
-/// those of `run_id` itself, in file order, with room for `more` bytes;
-/// and each kept line's range in the new text, with its run.
+/// those of `run_id` itself, in file order, each ending in a newline, with
+/// room for `more` bytes.
 fn kept(
     bytes: &[u8],
     runs: &[(String, String)],
@@ -392,22 +275,21 @@ fn kept(
     run_id: &str,
     keep: usize,
     more: usize,
-) -> (Vec<u8>, Vec<(Range<usize>, usize)>) {
+) -> Vec<u8> {
     let mut is_kept: Vec<bool> = runs.iter().map(|(id, _)| id == run_id).collect();
     for r in kept_runs(runs, run_id, keep) {
         is_kept[r] = true;
     }
     let mut text = Vec::with_capacity(bytes.len() + more);
-    let mut new_spans = Vec::new();
-    for (range, r) in spans {
+    for (span, r) in spans {
         if is_kept[*r] {
-            let start = text.len();
-            text.extend_from_slice(&bytes[range.clone()]);
-            new_spans.push((start..text.len(), *r));
-            text.push(b'\n');
+            text.extend_from_slice(&bytes[span.clone()]);
+            if text.last() != Some(&b'\n') {
+                text.push(b'\n');
+            }
         }
     }
-    (text, new_spans)
+    text
 }
 
 /// Add this run's lines to the history file through `src/write.rs`'s
@@ -440,21 +322,13 @@ pub fn append(
             Err(e) => return Err(failed(e)),
         }
     }
-    let exists = std::fs::symlink_metadata(path).is_ok();
-    let (bytes, _) = read_bytes(path)?;
+    let (bytes, stamp) = read_bytes(path)?;
     // Malformed lines were warned about when the run began; the rewrite
     // drops them, with repeated lines and the lines of runs no longer kept.
-    let reread;
-    let (runs, spans) = match earlier {
-        Some(h) if h.bytes == bytes => (&h.runs, &h.spans),
-        _ => {
-            reread = parse(&shown, &bytes);
-            (&reread.runs, &reread.spans)
-        }
-    };
-    let (mut text, _) = kept(&bytes, runs, spans, run_id, keep, new.len());
+    let now = parse(&shown, &bytes);
+    let mut text = kept(&bytes, &now.runs, &now.spans, run_id, keep, new.len());
     text.extend(new);
-    let written = if exists {
+    let written = if stamp.is_some() {
         lock.replace(&bytes, &text)
     } else {
         lock.create(&text)
@@ -465,7 +339,7 @@ pub fn append(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Verdict::Broken;
+    use crate::verify::trend::Verdict::{self, Broken};
 
     #[test]
     fn malformed_lines_are_skipped_with_their_line_number() {
@@ -481,11 +355,8 @@ mod tests {
         assert!(!h.warnings[2].contains('\u{1b}'), "{:?}", h.warnings);
     }
 
-    #[test]
-    fn lines_another_process_added_meanwhile_are_kept() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("h.jsonl");
-        let result = |url: &str| UrlResult {
+    fn result(url: &str) -> UrlResult {
+        UrlResult {
             url: url.to_string(),
             file: "a.yaml".to_string(),
             line: 2,
@@ -497,20 +368,58 @@ mod tests {
             attempts: 1,
             ms: 1,
             history: None,
-        };
-        let run = |id: &str, started: &str| RunInfo {
+        }
+    }
+
+    fn run(id: &str, started: &str) -> RunInfo {
+        RunInfo {
             id: id.to_string(),
             started: started.to_string(),
             shard: None,
             elapsed_ms: 1,
-        };
+        }
+    }
+
+    #[test]
+    fn repeats_are_made_sure_of_before_a_rewrite() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        // Two records of one URL: two lines of one run that differ.
+        let mut second = result("http://a/");
+        (second.line, second.outcome) = (9, Broken);
+        let r1 = run("r1", "2026-01-01T00:00:01.000Z");
+        let first = lines(&r1, &[result("http://a/"), second]);
+        std::fs::write(&path, &first).expect("write");
+        // Read in pieces, the second line may repeat the first...
+        assert_eq!(read(&path).expect("read").duplicates, 1);
+        // ...but it does not: the file is kept as it is, both verdicts too.
+        let h = prepare(&path, "r2", 30).expect("prepare");
+        assert_eq!((h.duplicates, h.ready), (0, true));
+        assert_eq!(
+            h.urls.of("http://a/", None).1,
+            [(0, Verdict::Ok), (0, Broken)]
+        );
+        assert_eq!(std::fs::read(&path).expect("read"), first);
+        // Two copies of it, concatenated: the second copy is dropped.
+        std::fs::write(&path, [&first[..], &first[..]].concat()).expect("write");
+        let h = prepare(&path, "r2", 30).expect("prepare");
+        assert_eq!((h.duplicates, h.ready), (2, true));
+        assert_eq!(
+            h.urls.of("http://a/", None).1,
+            [(0, Verdict::Ok), (0, Broken)]
+        );
+        assert_eq!(std::fs::read(&path).expect("read"), first);
+    }
+
+    #[test]
+    fn lines_another_process_added_meanwhile_are_kept() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
         let r1 = run("r1", "2026-01-01T00:00:01.000Z");
         append(&path, &r1.id, lines(&r1, &[result("http://a/")]), 30, None).expect("first");
         // Ready to be appended to, as the run began.
-        let mut before = prepare(&path, "r3", 30).expect("prepare");
+        let before = prepare(&path, "r3", 30).expect("prepare");
         assert!(before.ready);
-        // Its bytes go to make this run's lines, as a run does.
-        assert!(!before.spare_buffer().is_empty());
         // Another process, writing while this one checked: a run's lines,
         // and a line cut short. The file is no longer the one judged ready,
         // so it is read again and rewritten, which drops the broken line.

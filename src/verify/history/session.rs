@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 
-use super::{History, append, judge, lines_into, prepare};
+use super::{History, append, judge, lines, prepare};
 use crate::verify::results::Results;
 
 /// A history being read while the run goes on.
@@ -107,16 +107,15 @@ impl Opened {
         results: &mut Results,
         report: impl FnOnce(&Results) -> R,
     ) -> (R, Result<(), String>) {
-        let Opened { file, mut history } = self;
+        let Opened { file, history } = self;
         let run = results.runs.first().cloned();
-        let buffer = history.spare_buffer();
         // The lines need nothing of the judgement, and the network is
         // done: both cores are free for the two.
         let (new, judgement) = std::thread::scope(|scope| {
             let shared: &Results = results;
             let liner = run
                 .as_ref()
-                .map(|run| scope.spawn(move || lines_into(buffer, run, &shared.results)));
+                .map(|run| scope.spawn(move || lines(run, &shared.results)));
             let judgement = judge(shared, &history, file.keep);
             let new = liner.map(|l| {
                 l.join()
