@@ -22,6 +22,7 @@ use super::results::{Results, RunInfo, UrlResult};
 use super::trend::{RunCount, Trend, classify};
 use crate::write::{Stamp, WriteError};
 pub use line::Line;
+use read::read_bytes;
 pub use read::{parse, read};
 pub use session::{Opened, Session};
 use verdicts::Verdicts;
@@ -54,23 +55,6 @@ pub struct History {
     /// Set by [`prepare`]: the file, as of `stamp`, has room for the run's
     /// lines and holds no malformed or repeated line, so they are appended.
     ready: bool,
-}
-
-/// The bytes of a history file and its stamp; none when it does not exist.
-fn read_bytes(path: &Path) -> Result<(Vec<u8>, Option<Stamp>), String> {
-    use std::io::Read;
-    let shown = crate::source::shown_path(path);
-    match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Vec::new(), None)),
-        _ => {
-            let (mut file, meta) =
-                crate::read::open(path, false).map_err(|e| format!("{shown}: {e}"))?;
-            let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-            file.read_to_end(&mut bytes)
-                .map_err(|e| format!("{shown}: {e}"))?;
-            Ok((bytes, Some(Stamp::of(&meta))))
-        }
-    }
 }
 
 impl History {
@@ -223,8 +207,8 @@ pub fn prepare(path: &Path, run_id: &str, keep: usize) -> Result<History, String
     }
     let mut bytes = None;
     if history.duplicates > 0 {
-        // Repeats were found by their hashes: compare the lines themselves
-        // before any is dropped.
+        // Lines that may repeat others were found by their URL and run:
+        // compare the lines themselves before any is dropped.
         let (whole, stamp) = read_bytes(path)?;
         history = parse(&crate::source::shown_path(path), &whole);
         history.stamp = stamp;
@@ -247,7 +231,7 @@ impl History {
         let bytes = match bytes {
             Some(bytes) => bytes,
             None => match read_bytes(path) {
-                Ok((bytes, stamp)) if stamp.is_some() && stamp == self.stamp => bytes,
+                Ok((bytes, stamp)) if stamp == self.stamp => bytes,
                 _ => return false,
             },
         };
@@ -389,26 +373,37 @@ mod tests {
         (second.line, second.outcome) = (9, Broken);
         let r1 = run("r1", "2026-01-01T00:00:01.000Z");
         let first = lines(&r1, &[result("http://a/"), second]);
-        std::fs::write(&path, &first).expect("write");
-        // Read in pieces, the second line may repeat the first...
-        assert_eq!(read(&path).expect("read").duplicates, 1);
-        // ...but it does not: the file is kept as it is, both verdicts too.
+        // Read in pieces, the second line may repeat the first, but it
+        // does not: the file is kept as it is, both verdicts too. Two
+        // copies of it, concatenated: the second copy is dropped.
+        let twice = [&first[..], &first[..]].concat();
+        for (text, suspected, repeats) in [(&first, 1, 0), (&twice, 3, 2)] {
+            std::fs::write(&path, text).expect("write");
+            assert_eq!(read(&path).expect("read").duplicates, suspected);
+            let h = prepare(&path, "r2", 30).expect("prepare");
+            assert_eq!((h.duplicates, h.ready), (repeats, true));
+            assert_eq!(
+                h.urls.of("http://a/", None).1,
+                [(0, Verdict::Ok), (0, Broken)]
+            );
+            assert_eq!(std::fs::read(&path).expect("read"), first);
+        }
+    }
+
+    #[test]
+    fn a_rewrite_ends_every_line_it_keeps_with_a_newline() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        let r1 = run("r1", "2026-01-01T00:00:01.000Z");
+        let kept = lines(&r1, &[result("http://a/"), result("http://b/")]);
+        let (a, b) = kept.split_at(kept.len() / 2);
+        // A malformed line, which has the file rewritten, and the last line
+        // without its newline, as an editor may leave it.
+        let text = [a, b"not json\n", &b[..b.len() - 1]].concat();
+        std::fs::write(&path, text).expect("write");
         let h = prepare(&path, "r2", 30).expect("prepare");
-        assert_eq!((h.duplicates, h.ready), (0, true));
-        assert_eq!(
-            h.urls.of("http://a/", None).1,
-            [(0, Verdict::Ok), (0, Broken)]
-        );
-        assert_eq!(std::fs::read(&path).expect("read"), first);
-        // Two copies of it, concatenated: the second copy is dropped.
-        std::fs::write(&path, [&first[..], &first[..]].concat()).expect("write");
-        let h = prepare(&path, "r2", 30).expect("prepare");
-        assert_eq!((h.duplicates, h.ready), (2, true));
-        assert_eq!(
-            h.urls.of("http://a/", None).1,
-            [(0, Verdict::Ok), (0, Broken)]
-        );
-        assert_eq!(std::fs::read(&path).expect("read"), first);
+        assert!(h.ready);
+        assert_eq!(std::fs::read(&path).expect("read"), kept);
     }
 
     #[test]

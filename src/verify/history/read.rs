@@ -10,6 +10,7 @@
 //! whole and its lines compared byte for byte ([`parse`]) before anything
 //! is dropped, since only a rewrite drops them.
 
+use std::fs::{File, Metadata};
 use std::hash::BuildHasher;
 use std::io::Read;
 use std::ops::Range;
@@ -22,6 +23,7 @@ use super::History;
 use super::line;
 use super::verdicts::Verdicts;
 use crate::verify::trend::Verdict;
+use crate::write::Stamp;
 
 /// The longest history line read; a longer one is malformed.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -49,15 +51,35 @@ pub fn read(path: &Path) -> Result<History, String> {
     read_with(path, PIECE, MAX_LINE)
 }
 
-fn read_with(path: &Path, piece: usize, max_line: usize) -> Result<History, String> {
-    let shown = crate::source::shown_path(path);
-    if let Err(e) = std::fs::symlink_metadata(path)
-        && e.kind() == std::io::ErrorKind::NotFound
-    {
-        return Ok(History::default());
+/// A history file opened to be read, and what it was when opened; none
+/// when it does not exist. Opened as `src/read.rs` opens any file.
+fn open(path: &Path) -> Result<Option<(File, Metadata)>, String> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        _ => crate::read::open(path, false)
+            .map(Some)
+            .map_err(|e| format!("{}: {e}", crate::source::shown_path(path))),
     }
+}
+
+/// The bytes of a history file and its stamp; none when it does not
+/// exist. What a rewrite needs: `Lock::replace` checks them again.
+pub(super) fn read_bytes(path: &Path) -> Result<(Vec<u8>, Option<Stamp>), String> {
+    let Some((mut file, meta)) = open(path)? else {
+        return Ok((Vec::new(), None));
+    };
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", crate::source::shown_path(path)))?;
+    Ok((bytes, Some(Stamp::of(&meta))))
+}
+
+fn read_with(path: &Path, piece: usize, max_line: usize) -> Result<History, String> {
+    let Some((mut file, meta)) = open(path)? else {
+        return Ok(History::default());
+    };
+    let shown = crate::source::shown_path(path);
     let failed = |e: String| format!("{shown}: {e}");
-    let (mut file, meta) = crate::read::open(path, false).map_err(failed)?;
     let estimate = lines_in(usize::try_from(meta.len()).unwrap_or(0));
     let mut reader = Reader::new(&shown, estimate, max_line);
     let mut buf = vec![0; piece.max(max_line + 1)];
@@ -104,7 +126,7 @@ fn read_with(path: &Path, piece: usize, max_line: usize) -> Result<History, Stri
         filled -= start;
     }
     let mut history = reader.finish();
-    history.stamp = Some(crate::write::Stamp::of(&meta));
+    history.stamp = Some(Stamp::of(&meta));
     Ok(history)
 }
 
