@@ -273,14 +273,14 @@ impl Lock {
         self.commit(file, Some(expected), new)
     }
 
-    /// Add `new` at the end of the file, if it is still the file that was
-    /// read (`read`: its [`Stamp`] then); a file that does not end in a
-    /// newline gets one first. Nothing is replaced, so nothing can be lost:
+    /// Add `new`, its parts one after the other, at the end of the file,
+    /// if it is still the file that was read (`read`: its [`Stamp`] then);
+    /// a file that does not end in a newline gets one first. Nothing is replaced, so nothing can be lost:
     /// the lock only keeps other urldb writers out meanwhile. A write that
     /// fails half way is cut off again, and the lock is given back either
     /// way. [`WriteError::Changed`] leaves the lock held, for a caller that
     /// then reads the file again and replaces it.
-    pub fn append(&self, read: &Stamp, new: &[u8]) -> Result<(), WriteError> {
+    pub fn append(&self, read: &Stamp, new: &[&[u8]]) -> Result<(), WriteError> {
         use std::io::{Seek, SeekFrom};
         let path = &self.path;
         let io = io_error(path);
@@ -316,15 +316,13 @@ impl Lock {
             std::io::Read::read_exact(&mut file, &mut last).map_err(&io)?;
             newline = last[0] != b'\n';
         }
-        // Two writes, not `new` copied behind a newline: a run's history
-        // lines are tens of megabytes.
-        let written = (if newline {
-            file.write_all(b"\n")
-        } else {
-            Ok(())
-        })
-        .and_then(|()| file.write_all(new))
-        .and_then(|()| file.sync_data());
+        // A write per part, not the parts copied together behind the
+        // newline: a run's history lines are tens of megabytes.
+        let newline: &[u8] = if newline { b"\n" } else { b"" };
+        let written = std::iter::once(newline)
+            .chain(new.iter().copied())
+            .try_for_each(|part| file.write_all(part))
+            .and_then(|()| file.sync_data());
         if let Err(e) = written {
             // Leave the file as it was, not with half a line at its end.
             let _ = file.set_len(len).and_then(|()| file.sync_data());

@@ -301,6 +301,25 @@ fn history_tells_new_from_persistent_and_flaky_and_keeps_n_runs() {
     assert_eq!(second.code, 1, "{}", second.stderr);
     let second = json(&second);
     assert_eq!(history_lines(&history).len(), 600);
+    // A run's lines are its results, in the report's order (they are made
+    // in parts, on two threads), each with the result's fields.
+    let lines = history_lines(&history);
+    let results = second["results"].as_array().expect("results");
+    assert_eq!(results.len(), 300);
+    for (line, result) in lines[300..].iter().zip(results) {
+        assert_eq!(line["run"], "r2");
+        for (in_line, in_result) in [
+            ("url", "url"),
+            ("file", "file"),
+            ("line", "line"),
+            ("status", "status"),
+            ("verdict", "outcome"),
+            ("reason", "reason"),
+            ("ms", "ms"),
+        ] {
+            assert_eq!(line[in_line], result[in_result], "{in_line}: {line}");
+        }
+    }
     assert_eq!(trend(&second, "/flaky")["class"], "passing");
     assert_eq!(trend(&second, "/flaky")["flaky"], true);
     assert_eq!(trend(&second, "/flaky")["recent"], "xo");

@@ -283,12 +283,13 @@ fn kept(
 /// kept) and rewritten with only the newest `keep` runs, this one
 /// included.
 ///
-/// `new`: the run's [`lines`], made by the caller, which may then go on
-/// with the results (annotate and report them) while they are written.
+/// `new`: the run's [`lines`], made by the caller (in parts, written one
+/// after the other), which may then go on with the results (annotate and
+/// report them) while they are written.
 pub fn append(
     path: &Path,
     run_id: &str,
-    new: Vec<u8>,
+    new: &[&[u8]],
     keep: usize,
     earlier: Option<&History>,
 ) -> Result<(), String> {
@@ -299,7 +300,7 @@ pub fn append(
         && h.ready
         && let Some(stamp) = &h.stamp
     {
-        match lock.append(stamp, &new) {
+        match lock.append(stamp, new) {
             Ok(()) => return Ok(()),
             // Changed since it was read: read it again, below.
             Err(WriteError::Changed { .. }) => {}
@@ -310,8 +311,11 @@ pub fn append(
     // Malformed lines were warned about when the run began; the rewrite
     // drops them, with repeated lines and the lines of runs no longer kept.
     let now = parse(&shown, &bytes);
-    let mut text = kept(&bytes, &now.runs, &now.spans, run_id, keep, new.len());
-    text.extend(new);
+    let more = new.iter().map(|part| part.len()).sum();
+    let mut text = kept(&bytes, &now.runs, &now.spans, run_id, keep, more);
+    for part in new {
+        text.extend_from_slice(part);
+    }
     let written = if stamp.is_some() {
         lock.replace(&bytes, &text)
     } else {
@@ -411,7 +415,14 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
         let r1 = run("r1", "2026-01-01T00:00:01.000Z");
-        append(&path, &r1.id, lines(&r1, &[result("http://a/")]), 30, None).expect("first");
+        append(
+            &path,
+            &r1.id,
+            &[&lines(&r1, &[result("http://a/")])],
+            30,
+            None,
+        )
+        .expect("first");
         // Ready to be appended to, as the run began.
         let before = prepare(&path, "r3", 30).expect("prepare");
         assert!(before.ready);
@@ -427,7 +438,7 @@ mod tests {
         append(
             &path,
             &r3.id,
-            lines(&r3, &[result("http://c/")]),
+            &[&lines(&r3, &[result("http://c/")])],
             30,
             Some(&before),
         )
@@ -440,7 +451,7 @@ mod tests {
         append(
             &path,
             &r4.id,
-            lines(&r4, &[result("http://d/")]),
+            &[&lines(&r4, &[result("http://d/")])],
             2,
             Some(&after),
         )

@@ -7,9 +7,9 @@
 //!   and rewritten when it has no room left ([`super::prepare`]), on a
 //!   thread of its own at the lowest CPU priority;
 //! - [`Session::wait`], when they are: its warnings are known;
-//! - [`Opened::finish`]: this run's lines are made while the results are
-//!   judged against the history, then appended while the caller writes
-//!   its report.
+//! - [`Opened::finish`]: this run's lines are made on two threads, one of
+//!   which also judges the results against the history, then appended
+//!   while the caller writes its report.
 
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
@@ -108,31 +108,41 @@ impl Opened {
         report: impl FnOnce(&Results) -> R,
     ) -> (R, Result<(), String>) {
         let Opened { file, history } = self;
-        let run = results.runs.first().cloned();
-        // The lines need nothing of the judgement, and the network is
-        // done: both cores are free for the two.
+        let Some(run) = results.runs.first().cloned() else {
+            // Results that are not a run's: judged, nothing to write.
+            judge(results, &history, file.keep).apply(results);
+            return (report(results), Ok(()));
+        };
+        // The network is done and the lines need nothing of the
+        // judgement: both cores make the lines, the judging thread fewer
+        // of them (judging takes about a third as long as the lines).
         let (new, judgement) = std::thread::scope(|scope| {
             let shared: &Results = results;
-            let liner = run
-                .as_ref()
-                .map(|run| scope.spawn(move || lines(run, &shared.results)));
+            let (first, rest) = shared.results.split_at(shared.results.len() * 2 / 3);
+            let run = &run;
+            let liner = scope.spawn(move || lines(run, first));
             let judgement = judge(shared, &history, file.keep);
-            let new = liner.map(|l| {
-                l.join()
-                    .map_err(|_| "the history writer failed".to_string())
-            });
+            let rest = lines(run, rest);
+            let new = liner
+                .join()
+                .map(|first| [first, rest])
+                .map_err(|_| "the history writer failed".to_string());
             (new, judgement)
         });
         judgement.apply(results);
-        let Some(new) = new else {
-            // No run to add (results that are not a run's): nothing to write.
-            return (report(results), Ok(()));
-        };
         std::thread::scope(|scope| {
             let history = &history;
             let file = &file;
-            let appender = scope
-                .spawn(move || append(&file.path, &file.run_id, new?, file.keep, Some(history)));
+            let appender = scope.spawn(move || {
+                let [first, rest] = new?;
+                append(
+                    &file.path,
+                    &file.run_id,
+                    &[&first, &rest],
+                    file.keep,
+                    Some(history),
+                )
+            });
             let output = report(results);
             let appended = appender
                 .join()
