@@ -252,7 +252,7 @@ impl Lock {
 
     /// Replace the file's contents with `new`, if it still holds `expected`
     /// (read again, under the lock).
-    pub fn replace(mut self, expected: &[u8], new: &[u8]) -> Result<Stamp, WriteError> {
+    pub fn replace(self, expected: &[u8], new: &[u8]) -> Result<Stamp, WriteError> {
         let path = self.path.clone();
         let io = io_error(&path);
         let meta = writable(&path)?;
@@ -264,21 +264,49 @@ impl Lock {
         if current != expected {
             return Err(WriteError::Changed { path: path.clone() });
         }
+        self.replace_file(&meta, Unchanged::Bytes(expected), new)
+    }
+
+    /// Replace the file's contents with `new`, if its [`Stamp`] is still
+    /// `read`, looked at before the write and again before the rename.
+    /// For a caller that read the file under this lock, or holds its stamp
+    /// from when it read it: the bytes are not read again. A file of tens
+    /// of megabytes (a history) would be read twice more.
+    pub fn replace_unchanged(self, read: &Stamp, new: &[u8]) -> Result<Stamp, WriteError> {
+        let meta = writable(&self.path)?;
+        if Stamp::of(&meta) != *read {
+            return Err(WriteError::Changed {
+                path: self.path.clone(),
+            });
+        }
+        self.replace_file(&meta, Unchanged::Stamp(read), new)
+    }
+
+    /// Write `new` for the file whose metadata is `meta`, keeping its
+    /// owner and permissions, if it is still `unchanged` at the end.
+    fn replace_file(
+        mut self,
+        meta: &fs::Metadata,
+        unchanged: Unchanged<'_>,
+        new: &[u8],
+    ) -> Result<Stamp, WriteError> {
+        let path = self.path.clone();
+        let io = io_error(&path);
         let file = self
             .file
             .take()
             .ok_or_else(|| io(std::io::Error::other("lock used twice")))?;
-        keep_owner(&file, &meta);
+        keep_owner(&file, meta);
         file.set_permissions(meta.permissions()).map_err(&io)?;
-        self.commit(file, Some(expected), new)
+        self.commit(file, Some(unchanged), new)
     }
 
     /// Add `new`, its parts one after the other, at the end of the file,
     /// if it is still the file that was read (`read`: its [`Stamp`] then);
-    /// a file that does not end in a newline gets one first. Nothing is replaced, so nothing can be lost:
-    /// the lock only keeps other urldb writers out meanwhile. A write that
-    /// fails half way is cut off again, and the lock is given back either
-    /// way. [`WriteError::Changed`] leaves the lock held, for a caller that
+    /// a file that does not end in a newline gets one first. Nothing is
+    /// replaced, so nothing can be lost: the lock only keeps other urldb
+    /// writers out meanwhile. A write that fails half way is cut off
+    /// again, and the lock is given back either way. [`WriteError::Changed`] leaves the lock held, for a caller that
     /// then reads the file again and replaces it.
     pub fn append(&self, read: &Stamp, new: &[&[u8]]) -> Result<(), WriteError> {
         use std::io::{Seek, SeekFrom};
@@ -351,7 +379,7 @@ impl Lock {
     fn commit(
         mut self,
         mut file: File,
-        expected: Option<&[u8]>,
+        unchanged: Option<Unchanged<'_>>,
         new: &[u8],
     ) -> Result<Stamp, WriteError> {
         let io = io_error(&self.path);
@@ -360,13 +388,20 @@ impl Lock {
         // What was written, as the next reader will find it (a rename
         // keeps the file's size, time and inode).
         let stamp = Stamp::of(&file.metadata().map_err(&io)?);
-        if let Some(expected) = expected {
-            let current = crate::read::read_limited(&self.path, expected.len() as u64, false);
-            if !matches!(current, Ok(Ok(ref bytes)) if bytes == expected) {
-                return Err(WriteError::Changed {
-                    path: self.path.clone(),
-                });
+        let still = match unchanged {
+            None => true,
+            Some(Unchanged::Bytes(expected)) => {
+                let current = crate::read::read_limited(&self.path, expected.len() as u64, false);
+                matches!(current, Ok(Ok(ref bytes)) if bytes == expected)
             }
+            Some(Unchanged::Stamp(read)) => {
+                fs::symlink_metadata(&self.path).is_ok_and(|meta| Stamp::of(&meta) == *read)
+            }
+        };
+        if !still {
+            return Err(WriteError::Changed {
+                path: self.path.clone(),
+            });
         }
         // Renamed while still held: a waiter never sees the name free
         // before the new text is in place.
@@ -380,6 +415,14 @@ impl Lock {
         self.done = true;
         Ok(stamp)
     }
+}
+
+/// What a file being replaced must still be: the bytes read, or (read
+/// under the lock) the stamp they were read with.
+#[derive(Clone, Copy)]
+enum Unchanged<'a> {
+    Bytes(&'a [u8]),
+    Stamp(&'a Stamp),
 }
 
 impl Drop for Lock {
@@ -472,6 +515,33 @@ mod tests {
         let err = replace(&path, b"what we read", b"new").expect_err("must refuse");
         assert!(matches!(err, WriteError::Changed { .. }), "{err}");
         assert_eq!(fs::read(&path).expect("read"), b"changed by someone else");
+    }
+
+    #[test]
+    fn a_replace_by_stamp_writes_only_the_file_as_stamped() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        fs::write(&path, "old\n").expect("write");
+        let stamp = |path: &Path| Stamp::of(&fs::metadata(path).expect("meta"));
+        let read = stamp(&path);
+        // Someone else adds a line after it was read: refused, their line
+        // kept, the lock given back.
+        fs::write(&path, "old\ntheirs\n").expect("write");
+        let err = Lock::acquire(&path)
+            .expect("lock")
+            .replace_unchanged(&read, b"new\n")
+            .expect_err("must refuse");
+        assert!(matches!(err, WriteError::Changed { .. }), "{err}");
+        assert_eq!(fs::read(&path).expect("read"), b"old\ntheirs\n");
+        assert_eq!(fs::read_dir(dir.path()).expect("ls").count(), 1);
+        // As stamped: replaced, and the stamp returned is the new file's.
+        let read = stamp(&path);
+        let written = Lock::acquire(&path)
+            .expect("lock")
+            .replace_unchanged(&read, b"new\n")
+            .expect("replace");
+        assert_eq!(fs::read(&path).expect("read"), b"new\n");
+        assert_eq!(written, stamp(&path));
     }
 
     #[cfg(unix)]
