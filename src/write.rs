@@ -301,14 +301,14 @@ impl Lock {
         self.commit(file, Some(unchanged), new)
     }
 
-    /// Add `new`, its parts one after the other, at the end of the file,
-    /// if it is still the file that was read (`read`: its [`Stamp`] then);
-    /// a file that does not end in a newline gets one first. Nothing is
-    /// replaced, so nothing can be lost: the lock only keeps other urldb
-    /// writers out meanwhile. A write that fails half way is cut off
-    /// again, and the lock is given back either way. [`WriteError::Changed`] leaves the lock held, for a caller that
-    /// then reads the file again and replaces it.
-    pub fn append(&self, read: &Stamp, new: &[&[u8]]) -> Result<(), WriteError> {
+    /// Start adding to the end of the file, if it is still the file that
+    /// was read (`read`: its [`Stamp`] then); a file that does not end in
+    /// a newline gets one first. Nothing is replaced, so nothing can be
+    /// lost: the lock only keeps other urldb writers out meanwhile, and
+    /// what was added is cut off again unless [`Appending::finish`] is
+    /// reached. [`WriteError::Changed`] leaves the lock held, for a caller
+    /// that then reads the file again and replaces it.
+    pub fn append(&self, read: &Stamp) -> Result<Appending<'_>, WriteError> {
         use std::io::{Seek, SeekFrom};
         let path = &self.path;
         let io = io_error(path);
@@ -344,19 +344,16 @@ impl Lock {
             std::io::Read::read_exact(&mut file, &mut last).map_err(&io)?;
             newline = last[0] != b'\n';
         }
-        // A write per part, not the parts copied together behind the
-        // newline: a run's history lines are tens of megabytes.
-        let newline: &[u8] = if newline { b"\n" } else { b"" };
-        let written = std::iter::once(newline)
-            .chain(new.iter().copied())
-            .try_for_each(|part| file.write_all(part))
-            .and_then(|()| file.sync_data());
-        if let Err(e) = written {
-            // Leave the file as it was, not with half a line at its end.
-            let _ = file.set_len(len).and_then(|()| file.sync_data());
-            return Err(io(e));
+        let mut appending = Appending {
+            lock: self,
+            file,
+            len,
+            done: false,
+        };
+        if newline {
+            appending.write(b"\n")?;
         }
-        Ok(())
+        Ok(appending)
     }
 
     /// Create the file (it must not exist) with `new`.
@@ -414,6 +411,45 @@ impl Lock {
         // Renamed: nothing left to remove.
         self.done = true;
         Ok(stamp)
+    }
+}
+
+/// Bytes being added to the end of a locked file ([`Lock::append`]): in
+/// as many writes as the caller has parts (a run's history lines are tens
+/// of megabytes, written as they are made), kept only once flushed by
+/// [`Appending::finish`]. Dropped before that, on an error or a panic, the
+/// file is cut back to the size it had, not left with half a line at its
+/// end.
+pub struct Appending<'a> {
+    lock: &'a Lock,
+    file: File,
+    /// The file's size before anything was added.
+    len: u64,
+    done: bool,
+}
+
+impl Appending<'_> {
+    /// Add `part`.
+    pub fn write(&mut self, part: &[u8]) -> Result<(), WriteError> {
+        self.file.write_all(part).map_err(io_error(&self.lock.path))
+    }
+
+    /// Flush what was added (`fdatasync`): from now on it is kept.
+    pub fn finish(mut self) -> Result<(), WriteError> {
+        self.file.sync_data().map_err(io_error(&self.lock.path))?;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for Appending<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = self
+                .file
+                .set_len(self.len)
+                .and_then(|()| self.file.sync_data());
+        }
     }
 }
 

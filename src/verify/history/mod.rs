@@ -288,25 +288,33 @@ fn kept(
 /// kept) and rewritten with only the newest `keep` runs, this one
 /// included.
 ///
-/// `new`: the run's [`lines`], made by the caller (in parts, written one
-/// after the other), which may then go on with the results (annotate and
-/// report them) while they are written.
+/// `new`: the run's [`lines`] in pieces, each written as it comes, while
+/// the caller makes the next and goes on with the results (judges and
+/// reports them); an `Err` piece (the making failed) leaves the file as
+/// it was.
 pub fn append(
     path: &Path,
     run_id: &str,
-    new: &[&[u8]],
+    new: impl IntoIterator<Item = Result<Vec<u8>, String>>,
     keep: usize,
     earlier: Option<&History>,
 ) -> Result<(), String> {
     let shown = crate::source::shown_path(path);
     let failed = |e: WriteError| format!("{shown}: cannot write the history: {e}");
     let lock = crate::write::Lock::acquire(path).map_err(failed)?;
+    let new = new.into_iter();
     if let Some(h) = earlier
         && h.ready
         && let Some(stamp) = &h.stamp
     {
-        match lock.append(stamp, new) {
-            Ok(()) => return Ok(()),
+        match lock.append(stamp) {
+            Ok(mut appending) => {
+                for piece in new {
+                    // On an error, `appending` cuts the file back as it goes.
+                    appending.write(&piece?).map_err(failed)?;
+                }
+                return appending.finish().map_err(failed);
+            }
             // Changed since it was read: read it again, below.
             Err(WriteError::Changed { .. }) => {}
             Err(e) => return Err(failed(e)),
@@ -316,10 +324,9 @@ pub fn append(
     // Malformed lines were warned about when the run began; the rewrite
     // drops them, with repeated lines and the lines of runs no longer kept.
     let now = parse(&shown, &bytes);
-    let more = new.iter().map(|part| part.len()).sum();
-    let mut text = kept(&bytes, &now.runs, &now.spans, run_id, keep, more);
-    for part in new {
-        text.extend_from_slice(part);
+    let mut text = kept(&bytes, &now.runs, &now.spans, run_id, keep, 0);
+    for piece in new {
+        text.extend_from_slice(&piece?);
     }
     // Read under the lock: checked by its stamp, not read again.
     let written = match &stamp {
@@ -423,7 +430,7 @@ mod tests {
         append(
             &path,
             &r1.id,
-            &[&lines(&r1, &[result("http://a/")])],
+            [Ok(lines(&r1, &[result("http://a/")]))],
             30,
             None,
         )
@@ -443,7 +450,7 @@ mod tests {
         append(
             &path,
             &r3.id,
-            &[&lines(&r3, &[result("http://c/")])],
+            [Ok(lines(&r3, &[result("http://c/")]))],
             30,
             Some(&before),
         )
@@ -456,7 +463,7 @@ mod tests {
         append(
             &path,
             &r4.id,
-            &[&lines(&r4, &[result("http://d/")])],
+            [Ok(lines(&r4, &[result("http://d/")]))],
             2,
             Some(&after),
         )
@@ -465,5 +472,48 @@ mod tests {
             read(&path).expect("read").run_ids().collect::<Vec<_>>(),
             ["r3", "r4"]
         );
+    }
+
+    /// Lines whose making fails part way (a line maker that panicked sent
+    /// no end) are not kept, whether the file was being appended to or
+    /// rewritten: what was written of them is cut off again, and no lock
+    /// is left.
+    #[test]
+    fn pieces_that_end_in_an_error_leave_the_file_as_it_was() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        let r1 = run("r1", "2026-01-01T00:00:01.000Z");
+        append(
+            &path,
+            &r1.id,
+            [Ok(lines(&r1, &[result("http://a/")]))],
+            30,
+            None,
+        )
+        .expect("first");
+        let before = std::fs::read(&path).expect("read");
+        let r2 = run("r2", "2026-01-01T00:00:02.000Z");
+        let made = lines(&r2, &[result("http://b/")]);
+        for ready in [true, false] {
+            let mut earlier = prepare(&path, "r2", 30).expect("prepare");
+            earlier.ready = ready;
+            let failed = append(
+                &path,
+                &r2.id,
+                [
+                    Ok(made.clone()),
+                    Err("the history writer failed".to_string()),
+                ],
+                30,
+                Some(&earlier),
+            );
+            assert_eq!(failed, Err("the history writer failed".to_string()));
+            assert_eq!(
+                std::fs::read(&path).expect("read"),
+                before,
+                "ready: {ready}"
+            );
+            assert_eq!(std::fs::read_dir(dir.path()).expect("ls").count(), 1);
+        }
     }
 }

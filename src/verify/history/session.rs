@@ -8,14 +8,15 @@
 //!   thread of its own at the lowest CPU priority;
 //! - [`Session::wait`], when they are: its warnings are known;
 //! - [`Opened::finish`]: this run's lines are made on two threads, one of
-//!   which also judges the results against the history, then appended
-//!   while the caller writes its report.
+//!   which also judges the results against the history, and appended by
+//!   a third as they are made, while the caller writes its report.
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 
 use super::{History, append, judge, lines, prepare};
-use crate::verify::results::Results;
+use crate::verify::results::{Results, RunInfo, UrlResult};
 
 /// A history being read while the run goes on.
 #[derive(Debug)]
@@ -115,40 +116,93 @@ impl Opened {
         };
         // The network is done and the lines need nothing of the
         // judgement: both cores make the lines, the judging thread fewer
-        // of them (judging takes about a third as long as the lines).
-        let (new, judgement) = std::thread::scope(|scope| {
-            let shared: &Results = results;
-            let (first, rest) = shared.results.split_at(shared.results.len() * 2 / 3);
-            let run = &run;
-            let liner = scope.spawn(move || lines(run, first));
-            let judgement = judge(shared, &history, file.keep);
-            let rest = lines(run, rest);
-            let new = liner
-                .join()
-                .map(|first| [first, rest])
-                .map_err(|_| "the history writer failed".to_string());
-            (new, judgement)
-        });
-        judgement.apply(results);
-        std::thread::scope(|scope| {
-            let history = &history;
-            let file = &file;
-            let appender = scope.spawn(move || {
-                let [first, rest] = new?;
-                append(
-                    &file.path,
-                    &file.run_id,
-                    &[&first, &rest],
-                    file.keep,
-                    Some(history),
-                )
+        // of them (judging takes about a third as long as the lines), in
+        // pieces that a third thread appends as they come, so the writing
+        // is mostly done by the time the report is.
+        std::thread::scope(|outer| {
+            let (first_pieces, first_made) = mpsc::channel();
+            let (rest_pieces, rest_made) = mpsc::channel();
+            let (history, file) = (&history, &file);
+            let appender = outer.spawn(move || {
+                let pieces = Pieces::from(first_made).chain(Pieces::from(rest_made));
+                append(&file.path, &file.run_id, pieces, file.keep, Some(history))
             });
+            let judgement = std::thread::scope(|scope| {
+                let shared: &Results = results;
+                let (first, rest) = shared.results.split_at(shared.results.len() * 2 / 3);
+                let run = &run;
+                let liner = scope.spawn(move || send_lines(run, first, &first_pieces));
+                let judgement = judge(shared, history, file.keep);
+                send_lines(run, rest, &rest_pieces);
+                // A liner that failed sent no end: the appender, finding
+                // its channel closed, leaves the file as it was.
+                let _ = liner.join();
+                judgement
+            });
+            judgement.apply(results);
             let output = report(results);
             let appended = appender
                 .join()
-                .unwrap_or_else(|_| Err("the history writer failed".to_string()));
+                .unwrap_or_else(|_| Err(WRITER_FAILED.to_string()));
             (output, appended)
         })
+    }
+}
+
+const WRITER_FAILED: &str = "the history writer failed";
+
+/// The results in a history line's piece: about 470 KB of lines.
+const PIECE: usize = 2048;
+
+/// What a line maker sends the appender.
+enum Piece {
+    Lines(Vec<u8>),
+    /// Every line was sent.
+    End,
+}
+
+/// Send the lines of `results` in pieces, then the end; stop when the
+/// appender is gone (it failed, and says so).
+fn send_lines(run: &RunInfo, results: &[UrlResult], to: &Sender<Piece>) {
+    for piece in results.chunks(PIECE) {
+        if to.send(Piece::Lines(lines(run, piece))).is_err() {
+            return;
+        }
+    }
+    let _ = to.send(Piece::End);
+}
+
+/// The pieces sent by one line maker, as [`append`] takes them: an error
+/// if the channel closes before the end.
+struct Pieces {
+    made: Receiver<Piece>,
+    ended: bool,
+}
+
+impl From<Receiver<Piece>> for Pieces {
+    fn from(made: Receiver<Piece>) -> Pieces {
+        Pieces { made, ended: false }
+    }
+}
+
+impl Iterator for Pieces {
+    type Item = Result<Vec<u8>, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.ended {
+            return None;
+        }
+        match self.made.recv() {
+            Ok(Piece::Lines(lines)) => Some(Ok(lines)),
+            Ok(Piece::End) => {
+                self.ended = true;
+                None
+            }
+            Err(_) => {
+                self.ended = true;
+                Some(Err(WRITER_FAILED.to_string()))
+            }
+        }
     }
 }
 
@@ -167,5 +221,28 @@ fn lowest_priority() {
         // priority as it was, which is fine.
         #[allow(unsafe_code)]
         let _ = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_end_at_the_end_and_fail_when_the_maker_is_gone_before_it() {
+        let (to, made) = mpsc::channel();
+        to.send(Piece::Lines(b"a\n".to_vec())).expect("send");
+        to.send(Piece::End).expect("send");
+        let pieces: Vec<_> = Pieces::from(made).collect();
+        assert_eq!(pieces, [Ok(b"a\n".to_vec())]);
+        // Gone without its end (it panicked): an error, once.
+        let (to, made) = mpsc::channel();
+        to.send(Piece::Lines(b"a\n".to_vec())).expect("send");
+        drop(to);
+        let pieces: Vec<_> = Pieces::from(made).collect();
+        assert_eq!(
+            pieces,
+            [Ok(b"a\n".to_vec()), Err(WRITER_FAILED.to_string())]
+        );
     }
 }
