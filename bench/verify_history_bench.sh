@@ -7,14 +7,18 @@
 #   cargo build --release
 #   bench/verify_history_bench.sh [URLS] [RUNS]
 #
-# Each round runs urldb three times, in an order that turns every round
-# (so a machine slowing down or speeding up hits all three alike):
+# Each round runs urldb four times, each run with history between two
+# without (so a machine slowing down or speeding up over seconds, as a
+# shared host does, hits both sides of every comparison alike):
 #   plain    no --history;
 #   append   --history-keep 3 on a file holding two earlier runs of every
 #            URL: this run's lines are appended (what most runs do);
+#   plain;
 #   rewrite  --history-keep 3 on a file holding four earlier runs: the file
 #            is past its limit (docs/verify.md, "History"), so it is read
-#            again under the lock and rewritten with the newest three runs.
+#            again under the lock and rewritten with the newest three runs;
+# with append and rewrite swapping places every other round, and one more
+# plain run at the end.
 # Each history run starts from a copy of the same file, so every round
 # reads and writes the same sizes.
 set -euo pipefail
@@ -39,7 +43,8 @@ echo "append:  the history holds $(wc -l < "$WORK/seed2.jsonl") lines, $(du -h "
 echo "rewrite: the history holds $(wc -l < "$WORK/seed4.jsonl") lines, $(du -h "$WORK/seed4.jsonl" | cut -f1)"
 
 
-declare -A times
+declare -A times after
+plains=0
 timed() {
     local what=$1
     shift
@@ -47,8 +52,13 @@ timed() {
     t0=$(now)
     run "$@"
     times[$what]+="$(echo "$(now) - $t0" | bc) "
+    # Which run without history came last before this one.
+    after[$what]+="$((plains - 1)) "
 }
-plain() { timed plain; }
+plain() {
+    timed plain
+    plains=$((plains + 1))
+}
 append() {
     cp "$WORK/seed2.jsonl" "$WORK/h.jsonl"
     timed append --history "$WORK/h.jsonl" --run-id "run-$i" --history-keep 3
@@ -60,27 +70,36 @@ rewrite() {
     [ "$(wc -l < "$WORK/h.jsonl")" -eq $((3 * URLS)) ]
 }
 
-orders=("plain append rewrite" "append rewrite plain" "rewrite plain append")
+orders=("plain append plain rewrite" "plain rewrite plain append")
 for i in $(seq "$RUNS"); do
-    for step in ${orders[$((i % 3))]}; do
+    for step in ${orders[$((i % 2))]}; do
         "$step"
     done
 done
+plain
 
-# Four readings of the same times, the host being noisy: the ratio of
-# the medians, the median of each round's ratio, the ratio of the lower
-# quartiles (the runs the host slowed least) and of the fastest runs.
-python3 - "${times[plain]}" "${times[append]}" "${times[rewrite]}" <<'PY'
-import statistics as st, sys
-plain, append, rewrite = ([float(t) for t in arg.split()] for arg in sys.argv[1:])
+# Each history run against the mean of the runs without history on either
+# side of it ("sandwiched"): the median of those ratios, with a 95 %
+# bootstrap interval (the ratios resampled; fixed seed), which is what
+# tells whether a cost is within a goal. Beside it, the ratio of the
+# medians of all runs and of their lower quartiles.
+python3 - "${times[plain]}" "${times[append]}" "${times[rewrite]}" \
+    "${after[append]}" "${after[rewrite]}" <<'PY'
+import random, statistics as st, sys
+plain, append, rewrite = ([float(t) for t in arg.split()] for arg in sys.argv[1:4])
+after = dict(zip(("append", "rewrite"), ([int(k) for k in arg.split()] for arg in sys.argv[4:])))
 q1 = lambda xs: st.quantiles(xs, n=4)[0] if len(xs) > 1 else xs[0]
+pct = lambda r: f"{(r - 1) * 100:+.1f}%"
 print(f"without history: median {st.median(plain):.2f} s, from {min(plain):.2f} to {max(plain):.2f} s")
-print(f"{'cost':8} {'medians':>9} {'ratios':>9} {'quartile':>9} {'fastest':>9}")
+print(f"{'cost':8} {'sandwiched (95% interval)':>27} {'medians':>9} {'quartile':>9}")
 for name, times in (("append", append), ("rewrite", rewrite)):
-    cost = lambda a, b: f"{(a / b - 1) * 100:+8.1f}%"
-    ratios = st.median(t / p for t, p in zip(times, plain))
-    print(f"{name:8} {cost(st.median(times), st.median(plain))} {(ratios - 1) * 100:+8.1f}% "
-          f"{cost(q1(times), q1(plain))} {cost(min(times), min(plain))}")
+    ratios = [t / ((plain[k] + plain[k + 1]) / 2) for k, t in zip(after[name], times)]
+    rng = random.Random(1)
+    boot = sorted(st.median(rng.choices(ratios, k=len(ratios))) for _ in range(4000))
+    low, high = boot[int(0.025 * len(boot))], boot[int(0.975 * len(boot)) - 1]
+    sandwiched = f"{pct(st.median(ratios))} ({pct(low)} to {pct(high)})"
+    print(f"{name:8} {sandwiched:>27} {pct(st.median(times) / st.median(plain)):>9} "
+          f"{pct(q1(times) / q1(plain)):>9}")
 for name, times in (("plain", plain), ("append", append), ("rewrite", rewrite)):
     print(f"{name} runs: {' '.join(f'{t:.3f}' for t in times)}")
 PY
