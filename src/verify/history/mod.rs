@@ -380,6 +380,18 @@ mod tests {
         }
     }
 
+    /// Add `run`'s lines for `urls` to the history at `path`.
+    fn add(
+        path: &Path,
+        run: &RunInfo,
+        urls: &[&str],
+        keep: usize,
+        earlier: Option<&History>,
+    ) -> Result<(), String> {
+        let results: Vec<UrlResult> = urls.iter().map(|url| result(url)).collect();
+        append(path, &run.id, [Ok(lines(run, &results))], keep, earlier)
+    }
+
     #[test]
     fn repeats_are_made_sure_of_before_a_rewrite() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -427,14 +439,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
         let r1 = run("r1", "2026-01-01T00:00:01.000Z");
-        append(
-            &path,
-            &r1.id,
-            [Ok(lines(&r1, &[result("http://a/")]))],
-            30,
-            None,
-        )
-        .expect("first");
+        add(&path, &r1, &["http://a/"], 30, None).expect("first");
         // Ready to be appended to, as the run began.
         let before = prepare(&path, "r3", 30).expect("prepare");
         assert!(before.ready);
@@ -447,27 +452,13 @@ mod tests {
         text.extend(b"{\"run\":\"r2\"\n");
         std::fs::write(&path, text).expect("write");
         let r3 = run("r3", "2026-01-01T00:00:03.000Z");
-        append(
-            &path,
-            &r3.id,
-            [Ok(lines(&r3, &[result("http://c/")]))],
-            30,
-            Some(&before),
-        )
-        .expect("append");
+        add(&path, &r3, &["http://c/"], 30, Some(&before)).expect("append");
         let after = read(&path).expect("read");
         assert_eq!(after.run_ids().collect::<Vec<_>>(), ["r1", "r2", "r3"]);
         assert!(after.warnings.is_empty(), "{:?}", after.warnings);
         // Unchanged since it was read: the first parse is used, the same result.
         let r4 = run("r4", "2026-01-01T00:00:04.000Z");
-        append(
-            &path,
-            &r4.id,
-            [Ok(lines(&r4, &[result("http://d/")]))],
-            2,
-            Some(&after),
-        )
-        .expect("append");
+        add(&path, &r4, &["http://d/"], 2, Some(&after)).expect("append");
         assert_eq!(
             read(&path).expect("read").run_ids().collect::<Vec<_>>(),
             ["r3", "r4"]
@@ -483,14 +474,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
         let r1 = run("r1", "2026-01-01T00:00:01.000Z");
-        append(
-            &path,
-            &r1.id,
-            [Ok(lines(&r1, &[result("http://a/")]))],
-            30,
-            None,
-        )
-        .expect("first");
+        add(&path, &r1, &["http://a/"], 30, None).expect("first");
         let before = std::fs::read(&path).expect("read");
         let r2 = run("r2", "2026-01-01T00:00:02.000Z");
         let made = lines(&r2, &[result("http://b/")]);
