@@ -43,8 +43,7 @@ echo "append:  the history holds $(wc -l < "$WORK/seed2.jsonl") lines, $(du -h "
 echo "rewrite: the history holds $(wc -l < "$WORK/seed4.jsonl") lines, $(du -h "$WORK/seed4.jsonl" | cut -f1)"
 
 
-declare -A times after
-plains=0
+declare -A times
 timed() {
     local what=$1
     shift
@@ -52,13 +51,8 @@ timed() {
     t0=$(now)
     run "$@"
     times[$what]+="$(echo "$(now) - $t0" | bc) "
-    # Which run without history came last before this one.
-    after[$what]+="$((plains - 1)) "
 }
-plain() {
-    timed plain
-    plains=$((plains + 1))
-}
+plain() { timed plain; }
 append() {
     cp "$WORK/seed2.jsonl" "$WORK/h.jsonl"
     timed append --history "$WORK/h.jsonl" --run-id "run-$i" --history-keep 3
@@ -78,28 +72,11 @@ for i in $(seq "$RUNS"); do
 done
 plain
 
-# Each history run against the mean of the runs without history on either
-# side of it ("sandwiched"): the median of those ratios, with a 95 %
-# bootstrap interval (the ratios resampled; fixed seed), which is what
-# tells whether a cost is within a goal. Beside it, the ratio of the
-# medians of all runs and of their lower quartiles.
-python3 - "${times[plain]}" "${times[append]}" "${times[rewrite]}" \
-    "${after[append]}" "${after[rewrite]}" <<'PY'
-import random, statistics as st, sys
-plain, append, rewrite = ([float(t) for t in arg.split()] for arg in sys.argv[1:4])
-after = dict(zip(("append", "rewrite"), ([int(k) for k in arg.split()] for arg in sys.argv[4:])))
-q1 = lambda xs: st.quantiles(xs, n=4)[0] if len(xs) > 1 else xs[0]
-pct = lambda r: f"{(r - 1) * 100:+.1f}%"
-print(f"without history: median {st.median(plain):.2f} s, from {min(plain):.2f} to {max(plain):.2f} s")
-print(f"{'cost':8} {'sandwiched (95% interval)':>27} {'medians':>9} {'quartile':>9}")
-for name, times in (("append", append), ("rewrite", rewrite)):
-    ratios = [t / ((plain[k] + plain[k + 1]) / 2) for k, t in zip(after[name], times)]
-    rng = random.Random(1)
-    boot = sorted(st.median(rng.choices(ratios, k=len(ratios))) for _ in range(4000))
-    low, high = boot[int(0.025 * len(boot))], boot[int(0.975 * len(boot)) - 1]
-    sandwiched = f"{pct(st.median(ratios))} ({pct(low)} to {pct(high)})"
-    print(f"{name:8} {sandwiched:>27} {pct(st.median(times) / st.median(plain)):>9} "
-          f"{pct(q1(times) / q1(plain)):>9}")
-for name, times in (("plain", plain), ("append", append), ("rewrite", rewrite)):
-    print(f"{name} runs: {' '.join(f'{t:.3f}' for t in times)}")
-PY
+# The times, in the order run, and what bench/verify_history_stats.py
+# reads from them (each history run against its neighbours, with a 95 %
+# interval; the medians and lower quartiles).
+for name in plain append rewrite; do
+    echo "$name runs: ${times[$name]}"
+done > "$WORK/times.txt"
+python3 "$ROOT/bench/verify_history_stats.py" "$WORK/times.txt"
+cat "$WORK/times.txt"
