@@ -225,20 +225,20 @@ impl History {
     /// `bytes`: the file as parsed, if it was read whole (else it is read
     /// now, and must be the file read). Whether it was rewritten.
     fn compact(&mut self, path: &Path, bytes: Option<Vec<u8>>, run_id: &str, keep: usize) -> bool {
+        let Some(read) = &self.stamp else {
+            return false;
+        };
         let Ok(lock) = crate::write::Lock::acquire(path) else {
             return false;
         };
         let bytes = match bytes {
             Some(bytes) => bytes,
             None => match read_bytes(path) {
-                Ok((bytes, stamp)) if stamp == self.stamp => bytes,
+                Ok((bytes, Some(stamp))) if stamp == *read => bytes,
                 _ => return false,
             },
         };
-        let Some(read) = &self.stamp else {
-            return false;
-        };
-        let text = kept(&bytes, &self.runs, &self.spans, run_id, keep, 0);
+        let text = kept(&bytes, &self.runs, &self.spans, run_id, keep);
         // The bytes are the file as stamped when it was read: checked by
         // its stamp, not read (92 MB in the benchmark) twice more.
         match lock.replace_unchanged(read, &text) {
@@ -255,21 +255,19 @@ impl History {
 
 /// The lines of `bytes` kept beside run `run_id` (`runs` and `spans`: as
 /// [`History`] holds them): those of the newest `keep - 1` other runs and
-/// those of `run_id` itself, in file order, each ending in a newline, with
-/// room for `more` bytes.
+/// those of `run_id` itself, in file order, each ending in a newline.
 fn kept(
     bytes: &[u8],
     runs: &[(String, String)],
     spans: &[(Range<usize>, usize)],
     run_id: &str,
     keep: usize,
-    more: usize,
 ) -> Vec<u8> {
     let mut is_kept: Vec<bool> = runs.iter().map(|(id, _)| id == run_id).collect();
     for r in kept_runs(runs, run_id, keep) {
         is_kept[r] = true;
     }
-    let mut text = Vec::with_capacity(bytes.len() + more);
+    let mut text = Vec::with_capacity(bytes.len());
     for (span, r) in spans {
         if is_kept[*r] {
             text.extend_from_slice(&bytes[span.clone()]);
@@ -324,7 +322,7 @@ pub fn append(
     // Malformed lines were warned about when the run began; the rewrite
     // drops them, with repeated lines and the lines of runs no longer kept.
     let now = parse(&shown, &bytes);
-    let mut text = kept(&bytes, &now.runs, &now.spans, run_id, keep, 0);
+    let mut text = kept(&bytes, &now.runs, &now.spans, run_id, keep);
     for piece in new {
         text.extend_from_slice(&piece?);
     }
@@ -432,6 +430,35 @@ mod tests {
         let h = prepare(&path, "r2", 30).expect("prepare");
         assert!(h.ready);
         assert_eq!(std::fs::read(&path).expect("read"), kept);
+    }
+
+    /// A rewrite copies the lines where the read found them: a file that
+    /// changed since (here, cut short) is not rewritten from those places,
+    /// and is left as it is.
+    #[test]
+    fn a_rewrite_is_given_up_when_the_file_changed_since_it_was_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        for (id, url) in [("r1", "http://a/"), ("r2", "http://b/")] {
+            let r = run(id, "2026-01-01T00:00:01.000Z");
+            add(&path, &r, &[url], 30, None).expect("add");
+        }
+        let mut history = read(&path).expect("read");
+        // Cut short by someone else: the places read are past its end.
+        let whole = std::fs::read(&path).expect("read");
+        let changed = &whole[..whole.len() / 2];
+        std::fs::write(&path, changed).expect("write");
+        assert!(!history.compact(&path, None, "r3", 2));
+        assert_eq!(std::fs::read(&path).expect("read"), changed);
+        // Put back and read again, it is rewritten: only the newest
+        // earlier run is kept.
+        std::fs::write(&path, &whole).expect("write");
+        let mut history = read(&path).expect("read");
+        assert!(history.compact(&path, None, "r3", 2));
+        assert_eq!(
+            read(&path).expect("read").run_ids().collect::<Vec<_>>(),
+            ["r2"]
+        );
     }
 
     #[test]

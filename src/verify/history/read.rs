@@ -63,7 +63,8 @@ fn open(path: &Path) -> Result<Option<(File, Metadata)>, String> {
 }
 
 /// The bytes of a history file and its stamp; none when it does not
-/// exist. What a rewrite needs: `Lock::replace` checks them again.
+/// exist. What a rewrite needs: it copies the bytes, and
+/// `Lock::replace_unchanged` checks the stamp again.
 pub(super) fn read_bytes(path: &Path) -> Result<(Vec<u8>, Option<Stamp>), String> {
     let Some((mut file, meta)) = open(path)? else {
         return Ok((Vec::new(), None));
