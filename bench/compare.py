@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """urldb's performance benchmark, side by side with yamllint, prettier and
-the reference tool's PyYAML load + dump (docs/performance.md).
+the reference tool's PyYAML load + dump (docs/dev/performance.md).
 
 usage: python3 bench/compare.py [--quick] [--work DIR] [--runs N]
                                 [--slow-runs N] [--skip-competitors]

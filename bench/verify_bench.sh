@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `urldb verify` throughput and memory against a local server, side by side
-# with lychee on the same URL list (docs/performance.md). A benchmark, never
+# with lychee on the same URL list (docs/dev/performance.md). A benchmark, never
 # a test: timings depend on the machine.
 #
 #   cargo build --release

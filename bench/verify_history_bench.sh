@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `verify --history` costs: 100,000 URLs against a local server, with
 # and without a history file, side by side in one run; medians
-# (docs/performance.md, "`urldb verify --history`"). A benchmark, never a
+# (docs/dev/performance.md, "`urldb verify --history`"). A benchmark, never a
 # test.
 #
 #   cargo build --release

@@ -15,7 +15,7 @@ round. From those this prints:
   quartiles.
 
 Given the output of several runs, it pools them: every sandwiched ratio,
-every time (docs/performance.md, "`urldb verify --history`").
+every time (docs/dev/performance.md, "`urldb verify --history`").
 
     python3 bench/verify_history_stats.py OUTPUT...
 """

@@ -1,6 +1,6 @@
 //! Generate a large, realistic URL database for benchmarks and tests.
 //!
-//! docs/performance.md measures `urldb check` and `urldb fmt --check` on a
+//! docs/dev/performance.md measures `urldb check` and `urldb fmt --check` on a
 //! generated database of 1,000,000 records in 10,000 files (about 110 MB);
 //! this program writes it, deterministically: the same arguments give the
 //! same bytes on every machine and every run (a splitmix64 generator, no

@@ -8,9 +8,12 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use crate::config::Config;
-use crate::lint::Options;
-use crate::selection::Selection;
+use urldb_core::config::Config;
+use urldb_core::lint::Options;
+use urldb_core::selection::Selection;
+use urldb_store::read::Root;
+use urldb_store::settings::{RuleOverrides, Settings, SettingsError};
+use urldb_verify::results::{Conclusion, FailOn};
 
 /// Exit codes, the same in every command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,7 +119,7 @@ pub struct SelectArgs {
 /// Everything a command needs to know about where and how it runs.
 pub struct Context {
     pub config: Config,
-    pub root: PathBuf,
+    pub root: Root,
     pub color: bool,
     pub quiet: bool,
     pub verbose: bool,
@@ -137,50 +140,12 @@ impl Context {
         };
         let cwd = std::env::current_dir()
             .map_err(|e| CommandError::Failed(format!("cannot read the current directory: {e}")))?;
-        let config_path = match &global.config {
-            Some(p) => Some(p.clone()),
-            None => Config::discover(&cwd),
-        };
-        let config = match &config_path {
-            Some(p) => Config::load(p).map_err(|e| CommandError::Config(e.render(color)))?,
-            None => Config::default(),
-        };
-        let root = match (&global.db, &config.root, &config_path) {
-            (Some(db), _, _) => db.clone(),
-            (None, Some(root), Some(cfg)) => {
-                let base = cfg.parent().unwrap_or(Path::new("."));
-                relative_to_cwd(&base.join(root), &cwd)
-            }
-            _ => PathBuf::from("."),
-        };
-        if !root.is_dir() {
-            return Err(CommandError::Usage(format!(
-                "database directory `{}` does not exist",
-                crate::text::escape(&root.display().to_string())
-            )));
-        }
-        // `root` in urldb.toml comes with the repository: it may not lead
-        // out of the directory that holds urldb.toml (a pull request could
-        // otherwise point urldb at files it has no business reading or
-        // rewriting). `--db` is the user's own choice.
-        if let (None, Some(configured), Some(cfg)) = (&global.db, &config.root, &config_path) {
-            let base = cfg.parent().unwrap_or(Path::new("."));
-            let base = if base.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                base
-            };
-            if !crate::read::is_inside(&root, base) {
-                return Err(CommandError::Config(format!(
-                    "error: {}: root = \"{}\" leads outside the directory that holds {}; \
-                     the database root must be inside it",
-                    crate::text::escape(&cfg.display().to_string()),
-                    crate::text::escape(&configured.display().to_string()),
-                    crate::config::FILE_NAME
-                )));
-            }
-        }
-        crate::read::set_root(&root);
+        let settings = Settings::resolve(&cwd, global.db.as_deref(), global.config.as_deref())
+            .map_err(|e| match e {
+                SettingsError::Config(e) => CommandError::Config(e.render(color)),
+                SettingsError::RootOutside { .. } => CommandError::Config(format!("error: {e}")),
+                SettingsError::NoRoot(_) => CommandError::Usage(e.to_string()),
+            })?;
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
             if n < asked {
@@ -195,8 +160,8 @@ impl Context {
                 .map_err(|e| CommandError::Failed(format!("--threads: {e}")))?;
         }
         Ok(Context {
-            config,
-            root,
+            config: settings.config,
+            root: settings.root,
             color,
             quiet: global.quiet,
             verbose: global.verbose,
@@ -205,11 +170,11 @@ impl Context {
     }
 
     /// The results cache for a run with `options`, unless `--no-cache`.
-    pub fn cache(&self, options: &Options) -> Option<crate::cache::Cache> {
+    pub fn cache(&self, options: &Options) -> Option<urldb_store::cache::Cache> {
         if self.no_cache {
             return None;
         }
-        let cache = crate::cache::Cache::open(&self.root, options);
+        let cache = urldb_store::cache::Cache::open(&self.root, options);
         if self.verbose
             && let Some(reason) = &cache.untrusted
         {
@@ -220,7 +185,7 @@ impl Context {
 
     /// With `-v`: how many files a run checked, and how many the cache
     /// knew unchanged.
-    pub fn say_cached(&self, outcome: &crate::database::Outcome) {
+    pub fn say_cached(&self, outcome: &urldb_store::database::Outcome) {
         if !self.verbose {
             return;
         }
@@ -234,61 +199,25 @@ impl Context {
                 files(outcome.checked),
                 outcome.cached,
                 outcome.reread,
-                crate::cache::location(&self.root).map_or_else(|e| e, |d| d.display().to_string())
+                urldb_store::cache::location(&self.root)
+                    .map_or_else(|e| e, |d| d.display().to_string())
             );
         }
     }
 
     /// Lint options from the configuration and the command line.
     pub fn options(&self, select: Option<&SelectArgs>) -> Result<Options, CommandError> {
-        let lint = &self.config.lint;
-        let (sel, extend, ignore) = match select {
-            Some(s) => {
-                let mut ignore = lint.ignore.clone();
-                ignore.extend(s.ignore.iter().cloned());
-                let mut extend = lint.extend_select.clone();
-                extend.extend(s.extend_select.iter().cloned());
-                (
-                    s.select.clone().or_else(|| lint.select.clone()),
-                    extend,
-                    ignore,
-                )
-            }
-            None => (
-                lint.select.clone(),
-                lint.extend_select.clone(),
-                lint.ignore.clone(),
-            ),
-        };
-        let selection = Selection::new(
-            sel.as_deref(),
-            &extend,
-            &ignore,
-            &lint.severity,
-            self.config.style,
-        )
-        .map_err(CommandError::Usage)?;
-        Ok(Options {
-            settings: self.config.lint_settings(),
-            selection,
-            line_ending: self.config.line_ending,
-            empty_metadata: self.config.empty_metadata,
-            drop_comments: false,
-            general_path_only: false,
-        })
+        let overrides = select.map(|s| RuleOverrides {
+            select: s.select.clone(),
+            extend_select: s.extend_select.clone(),
+            ignore: s.ignore.clone(),
+        });
+        urldb_store::settings::lint_options(&self.config, overrides.as_ref())
+            .map_err(CommandError::Usage)
     }
 
     pub fn exclude(&self) -> Result<globset::GlobSet, CommandError> {
-        crate::discover::exclude_set(&self.config.exclude).map_err(CommandError::Usage)
-    }
-}
-
-/// Show `path` relative to the current directory when it is under it.
-fn relative_to_cwd(path: &Path, cwd: &Path) -> PathBuf {
-    match path.strip_prefix(cwd) {
-        Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
-        Ok(rel) => rel.to_path_buf(),
-        Err(_) => path.to_path_buf(),
+        urldb_core::config::exclude_set(&self.config.exclude).map_err(CommandError::Usage)
     }
 }
 
@@ -310,4 +239,33 @@ pub const MAX_THREADS: usize = 256;
 pub fn capped_threads(asked: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     asked.min(cores.saturating_mul(4)).min(MAX_THREADS)
+}
+
+/// `--fail-on` of `verify` and `report`: what exits 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum FailOnArg {
+    /// Any broken URL.
+    #[default]
+    Any,
+    /// Only URLs broken now that were not in their previous run (every
+    /// failure, without history).
+    New,
+}
+
+impl From<FailOnArg> for FailOn {
+    fn from(arg: FailOnArg) -> FailOn {
+        match arg {
+            FailOnArg::Any => FailOn::Any,
+            FailOnArg::New => FailOn::New,
+        }
+    }
+}
+
+/// The exit status a run of `verify` (or `report`) comes to.
+pub fn verify_exit_status(conclusion: Conclusion) -> ExitStatus {
+    match conclusion {
+        Conclusion::Passed => ExitStatus::Success,
+        Conclusion::Failed => ExitStatus::Failure,
+        Conclusion::Problems => ExitStatus::Error,
+    }
 }

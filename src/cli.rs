@@ -112,3 +112,16 @@ pub fn run(cli: Cli) -> ExitStatus {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    /// clap's own consistency checks (no two arguments with one short
+    /// letter, valid defaults, ...) on the whole command tree: a collision
+    /// would panic at startup in a debug build, only for the command that
+    /// has it.
+    #[test]
+    fn argument_definitions_are_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

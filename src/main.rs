@@ -1,8 +1,18 @@
+//! The `urldb` binary: the command line ([`cli`]), what every command
+//! shares ([`app`]), one module per command ([`commands`]) and the output
+//! formats of `check` ([`report`]). The work itself is done by the
+//! workspace's library crates; `docs/dev/architecture.md` draws the map.
+
 use std::process::ExitCode;
 
 use clap::Parser;
 
+mod app;
+mod cli;
+mod commands;
+mod report;
+
 fn main() -> ExitCode {
-    let cli = urldb::cli::Cli::parse();
-    ExitCode::from(urldb::cli::run(cli) as u8)
+    let cli = cli::Cli::parse();
+    ExitCode::from(cli::run(cli) as u8)
 }

@@ -11,10 +11,10 @@ use clap::Args;
 
 use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
-use crate::edit::{self, Change, Domain, HostIndex, NewRecord};
-use crate::http::{BodyMode, Client, ClientOptions, FetchError};
-use crate::url::{Canonical, Scheme};
-use crate::verify::plan::{self, Target};
+use urldb_core::url::{Canonical, Scheme};
+use urldb_store::edit::{self, Change, Domain, HostIndex, NewRecord};
+use urldb_verify::http::{BodyMode, Client, ClientOptions, FetchError};
+use urldb_verify::plan::{self, Target};
 
 #[derive(Debug, Args)]
 pub struct AddArgs {
@@ -58,7 +58,7 @@ pub fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
         .as_deref()
         .or(ctx.config.verify.timeout.as_deref())
     {
-        Some(text) => match crate::config::parse_duration(text) {
+        Some(text) => match urldb_core::config::parse_duration(text) {
             Some(t) => t,
             None => {
                 return Err(CommandError::Failed(format!(
@@ -72,10 +72,10 @@ pub fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
     let mut status = ExitStatus::Success;
     let mut pending = Vec::new();
     for input in &args.urls {
-        let url = match crate::url::canonicalize_given(input) {
+        let url = match urldb_core::url::canonicalize_given(input) {
             Ok(u) => u,
             // The message shows the URL with its control characters escaped.
-            Err(e @ crate::url::UrlError::Control { .. }) => {
+            Err(e @ urldb_core::url::UrlError::Control { .. }) => {
                 eprintln!("error: {e}");
                 status = worse(status, ExitStatus::Error);
                 continue;
@@ -117,7 +117,7 @@ pub fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
         .chain(pending.iter().map(|p| p.url.host.clone()))
         .collect();
     if let Err(message) =
-        crate::listing::require_known("--map", args.map.iter().map(|(d, _)| d), &named)
+        urldb_store::listing::require_known("--map", args.map.iter().map(|(d, _)| d), &named)
     {
         return Err(CommandError::Usage(message));
     }
@@ -162,14 +162,15 @@ pub fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
 
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|(_, r)| r.clone()).collect();
-        let result = match edit::add_records(domain, &records, args.create_domain, &options) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("error: {}", crate::text::escape(&e.to_string()));
-                status = worse(status, ExitStatus::Error);
-                continue;
-            }
-        };
+        let result =
+            match edit::add_records(&ctx.root, domain, &records, args.create_domain, &options) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {}", urldb_core::text::escape(&e.to_string()));
+                    status = worse(status, ExitStatus::Error);
+                    continue;
+                }
+            };
         status = worse(status, report(ctx, &result, items));
     }
     Ok(status)
@@ -177,7 +178,7 @@ pub fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
 
 /// Print what happened to each URL of one file; the status it earns.
 fn report(ctx: &Context, result: &edit::FileEdit, items: &[(Pending, NewRecord)]) -> ExitStatus {
-    let file = crate::source::display_path(&result.file);
+    let file = urldb_core::source::display_path(&result.file);
     let mut status = ExitStatus::Success;
     for ((item, record), change) in items.iter().zip(&result.changes) {
         match change {
@@ -275,7 +276,7 @@ fn probe(
                 response
                     .location
                     .as_deref()
-                    .map(|l| format!(" to {}", crate::text::escape(l)))
+                    .map(|l| format!(" to {}", urldb_core::text::escape(l)))
                     .unwrap_or_default()
             );
         }
@@ -315,5 +316,5 @@ struct ProbeError(String);
 /// subtype lowercase (they are case-insensitive, and the format wants them
 /// lowercase).
 fn media_type(header: &str) -> String {
-    crate::model::media_type::essence(header).to_ascii_lowercase()
+    urldb_core::model::media_type::essence(header).to_ascii_lowercase()
 }

@@ -8,8 +8,8 @@ use clap::Args;
 
 use super::GitArgs;
 use crate::app::{CommandError, Context, ExitStatus, SelectArgs};
-use crate::database::{self, FileError, Mode, Outcome};
 use crate::report::{self, Counts};
+use urldb_store::database::{self, FileError, Mode, Outcome};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::app::{CommandError, Context, ExitStatus};
-use crate::database::FileError;
-use crate::interchange::{self, ExportFormat};
-use crate::listing::{self, Filter, UrlRecord};
+use urldb_store::database::FileError;
+use urldb_store::interchange;
+use urldb_store::listing::{self, Filter, UrlRecord};
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
@@ -51,10 +51,10 @@ pub fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, CommandError>
                 if let Some(r) = records.get(*i) {
                     eprintln!(
                         "warning: {}:{}: {}: {}",
-                        crate::text::escape(&crate::source::display_path(&r.file)),
+                        urldb_core::text::escape(&urldb_core::source::display_path(&r.file)),
                         r.line,
-                        crate::text::escape(&r.url()),
-                        crate::text::escape(message)
+                        urldb_core::text::escape(&r.url()),
+                        urldb_core::text::escape(message)
                     );
                 }
             }
@@ -75,8 +75,8 @@ pub fn records_named(
         return records(ctx, paths, filter);
     }
     let exclude = ctx.exclude()?;
-    let targets = crate::database::targets(&ctx.root, paths, &exclude);
-    let known = listing::known_hosts(&targets.checked);
+    let targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
+    let known = listing::known_hosts(&ctx.root, &targets.checked);
     listing::require_known("--domain", &filter.domains, &known).map_err(CommandError::Usage)?;
     records(ctx, paths, filter)
 }
@@ -102,9 +102,9 @@ pub fn records(
 ) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
     let exclude = ctx.exclude()?;
     let max = ctx.config.max_file_size().map_err(CommandError::Usage)?;
-    let targets = crate::database::targets(&ctx.root, paths, &exclude);
+    let targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
     targets.note_outside(ctx.quiet);
-    let (records, mut errors) = listing::collect(&targets.checked, filter, max);
+    let (records, mut errors) = listing::collect(&ctx.root, &targets.checked, filter, max);
     errors.extend(targets.errors);
     Ok((records, errors))
 }
@@ -122,4 +122,13 @@ pub fn finish(
     } else {
         ExitStatus::Error
     })
+}
+
+/// What `urldb export --to` writes (and `urldb ls --format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    UriCatalogue,
+    Urls,
+    Json,
+    Csv,
 }

@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::GitArgs;
 use crate::app::{CommandError, Context, ExitStatus};
-use crate::database::{self, Mode, Outcome};
+use urldb_store::database::{self, Mode, Outcome};
 
 #[derive(Debug, Args)]
 pub struct FmtArgs {
@@ -38,7 +38,7 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
 
     if let Some(name) = &args.stdin_filename {
         let raw = super::read_stdin()?;
-        let checked = crate::lint::check_bytes(name, &raw, &options);
+        let checked = urldb_core::lint::check_bytes(name, &raw, &options);
         return match &checked.canonical {
             Some(text) => {
                 out.write_all(text.as_bytes())?;
@@ -84,7 +84,7 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
             continue;
         };
         changed += 1;
-        let path = crate::source::shown_path(&file.path);
+        let path = urldb_core::source::shown_path(&file.path);
         if args.diff {
             keep(out.write_all(super::diff_of(Some(&run), file, &new).as_bytes()));
         } else if args.check {
@@ -143,18 +143,18 @@ pub fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
 }
 
 /// Say why a file was not formatted: the first finding that blocks it.
-fn report_blocked(checked: &crate::lint::Checked, path: &std::path::Path) {
+fn report_blocked(checked: &urldb_core::lint::Checked, path: &std::path::Path) {
     let Some(rule) = checked.blocked_by else {
         return;
     };
-    let path = crate::source::shown_path(path);
+    let path = urldb_core::source::shown_path(path);
     let detail = checked
         .findings
         .iter()
         .find(|f| f.rule.code == rule.code)
         .map(|f| {
             let (line, col) = checked.source.line_col(f.span.start);
-            format!("{line}:{col}: {}", crate::text::escape(&f.message))
+            format!("{line}:{col}: {}", urldb_core::text::escape(&f.message))
         })
         .unwrap_or_else(|| rule.summary.to_string());
     eprintln!("error: {path}: not formatted: {} at {detail}", rule.code);

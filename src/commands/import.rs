@@ -10,9 +10,9 @@ use clap::Args;
 
 use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
-use crate::edit::{self, Change, Domain, HostIndex, NewRecord};
-use crate::interchange::{self, ImportFormat, LineProblem};
-use crate::url::Canonical;
+use urldb_core::url::Canonical;
+use urldb_store::edit::{self, Change, Domain, HostIndex, NewRecord};
+use urldb_store::interchange::{self, LineProblem};
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -39,11 +39,11 @@ struct Incoming {
 
 pub fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CommandError> {
     let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
-    let name = crate::source::display_path(&args.file);
+    let name = urldb_core::source::display_path(&args.file);
     let bytes = if args.file.as_os_str() == "-" {
         super::read_stdin()
     } else {
-        match crate::read::read_limited(&args.file, u64::MAX, false) {
+        match urldb_store::read::read_limited(&args.file, u64::MAX, None) {
             Ok(Ok(bytes)) => Ok(bytes),
             Ok(Err(_)) => Err(CommandError::Failed(format!(
                 "cannot read {name}: too large"
@@ -81,15 +81,16 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CommandError>
     let mut added = 0;
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|i| i.record.clone()).collect();
-        let result = match edit::add_records(domain, &records, args.create_domain, &options) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("error: {}", crate::text::escape(&e.to_string()));
-                status = worse(status, ExitStatus::Error);
-                continue;
-            }
-        };
-        let file = crate::source::display_path(&result.file);
+        let result =
+            match edit::add_records(&ctx.root, domain, &records, args.create_domain, &options) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {}", urldb_core::text::escape(&e.to_string()));
+                    status = worse(status, ExitStatus::Error);
+                    continue;
+                }
+            };
+        let file = urldb_core::source::display_path(&result.file);
         for (item, change) in items.iter().zip(&result.changes) {
             match change {
                 Change::Added => added += 1,
@@ -196,13 +197,20 @@ fn report(problems: &mut [LineProblem], name: &str, added: usize, quiet: bool) -
         skipped += usize::from(p.skipped);
         eprintln!(
             "{kind}: {}:{}: {}",
-            crate::text::escape(name),
+            urldb_core::text::escape(name),
             p.line,
-            crate::text::escape(&p.message)
+            urldb_core::text::escape(&p.message)
         );
     }
     if !quiet {
         eprintln!("imported {added} records; {skipped} skipped");
     }
     skipped
+}
+
+/// What `urldb import --from` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ImportFormat {
+    UriCatalogue,
+    Urls,
 }

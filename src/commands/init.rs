@@ -31,32 +31,33 @@ root = "."                  # the database directory, relative to this file
 pub const EXAMPLE: &str = "---\n---\n_path: /\ncategories:\n- frontend\ncontent-type: text/html\n";
 
 pub fn run(dir: &Path) -> Result<ExitStatus, CommandError> {
-    let config = dir.join(crate::config::FILE_NAME);
+    let config = dir.join(urldb_core::config::FILE_NAME);
     let example = dir.join("example.com.yaml");
     for path in [&config, &example] {
         if path.exists() {
             return Err(CommandError::Usage(format!(
                 "{} already exists; init writes only new files",
-                crate::source::shown_path(path)
+                urldb_core::source::shown_path(path)
             )));
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| {
         CommandError::Failed(format!(
             "cannot create {}: {e}",
-            crate::source::shown_path(dir)
+            urldb_core::source::shown_path(dir)
         ))
     })?;
     for (path, text) in [(&config, CONFIG), (&example, EXAMPLE)] {
-        crate::write::create(path, text.as_bytes())
-            .map_err(|e| CommandError::Failed(crate::text::escape(&e.to_string()).into_owned()))?;
+        urldb_store::write::create(path, text.as_bytes()).map_err(|e| {
+            CommandError::Failed(urldb_core::text::escape(&e.to_string()).into_owned())
+        })?;
     }
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
         "Created {} and {}.",
-        crate::source::shown_path(&config),
-        crate::source::shown_path(&example)
+        urldb_core::source::shown_path(&config),
+        urldb_core::source::shown_path(&example)
     )?;
     writeln!(
         out,

@@ -18,7 +18,7 @@ pub fn run(
     let message = install(ctx, force, global)?;
     if !ctx.quiet {
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", crate::text::escape(&message))?;
+        writeln!(out, "{}", urldb_core::text::escape(&message))?;
         out.flush()?;
     }
     Ok(ExitStatus::Success)
@@ -29,7 +29,7 @@ fn install(
     force: bool,
     global: &crate::app::GlobalArgs,
 ) -> Result<String, CommandError> {
-    let repo = crate::git::Repository::discover(&ctx.root, "install-hook").map_err(failed)?;
+    let repo = urldb_store::git::Repository::discover(&ctx.root, "install-hook").map_err(failed)?;
     let hooks = repo.hooks_dir();
     let hook = hooks.join("pre-commit");
     let cwd = std::env::current_dir().map_err(|e| failed(format!("current directory: {e}")))?;
@@ -39,13 +39,13 @@ fn install(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             std::fs::create_dir_all(&hooks)
                 .map_err(|e| failed(format!("{}: {e}", hooks.display())))?;
-            crate::write::create(&hook, text.as_bytes()).map_err(failed)?;
+            urldb_store::write::create(&hook, text.as_bytes()).map_err(failed)?;
             make_executable(&hook)?;
             Ok(format!("installed {}", hook.display()))
         }
         Err(e) => Err(failed(format!("{}: {e}", hook.display()))),
         Ok(meta) => {
-            let old = match crate::read::read_limited(&hook, 1 << 20, false) {
+            let old = match urldb_store::read::read_limited(&hook, 1 << 20, None) {
                 Ok(Ok(bytes)) => bytes,
                 _ => Vec::new(),
             };
@@ -55,7 +55,7 @@ fn install(
                 if old == text.as_bytes() {
                     return Ok(format!("{} is up to date", hook.display()));
                 }
-                crate::write::replace(&hook, &old, text.as_bytes()).map_err(failed)?;
+                urldb_store::write::replace(&hook, &old, text.as_bytes()).map_err(failed)?;
                 make_executable(&hook)?;
                 return Ok(format!("updated {}", hook.display()));
             }
@@ -70,7 +70,7 @@ fn install(
             let backup = free_name(&hook);
             std::fs::rename(&hook, &backup)
                 .map_err(|e| failed(format!("{}: {e}", hook.display())))?;
-            crate::write::create(&hook, text.as_bytes()).map_err(failed)?;
+            urldb_store::write::create(&hook, text.as_bytes()).map_err(failed)?;
             make_executable(&hook)?;
             Ok(format!(
                 "installed {} (the previous hook is kept as {})",

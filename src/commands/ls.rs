@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::app::{CommandError, Context, ExitStatus};
-use crate::interchange;
-use crate::listing::Filter;
+use urldb_store::interchange;
+use urldb_store::listing::Filter;
 
 #[derive(Debug, Args)]
 pub struct LsArgs {
@@ -63,8 +63,8 @@ impl RecordArgs {
     pub fn filter(&self, include_deprecated: bool) -> Result<Filter, CommandError> {
         let mut domains = Vec::new();
         for d in &self.domain {
-            let url = crate::url::canonicalize_given(d).map_err(|e| {
-                CommandError::Usage(format!("--domain `{}`: {e}", crate::text::escape(d)))
+            let url = urldb_core::url::canonicalize_given(d).map_err(|e| {
+                CommandError::Usage(format!("--domain `{}`: {e}", urldb_core::text::escape(d)))
             })?;
             domains.push(url.host);
         }

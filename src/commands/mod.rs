@@ -19,7 +19,7 @@ pub mod verify;
 use std::io::Read;
 
 use crate::app::{CommandError, ExitStatus};
-use crate::database::FileError;
+use urldb_store::database::FileError;
 
 /// Which version of the files: the work tree (default), the index, or the
 /// files changed since a revision.
@@ -34,9 +34,9 @@ pub struct GitArgs {
 }
 
 /// `--shard K/N` of `check` (a split of the files): the same syntax as
-/// `verify`'s ([`crate::verify::shard::Shard`], a split of the URLs).
+/// `verify`'s ([`urldb_verify::shard::Shard`], a split of the URLs).
 fn parse_shard(text: &str) -> Result<(usize, usize), CommandError> {
-    let shard: crate::verify::shard::Shard = text.parse().map_err(CommandError::Usage)?;
+    let shard: urldb_verify::shard::Shard = text.parse().map_err(CommandError::Usage)?;
     Ok((shard.index as usize, shard.count as usize))
 }
 
@@ -46,13 +46,13 @@ pub fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
 }
 
 /// Print file errors (I/O problems) to stderr, file names and messages
-/// escaped ([`crate::text`]).
+/// escaped ([`urldb_core::text`]).
 pub fn print_errors(errors: &[FileError]) {
     for e in errors {
         eprintln!(
             "error: {}: {}",
-            crate::source::shown_path(&e.path),
-            crate::text::escape(&e.message)
+            urldb_core::source::shown_path(&e.path),
+            urldb_core::text::escape(&e.message)
         );
     }
 }
@@ -68,9 +68,11 @@ pub fn read_stdin() -> Result<Vec<u8>, CommandError> {
 /// The files a `check` or `fmt` run looks at, and the git repository
 /// around the database when there is one.
 pub struct Run {
-    pub targets: crate::database::Targets,
+    pub targets: urldb_store::database::Targets,
     /// The repository, when not already held by a staged snapshot.
-    repo: Option<crate::git::Repository>,
+    repo: Option<urldb_store::git::Repository>,
+    /// The database root (the work tree's files are read inside it).
+    root: urldb_store::read::Root,
 }
 
 impl Run {
@@ -83,8 +85,8 @@ impl Run {
         git: &GitArgs,
         diff: bool,
     ) -> Result<Run, CommandError> {
-        use crate::database;
-        use crate::git::Repository;
+        use urldb_store::database;
+        use urldb_store::git::Repository;
         let exclude = ctx.exclude()?;
         if git.staged {
             let repo = Repository::discover(&ctx.root, "--staged")
@@ -94,6 +96,7 @@ impl Run {
             return Ok(Run {
                 targets,
                 repo: None,
+                root: ctx.root.clone(),
             });
         }
         let mut targets = database::targets(&ctx.root, paths, &exclude);
@@ -110,25 +113,29 @@ impl Run {
             None if diff => Repository::discover(&ctx.root, "--diff").ok(),
             None => None,
         };
-        Ok(Run { targets, repo })
+        Ok(Run {
+            targets,
+            repo,
+            root: ctx.root.clone(),
+        })
     }
 
-    pub fn repo(&self) -> Option<&crate::git::Repository> {
+    pub fn repo(&self) -> Option<&urldb_store::git::Repository> {
         match &self.targets.snapshot {
-            crate::database::Snapshot::Index(index) => Some(&index.repo),
-            crate::database::Snapshot::WorkTree => self.repo.as_ref(),
+            urldb_store::database::Snapshot::Index(index) => Some(&index.repo),
+            urldb_store::database::Snapshot::WorkTree(_) => self.repo.as_ref(),
         }
     }
 
     /// The path a diff names: repository-relative inside a repository (so
     /// `git apply` takes it from the top), else as shown; control
-    /// characters escaped ([`crate::text::escape`]).
+    /// characters escaped ([`urldb_core::text::escape`]).
     pub fn diff_path(&self, path: &std::path::Path) -> String {
         let path = self
             .repo()
             .and_then(|r| r.repo_path(path))
-            .unwrap_or_else(|| crate::source::display_path(path));
-        crate::text::escape(&path).into_owned()
+            .unwrap_or_else(|| urldb_core::source::display_path(path));
+        urldb_core::text::escape(&path).into_owned()
     }
 
     /// Write a file's new text: to the work tree, or with `--staged` to the
@@ -137,21 +144,22 @@ impl Run {
     pub fn write(&self, path: &std::path::Path, read: &[u8], new: &str) -> Result<(), NotWritten> {
         let error = |e: &dyn std::fmt::Display| NotWritten::Error(e.to_string());
         match &self.targets.snapshot {
-            crate::database::Snapshot::WorkTree => {
-                crate::write::replace(path, read, new.as_bytes()).map_err(|e| error(&e))
+            urldb_store::database::Snapshot::WorkTree(_) => {
+                urldb_store::write::replace(path, read, new.as_bytes()).map_err(|e| error(&e))
             }
-            crate::database::Snapshot::Index(index) => {
+            urldb_store::database::Snapshot::Index(index) => {
                 let Some(file) = index.files.get(path) else {
                     return Err(NotWritten::Error("not in the git index".to_string()));
                 };
-                let on_disk = match crate::database::read_file(path, read.len() as u64) {
-                    Ok(Ok(bytes)) => Some(bytes),
-                    _ => None,
-                };
+                let on_disk =
+                    match urldb_store::database::read_file(&self.root, path, read.len() as u64) {
+                        Ok(Ok(bytes)) => Some(bytes),
+                        _ => None,
+                    };
                 if on_disk.as_deref() != Some(read) {
                     return Err(NotWritten::UnstagedChanges);
                 }
-                crate::write::replace(path, read, new.as_bytes()).map_err(|e| error(&e))?;
+                urldb_store::write::replace(path, read, new.as_bytes()).map_err(|e| error(&e))?;
                 index
                     .repo
                     .stage(file, new.as_bytes())
@@ -185,11 +193,11 @@ impl NotWritten {
 /// The unified diff from `file` as read to `new`, as `fmt --diff` and
 /// `check --diff` print it: named by its repository path when there is a
 /// run with a repository, else as shown (stdin).
-pub fn diff_of(run: Option<&Run>, file: &crate::database::FileResult, new: &str) -> String {
+pub fn diff_of(run: Option<&Run>, file: &urldb_store::database::FileResult, new: &str) -> String {
     let path = match run {
         Some(run) => run.diff_path(&file.path),
-        None => crate::source::shown_path(&file.path),
+        None => urldb_core::source::shown_path(&file.path),
     };
     let original = String::from_utf8_lossy(file.read.as_deref().unwrap_or_default());
-    crate::diff::unified(&path, &original, new)
+    urldb_core::diff::unified(&path, &original, new)
 }

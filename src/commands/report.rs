@@ -7,9 +7,10 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::verify::{VerifyFormat, write_results};
+use crate::app::FailOnArg;
 use crate::app::{CommandError, ExitStatus};
-use crate::verify::report::problem_entry_line;
-use crate::verify::results::{self, FailOn, Results};
+use urldb_verify::report::problem_entry_line;
+use urldb_verify::results::{self, Results};
 
 /// The largest results file read (a million URLs take about 400 MB).
 const MAX_RESULTS_FILE: u64 = 4 << 30;
@@ -26,8 +27,8 @@ pub struct ReportArgs {
     #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
     pub format: VerifyFormat,
     /// What exits 1: any broken URL, or only newly broken ones (every one, without history).
-    #[arg(long, value_enum, default_value_t = FailOn::Any)]
-    pub fail_on: FailOn,
+    #[arg(long, value_enum, default_value_t = FailOnArg::Any)]
+    pub fail_on: FailOnArg,
 }
 
 pub fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
@@ -38,14 +39,14 @@ pub fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
     let names: Vec<String> = args
         .files
         .iter()
-        .map(|p| crate::source::shown_path(p))
+        .map(|p| urldb_core::source::shown_path(p))
         .collect();
     let (merged, duplicates) = results::merge(inputs);
     for d in duplicates.iter().take(MAX_NAMED) {
         eprintln!(
             "warning: {} ({}:{}) is in more than one results file; the result in {} is kept",
-            crate::text::escape(&d.url),
-            crate::text::path_text(&d.file),
+            urldb_core::text::escape(&d.url),
+            urldb_core::text::path_text(&d.file),
             d.line,
             names
                 .get(d.kept)
@@ -66,14 +67,16 @@ pub fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
         eprintln!("{}", problem_entry_line(p));
     }
     write_results(args.format, &merged, quiet)?;
-    Ok(merged.exit_status(args.fail_on))
+    Ok(crate::app::verify_exit_status(
+        merged.conclusion(args.fail_on.into()),
+    ))
 }
 
 /// Read one results file: exit 2, naming the file, when it cannot be read
 /// or is not what `verify --format json` writes.
 fn read(path: &std::path::Path) -> Result<Results, CommandError> {
-    let shown = crate::source::shown_path(path);
-    let bytes = match crate::read::read_limited(path, MAX_RESULTS_FILE, false) {
+    let shown = urldb_core::source::shown_path(path);
+    let bytes = match urldb_store::read::read_limited(path, MAX_RESULTS_FILE, None) {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(size)) => {
             return Err(CommandError::Failed(format!(
@@ -85,7 +88,7 @@ fn read(path: &std::path::Path) -> Result<Results, CommandError> {
     serde_json::from_slice(&bytes).map_err(|e| {
         CommandError::Failed(format!(
             "{shown}: not the output of `urldb verify --format json`: {}",
-            crate::text::escape(&e.to_string())
+            urldb_core::text::escape(&e.to_string())
         ))
     })
 }

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
-use crate::edit::{self, Change, Domain, HostIndex};
+use urldb_store::edit::{self, Change, Domain, HostIndex};
 
 #[derive(Debug, Args)]
 pub struct RmArgs {
@@ -22,10 +22,10 @@ pub fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {
     let mut status = ExitStatus::Success;
     let mut per_file: BTreeMap<PathBuf, (Domain, Vec<(String, String)>)> = BTreeMap::new();
     for input in &args.urls {
-        let url = match crate::url::canonicalize_given(input) {
+        let url = match urldb_core::url::canonicalize_given(input) {
             Ok(u) => u,
             // The message shows the URL with its control characters escaped.
-            Err(e @ crate::url::UrlError::Control { .. }) => {
+            Err(e @ urldb_core::url::UrlError::Control { .. }) => {
                 eprintln!("error: {e}");
                 status = worse(status, ExitStatus::Error);
                 continue;
@@ -53,15 +53,15 @@ pub fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {
     }
     for (domain, items) in per_file.values() {
         let paths: Vec<String> = items.iter().map(|(_, p)| p.clone()).collect();
-        let result = match edit::remove_paths(domain, &paths, &options) {
+        let result = match edit::remove_paths(&ctx.root, domain, &paths, &options) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: {}", crate::text::escape(&e.to_string()));
+                eprintln!("error: {}", urldb_core::text::escape(&e.to_string()));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
         };
-        let file = crate::source::display_path(&result.file);
+        let file = urldb_core::source::display_path(&result.file);
         for ((input, path), change) in items.iter().zip(&result.changes) {
             match change {
                 Change::Removed if !ctx.quiet => eprintln!("removed {path} from {file}"),

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use crate::app::{CommandError, ExitStatus};
-use crate::rules::{self, FixKind, docs::render};
+use urldb_core::rules::{self, FixKind, docs::render};
 
 pub fn list() -> Result<ExitStatus, CommandError> {
     let mut out = std::io::stdout().lock();
@@ -28,7 +28,7 @@ pub fn list() -> Result<ExitStatus, CommandError> {
 
 pub fn show(code: &str) -> Result<ExitStatus, CommandError> {
     let rule = rules::by_code(code)
-        .ok_or_else(|| CommandError::Usage(crate::config::unknown_rule_message(code)))?;
+        .ok_or_else(|| CommandError::Usage(urldb_core::config::unknown_rule_message(code)))?;
     let mut out = std::io::stdout().lock();
     out.write_all(render(rule).as_bytes())?;
     out.flush()?;

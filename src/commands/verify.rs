@@ -8,13 +8,14 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
+use crate::app::FailOnArg;
 use crate::app::{CommandError, Context, ExitStatus};
-use crate::http::{Client, ClientOptions};
-use crate::verify::history;
-use crate::verify::plan::{self, PlanOptions, Target};
-use crate::verify::report;
-use crate::verify::results::{FailOn, Results, RunInfo};
-use crate::verify::{self, CheckResult, Outcome, RunOptions};
+use urldb_verify::history;
+use urldb_verify::http::{Client, ClientOptions};
+use urldb_verify::plan::{self, PlanOptions, Target};
+use urldb_verify::report;
+use urldb_verify::results::{Results, RunInfo};
+use urldb_verify::{CheckResult, Outcome, RunOptions};
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -57,7 +58,7 @@ pub struct VerifyArgs {
     pub format: VerifyFormat,
     /// Check only shard K of N (`K/N`): the URLs whose stable hash falls in it, for a CI matrix.
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<crate::verify::shard::Shard>,
+    pub shard: Option<urldb_verify::shard::Shard>,
     /// Read earlier runs from this JSON-lines file, then add this run's results to it.
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
@@ -68,8 +69,8 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "ID")]
     pub run_id: Option<String>,
     /// What exits 1: any broken URL, or only newly broken ones (every one, without history).
-    #[arg(long, value_enum, default_value_t = FailOn::Any)]
-    pub fail_on: FailOn,
+    #[arg(long, value_enum, default_value_t = FailOnArg::Any)]
+    pub fail_on: FailOnArg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -102,8 +103,8 @@ pub fn write_results(
         VerifyFormat::Json => report::json(&mut out, results)?,
         VerifyFormat::Junit => report::junit(&mut out, results)?,
         VerifyFormat::Github => report::github(&mut out, results)?,
-        VerifyFormat::Markdown => crate::verify::markdown::markdown(&mut out, results)?,
-        VerifyFormat::Html => crate::verify::html::render(&mut out, &report::html_page(results))?,
+        VerifyFormat::Markdown => urldb_verify::markdown::markdown(&mut out, results)?,
+        VerifyFormat::Html => urldb_verify::html::render(&mut out, &report::html_page(results))?,
     }
     out.flush()?;
     Ok(())
@@ -116,14 +117,14 @@ const DEFAULT_RETRIES: u32 = 2;
 pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
     let settings = settings(ctx, args)?;
     let exclude = ctx.exclude()?;
-    let targets = crate::database::targets(&ctx.root, &args.paths, &exclude);
+    let targets = urldb_store::database::targets(&ctx.root, &args.paths, &exclude);
     targets.note_outside(ctx.quiet);
     if !settings.plan.filters.domains.is_empty() || !settings.plan.maps.is_empty() {
-        let known = crate::listing::known_hosts(&targets.checked);
+        let known = urldb_store::listing::known_hosts(&ctx.root, &targets.checked);
         let named =
-            crate::listing::require_known("--domain", &settings.plan.filters.domains, &known)
+            urldb_store::listing::require_known("--domain", &settings.plan.filters.domains, &known)
                 .and_then(|()| {
-                    crate::listing::require_known("--map", settings.plan.maps.keys(), &known)
+                    urldb_store::listing::require_known("--map", settings.plan.maps.keys(), &known)
                 });
         if let Err(message) = named {
             return Err(CommandError::Usage(message));
@@ -133,8 +134,8 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
     let max_file_size = ctx
         .config
         .max_file_size()
-        .unwrap_or(crate::config::DEFAULT_MAX_FILE_SIZE);
-    let mut plan = plan::plan(&targets.checked, &settings.plan, max_file_size);
+        .unwrap_or(urldb_core::config::DEFAULT_MAX_FILE_SIZE);
+    let mut plan = plan::plan(&ctx.root, &targets.checked, &settings.plan, max_file_size);
     if let Some(shard) = args.shard {
         plan.checks.retain(|c| shard.contains(&c.url));
     }
@@ -155,7 +156,7 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
         if verbose && result.outcome == Outcome::Ok {
             let line = format!(
                 "ok {} ({} ms)",
-                crate::text::escape(&check.url),
+                urldb_core::text::escape(&check.url),
                 result.elapsed.as_millis()
             );
             match &progress {
@@ -175,7 +176,7 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
         .history
         .as_deref()
         .map(|path| history::Session::start(path, &run_id, args.history_keep));
-    let checks = verify::run(&plan.checks, &client, &settings.run, &on_result);
+    let checks = urldb_verify::run(&plan.checks, &client, &settings.run, &on_result);
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
@@ -203,7 +204,7 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError>
     Ok(if !targets.errors.is_empty() {
         ExitStatus::Error
     } else {
-        results.exit_status(args.fail_on)
+        crate::app::verify_exit_status(results.conclusion(args.fail_on.into()))
     })
 }
 
@@ -217,7 +218,7 @@ struct Settings {
 fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> {
     let config = &ctx.config.verify;
     let timeout = match args.timeout.as_deref().or(config.timeout.as_deref()) {
-        Some(text) => crate::config::parse_duration(text).ok_or_else(|| {
+        Some(text) => urldb_core::config::parse_duration(text).ok_or_else(|| {
             CommandError::Usage(format!(
                 "timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")"
             ))
@@ -243,7 +244,7 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
             "--per-host must be at least 1".to_string(),
         ));
     }
-    let max_body = crate::config::parse_size(&args.max_body).ok_or_else(|| {
+    let max_body = urldb_core::config::parse_size(&args.max_body).ok_or_else(|| {
         CommandError::Usage(format!(
             "--max-body: `{}` is not a size (try \"100 MiB\")",
             args.max_body

@@ -1,15 +1,15 @@
 //! `--format concise`: one line per finding, for grep and editors. Text
-//! from the database is escaped ([`crate::text`]); at most
+//! from the database is escaped ([`urldb_core::text`]); at most
 //! [`super::SHOWN_PER_RULE`] findings of one rule per file.
 
 use std::io::{self, Write};
 
-use crate::database::FileResult;
-use crate::text::escape;
+use urldb_core::text::escape;
+use urldb_store::database::FileResult;
 
 pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     for file in files {
-        let path = crate::source::shown_path(&file.path);
+        let path = urldb_core::source::shown_path(&file.path);
         let (shown, more) = super::capped(&file.checked.findings);
         for f in shown {
             let f = super::locate_one(file, f);

@@ -15,10 +15,10 @@ use miette::{
     MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 
-use crate::database::FileResult;
-use crate::rules::diagnostic::{Finding, Severity};
-use crate::source::Source;
-use crate::text::{escape, escaped_width, push_escaped};
+use urldb_core::rules::diagnostic::{Finding, Severity};
+use urldb_core::source::Source;
+use urldb_core::text::{escape, escaped_width, push_escaped};
+use urldb_store::database::FileResult;
 
 /// A span that covers more lines than this is shown by its first line.
 const MAX_SPAN_LINES: usize = 4;
@@ -42,7 +42,7 @@ pub fn write(out: &mut dyn Write, files: &[FileResult], color: bool) -> io::Resu
         .with_context_lines(1);
     for file in files {
         let source = &file.checked.source;
-        let name = crate::source::shown_path(&file.path);
+        let name = urldb_core::source::shown_path(&file.path);
         let (shown, more) = super::capped(&file.checked.findings);
         for f in shown {
             let text = render(&handler, &name, source, f);
@@ -258,7 +258,7 @@ impl Excerpt {
 }
 
 /// Where line `line0`'s text ends, before its line break.
-fn line_end(text: &str, lines: &crate::source::LineIndex, line0: usize) -> usize {
+fn line_end(text: &str, lines: &urldb_core::source::LineIndex, line0: usize) -> usize {
     let next = lines.line_start(line0 + 1).min(text.len());
     let from = lines.line_start(line0).min(next);
     let bytes = text.as_bytes();

@@ -4,14 +4,14 @@
 //! `::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=T::MESSAGE`,
 //! with GitHub's escaping: `%`, CR and LF in the message; additionally `:`
 //! and `,` in property values. Before that, text from the database has
-//! its control characters escaped visibly ([`crate::text::escape`]), so
+//! its control characters escaped visibly ([`urldb_core::text::escape`]), so
 //! the only line breaks in a command are the ones urldb means.
 
 use std::io::{self, Write};
 
-use crate::database::FileResult;
-use crate::rules::diagnostic::Severity;
-use crate::text::escape;
+use urldb_core::rules::diagnostic::Severity;
+use urldb_core::text::{escape, github_data as data, github_property as property};
+use urldb_store::database::FileResult;
 
 pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     for file in files {
@@ -41,23 +41,17 @@ pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     Ok(())
 }
 
-/// Escape a message (the text after `::`).
-pub fn data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// Escape a property value (`file=`, `title=`).
-pub fn property(s: &str) -> String {
-    data(s).replace(':', "%3A").replace(',', "%2C")
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
     fn escaping_follows_the_runner() {
-        assert_eq!(super::data("50% done\r\nnext"), "50%25 done%0D%0Anext");
-        assert_eq!(super::property("a,b: c%"), "a%2Cb%3A c%25");
+        assert_eq!(
+            urldb_core::text::github_data("50% done\r\nnext"),
+            "50%25 done%0D%0Anext"
+        );
+        assert_eq!(
+            urldb_core::text::github_property("a,b: c%"),
+            "a%2Cb%3A c%25"
+        );
     }
 }

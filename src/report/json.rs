@@ -2,10 +2,10 @@
 
 use std::io::{self, Write};
 
-use crate::database::FileResult;
+use urldb_store::database::FileResult;
 
 pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     let all: Vec<_> = files.iter().flat_map(super::locate).collect();
-    crate::text::write_json_pretty(&mut *out, &all)?;
+    urldb_core::text::write_json_pretty(&mut *out, &all)?;
     writeln!(out)
 }

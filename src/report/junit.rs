@@ -3,7 +3,8 @@
 
 use std::io::{self, Write};
 
-use crate::database::FileResult;
+use urldb_core::text::xml;
+use urldb_store::database::FileResult;
 
 pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     let total: usize = files.iter().map(|f| f.checked.findings.len()).sum();
@@ -17,7 +18,7 @@ pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
         if located.is_empty() {
             continue;
         }
-        let path = crate::source::display_path(&file.path);
+        let path = urldb_core::source::display_path(&file.path);
         writeln!(
             out,
             r#"  <testsuite name="{}" tests="{n}" failures="{n}">"#,
@@ -52,38 +53,6 @@ pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
         writeln!(out, "  </testsuite>")?;
     }
     writeln!(out, "</testsuites>")
-}
-
-/// Escape text for an XML attribute or element. Tab, line feed and
-/// carriage return become character references (the exact value, and no
-/// line of the document starts with data); DEL, C1 controls and the other
-/// characters [`crate::text::needs_escape`] names become references too;
-/// characters XML 1.0 cannot hold at all (other C0 controls, U+FFFE,
-/// U+FFFF) become a visible escape such as `\x01`. (Also used by `verify
-/// --format junit`.)
-pub fn xml(s: &str) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => {
-                let _ = write!(out, "&#{};", c as u32);
-            }
-            c if (c as u32) < 0x20 => crate::text::push_escaped(&mut out, c),
-            '\u{FFFE}' => out.push_str("\\u{fffe}"),
-            '\u{FFFF}' => out.push_str("\\u{ffff}"),
-            c if crate::text::needs_escape(c) => {
-                let _ = write!(out, "&#x{:x};", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

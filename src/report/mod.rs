@@ -11,9 +11,9 @@ pub mod sarif;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use crate::database::FileResult;
-use crate::rules::diagnostic::{Finding, Severity};
-use crate::source::display_path;
+use urldb_core::rules::diagnostic::{Finding, Severity};
+use urldb_core::source::display_path;
+use urldb_store::database::FileResult;
 
 /// Output formats of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -76,13 +76,13 @@ pub fn locate(file: &FileResult) -> Vec<Located<'_>> {
 /// the last offset is kept, and a later offset on the same line counts
 /// only the characters in between.
 struct Cursor<'a> {
-    source: &'a crate::source::Source,
+    source: &'a urldb_core::source::Source,
     /// 0-based line, byte offset, and its 1-based column; `None` at first.
     at: Option<(usize, usize, usize)>,
 }
 
 impl<'a> Cursor<'a> {
-    fn new(source: &'a crate::source::Source) -> Self {
+    fn new(source: &'a urldb_core::source::Source) -> Self {
         Cursor { source, at: None }
     }
 
@@ -171,7 +171,7 @@ pub fn capped(findings: &[Finding]) -> (Vec<&Finding>, Vec<(&'static str, usize)
 pub fn more_line(shown_path: &str, code: &str, n: usize) -> String {
     format!(
         "{shown_path}: … and {} more `{code}` finding{} in this file (all of them in `--format json`)",
-        crate::text::thousands(n),
+        urldb_core::text::thousands(n),
         plural(n)
     )
 }
@@ -313,7 +313,7 @@ fn plural_word(n: usize, word: &str) -> String {
 mod tests {
     #[test]
     fn the_cursor_agrees_with_line_col() {
-        let source = crate::source::Source::new("a.yaml", "ab\nçé x\r\n\nz  é".to_string());
+        let source = urldb_core::source::Source::new("a.yaml", "ab\nçé x\r\n\nz  é".to_string());
         let mut offsets: Vec<usize> = (0..=source.text.len())
             .filter(|&i| source.text.is_char_boundary(i))
             .collect();
@@ -333,8 +333,8 @@ mod tests {
 
     #[test]
     fn thousands_are_grouped() {
-        assert_eq!(crate::text::thousands(7), "7");
-        assert_eq!(crate::text::thousands(4950), "4,950");
-        assert_eq!(crate::text::thousands(1_000_000), "1,000,000");
+        assert_eq!(urldb_core::text::thousands(7), "7");
+        assert_eq!(urldb_core::text::thousands(4950), "4,950");
+        assert_eq!(urldb_core::text::thousands(1_000_000), "1,000,000");
     }
 }

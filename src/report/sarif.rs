@@ -7,14 +7,14 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use crate::database::FileResult;
-use crate::rules;
-use crate::rules::diagnostic::{Applicability, Severity};
+use urldb_core::rules;
+use urldb_core::rules::diagnostic::{Applicability, Severity};
+use urldb_store::database::FileResult;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
-    crate::text::write_json_pretty(&mut *out, &log(files))?;
+    urldb_core::text::write_json_pretty(&mut *out, &log(files))?;
     writeln!(out)
 }
 
@@ -96,7 +96,7 @@ fn rule(rule: &rules::Rule) -> Value {
         "fullDescription": { "text": first_paragraph(&documentation) },
         "help": {
             "text": documentation,
-            "markdown": crate::rules::docs::render(rule),
+            "markdown": urldb_core::rules::docs::render(rule),
         },
         "defaultConfiguration": { "level": level(rule.severity) },
         "properties": { "fix": rule.fix.describe() },
@@ -129,7 +129,7 @@ fn first_paragraph(markdown: &str) -> String {
 fn uri(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for b in path.replace('\\', "/").bytes() {
-        if crate::model::path::is_unreserved(b) || b == b'/' {
+        if urldb_core::model::path::is_unreserved(b) || b == b'/' {
             out.push(b as char);
         } else {
             out.push_str(&format!("%{b:02X}"));

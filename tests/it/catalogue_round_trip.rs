@@ -8,9 +8,9 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use urldb::lint::{Options, check_bytes};
-use urldb::model::node::{Document, Entry, Node, Scalar, Value};
-use urldb::render::{RenderOptions, render};
+use urldb_core::lint::{Options, check_bytes};
+use urldb_core::model::node::{Document, Entry, Node, Scalar, Value};
+use urldb_core::render::{RenderOptions, render};
 
 use crate::support::run_in;
 

@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use std::path::Path;
-use urldb::lint::{Options, check_bytes, fix};
-use urldb::render::{RenderOptions, render};
+use urldb_core::lint::{Options, check_bytes, fix};
+use urldb_core::render::{RenderOptions, render};
 
 #[path = "support/comment_insert.rs"]
 mod comment_insert;
@@ -223,7 +223,7 @@ fn comments_are_in_the_model_with_their_spans() {
         &Options::default(),
     );
     let docs = checked.documents.expect("parses");
-    let at = |c: &urldb::model::node::Comment| &text[c.span.clone()];
+    let at = |c: &urldb_core::model::node::Comment| &text[c.span.clone()];
     assert_eq!(at(&docs[0].comments.before[0]), "# header");
     assert_eq!(at(&docs[0].footer[0]), "# footer");
     let record = docs[1]
@@ -237,7 +237,7 @@ fn comments_are_in_the_model_with_their_spans() {
     let b = categories[0].comments.as_deref().expect("b's comments");
     assert_eq!(b.before.iter().map(at).collect::<Vec<_>>(), ["# before b"]);
     assert_eq!(
-        urldb::model::node::all_comments(&docs),
+        urldb_core::model::node::all_comments(&docs),
         ["# header", "# t", "# before b", "# footer"]
     );
 }

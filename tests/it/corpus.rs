@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use support::run_in;
-use urldb::lint::{Options, check_bytes};
-use urldb::model::normal::normal_form;
+use urldb_core::lint::{Options, check_bytes};
+use urldb_core::model::normal::normal_form;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -87,7 +87,7 @@ fn check(dir: &Path) -> (Vec<String>, Option<i32>) {
 }
 
 fn blocking_codes() -> Vec<&'static str> {
-    urldb::rules::ALL
+    urldb_core::rules::ALL
         .iter()
         .filter(|r| r.blocks_rewrite)
         .map(|r| r.code)

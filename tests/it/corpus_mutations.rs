@@ -16,8 +16,8 @@ use std::path::Path;
 use proptest::prelude::*;
 #[path = "support/model_walk.rs"]
 mod model_walk;
-use urldb::lint::{Options, check_bytes, fix};
-use urldb::model::normal::normal_form;
+use urldb_core::lint::{Options, check_bytes, fix};
+use urldb_core::model::normal::normal_form;
 
 const SEEDS: &[&str] = &[
     "---\n---\n_path: /a\ncontent-type: text/html\n",
@@ -178,12 +178,12 @@ fn a_nul_byte_blocks_the_rewrite_instead_of_ending_the_file() {
 /// selected), and the canonical text keeps it, once.
 fn assert_comment_found_and_kept(text: &str) {
     let options = Options {
-        selection: urldb::selection::Selection::new(
+        selection: urldb_core::selection::Selection::new(
             None,
             &["yaml-comment".to_string()],
             &[],
             &Default::default(),
-            urldb::render::TextStyle::Readable,
+            urldb_core::render::TextStyle::Readable,
         )
         .expect("selection"),
         ..Options::default()
@@ -252,14 +252,14 @@ fn a_host_that_idna_maps_to_nothing_is_no_host() {
         "http://\u{34f}./",
         "http://\u{34f}/a",
     ] {
-        let err = urldb::url::canonicalize(input).expect_err(input);
+        let err = urldb_core::url::canonicalize(input).expect_err(input);
         assert!(
             err.to_string().contains("has no host") || err.to_string().contains("empty host"),
             "{input:?}: {err}"
         );
     }
     assert_eq!(
-        urldb::url::canonicalize("http://ex\u{34f}ample.com/")
+        urldb_core::url::canonicalize("http://ex\u{34f}ample.com/")
             .expect("a host with content left")
             .host,
         "example.com"
@@ -272,14 +272,14 @@ fn catalogue_export_then_import_keeps_a_plain_extra_that_reads_as_a_string() {
     // a product bug): `X-URLDB-PLAIN-n: 1x` is a plain scalar that YAML
     // reads as a string, so export writes it as `X-URLDB-EXTRA-n` and the
     // style changes — the value and its type do not.
-    use urldb::interchange::uri_catalogue::{read, write};
-    use urldb::model::node::{Node, ScalarStyle, Value};
-    use urldb::model::resolve::Implicit;
+    use urldb_core::model::node::{Node, ScalarStyle, Value};
+    use urldb_core::model::resolve::Implicit;
+    use urldb_store::interchange::uri_catalogue::{read, write};
     let text = "URI: https://example.org/?q=1\r\nNAME: x\r\nDATE: 02/02/2002 10:00:00\r\nX-URLDB-PLAIN-n: 1x\r\nX-URLDB-PLAIN-m: 12\r\n";
     let (entries, problems) = read(text.as_bytes());
     assert!(problems.is_empty(), "{problems:?}");
     let e = &entries[0];
-    let record = urldb::listing::UrlRecord {
+    let record = urldb_store::listing::UrlRecord {
         file: "example.org.yaml".into(),
         line: 4,
         domain: e.url.host.clone(),
@@ -300,7 +300,7 @@ fn catalogue_export_then_import_keeps_a_plain_extra_that_reads_as_a_string() {
     let out = out.text;
     let (back, problems) = read(out.as_bytes());
     assert!(problems.is_empty(), "{problems:?}");
-    let typed = |entry: &urldb::interchange::uri_catalogue::Entry| {
+    let typed = |entry: &urldb_store::interchange::uri_catalogue::Entry| {
         entry
             .extras
             .iter()
@@ -320,8 +320,8 @@ fn a_host_that_ends_in_dots_after_idna_is_read_again() {
     // Found by the `url` fuzz target: `0..` + U+034F maps to `0..`, whose
     // dots were cut after IPv4 detection, giving the host `0` — which
     // canonicalize then reads as 0.0.0.0: not idempotent.
-    let first = urldb::url::canonicalize("0..\u{34f}").expect("a URL");
+    let first = urldb_core::url::canonicalize("0..\u{34f}").expect("a URL");
     assert_eq!(first.to_string(), "http://0.0.0.0/");
-    let again = urldb::url::canonicalize(&first.to_string()).expect("again");
+    let again = urldb_core::url::canonicalize(&first.to_string()).expect("again");
     assert_eq!(again.to_string(), first.to_string());
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 #[test]
 fn rules_md_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md");
-    let want = urldb::rules::docs::catalogue_markdown();
+    let want = urldb_core::rules::docs::catalogue_markdown();
     if std::env::var_os("URLDB_UPDATE_DOCS").is_some() {
         std::fs::write(&path, &want).expect("write docs/rules.md");
     }

@@ -10,8 +10,8 @@ use crate::support;
 use std::path::Path;
 
 use support::Rng;
-use urldb::lint::{Checked, Options, check_bytes};
-use urldb::render::TextStyle;
+use urldb_core::lint::{Checked, Options, check_bytes};
+use urldb_core::render::TextStyle;
 
 /// Values on the edges of plain, single-quoted and double-quoted style, and
 /// of what the rules look at.
@@ -108,7 +108,7 @@ fn quoted(value: &str) -> String {
 /// Options for a style, on the general path only or not.
 fn options(style: TextStyle, general_path_only: bool) -> Options {
     Options {
-        settings: urldb::config::LintSettings {
+        settings: urldb_core::config::LintSettings {
             style,
             ..Default::default()
         },
@@ -261,9 +261,9 @@ fn agree_in(name: &str, raw: &[u8], style: TextStyle) -> bool {
     );
     // Whether the fast path took it, the trees must match where it did.
     let text = String::from_utf8_lossy(raw);
-    match urldb::parse::fast::parse(&text) {
+    match urldb_core::parse::fast::parse(&text) {
         Some(tree) => {
-            let general = urldb::parse::tree::parse_tree(&text);
+            let general = urldb_core::parse::tree::parse_tree(&text);
             assert_eq!(
                 format!("{:?}\n{:?}", tree.documents, tree.scalar_spans),
                 format!("{:?}\n{:?}", general.documents, general.scalar_spans),

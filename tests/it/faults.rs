@@ -1,7 +1,7 @@
 //! Fault injection with the real binary: files changed under urldb's feet,
 //! read-only files and directories, symbolic links, a process killed in the
 //! middle of `fmt`, two `fmt` runs at once. The promise under test is
-//! the first one of `docs/fuzzing.md`: no byte of user data is ever lost.
+//! the first one of `docs/dev/fuzzing.md`: no byte of user data is ever lost.
 
 use crate::support;
 
@@ -190,11 +190,11 @@ fn replace_keeps_a_change_made_while_the_temporary_file_is_written() {
             false
         })
     };
-    let result = urldb::write::replace(&path, b"old", &big);
+    let result = urldb_store::write::replace(&path, b"old", &big);
     assert!(watcher.join().expect("watcher"), "never saw the lock file");
     let err = result.expect_err("a changed file must not be replaced");
     assert!(
-        matches!(err, urldb::write::WriteError::Changed { .. }),
+        matches!(err, urldb_store::write::WriteError::Changed { .. }),
         "{err}"
     );
     assert_eq!(std::fs::read(&path).expect("read"), b"theirs");

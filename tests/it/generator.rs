@@ -156,7 +156,7 @@ fn clean_database_passes_check_and_fmt() {
     let per_record = bytes as u64 / RECORDS;
     assert!(
         (90..=130).contains(&per_record),
-        "{per_record} bytes per record, docs/performance.md assumes about 110"
+        "{per_record} bytes per record, docs/dev/performance.md assumes about 110"
     );
     // The variety the generator promises is there.
     let all: String = files

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::support::oracles::{locked, repo, target_tmp};
 use crate::verify::{Server, database, json, map_arg, record, verify};
-use urldb::verify::html::{self, HtmlPage, HtmlRow, RunCount, Summary, Trend, Verdict};
+use urldb_verify::html::{self, HtmlPage, HtmlRow, RunCount, Summary, Trend, Verdict};
 
 const DATA_OPEN: &str = r#"<script type="application/json" id="urldb-data">"#;
 
@@ -108,7 +108,7 @@ fn html_names_every_broken_url_with_the_counts() {
     // escaped), in database order.
     let expected: Vec<String> = broken
         .iter()
-        .map(|u| urldb::text::escape(u).into_owned())
+        .map(|u| urldb_core::text::escape(u).into_owned())
         .collect();
     assert_eq!(shown_broken, expected);
     let summary = &reference["summary"];
@@ -182,7 +182,10 @@ fn html_is_self_contained_and_hostile_values_stay_text() {
     );
     // The control characters of a `_path` are escaped as in human output.
     let escaped = by_end("<!--")["url"].as_str().expect("url").to_string();
-    assert!(!escaped.chars().any(urldb::text::needs_escape), "{escaped}");
+    assert!(
+        !escaped.chars().any(urldb_core::text::needs_escape),
+        "{escaped}"
+    );
     for row in rows {
         let href = &row["href"];
         assert!(

@@ -9,9 +9,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::support;
-use urldb::model::path::equivalence_key;
-use urldb::url::matches;
-use urldb::verify::robots::Rules;
+use urldb_core::model::path::equivalence_key;
+use urldb_core::url::matches;
+use urldb_verify::robots::Rules;
 
 struct Case {
     a: String,

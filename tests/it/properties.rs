@@ -3,10 +3,10 @@
 //! accepts, parse(fmt(x)) = parse(x).
 
 use proptest::prelude::*;
-use urldb::lint::{Options, check_bytes};
-use urldb::model::node::{Document, Entry, Node, Scalar, ScalarStyle, Value};
-use urldb::model::normal::normal_form;
-use urldb::render::{RenderOptions, render};
+use urldb_core::lint::{Options, check_bytes};
+use urldb_core::model::node::{Document, Entry, Node, Scalar, ScalarStyle, Value};
+use urldb_core::model::normal::normal_form;
+use urldb_core::render::{RenderOptions, render};
 
 fn hard_string() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -215,7 +215,7 @@ fn scalar_styles_survive_a_round_trip() {
             .root
             .as_ref()
             .and_then(|r| r.as_map())
-            .and_then(|m| urldb::model::node::get(m, "n"))
+            .and_then(|m| urldb_core::model::node::get(m, "n"))
             .expect("n");
         let s = n.value.as_scalar().expect("scalar");
         assert_eq!(s.value, want);

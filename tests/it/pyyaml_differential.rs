@@ -9,9 +9,9 @@ use crate::support;
 
 use serde_json::{Map, Value as Json, json};
 use support::Rng;
-use urldb::lint::{Options, check_bytes};
-use urldb::model::node::{Document, Entry, Node, Scalar, Value};
-use urldb::render::{EmptyMetadata, RenderOptions, render};
+use urldb_core::lint::{Options, check_bytes};
+use urldb_core::model::node::{Document, Entry, Node, Scalar, Value};
+use urldb_core::render::{EmptyMetadata, RenderOptions, render};
 
 /// Every YAML 1.1 implicit type and every quoting trigger PyYAML knows.
 /// NEL, LS and PS are left out: urldb deliberately writes them escaped
@@ -342,8 +342,8 @@ fn canonical_text_matches_pyyaml_byte_for_byte() {
             .documents
             .as_ref()
             .unwrap_or_else(|| panic!("file {i} did not parse: {:?}", checked.findings));
-        let got = urldb::model::normal::normal_form(parsed);
-        let want = urldb::model::normal::normal_form(docs);
+        let got = urldb_core::model::normal::normal_form(parsed);
+        let want = urldb_core::model::normal::normal_form(docs);
         if got != want {
             let first = |v: &Json, k: &str| v[k].clone();
             let (g, w) = (first(&got, "records"), first(&want, "records"));
@@ -381,7 +381,7 @@ fn unicode_line_breaks_are_escaped() {
     );
     let parsed = checked.documents.expect("parses");
     assert_eq!(
-        urldb::model::normal::normal_form(&parsed),
-        urldb::model::normal::normal_form(&docs[0])
+        urldb_core::model::normal::normal_form(&parsed),
+        urldb_core::model::normal::normal_form(&docs[0])
     );
 }

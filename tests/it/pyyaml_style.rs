@@ -24,9 +24,9 @@ use std::process::Command;
 
 use serde_json::{Map, Value as Json, json};
 use support::Rng;
-use urldb::lint::{Options, check_bytes};
-use urldb::model::normal::normal_form;
-use urldb::render::{EmptyMetadata, RenderOptions, TextStyle, render};
+use urldb_core::lint::{Options, check_bytes};
+use urldb_core::model::normal::normal_form;
+use urldb_core::render::{EmptyMetadata, RenderOptions, TextStyle, render};
 
 /// Pieces beyond `HARD`: what makes the double-quoted writer escape, and
 /// what PyYAML (YAML 1.1) treats as line breaks.
@@ -312,7 +312,7 @@ fn agree_with_pyyaml(style: TextStyle, seed: u64, count: usize) {
     );
     let models = documents(&files);
     let lint = Options {
-        settings: urldb::config::LintSettings {
+        settings: urldb_core::config::LintSettings {
             style,
             ..Default::default()
         },

@@ -8,7 +8,7 @@ use crate::support;
 
 use std::path::{Path, PathBuf};
 
-use urldb::rules::{ALL, FixKind, Rule};
+use urldb_core::rules::{ALL, FixKind, Rule};
 
 mod examples;
 

@@ -15,7 +15,7 @@ use crate::support;
 use std::collections::BTreeMap;
 
 use support::Rng;
-use urldb::url::{UrlError, canonicalize};
+use urldb_core::url::{UrlError, canonicalize};
 
 /// The oracle. Deviations, in the order `docs/urls.md` lists them:
 /// - `trailing-space`: trailing spaces and C0 controls are trimmed (like

@@ -2,7 +2,7 @@
 //! matching: the tables of the documents it follows, idempotence (a property test), and every error.
 
 use proptest::prelude::*;
-use urldb::url::{Canonical, Note, Scheme, UrlError, canonicalize, matches};
+use urldb_core::url::{Canonical, Note, Scheme, UrlError, canonicalize, matches};
 
 fn canon(input: &str) -> Canonical {
     match canonicalize(input) {
@@ -335,10 +335,10 @@ fn canonical_paths_pass_the_path_rules() {
     for input in inputs {
         let path = canon(input).path_and_query;
         let file = format!("---\n---\n_path: '{path}'\ncontent-type: text/html\n");
-        let checked = urldb::lint::check_bytes(
+        let checked = urldb_core::lint::check_bytes(
             std::path::Path::new("example.com.yaml"),
             file.as_bytes(),
-            &urldb::lint::Options::default(),
+            &urldb_core::lint::Options::default(),
         );
         // Only the `_path` rules: the quoting above is not the canonical one.
         let path_findings: Vec<&str> = checked

@@ -4,8 +4,8 @@
 //! target (`fuzz/fuzz_targets/comments.rs`).
 
 use std::path::Path;
-use urldb::lint::{Options, check_bytes};
-use urldb::model::normal::normal_form;
+use urldb_core::lint::{Options, check_bytes};
+use urldb_core::model::normal::normal_form;
 
 /// Where a comment can go in `text` without changing what it means: the
 /// start of a line where a node or a document starts (a comment line
@@ -13,7 +13,7 @@ use urldb::model::normal::normal_form;
 /// `-` or a `---` (a comment after it). Lines inside a multi-line quoted
 /// scalar are neither.
 pub fn legal_places(text: &str) -> (Vec<usize>, Vec<usize>) {
-    let tree = urldb::parse::tree::parse_tree(text);
+    let tree = urldb_core::parse::tree::parse_tree(text);
     let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
     let mut starts: Vec<usize> = tree
         .documents
@@ -129,7 +129,7 @@ pub fn check(without: &str, with: &str, markers: &[String]) -> Result<(), String
         ));
     }
     // check passes as it does without comments: nothing new to report.
-    let codes = |c: &urldb::lint::Checked| {
+    let codes = |c: &urldb_core::lint::Checked| {
         let mut v: Vec<&str> = c.findings.iter().map(|f| f.rule.code).collect();
         v.sort_unstable();
         v.dedup();

@@ -1,7 +1,7 @@
 //! Walks over a parsed model that the fmt properties need, shared by
 //! `tests/it/corpus_mutations.rs` and the fuzz targets (`fuzz/fuzz_targets/common.rs`).
 
-use urldb::model::node::{Document, Node, Value};
+use urldb_core::model::node::{Document, Node, Value};
 
 /// How many `#` the scalars (keys and values) and the comments of `docs`
 /// hold.
@@ -13,7 +13,7 @@ pub fn hashes(docs: &[Document]) -> usize {
             Value::Map(entries) => entries.iter().map(|e| node(&e.key) + node(&e.value)).sum(),
         }
     }
-    let comments: usize = urldb::model::node::all_comments(docs)
+    let comments: usize = urldb_core::model::node::all_comments(docs)
         .iter()
         .map(|c| c.matches('#').count())
         .sum();

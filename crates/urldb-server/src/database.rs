@@ -1,0 +1,99 @@
+//! The cross-file rules (`cname-conflict`, `domain-conflict`) for an open
+//! document: over the facts of every domain file of its database, the
+//! open buffers taking the place of their files on disk.
+//!
+//! The facts of the files on disk (domain and cnames, from the metadata
+//! document alone, as `check` gathers them) are read once per database
+//! root and kept until a file is saved or the client reports a change.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use urldb_core::lint::{self, Checked, Options};
+use urldb_core::rules::diagnostic::Finding;
+use urldb_core::rules::{self, Check, DbContext, FileFacts};
+
+/// The facts of a database's files on disk, each with its resolved path
+/// (to recognise the file of an open buffer however it is spelt).
+pub type DiskFacts = Vec<(PathBuf, FileFacts)>;
+
+/// Read the facts of every domain file under `root`: the files the
+/// database walk finds, by the read policy (a link leading out of the root,
+/// or a file over the size limit, is not read, and has no facts, as in
+/// `check`).
+pub fn disk_facts(root: &Path, exclude: &globset::GlobSet, limit: u64) -> DiskFacts {
+    let files = urldb_store::discover::find(root, exclude).files;
+    files
+        .par_iter()
+        .filter(|path| urldb_store::read::is_inside(path, root))
+        .filter_map(
+            |path| match urldb_store::read::read_limited(path, limit, None) {
+                Ok(Ok(bytes)) => {
+                    let facts = lint::facts(path, &String::from_utf8_lossy(&bytes), false);
+                    Some((resolved(path), facts))
+                }
+                _ => None,
+            },
+        )
+        .collect()
+}
+
+/// A path with its directory resolved (its file name kept).
+pub fn resolved(path: &Path) -> PathBuf {
+    match (
+        path.parent().and_then(|d| d.canonicalize().ok()),
+        path.file_name(),
+    ) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// The cross-file findings of the document `checked` (at `path`), with the
+/// other open buffers of the same database (`others`: path and text)
+/// instead of their files on disk.
+pub fn findings(
+    path: &Path,
+    checked: &Checked,
+    others: &[(PathBuf, &str)],
+    disk: &DiskFacts,
+    options: &Options,
+) -> Vec<Finding> {
+    let wanted = rules::ALL
+        .iter()
+        .any(|r| matches!(r.check, Check::Database(_)) && options.selection.is_enabled(r.code));
+    if !wanted {
+        return Vec::new();
+    }
+    let this = resolved(path);
+    let open: Vec<PathBuf> = others.iter().map(|(p, _)| resolved(p)).collect();
+    let mut facts: Vec<FileFacts> = Vec::with_capacity(disk.len() + others.len() + 1);
+    facts.push(match &checked.documents {
+        Some(docs) => lint::facts_of(path, docs, true),
+        None => lint::facts(path, &checked.source.text, true),
+    });
+    for ((other, text), resolved) in others.iter().zip(&open) {
+        if *resolved != this {
+            facts.push(lint::facts(other, text, false));
+        }
+    }
+    for (resolved, file) in disk {
+        if *resolved != this && !open.contains(resolved) {
+            facts.push(file.clone());
+        }
+    }
+    let ctx = DbContext { files: &facts };
+    let mut found = Vec::new();
+    for rule in rules::ALL {
+        if let Check::Database(check) = rule.check {
+            check(&ctx, &mut found);
+        }
+    }
+    let mine = found
+        .into_iter()
+        .filter(|db| db.file == 0)
+        .map(|db| db.finding)
+        .collect();
+    options.selection.apply(mine)
+}

@@ -1,0 +1,719 @@
+//! Running over a database: every file on its own thread-pool task (one
+//! file in memory per thread), then the cross-file rules over the small
+//! facts each file left behind.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::cache::{Cache, Kept, Lookup};
+use crate::discover;
+use crate::git;
+use crate::read::Root;
+use urldb_core::lint::{self, Checked, Options};
+use urldb_core::rules::diagnostic::Finding;
+use urldb_core::rules::{self, Check, DbContext, FileFacts};
+use urldb_core::source::Source;
+
+/// What to do with each file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Report findings.
+    Check,
+    /// Report findings left after `check --fix` (new text in `new_text`).
+    Fix,
+    /// Compute the canonical text (`fmt`).
+    Format,
+    /// Only say which files `fmt` would change (`fmt --check`): no text is
+    /// kept for them, so memory does not grow with their number.
+    FormatCheck,
+}
+
+/// The outcome for one file that has something to say.
+#[derive(Debug)]
+pub struct FileResult {
+    /// The path as shown to the user.
+    pub path: PathBuf,
+    /// Findings and the text they point into (without the tree and the
+    /// canonical text: `new_text` is what a write needs).
+    pub checked: Checked,
+    /// The text the file should have (fix or format), when it differs;
+    /// with [`Mode::FormatCheck`] an empty string: only *that* it differs.
+    pub new_text: Option<String>,
+    /// Findings repaired by `--fix`.
+    pub fixed: usize,
+    /// The bytes as read, kept when `new_text` is set: a write goes ahead
+    /// only if the file still holds them.
+    pub read: Option<Vec<u8>>,
+}
+
+/// A file that could not be read: exit code 2, the run goes on.
+#[derive(Debug, Clone)]
+pub struct FileError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Files with findings or changes, sorted by path.
+    pub files: Vec<FileResult>,
+    pub errors: Vec<FileError>,
+    /// How many files were checked.
+    pub checked: usize,
+    /// How many of them the cache knew to be clean, and were not checked.
+    pub cached: usize,
+    /// How many of those were read to compare their bytes with the
+    /// cache's (their metadata had changed).
+    pub reread: usize,
+}
+
+/// Where the files' contents come from.
+#[derive(Clone)]
+pub enum Snapshot {
+    /// The files on disk, below this root.
+    WorkTree(Root),
+    /// The blobs staged in the git index (`--staged`).
+    Index(Arc<StagedIndex>),
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Snapshot::WorkTree(_) => f.write_str("WorkTree"),
+            Snapshot::Index(index) => write!(f, "Index({} files)", index.files.len()),
+        }
+    }
+}
+
+/// The staged domain files, by the path urldb shows for them.
+pub struct StagedIndex {
+    pub repo: git::Repository,
+    pub files: HashMap<PathBuf, git::StagedFile>,
+}
+
+impl Snapshot {
+    /// A file's bytes, or its size when it is over `max` (not read).
+    pub fn read(&self, path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> {
+        match self {
+            Snapshot::WorkTree(root) => read_file(root, path, max),
+            Snapshot::Index(index) => match index.files.get(path) {
+                // A thread-local handle per blob: gix's handles are not
+                // `Send`, and opening one costs far less than parsing.
+                Some(file) => index.repo.blobs().read(file.id, max),
+                None => Err("not in the git index".to_string()),
+            },
+        }
+    }
+}
+
+/// The set of files a run looks at.
+#[derive(Debug, Clone)]
+pub struct Targets {
+    /// Every domain file of the database (cross-file rules see them all).
+    pub all: Vec<PathBuf>,
+    /// The files to check (a subset of `all`, or files named on the command line).
+    pub checked: Vec<PathBuf>,
+    /// No paths were named: every file is checked (and nothing needs to be
+    /// matched path by path).
+    pub everything: bool,
+    pub errors: Vec<FileError>,
+    /// Paths named on the command line that lie outside the database root:
+    /// neither read nor written (a hook may pass every YAML file of the
+    /// repository).
+    pub outside: Vec<PathBuf>,
+    /// Where their contents come from.
+    pub snapshot: Snapshot,
+}
+
+impl Targets {
+    /// Say which named paths were skipped as outside the root.
+    pub fn note_outside(&self, quiet: bool) {
+        if quiet {
+            return;
+        }
+        for p in &self.outside {
+            eprintln!(
+                "note: {}: outside the database root; skipped",
+                urldb_core::source::display_path(p)
+            );
+        }
+    }
+}
+
+/// A path named on the command line lies inside the database `root`:
+/// its directory resolved (a symbolic link to a file is judged by the read
+/// policy, which refuses one that leads out), a directory resolved whole.
+fn named_inside(p: &Path, root: &Path) -> bool {
+    let Ok(root) = root.canonicalize() else {
+        return true;
+    };
+    let resolved = if p.is_dir() {
+        // A symbolic link to a directory is judged by where it leads.
+        p.canonicalize().ok()
+    } else {
+        Some(canonical_name(p))
+    };
+    resolved.is_none_or(|r| r.starts_with(&root))
+}
+
+/// A path spelled one way for every spelling of it: its directory
+/// resolved, its file name kept. A symbolic link stays distinct from its
+/// target, so naming the link never selects (and rewrites) the target.
+fn canonical_name(p: &Path) -> PathBuf {
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (dir.canonicalize(), p.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => p.to_path_buf(),
+    }
+}
+
+/// Resolve `paths` (files or directories; none = the whole database).
+pub fn targets(root: &Root, paths: &[PathBuf], exclude: &globset::GlobSet) -> Targets {
+    let found = discover::find(root, exclude);
+    let mut errors: Vec<FileError> = found
+        .errors
+        .into_iter()
+        .map(|e| FileError {
+            path: e.path,
+            message: e.message,
+        })
+        .collect();
+    let mut all = found.files;
+    if paths.is_empty() {
+        return Targets {
+            checked: all.clone(),
+            all,
+            everything: true,
+            errors,
+            outside: Vec::new(),
+            snapshot: Snapshot::WorkTree(root.clone()),
+        };
+    }
+    let mut outside = Vec::new();
+    let checked = {
+        let mut checked = Vec::new();
+        for p in paths {
+            if p.exists() && !named_inside(p, root) {
+                outside.push(p.clone());
+            } else if p.is_dir() {
+                let sub = discover::find(p, exclude);
+                errors.extend(sub.errors.into_iter().map(|e| FileError {
+                    path: e.path,
+                    message: e.message,
+                }));
+                checked.extend(sub.files);
+            } else if p.exists() {
+                checked.push(p.clone());
+            } else {
+                errors.push(FileError {
+                    path: p.clone(),
+                    message: "no such file or directory".to_string(),
+                });
+            }
+        }
+        checked
+    };
+    // Files named on the command line that lie outside the root still count.
+    let canon = |p: &Path| canonical_name(p);
+    let known: std::collections::HashSet<PathBuf> = all.iter().map(|p| canon(p)).collect();
+    for p in &checked {
+        if !known.contains(&canon(p)) {
+            all.push(p.clone());
+        }
+    }
+    Targets {
+        all,
+        checked,
+        everything: false,
+        errors,
+        outside,
+        snapshot: Snapshot::WorkTree(root.clone()),
+    }
+}
+
+/// The staged domain files of the database at `root` (`--staged`): the
+/// index's blobs are read instead of the work tree, for every file, so
+/// cross-file rules see the staged state too.
+pub fn staged_targets(
+    repo: git::Repository,
+    paths: &[PathBuf],
+    exclude: &globset::GlobSet,
+) -> Result<Targets, git::GitError> {
+    let staged = repo.staged(exclude)?;
+    let all: Vec<PathBuf> = staged.iter().map(|f| f.path.clone()).collect();
+    let mut errors = Vec::new();
+    let checked = if paths.is_empty() {
+        all.clone()
+    } else {
+        let mut checked = Vec::new();
+        for p in paths {
+            let Some(wanted) = repo.repo_path(p) else {
+                errors.push(FileError {
+                    path: p.clone(),
+                    message: "not in the repository's work tree".to_string(),
+                });
+                continue;
+            };
+            let before = checked.len();
+            checked.extend(
+                staged
+                    .iter()
+                    .filter(|f| {
+                        f.repo_path == wanted
+                            || wanted.is_empty()
+                            || f.repo_path.starts_with(&format!("{wanted}/"))
+                    })
+                    .map(|f| f.path.clone()),
+            );
+            if checked.len() == before {
+                errors.push(FileError {
+                    path: p.clone(),
+                    message: "no staged domain file here".to_string(),
+                });
+            }
+        }
+        checked
+    };
+    let files = staged.into_iter().map(|f| (f.path.clone(), f)).collect();
+    Ok(Targets {
+        everything: paths.is_empty(),
+        all,
+        checked,
+        errors,
+        outside: Vec::new(),
+        snapshot: Snapshot::Index(Arc::new(StagedIndex { repo, files })),
+    })
+}
+
+/// Keep only the files changed between `rev` and the work tree (`--since`);
+/// cross-file rules still see every file.
+pub fn changed_since(
+    targets: &mut Targets,
+    repo: &git::Repository,
+    rev: &str,
+) -> Result<(), git::GitError> {
+    let root = match &targets.snapshot {
+        Snapshot::WorkTree(root) => Some(root),
+        Snapshot::Index(_) => None,
+    };
+    targets.checked = repo.changed_since(root, rev, &targets.checked)?;
+    targets.everything = false;
+    Ok(())
+}
+
+/// Keep shard `k` of `n` (1-based) of the files to check: every `n`-th
+/// file of the sorted list, so CI matrix jobs split the work evenly and
+/// the same way on every run.
+pub fn shard(targets: &mut Targets, k: usize, n: usize) {
+    let mut checked = std::mem::take(&mut targets.checked);
+    checked.sort();
+    targets.checked = checked
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % n == k - 1)
+        .map(|(_, p)| p)
+        .collect();
+    targets.everything = false;
+}
+
+/// Read a domain file by the read policy ([`crate::read`]): a regular
+/// file inside the database root, `Ok(Err(size))` when it is over `max`
+/// (not read beyond the limit).
+pub fn read_file(root: &Root, path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> {
+    crate::read::read_limited(path, max, Some(root))
+}
+
+/// Check (or fix, or format) the targets. With a `cache`, files that were
+/// clean and have not changed are skipped, and the cache is updated.
+pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache>) -> Outcome {
+    let checked_set: std::collections::HashSet<PathBuf> = if targets.everything {
+        Default::default()
+    } else {
+        targets.checked.iter().map(|p| canonical_name(p)).collect()
+    };
+    let cross_file = !matches!(mode, Mode::Format | Mode::FormatCheck);
+    // The cache describes files on disk, not staged blobs.
+    let cache = cache.filter(|_| matches!(targets.snapshot, Snapshot::WorkTree(_)));
+
+    let pass = Pass {
+        targets,
+        options,
+        mode,
+        cache: cache.as_ref(),
+        checked_set: &checked_set,
+        cross_file,
+    };
+    let per_file: Vec<PerFile> = targets.all.par_iter().map(|path| pass.file(path)).collect();
+
+    let mut outcome = Outcome::default();
+    outcome.errors.extend(targets.errors.iter().cloned());
+    let mut facts = Vec::new();
+    let mut looked_at = Vec::new();
+    let mut entries = Vec::new();
+    for pf in per_file {
+        outcome.checked += usize::from(pf.checked && pf.error.is_none());
+        outcome.cached += usize::from(pf.checked && pf.cached);
+        outcome.reread += usize::from(pf.checked && pf.reread);
+        if let Some(e) = pf.error {
+            outcome.errors.push(e);
+        }
+        if let Some(f) = pf.facts {
+            facts.push(f);
+        }
+        if let Some(r) = pf.result {
+            outcome.files.push(r);
+        }
+        if let (true, Some(key)) = (pf.checked, pf.key) {
+            if let Some(entry) = pf.entry {
+                entries.push((key.clone(), entry));
+            }
+            looked_at.push(key);
+        }
+    }
+    if let Some(cache) = cache {
+        cache.save(entries, &looked_at, targets.everything);
+    }
+    if cross_file {
+        add_cross_file(&mut outcome, &facts, options, &targets.snapshot);
+    }
+    outcome.files.sort_by(|a, b| a.path.cmp(&b.path));
+    outcome.errors.sort_by(|a, b| a.path.cmp(&b.path));
+    outcome
+}
+
+/// One run over the files: what every file's task needs to know.
+struct Pass<'a> {
+    targets: &'a Targets,
+    options: &'a Options,
+    mode: Mode,
+    cache: Option<&'a Cache>,
+    /// The files to check, by [`canonical_name`] (empty: every file).
+    checked_set: &'a std::collections::HashSet<PathBuf>,
+    /// The cross-file rules run: files not checked still give their facts.
+    cross_file: bool,
+}
+
+impl Pass<'_> {
+    /// One file's task: from the cache when it knows the file clean, else
+    /// read, checked (or formatted) and, when clean, remembered.
+    fn file(&self, path: &Path) -> PerFile {
+        let is_checked =
+            self.targets.everything || self.checked_set.contains(&canonical_name(path));
+        if !is_checked && !self.cross_file {
+            return PerFile::default();
+        }
+        let cache = self.cache;
+        let (targets, options, mode, cross_file) =
+            (self.targets, self.options, self.mode, self.cross_file);
+        let key = cache.and_then(|c| c.key(path));
+        let (stat, known) = match (cache, &key) {
+            (Some(cache), Some(key)) => match cache.lookup(key, path) {
+                Lookup::Clean(entry, line) => {
+                    return PerFile::cached(path, key, entry.cnames, Kept::Line(line), is_checked);
+                }
+                Lookup::Read { stat, entry } => (stat, entry),
+            },
+            _ => (None, None),
+        };
+        let raw = match targets.snapshot.read(path, options.settings.max_file_size) {
+            Err(message) => {
+                return PerFile {
+                    error: Some(FileError {
+                        path: path.to_path_buf(),
+                        message,
+                    }),
+                    checked: is_checked,
+                    key: key.clone(),
+                    ..PerFile::default()
+                };
+            }
+            Ok(Err(size)) => {
+                let checked = too_large(path, size, options);
+                let result = is_checked.then(|| FileResult {
+                    path: path.to_path_buf(),
+                    checked,
+                    new_text: None,
+                    fixed: 0,
+                    read: None,
+                });
+                return PerFile {
+                    result,
+                    checked: is_checked,
+                    key: key.clone(),
+                    ..PerFile::default()
+                };
+            }
+            Ok(Ok(raw)) => raw,
+        };
+        // Hashed once, when the cache has a use for it.
+        let mut hash = None;
+        if let (Some(cache), Some(key), Some(entry)) = (cache, &key, known) {
+            let content = crate::cache::content_hash(&raw);
+            if entry.matches(&content) {
+                // Touched, not changed: still clean, with new metadata.
+                let fresh = cache.entry(content, stat, entry.cnames.clone());
+                return PerFile {
+                    reread: true,
+                    ..PerFile::cached(path, key, entry.cnames, Kept::New(fresh), is_checked)
+                };
+            }
+            hash = Some(content);
+        }
+        if !is_checked {
+            // Not checked: only its metadata matters, for cross-file rules.
+            let text = String::from_utf8_lossy(&raw);
+            return PerFile {
+                facts: Some(lint::facts(path, &text, false)),
+                ..PerFile::default()
+            };
+        }
+        let processed = process_with_facts(path, &raw, options, mode, cross_file);
+        let entry = match cache {
+            Some(cache) if processed.clean => {
+                let cnames = processed
+                    .facts
+                    .as_ref()
+                    .map(|f| f.cnames.clone())
+                    .unwrap_or_default();
+                let hash = hash.unwrap_or_else(|| crate::cache::content_hash(&raw));
+                Some(Kept::New(cache.entry(hash, stat, cnames)))
+            }
+            _ => None,
+        };
+        PerFile {
+            result: processed.result,
+            facts: processed.facts,
+            checked: true,
+            key,
+            entry,
+            ..PerFile::default()
+        }
+    }
+}
+
+/// What one file's task leaves behind.
+#[derive(Default)]
+struct PerFile {
+    result: Option<FileResult>,
+    facts: Option<FileFacts>,
+    error: Option<FileError>,
+    checked: bool,
+    /// Skipped: the cache knew it clean.
+    cached: bool,
+    /// Cached, but read again to compare its bytes (its metadata changed).
+    reread: bool,
+    /// Its key in the cache, when it has one.
+    key: Option<String>,
+    /// Its cache entry (the last run's, or a new one), when it is clean.
+    entry: Option<Kept>,
+}
+
+impl PerFile {
+    /// A clean file known to the cache: nothing to report, only its facts.
+    fn cached(
+        path: &Path,
+        key: &str,
+        cnames: Vec<(String, urldb_core::source::Span)>,
+        entry: Kept,
+        checked: bool,
+    ) -> PerFile {
+        PerFile {
+            facts: Some(FileFacts {
+                path: path.to_path_buf(),
+                domain: rules::domain_of(path),
+                cnames,
+                checked,
+            }),
+            checked,
+            cached: true,
+            key: Some(key.to_string()),
+            entry: Some(entry),
+            ..PerFile::default()
+        }
+    }
+}
+
+/// Check one file's text (from disk or stdin) in the given mode. `None`
+/// when there is nothing to report or change.
+pub fn process(path: &Path, raw: &[u8], options: &Options, mode: Mode) -> Option<FileResult> {
+    process_with_facts(path, raw, options, mode, false).result
+}
+
+struct Processed {
+    result: Option<FileResult>,
+    facts: Option<FileFacts>,
+    /// No finding, nothing to block a rewrite, and already canonical: the
+    /// cache may skip it next time.
+    clean: bool,
+}
+
+/// [`process`], and the file's cross-file facts when `want_facts`: taken
+/// from the documents just parsed, so the file is not parsed twice.
+fn process_with_facts(
+    path: &Path,
+    raw: &[u8],
+    options: &Options,
+    mode: Mode,
+    want_facts: bool,
+) -> Processed {
+    let checked = lint::check_bytes(path, raw, options);
+    let clean = checked.findings.is_empty()
+        && checked.blocked_by.is_none()
+        && checked.canonical.as_deref() == Some(checked.source.text.as_str());
+    let facts = want_facts.then(|| match &checked.documents {
+        Some(docs) => lint::facts_of(path, docs, true),
+        // A file that did not parse to the end may still have metadata.
+        None => lint::facts(path, &checked.source.text, true),
+    });
+    let (checked, new_text, fixed) = match mode {
+        Mode::Check => (checked, None, 0),
+        Mode::Format => {
+            let new_text = checked
+                .canonical
+                .clone()
+                .filter(|c| *c != checked.source.text);
+            (checked, new_text, 0)
+        }
+        Mode::FormatCheck => {
+            let changes = checked
+                .canonical
+                .as_ref()
+                .is_some_and(|c| *c != checked.source.text);
+            (checked, changes.then(String::new), 0)
+        }
+        Mode::Fix => {
+            let fixed = lint::fix(checked, options);
+            (fixed.after, fixed.text, fixed.fixed)
+        }
+    };
+    let interesting = match mode {
+        Mode::Format | Mode::FormatCheck => new_text.is_some() || checked.blocked_by.is_some(),
+        _ => !checked.findings.is_empty() || new_text.is_some(),
+    };
+    let read = (new_text.is_some() && mode != Mode::FormatCheck).then(|| raw.to_vec());
+    // A result waits for the end of the run: keep what the report and the
+    // write need, not the tree (several times the text's size).
+    let mut checked = checked;
+    checked.documents = None;
+    checked.canonical = None;
+    if mode == Mode::FormatCheck && checked.blocked_by.is_none() {
+        // Nothing of its text is shown: only its name.
+        checked.source.text = String::new();
+    }
+    let result = interesting.then(|| FileResult {
+        path: path.to_path_buf(),
+        checked,
+        new_text,
+        fixed,
+        read,
+    });
+    Processed {
+        result,
+        facts,
+        clean,
+    }
+}
+
+/// The check of a file over `max-file-size`, which is not read: its one
+/// `file-too-large` finding.
+pub fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
+    let finding = rules::file_too_large::finding(size, options.settings.max_file_size);
+    Checked {
+        source: Source::new(path, String::new()),
+        documents: None,
+        findings: options.selection.apply(vec![finding]),
+        blocked_by: Some(&rules::file_too_large::RULE),
+        canonical: None,
+    }
+}
+
+/// Run the cross-file rules and attach their findings to the files they
+/// are in (reading a clean file again to show its text).
+fn add_cross_file(
+    outcome: &mut Outcome,
+    facts: &[FileFacts],
+    options: &Options,
+    snapshot: &Snapshot,
+) {
+    let ctx = DbContext { files: facts };
+    let mut found = Vec::new();
+    for rule in rules::ALL {
+        if let Check::Database(check) = rule.check {
+            check(&ctx, &mut found);
+        }
+    }
+    for db in found {
+        let Some(file) = facts.get(db.file) else {
+            continue;
+        };
+        let findings: Vec<Finding> = options.selection.apply(vec![db.finding]);
+        if findings.is_empty() {
+            continue;
+        }
+        let index = match outcome.files.iter().position(|r| r.path == file.path) {
+            Some(i) => i,
+            None => {
+                let text = match snapshot.read(&file.path, u64::MAX) {
+                    Ok(Ok(b)) => String::from_utf8_lossy(&b).into_owned(),
+                    _ => String::new(),
+                };
+                outcome.files.push(FileResult {
+                    path: file.path.clone(),
+                    checked: Checked {
+                        source: Source::new(&file.path, text),
+                        documents: None,
+                        findings: Vec::new(),
+                        blocked_by: None,
+                        canonical: None,
+                    },
+                    new_text: None,
+                    fixed: 0,
+                    read: None,
+                });
+                outcome.files.len() - 1
+            }
+        };
+        let result = &mut outcome.files[index];
+        result.checked.findings.extend(findings);
+        result
+            .checked
+            .findings
+            .sort_by_key(|f| (f.span.start, f.span.end));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_check_keeps_only_which_files_change() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let unsorted = "---\n---\ncontent-type: text/html\n_path: /a\n";
+        std::fs::write(dir.path().join("a.example.yaml"), unsorted).expect("write");
+        let targets = targets(
+            &Root::new(dir.path()).expect("root"),
+            &[],
+            &globset::GlobSet::empty(),
+        );
+        let options = Options::default();
+        let format = run(&targets, &options, Mode::Format, None);
+        let check = run(&targets, &options, Mode::FormatCheck, None);
+        let (f, c) = (&format.files[0], &check.files[0]);
+        assert!(
+            f.new_text
+                .as_deref()
+                .is_some_and(|t| t.starts_with("---\n---\n_path"))
+        );
+        assert_eq!(f.read.as_deref(), Some(unsorted.as_bytes()));
+        assert_eq!(c.new_text.as_deref(), Some(""));
+        assert_eq!(c.read, None);
+        assert!(c.checked.source.text.is_empty());
+    }
+}

@@ -1,0 +1,555 @@
+//! Editing the database by URL (`add`, `rm`, `import`): find the domain
+//! file of a host by file stem or cname, insert or remove records, and
+//! write each file once, atomically, as canonical text.
+//!
+//! Finding a host reads only the metadata document of each file (the text
+//! before the second `---`), so a large database costs one short read per
+//! file. Editing goes through the same parse, rules and renderer as `fmt`:
+//! a file that `fmt` would refuse to rewrite (comments, syntax errors,
+//! anchors...) is refused here too, and a new record must pass every rule
+//! on its own before it is written.
+
+use crate::read::Root;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use crate::write::{self, WriteError};
+use urldb_core::lint::{self, Options};
+use urldb_core::model::domain::{
+    self, CATEGORIES, CONTENT_LENGTH, CONTENT_SHA256, CONTENT_TYPE, PATH,
+};
+use urldb_core::model::node::{Document, Entry, Node, Scalar, Value};
+use urldb_core::model::path::equivalence_key;
+use urldb_core::render::render;
+use urldb_core::rules::diagnostic::Severity;
+use urldb_core::url::{Canonical, Scheme};
+
+/// A domain file, as its metadata describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Domain {
+    pub file: PathBuf,
+    /// The primary domain (the file stem).
+    pub name: String,
+    pub case_sensitive_paths: bool,
+    pub https: bool,
+    pub cnames: Vec<String>,
+}
+
+impl Domain {
+    /// A file to create for a host no file knows (`--create-domain`):
+    /// named after the host, in the database root, `https` from the URL.
+    pub fn new_file(root: &Path, url: &Canonical) -> Domain {
+        Domain {
+            file: root.join(format!("{}.yaml", url.host)),
+            name: url.host.clone(),
+            case_sensitive_paths: true,
+            https: url.scheme == Scheme::Https,
+            cnames: Vec::new(),
+        }
+    }
+
+    /// The `_path` this domain stores for `url`: lowercased where paths
+    /// are case-insensitive.
+    pub fn path_for(&self, url: &Canonical) -> String {
+        if self.case_sensitive_paths {
+            url.path_and_query.clone()
+        } else {
+            url.case_folded_path_and_query()
+        }
+    }
+}
+
+/// Why a host has no domain file to go to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LookupError {
+    #[error("unknown host `{host}`: no file `{host}.yaml` and no file lists it in `cnames`{hint}")]
+    Unknown { host: String, hint: String },
+    #[error("host `{host}` is claimed by several files ({}); run `urldb check`", files.join(", "))]
+    Ambiguous { host: String, files: Vec<String> },
+}
+
+/// Every domain file's host names, from their metadata.
+#[derive(Debug, Default)]
+pub struct HostIndex {
+    domains: Vec<Domain>,
+    by_host: HashMap<String, Vec<usize>>,
+    /// Files whose metadata could not be read: (file, message).
+    pub errors: Vec<(PathBuf, String)>,
+}
+
+impl HostIndex {
+    /// Read the metadata of every domain file under `root`.
+    pub fn build(root: &Root, exclude: &globset::GlobSet) -> HostIndex {
+        let found = crate::discover::find(root, exclude);
+        let mut index = HostIndex::default();
+        for e in found.errors {
+            index.errors.push((e.path, e.message));
+        }
+        for file in found.files {
+            let name = urldb_core::rules::domain_of(&file);
+            let domain = match read_metadata(root, &file) {
+                Ok(docs) => Domain {
+                    name,
+                    case_sensitive_paths: domain::case_sensitive_paths(&docs),
+                    https: domain::https(&docs),
+                    cnames: domain::cnames(&docs)
+                        .into_iter()
+                        .map(String::from)
+                        .collect(),
+                    file,
+                },
+                // The stem still names the file; editing it will be refused
+                // with the reason, which is more useful than "unknown host".
+                Err(message) => {
+                    index.errors.push((file.clone(), message));
+                    Domain {
+                        name,
+                        case_sensitive_paths: true,
+                        https: false,
+                        cnames: Vec::new(),
+                        file,
+                    }
+                }
+            };
+            index.insert(domain);
+        }
+        index
+    }
+
+    fn insert(&mut self, domain: Domain) {
+        let at = self.domains.len();
+        let mut hosts = vec![domain.name.clone()];
+        hosts.extend(domain.cnames.iter().cloned());
+        hosts.sort();
+        hosts.dedup();
+        for host in hosts {
+            self.by_host.entry(host).or_default().push(at);
+        }
+        self.domains.push(domain);
+    }
+
+    pub fn domains(&self) -> &[Domain] {
+        &self.domains
+    }
+
+    /// The domain file `url` belongs in: the one whose name or cname is
+    /// its host or, with `create`, a new file named after the host (`add`
+    /// and `import` with `--create-domain`).
+    pub fn domain_for(
+        &self,
+        root: &Path,
+        url: &Canonical,
+        create: bool,
+    ) -> Result<Domain, LookupError> {
+        match self.lookup(&url.host) {
+            Ok(domain) => Ok(domain.clone()),
+            Err(LookupError::Unknown { .. }) if create => Ok(Domain::new_file(root, url)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The domain file of `host` (its stem or one of its cnames).
+    pub fn lookup(&self, host: &str) -> Result<&Domain, LookupError> {
+        match self.by_host.get(host).map(Vec::as_slice) {
+            Some([one]) => Ok(&self.domains[*one]),
+            Some(many) if !many.is_empty() => Err(LookupError::Ambiguous {
+                host: host.to_string(),
+                files: many
+                    .iter()
+                    .map(|i| urldb_core::source::display_path(&self.domains[*i].file))
+                    .collect(),
+            }),
+            _ => Err(LookupError::Unknown {
+                host: host.to_string(),
+                hint: self.hint(host),
+            }),
+        }
+    }
+
+    /// "did you mean": the same host with or without `www.`.
+    fn hint(&self, host: &str) -> String {
+        let other = match host.strip_prefix("www.") {
+            Some(bare) => bare.to_string(),
+            None => format!("www.{host}"),
+        };
+        match self.by_host.get(&other).and_then(|v| v.first()) {
+            Some(i) => format!(
+                "; `{other}` is in {} (add `{host}` to its `cnames` if it serves the same site)",
+                urldb_core::source::display_path(&self.domains[*i].file)
+            ),
+            None => " (use `--create-domain` to create it)".to_string(),
+        }
+    }
+}
+
+/// The documents of a file's metadata, read from its first lines only.
+pub fn read_metadata(root: &Root, path: &Path) -> Result<Vec<Document>, String> {
+    let (file, _) = crate::read::open(path, Some(root))?;
+    let mut reader = BufReader::new(file);
+    let mut head: Vec<u8> = Vec::new();
+    let mut markers = 0;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| e.to_string())?;
+        if n == 0 {
+            break;
+        }
+        let body = line
+            .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+            .unwrap_or(&line);
+        let is_marker =
+            body.starts_with(b"---") && body.get(3).is_none_or(|b| b.is_ascii_whitespace());
+        if is_marker {
+            markers += 1;
+            if markers == 2 {
+                break;
+            }
+        }
+        head.extend_from_slice(&line);
+        // Metadata is a few lines; a file whose first document is huge is
+        // not a domain file worth reading further for its host names.
+        if head.len() > 1 << 20 {
+            return Err("metadata document larger than 1 MiB".to_string());
+        }
+    }
+    let text = String::from_utf8(head).map_err(|_| "not UTF-8 text".to_string())?;
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
+    let tree = urldb_core::parse::tree::parse_tree(text);
+    if tree.incomplete || !tree.problems.is_empty() {
+        return Err("cannot read its metadata; run `urldb check`".to_string());
+    }
+    Ok(tree.documents)
+}
+
+/// A record to insert. `path` is the `_path` as it will be written (already
+/// lowercased for a case-insensitive domain).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewRecord {
+    pub path: String,
+    pub content_type: String,
+    pub categories: Vec<String>,
+    /// `content-length` and `content-sha256` (64 lowercase hex digits).
+    pub digest: Option<(u64, String)>,
+    /// Other keys, as scalars.
+    pub extras: Vec<(String, Scalar)>,
+}
+
+impl NewRecord {
+    fn document(&self) -> Document {
+        let key = |k: &str| Node::new(Value::Scalar(Scalar::string(k)), 0..0);
+        let scalar = |s: Scalar| Node::new(Value::Scalar(s), 0..0);
+        let mut entries = vec![
+            Entry {
+                key: key(PATH),
+                value: scalar(Scalar::string(&self.path)),
+            },
+            Entry {
+                key: key(CONTENT_TYPE),
+                value: scalar(Scalar::string(&self.content_type)),
+            },
+        ];
+        let mut categories = self.categories.clone();
+        categories.sort();
+        categories.dedup();
+        if !categories.is_empty() {
+            entries.push(Entry {
+                key: key(CATEGORIES),
+                value: Node::new(
+                    Value::Seq(
+                        categories
+                            .into_iter()
+                            .map(|c| scalar(Scalar::string(c)))
+                            .collect(),
+                    ),
+                    0..0,
+                ),
+            });
+        }
+        if let Some((length, sha256)) = &self.digest {
+            entries.push(Entry {
+                key: key(CONTENT_LENGTH),
+                value: scalar(Scalar::plain(length.to_string())),
+            });
+            entries.push(Entry {
+                key: key(CONTENT_SHA256),
+                value: scalar(Scalar::string(sha256)),
+            });
+        }
+        for (k, v) in &self.extras {
+            entries.push(Entry {
+                key: key(k),
+                value: scalar(v.clone()),
+            });
+        }
+        Document {
+            root: Some(Node::new(Value::Map(entries), 0..0)),
+            span: 0..0,
+            explicit_start: true,
+            ..Document::default()
+        }
+    }
+}
+
+/// What happened to one record of an edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Added,
+    /// An equivalent path is already there (it is left as it is).
+    Exists {
+        existing: String,
+    },
+    /// The record breaks a rule: (rule code, message).
+    Invalid {
+        code: &'static str,
+        message: String,
+    },
+    Removed,
+    NotFound,
+}
+
+/// The result of editing one file.
+#[derive(Debug)]
+pub struct FileEdit {
+    pub file: PathBuf,
+    /// One change per record or path asked for, in the same order.
+    pub changes: Vec<Change>,
+    /// The file was written.
+    pub written: bool,
+    /// The file was not canonical before: it was written in canonical form.
+    pub reformatted: bool,
+}
+
+/// Why a file could not be edited at all.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    #[error("{}: {message}", urldb_core::source::display_path(file))]
+    Read { file: PathBuf, message: String },
+    #[error(
+        "{}: not edited: it has a `{code}` finding that blocks rewriting it; run `urldb check {}`",
+        urldb_core::source::display_path(file),
+        urldb_core::source::display_path(file)
+    )]
+    Blocked { file: PathBuf, code: &'static str },
+    #[error(
+        "cannot create {}: `{domain}` is not a valid domain file name: {reason}",
+        urldb_core::source::display_path(file)
+    )]
+    BadDomain {
+        file: PathBuf,
+        domain: String,
+        reason: String,
+    },
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+/// A domain file as read for editing.
+struct Loaded {
+    raw: Vec<u8>,
+    text: String,
+    documents: Vec<Document>,
+    canonical: bool,
+}
+
+fn load(root: &Root, file: &Path, options: &Options) -> Result<Loaded, EditError> {
+    let read_error = |message: String| EditError::Read {
+        file: file.to_path_buf(),
+        message,
+    };
+    let raw = match crate::database::read_file(root, file, options.settings.max_file_size) {
+        Ok(Ok(raw)) => raw,
+        Ok(Err(size)) => return Err(read_error(format!("too large ({size} bytes)"))),
+        Err(message) => return Err(read_error(message)),
+    };
+    let checked = lint::check_bytes(file, &raw, options);
+    let blocked = |code| EditError::Blocked {
+        file: file.to_path_buf(),
+        code,
+    };
+    if let Some(rule) = checked.blocked_by {
+        return Err(blocked(rule.code));
+    }
+    let (Some(documents), Some(canonical)) = (checked.documents, checked.canonical) else {
+        return Err(blocked("yaml-syntax"));
+    };
+    let canonical = canonical == checked.source.text;
+    Ok(Loaded {
+        raw,
+        text: checked.source.text,
+        documents,
+        canonical,
+    })
+}
+
+/// Insert `records` into the domain file `domain` (one write). When
+/// `create` is set and the file does not exist, it is created (with
+/// `https: true` when `create` says so).
+pub fn add_records(
+    root: &Root,
+    domain: &Domain,
+    records: &[NewRecord],
+    create: bool,
+    options: &Options,
+) -> Result<FileEdit, EditError> {
+    let file = &domain.file;
+    // Held from before the read to the rename: a concurrent `add` waits,
+    // then reads what this one wrote.
+    let lock = write::Lock::acquire(file)?;
+    let existing = if create && std::fs::symlink_metadata(file).is_err() {
+        if let Some(reason) = urldb_core::rules::invalid_domain_name::hostname_problem(&domain.name)
+        {
+            return Err(EditError::BadDomain {
+                file: file.clone(),
+                domain: domain.name.clone(),
+                reason,
+            });
+        }
+        None
+    } else {
+        Some(load(root, file, options)?)
+    };
+    let mut documents = match &existing {
+        Some(loaded) => loaded.documents.clone(),
+        None => vec![new_metadata(domain.https)],
+    };
+    let case_sensitive = domain::case_sensitive_paths(&documents);
+    let mut keys: HashMap<String, String> = domain::records(&documents)
+        .filter_map(|r| r.path())
+        .map(|p| {
+            (
+                equivalence_key(p, case_sensitive).into_owned(),
+                p.to_string(),
+            )
+        })
+        .collect();
+    let mut changes = Vec::with_capacity(records.len());
+    for record in records {
+        let key = equivalence_key(&record.path, case_sensitive).into_owned();
+        if let Some(existing) = keys.get(&key) {
+            changes.push(Change::Exists {
+                existing: existing.clone(),
+            });
+            continue;
+        }
+        let document = record.document();
+        if let Some((code, message)) = validate(&domain.name, &document, options) {
+            changes.push(Change::Invalid { code, message });
+            continue;
+        }
+        keys.insert(key, record.path.clone());
+        documents.push(document);
+        changes.push(Change::Added);
+    }
+    let changed = changes.contains(&Change::Added);
+    let (written, reformatted) = match existing {
+        Some(loaded) if changed => {
+            let text = render(
+                &documents,
+                &lint::render_options(&loaded.text, &documents, options),
+            );
+            lock.replace(&loaded.raw, text.as_bytes())?;
+            (true, !loaded.canonical)
+        }
+        Some(_) => (false, false),
+        None if changed => {
+            let text = render(&documents, &lint::render_options("", &documents, options));
+            lock.create(text.as_bytes())?;
+            (true, false)
+        }
+        None => (false, false),
+    };
+    Ok(FileEdit {
+        file: file.clone(),
+        changes,
+        written,
+        reformatted,
+    })
+}
+
+/// Remove the records of `paths` (compared as equivalent paths) from the
+/// domain file `domain` (one write).
+pub fn remove_paths(
+    root: &Root,
+    domain: &Domain,
+    paths: &[String],
+    options: &Options,
+) -> Result<FileEdit, EditError> {
+    let lock = write::Lock::acquire(&domain.file)?;
+    let loaded = load(root, &domain.file, options)?;
+    let mut documents = loaded.documents.clone();
+    let case_sensitive = domain::case_sensitive_paths(&documents);
+    let mut changes = Vec::with_capacity(paths.len());
+    for path in paths {
+        let key = equivalence_key(path, case_sensitive);
+        let found = domain::records(&documents)
+            .find(|r| {
+                r.path()
+                    .is_some_and(|p| equivalence_key(p, case_sensitive) == key)
+            })
+            .map(|r| r.doc);
+        match found {
+            Some(doc) => {
+                documents.remove(doc);
+                changes.push(Change::Removed);
+            }
+            None => changes.push(Change::NotFound),
+        }
+    }
+    let written = changes.contains(&Change::Removed);
+    if written {
+        let text = render(
+            &documents,
+            &lint::render_options(&loaded.text, &documents, options),
+        );
+        lock.replace(&loaded.raw, text.as_bytes())?;
+    }
+    Ok(FileEdit {
+        file: domain.file.clone(),
+        changes,
+        written,
+        reformatted: written && !loaded.canonical,
+    })
+}
+
+/// The metadata of a new domain file.
+fn new_metadata(https: bool) -> Document {
+    let root = https.then(|| {
+        Node::new(
+            Value::Map(vec![Entry {
+                key: Node::new(Value::Scalar(Scalar::string(domain::HTTPS)), 0..0),
+                value: Node::new(Value::Scalar(Scalar::plain("true")), 0..0),
+            }]),
+            0..0,
+        )
+    });
+    Document {
+        root,
+        span: 0..0,
+        explicit_start: true,
+        ..Document::default()
+    }
+}
+
+/// A new record must pass every enabled rule on its own: the first finding
+/// (error or warning) that a file holding only it would get.
+fn validate(
+    domain_name: &str,
+    record: &Document,
+    options: &Options,
+) -> Option<(&'static str, String)> {
+    let documents = vec![new_metadata(false), record.clone()];
+    let text = render(&documents, &lint::render_options("", &documents, options));
+    let name = PathBuf::from(format!("{domain_name}.yaml"));
+    let checked = lint::check_bytes(&name, text.as_bytes(), options);
+    checked
+        .findings
+        .iter()
+        // The file name is the caller's concern (`BadDomain`).
+        .filter(|f| f.code() != "invalid-domain-name")
+        .min_by_key(|f| f.severity != Severity::Error)
+        .map(|f| (f.code(), f.message.clone()))
+}

@@ -1,0 +1,45 @@
+//! A plain list of URLs, one per line: `export --to urls` (and `ls`)
+//! writes it; `import --from urls` reads it, skipping blank lines and lines
+//! that start with `#`.
+
+use std::io::Write;
+
+use super::LineProblem;
+use crate::listing::UrlRecord;
+use urldb_core::url::{Canonical, canonicalize_given};
+
+/// One URL a line. A URL holding a control character (which no line of a
+/// URL list can hold) is written with it percent-encoded
+/// ([`urldb_core::text::url_line`]); the count of such URLs is returned, for a
+/// note.
+pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<usize> {
+    let mut encoded = 0;
+    for r in records {
+        let url = r.url();
+        let (line, changed) = urldb_core::text::url_line(&url);
+        encoded += usize::from(changed);
+        writeln!(out, "{line}")?;
+    }
+    Ok(encoded)
+}
+
+/// The URLs of `text`, canonical, each with its line; bad lines as problems.
+pub fn read(text: &str) -> (Vec<(usize, Canonical)>, Vec<LineProblem>) {
+    let mut urls = Vec::new();
+    let mut problems = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match canonicalize_given(line) {
+            Ok(url) => urls.push((i + 1, url)),
+            Err(e) => problems.push(LineProblem {
+                line: i + 1,
+                message: e.to_string(),
+                skipped: true,
+            }),
+        }
+    }
+    (urls, problems)
+}

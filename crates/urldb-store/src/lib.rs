@@ -1,0 +1,18 @@
+//! The database on disk: the domain files of a root are found
+//! ([`discover`]), read within a size limit and inside the root ([`read`]),
+//! checked per file in parallel with the core's rules ([`database`]),
+//! remembered when clean ([`cache`]), and written back without ever losing
+//! data ([`write`]). Also the git repository around a database ([`git`]),
+//! editing by URL ([`edit`], [`listing`]) and other formats of a URL list
+//! ([`interchange`]). `docs/dev/architecture.md` draws the whole map.
+
+pub mod cache;
+pub mod database;
+pub mod discover;
+pub mod edit;
+pub mod git;
+pub mod interchange;
+pub mod listing;
+pub mod read;
+pub mod settings;
+pub mod write;

@@ -1,0 +1,240 @@
+//! The records of a database as URLs, filtered as `ls` and `export` filter
+//! them (`docs/guide.md`): by file, domain (or cname), category, path
+//! prefix and path pattern (`docs/urls.md`); `deprecated` records only on request.
+
+use crate::read::Root;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::database::FileError;
+use urldb_core::model::domain::{self, DEPRECATED};
+use urldb_core::model::node::{Document, Node};
+
+/// One record, with what its file says about its URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlRecord {
+    pub file: PathBuf,
+    /// The line of the record's `_path` in its file (1-based).
+    pub line: usize,
+    /// The primary domain (file stem).
+    pub domain: String,
+    pub https: bool,
+    pub path: String,
+    pub content_type: Option<String>,
+    pub categories: Vec<String>,
+    pub content_length: Option<u64>,
+    pub content_sha256: Option<String>,
+    /// Every other key, in file order.
+    pub extras: Vec<(String, Node)>,
+}
+
+impl UrlRecord {
+    pub fn scheme(&self) -> &'static str {
+        if self.https { "https" } else { "http" }
+    }
+
+    /// The full URL (scheme from `https`, the primary domain, `_path`).
+    pub fn url(&self) -> String {
+        format!("{}://{}{}", self.scheme(), self.domain, self.path)
+    }
+}
+
+/// Which records to list. The default lists every record that is not
+/// `deprecated`.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Domains or cnames (lowercase); empty = all.
+    pub domains: Vec<String>,
+    /// A record must have one of these categories; empty = any.
+    pub categories: Vec<String>,
+    pub path_prefix: Option<String>,
+    /// A path pattern ([`urldb_core::url::matches`], `docs/urls.md`).
+    pub pattern: Option<String>,
+    pub include_deprecated: bool,
+}
+
+impl Filter {
+    /// The file's domain, or one of its cnames, is asked for.
+    pub fn accepts_file(&self, domain: &str, cnames: &[&str]) -> bool {
+        self.domains.is_empty()
+            || self
+                .domains
+                .iter()
+                .any(|d| d == domain || cnames.contains(&d.as_str()))
+    }
+
+    /// `deprecated` records are left out: not asked for, neither by
+    /// `--include-deprecated` nor by `--category deprecated`.
+    pub fn hides_deprecated(&self) -> bool {
+        !(self.include_deprecated || self.categories.iter().any(|c| c == DEPRECATED))
+    }
+
+    /// A record passes every filter but the `deprecated` one.
+    pub fn selects(&self, path: &str, categories: &[&str]) -> bool {
+        (self.categories.is_empty()
+            || categories
+                .iter()
+                .any(|c| self.categories.iter().any(|f| f == c)))
+            && self
+                .path_prefix
+                .as_deref()
+                .is_none_or(|p| path.starts_with(p))
+            && self
+                .pattern
+                .as_deref()
+                .is_none_or(|p| urldb_core::url::matches(p, path))
+    }
+
+    /// A record passes every filter.
+    pub fn accepts_record(&self, path: &str, categories: &[&str]) -> bool {
+        self.selects(path, categories)
+            && !(self.hides_deprecated() && categories.contains(&DEPRECATED))
+    }
+
+    fn accepts(&self, record: &UrlRecord) -> bool {
+        let categories: Vec<&str> = record.categories.iter().map(String::as_str).collect();
+        self.accepts_record(&record.path, &categories)
+    }
+}
+
+/// The records of `files` that `filter` accepts (files in the order given,
+/// records in file order), and the files that could not be read.
+pub fn collect(
+    root: &Root,
+    files: &[PathBuf],
+    filter: &Filter,
+    max_size: u64,
+) -> (Vec<UrlRecord>, Vec<FileError>) {
+    let per_file: Vec<Result<Vec<UrlRecord>, FileError>> = files
+        .par_iter()
+        .map(|file| {
+            read_records(root, file, filter, max_size).map_err(|message| FileError {
+                path: file.clone(),
+                message,
+            })
+        })
+        .collect();
+    let mut records = Vec::new();
+    let mut errors = Vec::new();
+    for result in per_file {
+        match result {
+            Ok(r) => records.extend(r),
+            Err(e) => errors.push(e),
+        }
+    }
+    (records, errors)
+}
+
+/// The text of a domain file (without a BOM) and its documents.
+fn read_text_and_documents(
+    root: &Root,
+    file: &Path,
+    max_size: u64,
+) -> Result<(String, Vec<Document>), String> {
+    let raw = match crate::database::read_file(root, file, max_size)? {
+        Ok(raw) => raw,
+        Err(size) => return Err(format!("too large ({size} bytes; see `max-file-size`)")),
+    };
+    let text =
+        String::from_utf8(raw).map_err(|_| "not UTF-8 text; run `urldb check`".to_string())?;
+    let text = match text.strip_prefix('\u{FEFF}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    };
+    let tree = urldb_core::parse::tree::parse_tree(&text);
+    if tree.incomplete {
+        return Err("cannot be read (YAML syntax error); run `urldb check`".to_string());
+    }
+    Ok((text, tree.documents))
+}
+
+fn read_records(
+    root: &Root,
+    file: &Path,
+    filter: &Filter,
+    max_size: u64,
+) -> Result<Vec<UrlRecord>, String> {
+    let name = urldb_core::rules::domain_of(file);
+    let (text, docs) = read_text_and_documents(root, file, max_size)?;
+    let lines = urldb_core::source::LineIndex::new(&text);
+    if !filter.accepts_file(&name, &domain::cnames(&docs)) {
+        return Ok(Vec::new());
+    }
+    let https = domain::https(&docs);
+    let records = domain::records(&docs)
+        .filter_map(|r| {
+            let (entry, path) = r.path_field()?;
+            let path = path.to_string();
+            let text = |key: &str| {
+                r.get(key)
+                    .and_then(|e| e.value.as_scalar())
+                    .map(|s| s.value.to_string())
+            };
+            let known = domain::RECORD_KEYS;
+            Some(UrlRecord {
+                file: file.to_path_buf(),
+                line: lines.line_of(entry.value.span.start) + 1,
+                domain: name.clone(),
+                https,
+                path,
+                content_type: text(domain::CONTENT_TYPE),
+                categories: r.categories().map(String::from).collect(),
+                content_length: text(domain::CONTENT_LENGTH).and_then(|t| t.parse().ok()),
+                content_sha256: text(domain::CONTENT_SHA256),
+                extras: r
+                    .entries
+                    .iter()
+                    .filter_map(|e| {
+                        let key = e.key_str()?;
+                        (!known.contains(&key)).then(|| (key.to_string(), e.value.clone()))
+                    })
+                    .collect(),
+            })
+        })
+        .filter(|r| filter.accepts(r))
+        .collect();
+    Ok(records)
+}
+
+/// Every host that `files` name: their stems and their cnames (read from
+/// each file's metadata; a file whose metadata cannot be read still names
+/// its stem).
+pub fn known_hosts(root: &Root, files: &[PathBuf]) -> BTreeSet<String> {
+    let per_file: Vec<Vec<String>> = files
+        .par_iter()
+        .map(|file| {
+            let mut hosts = vec![urldb_core::rules::domain_of(file)];
+            if let Ok(docs) = crate::edit::read_metadata(root, file) {
+                hosts.extend(domain::cnames(&docs).into_iter().map(String::from));
+            }
+            hosts
+        })
+        .collect();
+    per_file.into_iter().flatten().collect()
+}
+
+/// An error for the first of `names` that no file names (`flag` is the
+/// option it came from, such as `--domain`), with the closest known host
+/// as a suggestion. Asking for a domain the database does not have is a
+/// mistake, not an empty answer.
+pub fn require_known<'a>(
+    flag: &str,
+    names: impl IntoIterator<Item = &'a String>,
+    known: &BTreeSet<String>,
+) -> Result<(), String> {
+    for name in names {
+        if known.contains(name) {
+            continue;
+        }
+        let hint = match urldb_core::suggest::closest(name, known.iter().map(String::as_str)) {
+            Some(best) => format!(" (did you mean `{best}`?)"),
+            None => String::new(),
+        };
+        return Err(format!(
+            "{flag} `{name}`: no domain file and no cname names this domain{hint}"
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,203 @@
+//! The one way urldb opens a file to read it (domain files, `urldb.toml`,
+//! a catalogue to import, a hook): only a regular file, never a FIFO, a
+//! socket, a device or a file of `/proc` or `/sys`, and for a domain file
+//! never through a symbolic link that leads out of the database root.
+//!
+//! The file's type is looked at before it is opened, the open itself does
+//! not wait (`O_NONBLOCK`: a FIFO swapped in meanwhile cannot hang the
+//! run), and the opened handle is looked at again. The size limit is
+//! enforced by the read, not only by `stat`: a file that lies about its
+//! size, or grows while it is read, is still read no further than the
+//! limit. See `docs/files.md`.
+
+use std::fs::{File, Metadata};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A database root, resolved once where a run starts (the command line,
+/// the editor's workspace) and passed to whatever reads domain files: a
+/// domain file that is a symbolic link is read only when it resolves
+/// inside it. A value, not a process-wide setting, so every caller of the
+/// library gets the same containment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    /// As given: what paths below it are shown relative to.
+    given: PathBuf,
+    /// Resolved (symbolic links followed): what containment is judged by.
+    resolved: PathBuf,
+}
+
+impl Root {
+    /// The root at `dir`, which must exist.
+    pub fn new(dir: &Path) -> std::io::Result<Root> {
+        Ok(Root {
+            given: dir.to_path_buf(),
+            resolved: dir.canonicalize()?,
+        })
+    }
+
+    /// The resolved root.
+    pub fn resolved(&self) -> &Path {
+        &self.resolved
+    }
+}
+
+impl std::ops::Deref for Root {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.given
+    }
+}
+
+impl AsRef<Path> for Root {
+    fn as_ref(&self) -> &Path {
+        &self.given
+    }
+}
+
+/// `path`, resolved, lies inside the resolved `root` (or is it).
+pub fn is_inside(path: &Path, root: &Path) -> bool {
+    match (path.canonicalize(), root.canonicalize()) {
+        (Ok(p), Ok(r)) => p.starts_with(r),
+        _ => false,
+    }
+}
+
+/// Files of the kernel's pseudo-file systems: they say they are regular
+/// files of size 0, and may hold anything (the environment, memory).
+fn is_pseudo(resolved: &Path) -> bool {
+    resolved.starts_with("/proc") || resolved.starts_with("/sys") || resolved.starts_with("/dev")
+}
+
+/// What kind of file `meta` describes, when it is not a regular file.
+fn not_regular(meta: &Metadata) -> Option<&'static str> {
+    let t = meta.file_type();
+    if t.is_file() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some("is a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("is a FIFO (named pipe); only regular files are read");
+        }
+        if t.is_socket() {
+            return Some("is a socket; only regular files are read");
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return Some("is a device; only regular files are read");
+        }
+    }
+    Some("is not a regular file; only regular files are read")
+}
+
+/// Open a regular file for reading. `within`: the file is a domain file
+/// of that root, and must not be a symbolic link leading out of it. The error is the message to show after the file's name; it never
+/// holds anything of a link's target.
+pub fn open(path: &Path, within: Option<&Root>) -> Result<(File, Metadata), String> {
+    let lmeta = std::fs::symlink_metadata(path).map_err(|e| e.to_string())?;
+    // What is opened: the file itself, or the file a link resolves to (the
+    // one judged here), never following a link at open time, so a link
+    // swapped in after this look is not followed. A plain file is looked at
+    // once (this is every file of every run).
+    let (target, meta) = if lmeta.file_type().is_symlink() {
+        let resolved = path
+            .canonicalize()
+            .map_err(|_| "symbolic link to a file that does not exist".to_string())?;
+        if let Some(root) = within
+            && !resolved.starts_with(root.resolved())
+        {
+            return Err("symbolic link to a file outside the database root; not read".to_string());
+        }
+        if is_pseudo(&resolved) {
+            return Err("symbolic link to a system file; not read".to_string());
+        }
+        let meta = std::fs::symlink_metadata(&resolved).map_err(|e| e.to_string())?;
+        (std::borrow::Cow::Owned(resolved), meta)
+    } else if path.is_absolute() && is_pseudo(path) {
+        return Err("is a system file (/proc, /sys, /dev); not read".to_string());
+    } else {
+        (std::borrow::Cow::Borrowed(path), lmeta)
+    };
+    if let Some(what) = not_regular(&meta) {
+        return Err(what.to_string());
+    }
+    let file = open_nonblocking(&target).map_err(|e| e.to_string())?;
+    // The file may have been swapped since it was looked at: look at what
+    // was opened.
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if let Some(what) = not_regular(&meta) {
+        return Err(what.to_string());
+    }
+    Ok((file, meta))
+}
+
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    File::open(path)
+}
+
+/// Read a whole regular file of at most `max` bytes: `Ok(Err(size))` when
+/// it is larger (not read beyond the limit).
+pub fn read_limited(
+    path: &Path,
+    max: u64,
+    within: Option<&Root>,
+) -> Result<Result<Vec<u8>, u64>, String> {
+    let (file, meta) = open(path, within)?;
+    if meta.len() > max {
+        return Ok(Err(meta.len()));
+    }
+    let mut buf = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(|e| e.to_string())?;
+    let len = buf.len() as u64;
+    if len > max {
+        return Ok(Err(len.max(meta.len())));
+    }
+    Ok(Ok(buf))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_a_fifo_without_waiting() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("f.yaml");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo");
+        assert!(status.success());
+        let err = read_limited(&fifo, 100, None).expect_err("must refuse");
+        assert!(err.contains("FIFO"), "{err}");
+    }
+
+    #[test]
+    fn reads_no_further_than_the_limit() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        std::fs::write(&path, "0123456789").expect("write");
+        assert_eq!(read_limited(&path, 9, None), Ok(Err(10)));
+        assert_eq!(
+            read_limited(&path, 10, None),
+            Ok(Ok(b"0123456789".to_vec()))
+        );
+        assert!(read_limited(Path::new("/proc/self/environ"), 1 << 20, None).is_err());
+    }
+}

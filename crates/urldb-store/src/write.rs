@@ -1,0 +1,628 @@
+//! Writing a file without ever losing data, by git's lockfile discipline:
+//! `FILE.lock` is created next to the file, exclusively (a second writer
+//! waits for it), the file is read again and compared under the lock, the
+//! new text is written to the lock file with the original's permissions and
+//! owner, flushed to disk, and the lock file is renamed over the file (then
+//! the directory is flushed). Every urldb writer goes through a [`Lock`],
+//! so two urldb processes never interleave their read and their rename; a
+//! read-modify-write (`add`, `rm`, `import`) takes the lock before the read
+//! its new text is computed from. See `docs/files.md`.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+/// How long a writer waits for another's lock before giving up.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("{path}: is a symbolic link; urldb does not write through links")]
+    Symlink { path: PathBuf },
+    #[error("{path}: changed on disk since it was read; not overwritten (run again)")]
+    Changed { path: PathBuf },
+    #[error(
+        "{path}: is read-only; urldb does not replace a read-only file (make it writable first)"
+    )]
+    ReadOnly { path: PathBuf },
+    #[error("{path}: is not a regular file; urldb only writes regular files")]
+    NotRegular { path: PathBuf },
+    #[error("{path}: already exists; not overwritten")]
+    Exists { path: PathBuf },
+    #[error(
+        "{lock}: exists{age}: another urldb is writing {path}, or one was killed; \
+         remove {lock} if no urldb is running (waited {waited} s)"
+    )]
+    Locked {
+        path: PathBuf,
+        lock: PathBuf,
+        age: String,
+        waited: u64,
+    },
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> WriteError + '_ {
+    move |source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The directory a file is in (`.` for a bare name).
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// `FILE.lock`, next to `FILE`.
+pub fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// A lock file older than this, that no process holds, was left by a
+/// writer that died. (Younger, it may be one just created, not yet held.)
+const STALE_AFTER: Duration = Duration::from_secs(2);
+
+/// What a file looked like when it was read: its size, modification time
+/// and identity (device and inode). [`Lock::append`] adds to a file only
+/// while its stamp is the one taken when it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    id: (u64, u64),
+}
+
+impl Stamp {
+    pub fn of(meta: &fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        let id = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let id = (0, 0);
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            id,
+        }
+    }
+}
+
+/// The metadata of `path`, a file urldb may write: not a symbolic link,
+/// a regular file, not read-only. The permission bits are looked at
+/// here, not left to the write: a rename replaces a read-only file as
+/// easily as any other, and root may write anything, so a read-only file
+/// is refused with the same words whoever runs urldb.
+fn writable(path: &Path) -> Result<fs::Metadata, WriteError> {
+    let meta = fs::symlink_metadata(path).map_err(io_error(path))?;
+    let path = path.to_path_buf();
+    if meta.file_type().is_symlink() {
+        return Err(WriteError::Symlink { path });
+    }
+    if !meta.file_type().is_file() {
+        return Err(WriteError::NotRegular { path });
+    }
+    if meta.permissions().readonly() {
+        return Err(WriteError::ReadOnly { path });
+    }
+    Ok(meta)
+}
+
+/// Remove `lock` if it is a stale lock: a regular file no live process
+/// holds, old enough not to be one just created. The removal is made
+/// while holding the stale file's own lock, and only if the name still
+/// leads to that file, so two waiters never remove a lock a third has
+/// just taken.
+fn break_stale(lock: &Path) -> bool {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Never through a link, never waiting on a FIFO: such a lock is
+        // not urldb's, and is left for its owner to explain.
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let Ok(file) = options.open(lock) else {
+        return false;
+    };
+    let Ok(meta) = file.metadata() else {
+        return false;
+    };
+    if !meta.is_file() || file.try_lock().is_err() {
+        return false;
+    }
+    let old = meta
+        .modified()
+        .ok()
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .is_some_and(|age| age >= STALE_AFTER);
+    if !old || !same_file(lock, &meta) {
+        return false;
+    }
+    fs::remove_file(lock).is_ok()
+}
+
+#[cfg(unix)]
+fn same_file(path: &Path, meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::symlink_metadata(path).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(_path: &Path, _meta: &fs::Metadata) -> bool {
+    false
+}
+
+/// The right to write one file: `FILE.lock`, held from [`Lock::acquire`]
+/// until it is renamed over the file ([`Lock::replace`], [`Lock::create`])
+/// or dropped (removed, the file untouched).
+#[derive(Debug)]
+pub struct Lock {
+    path: PathBuf,
+    lock: PathBuf,
+    file: Option<File>,
+    /// Renamed over the file: there is no lock file left to remove.
+    done: bool,
+}
+
+impl Lock {
+    /// Take the lock of `path`, waiting up to [`LOCK_WAIT`] for another
+    /// writer's lock to go away.
+    pub fn acquire(path: &Path) -> Result<Lock, WriteError> {
+        Lock::acquire_within(path, LOCK_WAIT)
+    }
+
+    fn acquire_within(path: &Path, wait: Duration) -> Result<Lock, WriteError> {
+        if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(WriteError::Symlink {
+                path: path.to_path_buf(),
+            });
+        }
+        let lock = lock_path(path);
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            let mut options = fs::OpenOptions::new();
+            // `create_new` is O_CREAT|O_EXCL: it fails on any existing
+            // name, a symbolic link included (never followed).
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                // What any new file gets (0666 less the umask), like `touch`.
+                options.mode(0o666);
+            }
+            match options.open(&lock) {
+                Ok(file) => {
+                    // Held (an advisory `flock`) until the rename: the
+                    // kernel lets go of it when the process ends, however
+                    // it ends, which is how a waiter tells a killed
+                    // writer's lock from a live one. Blocking: only a
+                    // waiter looking at this new lock can hold it, briefly.
+                    file.lock().map_err(io_error(&lock))?;
+                    return Ok(Lock {
+                        path: path.to_path_buf(),
+                        lock,
+                        file: Some(file),
+                        done: false,
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    if break_stale(&lock) {
+                        eprintln!(
+                            "note: removed {}: left by a urldb that was killed while writing",
+                            urldb_core::source::display_path(&lock)
+                        );
+                        continue;
+                    }
+                    if started.elapsed() >= wait {
+                        let age = fs::symlink_metadata(&lock)
+                            .ok()
+                            .and_then(|m| m.modified().ok())
+                            .and_then(|t| SystemTime::now().duration_since(t).ok())
+                            .map(|d| format!(" (for {} s)", d.as_secs()))
+                            .unwrap_or_default();
+                        return Err(WriteError::Locked {
+                            path: path.to_path_buf(),
+                            lock,
+                            age,
+                            waited: wait.as_secs(),
+                        });
+                    }
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                Err(e) => return Err(io_error(&lock)(e)),
+            }
+        }
+    }
+
+    /// Replace the file's contents with `new`, if it still holds `expected`
+    /// (read again, under the lock).
+    pub fn replace(self, expected: &[u8], new: &[u8]) -> Result<Stamp, WriteError> {
+        let path = self.path.clone();
+        let io = io_error(&path);
+        let meta = writable(&path)?;
+        let current = match crate::read::read_limited(&path, expected.len() as u64, None) {
+            Ok(Ok(bytes)) => bytes,
+            Ok(Err(_)) => return Err(WriteError::Changed { path: path.clone() }),
+            Err(message) => return Err(io(std::io::Error::other(message))),
+        };
+        if current != expected {
+            return Err(WriteError::Changed { path: path.clone() });
+        }
+        self.replace_file(&meta, Unchanged::Bytes(expected), new)
+    }
+
+    /// Replace the file's contents with `new`, if its [`Stamp`] is still
+    /// `read`, looked at before the write and again before the rename.
+    /// For a caller that read the file under this lock, or holds its stamp
+    /// from when it read it: the bytes are not read again. A file of tens
+    /// of megabytes (a history) would be read twice more.
+    pub fn replace_unchanged(self, read: &Stamp, new: &[u8]) -> Result<Stamp, WriteError> {
+        let meta = writable(&self.path)?;
+        if Stamp::of(&meta) != *read {
+            return Err(WriteError::Changed {
+                path: self.path.clone(),
+            });
+        }
+        self.replace_file(&meta, Unchanged::Stamp(read), new)
+    }
+
+    /// Write `new` for the file whose metadata is `meta`, keeping its
+    /// owner and permissions, if it is still `unchanged` at the end.
+    fn replace_file(
+        mut self,
+        meta: &fs::Metadata,
+        unchanged: Unchanged<'_>,
+        new: &[u8],
+    ) -> Result<Stamp, WriteError> {
+        let path = self.path.clone();
+        let io = io_error(&path);
+        let file = self
+            .file
+            .take()
+            .ok_or_else(|| io(std::io::Error::other("lock used twice")))?;
+        keep_owner(&file, meta);
+        file.set_permissions(meta.permissions()).map_err(&io)?;
+        self.commit(file, Some(unchanged), new)
+    }
+
+    /// Start adding to the end of the file, if it is still the file that
+    /// was read (`read`: its [`Stamp`] then); a file that does not end in
+    /// a newline gets one first. Nothing is replaced, so nothing can be
+    /// lost: the lock only keeps other urldb writers out meanwhile, and
+    /// what was added is cut off again unless [`Appending::finish`] is
+    /// reached. [`WriteError::Changed`] leaves the lock held, for a caller
+    /// that then reads the file again and replaces it.
+    pub fn append(&self, read: &Stamp) -> Result<Appending<'_>, WriteError> {
+        use std::io::{Seek, SeekFrom};
+        let path = &self.path;
+        let io = io_error(path);
+        writable(path)?;
+        let mut options = fs::OpenOptions::new();
+        options.read(true).append(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            // Never through a link; never waiting on a FIFO.
+            options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        }
+        let mut file = options.open(path).map_err(|e| {
+            #[cfg(unix)]
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                return WriteError::Symlink { path: path.clone() };
+            }
+            io(e)
+        })?;
+        let meta = file.metadata().map_err(&io)?;
+        // What was opened, in case it was swapped meanwhile.
+        if !meta.file_type().is_file() {
+            return Err(WriteError::NotRegular { path: path.clone() });
+        }
+        if Stamp::of(&meta) != *read {
+            return Err(WriteError::Changed { path: path.clone() });
+        }
+        let len = meta.len();
+        let mut newline = false;
+        if len > 0 {
+            let mut last = [0u8];
+            file.seek(SeekFrom::Start(len - 1)).map_err(&io)?;
+            std::io::Read::read_exact(&mut file, &mut last).map_err(&io)?;
+            newline = last[0] != b'\n';
+        }
+        let mut appending = Appending {
+            lock: self,
+            file,
+            len,
+            done: false,
+        };
+        if newline {
+            appending.write(b"\n")?;
+        }
+        Ok(appending)
+    }
+
+    /// Create the file (it must not exist) with `new`.
+    pub fn create(mut self, new: &[u8]) -> Result<Stamp, WriteError> {
+        let path = self.path.clone();
+        let io = io_error(&path);
+        if fs::symlink_metadata(&path).is_ok() {
+            return Err(WriteError::Exists { path: path.clone() });
+        }
+        let file = self
+            .file
+            .take()
+            .ok_or_else(|| io(std::io::Error::other("lock used twice")))?;
+        self.commit(file, None, new)
+    }
+
+    /// Write, flush, rename over the file, flush the directory. `expected`:
+    /// the file's bytes, looked at a last time before the rename (an editor
+    /// that does not know urldb's lock may have saved meanwhile).
+    fn commit(
+        mut self,
+        mut file: File,
+        unchanged: Option<Unchanged<'_>>,
+        new: &[u8],
+    ) -> Result<Stamp, WriteError> {
+        let io = io_error(&self.path);
+        file.write_all(new).map_err(&io)?;
+        file.sync_all().map_err(&io)?;
+        // What was written, as the next reader will find it (a rename
+        // keeps the file's size, time and inode).
+        let stamp = Stamp::of(&file.metadata().map_err(&io)?);
+        let still = match unchanged {
+            None => true,
+            Some(Unchanged::Bytes(expected)) => {
+                let current = crate::read::read_limited(&self.path, expected.len() as u64, None);
+                matches!(current, Ok(Ok(ref bytes)) if bytes == expected)
+            }
+            Some(Unchanged::Stamp(read)) => {
+                fs::symlink_metadata(&self.path).is_ok_and(|meta| Stamp::of(&meta) == *read)
+            }
+        };
+        if !still {
+            return Err(WriteError::Changed {
+                path: self.path.clone(),
+            });
+        }
+        // Renamed while still held: a waiter never sees the name free
+        // before the new text is in place.
+        fs::rename(&self.lock, &self.path).map_err(&io)?;
+        drop(file);
+        // The rename is only durable once the directory is.
+        if let Ok(dir) = File::open(parent_dir(&self.path)) {
+            let _ = dir.sync_all();
+        }
+        // Renamed: nothing left to remove.
+        self.done = true;
+        Ok(stamp)
+    }
+}
+
+/// Bytes being added to the end of a locked file ([`Lock::append`]): in
+/// as many writes as the caller has parts (a run's history lines are tens
+/// of megabytes, written as they are made), kept only once flushed by
+/// [`Appending::finish`]. Dropped before that, on an error or a panic, the
+/// file is cut back to the size it had, not left with half a line at its
+/// end.
+pub struct Appending<'a> {
+    lock: &'a Lock,
+    file: File,
+    /// The file's size before anything was added.
+    len: u64,
+    done: bool,
+}
+
+impl Appending<'_> {
+    /// Add `part`.
+    pub fn write(&mut self, part: &[u8]) -> Result<(), WriteError> {
+        self.file.write_all(part).map_err(io_error(&self.lock.path))
+    }
+
+    /// Flush what was added (`fdatasync`): from now on it is kept.
+    pub fn finish(mut self) -> Result<(), WriteError> {
+        self.file.sync_data().map_err(io_error(&self.lock.path))?;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for Appending<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = self
+                .file
+                .set_len(self.len)
+                .and_then(|()| self.file.sync_data());
+        }
+    }
+}
+
+/// What a file being replaced must still be: the bytes read, or (read
+/// under the lock) the stamp they were read with.
+#[derive(Clone, Copy)]
+enum Unchanged<'a> {
+    Bytes(&'a [u8]),
+    Stamp(&'a Stamp),
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // Not committed: give the lock back, leave the file as it was.
+        if !self.done {
+            let _ = fs::remove_file(&self.lock);
+        }
+    }
+}
+
+/// Give the new file the original's owner and group, when this user may
+/// (root may; others may keep a group they are in). A file that cannot keep
+/// its owner becomes the writer's, as with any editor.
+#[cfg(unix)]
+fn keep_owner(file: &File, original: &fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(now) = file.metadata() else {
+        return;
+    };
+    if now.uid() == original.uid() && now.gid() == original.gid() {
+        return;
+    }
+    if std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid())).is_err() {
+        let _ = std::os::unix::fs::fchown(file, None, Some(original.gid()));
+    }
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_file: &File, _original: &fs::Metadata) {}
+
+/// Replace `path`'s contents with `new`, if the file still holds `expected`.
+pub fn replace(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), WriteError> {
+    Lock::acquire(path)?.replace(expected, new).map(drop)
+}
+
+/// Create a new file atomically (it must not exist yet).
+pub fn create(path: &Path, new: &[u8]) -> Result<(), WriteError> {
+    Lock::acquire(path)?.create(new).map(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_and_keeps_permissions() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        fs::write(&path, "old").expect("write");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).expect("chmod");
+        }
+        replace(&path, b"old", b"new").expect("replace");
+        assert_eq!(fs::read(&path).expect("read"), b"new");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                fs::metadata(&path).expect("meta").permissions().mode() & 0o777,
+                0o640
+            );
+        }
+        // No temporary file is left behind.
+        assert_eq!(fs::read_dir(dir.path()).expect("ls").count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn new_files_get_the_permissions_of_any_new_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        // What the umask makes of a plain new file.
+        let plain = dir.path().join("plain");
+        fs::write(&plain, "x").expect("write");
+        let expected = fs::metadata(&plain).expect("meta").permissions().mode() & 0o777;
+        let path = dir.path().join("a.yaml");
+        create(&path, b"new").expect("create");
+        let mode = fs::metadata(&path).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, expected, "a private temporary file's mode leaked");
+    }
+
+    #[test]
+    fn refuses_a_file_changed_since_it_was_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        fs::write(&path, "changed by someone else").expect("write");
+        let err = replace(&path, b"what we read", b"new").expect_err("must refuse");
+        assert!(matches!(err, WriteError::Changed { .. }), "{err}");
+        assert_eq!(fs::read(&path).expect("read"), b"changed by someone else");
+    }
+
+    #[test]
+    fn a_replace_by_stamp_writes_only_the_file_as_stamped() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        fs::write(&path, "old\n").expect("write");
+        let stamp = |path: &Path| Stamp::of(&fs::metadata(path).expect("meta"));
+        let read = stamp(&path);
+        // Someone else adds a line after it was read: refused, their line
+        // kept, the lock given back.
+        fs::write(&path, "old\ntheirs\n").expect("write");
+        let err = Lock::acquire(&path)
+            .expect("lock")
+            .replace_unchanged(&read, b"new\n")
+            .expect_err("must refuse");
+        assert!(matches!(err, WriteError::Changed { .. }), "{err}");
+        assert_eq!(fs::read(&path).expect("read"), b"old\ntheirs\n");
+        assert_eq!(fs::read_dir(dir.path()).expect("ls").count(), 1);
+        // As stamped: replaced, and the stamp returned is the new file's.
+        let read = stamp(&path);
+        let written = Lock::acquire(&path)
+            .expect("lock")
+            .replace_unchanged(&read, b"new\n")
+            .expect("replace");
+        assert_eq!(fs::read(&path).expect("read"), b"new\n");
+        assert_eq!(written, stamp(&path));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_to_write_through_a_symlink() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let target = dir.path().join("real.yaml");
+        let link = dir.path().join("a.yaml");
+        fs::write(&target, "old").expect("write");
+        std::os::unix::fs::symlink(&target, &link).expect("symlink");
+        let err = replace(&link, b"old", b"new").expect_err("must refuse");
+        assert!(matches!(err, WriteError::Symlink { .. }), "{err}");
+        assert_eq!(fs::read(&target).expect("read"), b"old");
+        assert!(
+            fs::symlink_metadata(&link)
+                .expect("meta")
+                .file_type()
+                .is_symlink()
+        );
+    }
+
+    #[test]
+    fn a_second_writer_waits_for_the_lock_then_gets_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        fs::write(&path, "old").expect("write");
+        let first = Lock::acquire(&path).expect("lock");
+        let err = Lock::acquire_within(&path, Duration::from_millis(50)).expect_err("held");
+        assert!(matches!(err, WriteError::Locked { .. }), "{err}");
+        drop(first);
+        assert!(!lock_path(&path).exists(), "a dropped lock is removed");
+        Lock::acquire_within(&path, Duration::from_millis(50))
+            .expect("free again")
+            .replace(b"old", b"new")
+            .expect("replace");
+        assert_eq!(fs::read(&path).expect("read"), b"new");
+        assert!(!lock_path(&path).exists(), "renamed over the file");
+    }
+
+    #[test]
+    fn create_never_overwrites() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        create(&path, b"first").expect("create");
+        assert!(create(&path, b"second").is_err());
+        assert_eq!(fs::read(&path).expect("read"), b"first");
+    }
+}

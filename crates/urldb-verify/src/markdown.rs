@@ -1,0 +1,255 @@
+//! `--format markdown`: a summary for a CI job page (GitHub's
+//! `$GITHUB_STEP_SUMMARY`): the counts, then each broken URL with its
+//! reason and record, newly broken ones first when a history says which.
+//!
+//! Every text that comes from the database or a server is shown as a code
+//! span ([`code`]), the one Markdown construct whose content is never
+//! read as Markdown or HTML: a hostile URL cannot forge a link, a table
+//! row, an image, emphasis or a tag. (GitHub Flavored Markdown spec,
+//! "Code spans".) Numbers and urldb's own words are the only text outside
+//! code spans.
+
+use std::io::{self, Write};
+
+use super::results::{Results, UrlResult};
+use urldb_core::text::escape;
+
+/// The broken URLs listed at most; the rest are counted. A job summary
+/// is limited to 1 MiB.
+const MAX_LISTED: usize = 1000;
+
+/// `s` as one inline code span: control characters (line breaks
+/// included) written as visible escapes first ([`escape`]), then fenced
+/// by a run of backticks longer than any in `s`, padded with a space when
+/// `s` starts or ends with a backtick or a space (which the span would
+/// otherwise eat or close on).
+pub fn code(s: &str) -> String {
+    let s = escape(s);
+    if s.is_empty() {
+        return "` `".to_string();
+    }
+    let mut longest = 0;
+    let mut run = 0;
+    for c in s.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let edge = s.starts_with(['`', ' ']) || s.ends_with(['`', ' ']);
+    // Only spaces: CommonMark strips nothing from such a span.
+    let pad = if edge && !s.trim_matches(' ').is_empty() {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// The whole summary.
+pub fn markdown(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+    let s = &results.summary;
+    let history = results.has_history();
+    writeln!(out, "## urldb verify")?;
+    writeln!(out)?;
+    if s.broken == 0 {
+        writeln!(out, "All {} URL{} passed.", s.urls, plural(s.urls))?;
+    } else if history {
+        writeln!(
+            out,
+            "**{} of {} URL{} broken**, {} newly broken.",
+            s.broken,
+            s.urls,
+            plural(s.urls),
+            s.new
+        )?;
+    } else {
+        writeln!(
+            out,
+            "**{} of {} URL{} broken.**",
+            s.broken,
+            s.urls,
+            plural(s.urls)
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| URLs | ok | broken | new | flaky | skipped (robots) | deprecated, not checked | problems |"
+    )?;
+    writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|")?;
+    let dash = |n: usize| {
+        if history {
+            n.to_string()
+        } else {
+            "–".to_string()
+        }
+    };
+    writeln!(
+        out,
+        "| {} | {} | {} | {} | {} | {} | {} | {} |",
+        s.urls,
+        s.ok,
+        s.broken,
+        dash(s.new),
+        dash(s.flaky),
+        s.skipped_robots,
+        s.skipped_deprecated,
+        s.problems
+    )?;
+    let shards: Vec<String> = results
+        .runs
+        .iter()
+        .filter_map(|r| r.shard.map(|s| s.to_string()))
+        .collect();
+    if !shards.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Shards: {}.", shards.join(", "))?;
+    }
+    let broken: Vec<&UrlResult> = results.results.iter().filter(|r| r.is_broken()).collect();
+    if history {
+        let (new, old): (Vec<&UrlResult>, Vec<&UrlResult>) = broken
+            .iter()
+            .partition(|r| r.history.as_ref().is_some_and(|h| h.is_new()));
+        section(out, "Newly broken", &new)?;
+        section(out, "Still broken", &old)?;
+        let flaky: Vec<&UrlResult> = results
+            .results
+            .iter()
+            .filter(|r| !r.is_broken() && r.history.as_ref().is_some_and(|h| h.flaky))
+            .collect();
+        section(out, "Flaky (passing now, failed recently)", &flaky)?;
+    } else {
+        section(out, "Broken", &broken)?;
+    }
+    if !results.problems.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "### Not verified")?;
+        writeln!(out)?;
+        for p in &results.problems {
+            let at = match p.line {
+                Some(line) => format!("{}:{line}", p.file),
+                None => p.file.clone(),
+            };
+            writeln!(out, "- {} {}", code(&at), code(&p.message))?;
+        }
+    }
+    Ok(())
+}
+
+fn section(out: &mut dyn Write, title: &str, list: &[&UrlResult]) -> io::Result<()> {
+    if list.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(out, "### {title} ({})", list.len())?;
+    writeln!(out)?;
+    for r in list.iter().take(MAX_LISTED) {
+        let flaky = if r.is_broken() && r.history.as_ref().is_some_and(|h| h.flaky) {
+            " (flaky)"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "- {} {}{flaky} at {}",
+            code(&r.url),
+            code(r.reason.as_deref().unwrap_or("ok")),
+            code(&format!("{}:{}", r.file, r.line))
+        )?;
+    }
+    if list.len() > MAX_LISTED {
+        writeln!(out, "- … and {} more", list.len() - MAX_LISTED)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The inside of a code span as CommonMark reads it: the text between
+    /// the first backtick run and the next run of the same length, with
+    /// one space stripped from each end when both are spaces.
+    fn unspan(span: &str) -> Option<String> {
+        let open = span.len() - span.trim_start_matches('`').len();
+        let rest = &span[open..];
+        let bytes = rest.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'`' {
+                let run = rest[i..].len() - rest[i..].trim_start_matches('`').len();
+                if run == open {
+                    if i + run != rest.len() {
+                        return None; // closed before the end: forged
+                    }
+                    let inner = &rest[..i];
+                    let inner = if inner.len() > 1
+                        && inner.starts_with(' ')
+                        && inner.ends_with(' ')
+                        && !inner.trim().is_empty()
+                    {
+                        &inner[1..inner.len() - 1]
+                    } else {
+                        inner
+                    };
+                    return Some(inner.to_string());
+                }
+                i += run;
+            } else {
+                i += 1;
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn nasty_values_stay_inside_one_code_span() {
+        for nasty in [
+            "http://a.test/x|y|z",
+            "| forged | row |",
+            "`code` break",
+            "``",
+            "` leading",
+            "trailing `",
+            "<script>alert(1)</script>",
+            "<img src=x onerror=alert(1)>",
+            "[click](http://evil.test)",
+            "![img](http://evil.test/x.png)",
+            "line\n- forged item",
+            "cr\rlf\r\n### heading",
+            "\u{1b}[31mred",
+            "\u{202e}reversed",
+            "**bold** _em_ ~~del~~",
+            "\\`escaped\\`",
+            " ",
+            "  two  ",
+        ] {
+            let span = code(nasty);
+            assert!(
+                !span.contains(['\n', '\r', '\u{1b}', '\u{202e}']),
+                "{span:?}"
+            );
+            assert_eq!(
+                unspan(&span).as_deref(),
+                Some(escape(nasty).as_ref()),
+                "{nasty:?} → {span:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_is_one_code_span_of_itself(s in "\\PC*|[`| \\[\\]<>\\n\\\\]{0,12}") {
+            let span = code(&s);
+            prop_assert!(!span.contains('\n'));
+            if !s.is_empty() {
+                prop_assert_eq!(unspan(&span), Some(escape(&s).into_owned()));
+            }
+        }
+    }
+}

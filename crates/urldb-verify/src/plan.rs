@@ -1,0 +1,588 @@
+//! From domain files to the list of URLs to fetch, each with what its
+//! record promises.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use urldb_core::model::domain::{self, Record};
+use urldb_core::model::media_type;
+use urldb_core::parse::tree::parse_tree;
+use urldb_core::rules::diagnostic::Finding;
+use urldb_core::rules::{self, Rule};
+use urldb_core::source::{LineIndex, Source};
+use urldb_store::listing::Filter;
+
+/// The `_path` findings that make a record's URL another one than the
+/// record names (another host or port once joined as text, a path that
+/// clients rewrite, a fragment that is never sent). A record with one is
+/// never requested: it is reported as not checked, and counts as broken.
+/// These are the rules' own checks, run on the file as `check` runs them.
+pub static BLOCKING: [&Rule; 5] = [
+    &rules::path_not_absolute::RULE,
+    &rules::path_bad_escape::RULE,
+    &rules::path_invalid_char::RULE,
+    &rules::path_fragment::RULE,
+    &rules::path_dot_segment::RULE,
+];
+
+/// Where a request for a domain goes instead (`--map DOMAIN=HOST`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// `http` or `https` to force one, `None` to keep the record's.
+    pub scheme: Option<String>,
+    /// `host` or `host:port` (IPv6 in brackets).
+    pub authority: String,
+}
+
+/// Parse `DOMAIN=[SCHEME://]HOST[:PORT]`.
+pub fn parse_map(arg: &str) -> Result<(String, Target), String> {
+    let (domain, host) = arg
+        .split_once('=')
+        .ok_or_else(|| format!("--map `{arg}`: expected DOMAIN=HOST"))?;
+    let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
+    if domain.is_empty() {
+        return Err(format!("--map `{arg}`: the domain is empty"));
+    }
+    let (scheme, authority) = match host.split_once("://") {
+        Some((s, rest)) => {
+            let s = s.to_ascii_lowercase();
+            if s != "http" && s != "https" {
+                return Err(format!("--map `{arg}`: scheme `{s}` is not http or https"));
+            }
+            (Some(s), rest)
+        }
+        None => (None, host),
+    };
+    let authority = authority.trim_end_matches('/');
+    if authority.is_empty() || authority.contains(['/', '?', '#', '@', ' ']) {
+        return Err(format!(
+            "--map `{arg}`: expected a host with an optional port, like 127.0.0.1:8080"
+        ));
+    }
+    Ok((
+        domain,
+        Target {
+            scheme,
+            authority: authority.to_ascii_lowercase(),
+        },
+    ))
+}
+
+/// How URLs are made.
+#[derive(Debug, Clone, Default)]
+pub struct PlanOptions {
+    /// Which records: the filters of `ls`.
+    pub filters: Filter,
+    pub maps: BTreeMap<String, Target>,
+    /// Also every cname of a domain.
+    pub cnames: bool,
+    /// Both `http` and `https`, whatever the `https` key says.
+    pub both_schemes: bool,
+}
+
+/// What a record promises about its URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expect {
+    /// The record's `content-type`, as written.
+    pub content_type: String,
+    pub redirect_ok: bool,
+    pub content_type_change_ok: bool,
+    pub length: Option<u64>,
+    /// Lowercase hex.
+    pub sha256: Option<String>,
+}
+
+impl Expect {
+    /// The status of `X-<status>-Redirect`, when the content type is one.
+    pub fn redirect_status(&self) -> Option<u16> {
+        redirect_marker(&self.content_type)
+    }
+
+    /// A body is read only when the record has something to compare it to.
+    pub fn wants_body(&self) -> bool {
+        self.length.is_some() || self.sha256.is_some()
+    }
+}
+
+/// `X-301-Redirect` → 301: the marker as `check` accepts it
+/// ([`media_type::redirect_marker`]).
+pub fn redirect_marker(content_type: &str) -> Option<u16> {
+    media_type::redirect_marker(content_type)
+}
+
+/// One URL to fetch.
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// The URL requested, built from its parts ([`build_url`]); for a
+    /// record that is not checked, the scheme, host and `_path` as text
+    /// (never requested).
+    pub url: String,
+    /// `scheme://authority`: robots.txt and the per-host limit are keyed by it.
+    pub origin: String,
+    /// The record's `_path`.
+    pub path: String,
+    /// The domain file and the record's line (1-based), for the report.
+    pub file: PathBuf,
+    pub line: usize,
+    pub expect: Expect,
+    /// Why this record is not requested at all (a [`BLOCKING`] finding, or
+    /// a URL that cannot be built from its parts).
+    pub not_checked: Option<String>,
+}
+
+/// A file or record that cannot be verified (exit 2: `check` reports why).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub file: PathBuf,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub checks: Vec<Check>,
+    /// Records skipped because they are `deprecated`.
+    pub deprecated: usize,
+    pub problems: Vec<Problem>,
+}
+
+/// Plan every record of `files` that passes the filters.
+pub fn plan(
+    root: &urldb_store::read::Root,
+    files: &[PathBuf],
+    options: &PlanOptions,
+    max_file_size: u64,
+) -> Plan {
+    let mut plan = Plan::default();
+    for file in files {
+        match urldb_store::database::read_file(root, file, max_file_size) {
+            Err(message) => plan.problems.push(Problem {
+                file: file.clone(),
+                line: None,
+                message,
+            }),
+            Ok(Err(size)) => plan.problems.push(Problem {
+                file: file.clone(),
+                line: None,
+                message: format!("file too large ({size} bytes)"),
+            }),
+            Ok(Ok(raw)) => plan_file(file, &raw, options, &mut plan),
+        }
+    }
+    plan
+}
+
+fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
+    let problem = |line: Option<usize>, message: String| Problem {
+        file: file.to_path_buf(),
+        line,
+        message,
+    };
+    let Ok(text) = std::str::from_utf8(raw) else {
+        plan.problems
+            .push(problem(None, "not UTF-8 text (see `urldb check`)".into()));
+        return;
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let tree = parse_tree(text);
+    if tree.incomplete {
+        plan.problems.push(problem(
+            None,
+            "the file does not parse as YAML (see `urldb check`)".into(),
+        ));
+        return;
+    }
+    let domain = urldb_core::rules::domain_of(file);
+    let docs = &tree.documents;
+    let cnames = domain::cnames(docs);
+    let filters = &options.filters;
+    if !filters.accepts_file(&domain, &cnames) {
+        return;
+    }
+    let https = domain::https(docs);
+    let mut hosts = vec![domain.as_str()];
+    if options.cnames {
+        hosts.extend(cnames.iter().copied());
+    }
+    let schemes: &[&str] = match (options.both_schemes, https) {
+        (true, _) => &["http", "https"],
+        (false, true) => &["https"],
+        (false, false) => &["http"],
+    };
+    let lines = LineIndex::new(text);
+    let blocking = blocking_findings(file, text, docs, &domain);
+    for record in domain::records(docs) {
+        let line = lines.line_of(record.node.span.start) + 1;
+        let Some(path) = record.path() else {
+            plan.problems
+                .push(problem(Some(line), "record without a `_path`".into()));
+            continue;
+        };
+        let categories: Vec<&str> = record.categories().collect();
+        if !filters.accepts_record(path, &categories) {
+            if filters.hides_deprecated()
+                && categories.contains(&domain::DEPRECATED)
+                && filters.selects(path, &categories)
+            {
+                plan.deprecated += 1;
+            }
+            continue;
+        }
+        let expect = match expect(&record) {
+            Ok(e) => e,
+            Err(message) => {
+                plan.problems.push(problem(Some(line), message));
+                continue;
+            }
+        };
+        let value_span = record.get(domain::PATH).map(|e| e.value.span.clone());
+        let blocked = blocking.iter().find(|f| {
+            value_span
+                .as_ref()
+                .is_some_and(|s| s.start <= f.span.start && f.span.start <= s.end)
+        });
+        // A map can make two hosts or schemes one URL: fetch it once.
+        let first = plan.checks.len();
+        for host in &hosts {
+            let mapped = options.maps.get(*host);
+            for scheme in schemes {
+                let (scheme, authority) = match mapped {
+                    Some(t) => (t.scheme.as_deref().unwrap_or(scheme), t.authority.as_str()),
+                    None => (*scheme, *host),
+                };
+                let built = match blocked {
+                    Some(f) => Err(format!("{} ({})", f.message, f.rule.code)),
+                    None => build_url(scheme, authority, path),
+                };
+                let check = match built {
+                    Ok((url, origin)) => Check {
+                        url,
+                        origin,
+                        path: path.to_string(),
+                        file: file.to_path_buf(),
+                        line,
+                        expect: expect.clone(),
+                        not_checked: None,
+                    },
+                    Err(reason) => Check {
+                        url: format!("{scheme}://{authority}{path}"),
+                        origin: format!("{scheme}://{authority}"),
+                        path: path.to_string(),
+                        file: file.to_path_buf(),
+                        line,
+                        expect: expect.clone(),
+                        not_checked: Some(reason),
+                    },
+                };
+                if plan.checks[first..].iter().any(|c| c.url == check.url) {
+                    continue;
+                }
+                plan.checks.push(check);
+                // A record whose `_path` is at fault is reported once.
+                if blocked.is_some() {
+                    break;
+                }
+            }
+            if blocked.is_some() {
+                break;
+            }
+        }
+    }
+}
+
+/// The findings of the [`BLOCKING`] rules in one file.
+fn blocking_findings(
+    file: &Path,
+    text: &str,
+    docs: &[urldb_core::model::node::Document],
+    domain: &str,
+) -> Vec<Finding> {
+    let source = Source::new(file, text.to_string());
+    let settings = urldb_core::rules::settings::LintSettings::default();
+    let ctx = rules::FileContext {
+        source: &source,
+        documents: docs,
+        domain,
+        settings: &settings,
+    };
+    let mut out = Vec::new();
+    for rule in BLOCKING {
+        if let rules::Check::File(check) = rule.check {
+            check(&ctx, &mut out);
+        }
+    }
+    out
+}
+
+/// The URL of `path` on `scheme://authority`, built from its parts: the
+/// scheme and the authority make the origin, then `_path` is set as the
+/// path and the query (`url`'s setters percent-encode what those parts
+/// cannot hold), so no `_path` text can change the scheme, user info,
+/// host or port. The result is checked again, as `url` and as the HTTP
+/// client reads it, against the intended host and port. Returns the URL
+/// and its origin (`scheme://host[:port]`).
+pub fn build_url(scheme: &str, authority: &str, path: &str) -> Result<(String, String), String> {
+    let not_a_host = || format!("`{authority}` is not a host name with an optional port");
+    let base = url::Url::parse(&format!("{scheme}://{authority}/")).map_err(|_| not_a_host())?;
+    let host = base.host_str().ok_or_else(not_a_host)?.to_string();
+    let port = base.port_or_known_default().ok_or_else(not_a_host)?;
+    let as_written = authority.to_ascii_lowercase();
+    // The text given, up to case and a default port spelled out: not a
+    // host that `url` read another way (`127.1`, IDN, user info).
+    let same_authority = as_written == host || as_written == format!("{host}:{port}");
+    if base.scheme() != scheme
+        || !base.username().is_empty()
+        || base.password().is_some()
+        || base.path() != "/"
+        || base.query().is_some()
+        || base.fragment().is_some()
+        || !same_authority
+    {
+        return Err(not_a_host());
+    }
+    let origin = base.origin().ascii_serialization();
+    let mut url = base;
+    match path.split_once('?') {
+        Some((head, query)) => {
+            url.set_path(head);
+            url.set_query(Some(query));
+        }
+        None => url.set_path(path),
+    }
+    let moved = || format!("the URL of `_path` `{path}` would not be on {scheme}://{authority}");
+    if url.scheme() != scheme
+        || url.host_str() != Some(host.as_str())
+        || url.port_or_known_default() != Some(port)
+        || !url.username().is_empty()
+        || url.password().is_some()
+        || url.fragment().is_some()
+    {
+        return Err(moved());
+    }
+    // The client parses the text again: it must read the same host and port.
+    let uri: ureq::http::Uri = url.as_str().parse().map_err(|_| moved())?;
+    let uri_port = uri.port_u16().or(match uri.scheme_str() {
+        Some("http") => Some(80),
+        Some("https") => Some(443),
+        _ => None,
+    });
+    if uri.scheme_str() != Some(scheme)
+        || uri.host() != Some(host.as_str())
+        || uri_port != Some(port)
+        || uri.authority().is_some_and(|a| a.as_str().contains('@'))
+    {
+        return Err(moved());
+    }
+    Ok((url.into(), origin))
+}
+
+fn expect(record: &Record) -> Result<Expect, String> {
+    let scalar = |key: &str| {
+        record
+            .get(key)
+            .and_then(|e| e.value.as_scalar())
+            .map(|s| s.value.trim().to_string())
+    };
+    let content_type =
+        scalar(domain::CONTENT_TYPE).ok_or("record without a `content-type`".to_string())?;
+    let length = match scalar(domain::CONTENT_LENGTH) {
+        None => None,
+        Some(n) => Some(n.parse::<u64>().map_err(|_| {
+            format!("`content-length: {n}` is not a byte count (see `urldb check`)")
+        })?),
+    };
+    let sha256 = match scalar(domain::CONTENT_SHA256) {
+        None => None,
+        Some(h) if h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            Some(h.to_ascii_lowercase())
+        }
+        Some(h) => {
+            return Err(format!(
+                "`content-sha256: {h}` is not a SHA-256 digest (see `urldb check`)"
+            ));
+        }
+    };
+    Ok(Expect {
+        content_type,
+        redirect_ok: record.categories().any(|c| c == domain::REDIRECT_OK),
+        content_type_change_ok: record
+            .categories()
+            .any(|c| c == domain::CONTENT_TYPE_CHANGE_OK),
+        length,
+        sha256,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_arguments() {
+        let (d, t) = parse_map("Example.com=127.0.0.1:8080").unwrap();
+        assert_eq!(d, "example.com");
+        assert_eq!(t.authority, "127.0.0.1:8080");
+        assert_eq!(t.scheme, None);
+        let (_, t) = parse_map("example.com=http://[::1]:9/").unwrap();
+        assert_eq!(t.scheme.as_deref(), Some("http"));
+        assert_eq!(t.authority, "[::1]:9");
+        assert!(
+            parse_map("example.com")
+                .unwrap_err()
+                .contains("DOMAIN=HOST")
+        );
+        assert!(parse_map("=x").unwrap_err().contains("empty"));
+        assert!(parse_map("a=ftp://x").unwrap_err().contains("ftp"));
+        assert!(parse_map("a=x/y").unwrap_err().contains("port"));
+        assert!(parse_map("a=").unwrap_err().contains("port"));
+    }
+
+    #[test]
+    fn urls_are_built_from_their_parts() {
+        let url = |a: &str, p: &str| build_url("http", a, p).map(|(u, _)| u);
+        assert_eq!(
+            build_url("http", "127.0.0.1:8080", "/a?b=@c:1"),
+            Ok((
+                "http://127.0.0.1:8080/a?b=@c:1".to_string(),
+                "http://127.0.0.1:8080".to_string()
+            ))
+        );
+        assert_eq!(
+            url("example.org", "//evil.org:1/x").as_deref(),
+            Ok("http://example.org//evil.org:1/x")
+        );
+        assert_eq!(
+            url("example.org:80", "/").as_deref(),
+            Ok("http://example.org/")
+        );
+        assert_eq!(url("[::1]:9", "/x").as_deref(), Ok("http://[::1]:9/x"));
+        // Whatever `_path` says, the host and port stay.
+        for path in [
+            ":x@evil.org:1/",
+            "@evil.org/",
+            "\\\\evil.org\\x",
+            "?#@evil/",
+        ] {
+            let u = url("example.org", path).unwrap_or_default();
+            assert!(
+                u.is_empty() || u.starts_with("http://example.org/"),
+                "{path} -> {u}"
+            );
+        }
+        // An authority that is not a host with an optional port.
+        for authority in ["a@evil.org", "evil.org/x", "a b", "evil.org:99999", "127.1"] {
+            assert!(url(authority, "/").is_err(), "{authority}");
+        }
+    }
+
+    #[test]
+    fn redirect_markers() {
+        assert_eq!(redirect_marker("X-301-Redirect"), Some(301));
+        // As `check` reads it: one spelling (`invalid-content-type` flags
+        // any other).
+        assert_eq!(redirect_marker("x-302-redirect"), None);
+        assert_eq!(redirect_marker("X-200-Redirect"), None);
+        assert_eq!(redirect_marker("X-30-Redirect"), None);
+        assert_eq!(redirect_marker("text/html"), None);
+    }
+
+    fn plan_text(text: &str, options: &PlanOptions) -> Plan {
+        let mut plan = Plan::default();
+        plan_file(
+            Path::new("example.com.yaml"),
+            text.as_bytes(),
+            options,
+            &mut plan,
+        );
+        plan
+    }
+
+    #[test]
+    fn records_become_urls_with_their_expectations() {
+        let text = "---\nhttps: true\ncnames:\n- www.example.com\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /b\ncategories:\n- deprecated\ncontent-type: text/plain\n---\n_path: /c\ncontent-length: 3\ncontent-sha256: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\ncontent-type: text/plain\n";
+        let plan = plan_text(text, &PlanOptions::default());
+        let urls: Vec<_> = plan.checks.iter().map(|c| c.url.as_str()).collect();
+        assert_eq!(urls, ["https://example.com/a", "https://example.com/c"]);
+        assert_eq!(plan.deprecated, 1);
+        assert_eq!(plan.checks[0].line, 6);
+        assert_eq!(plan.checks[1].expect.length, Some(3));
+
+        let options = PlanOptions {
+            cnames: true,
+            both_schemes: true,
+            filters: Filter {
+                include_deprecated: true,
+                path_prefix: Some("/b".into()),
+                ..Filter::default()
+            },
+            ..PlanOptions::default()
+        };
+        let plan = plan_text(text, &options);
+        let urls: Vec<_> = plan.checks.iter().map(|c| c.url.as_str()).collect();
+        assert_eq!(
+            urls,
+            [
+                "http://example.com/b",
+                "https://example.com/b",
+                "http://www.example.com/b",
+                "https://www.example.com/b"
+            ]
+        );
+    }
+
+    #[test]
+    fn unusable_records_are_problems_not_panics() {
+        let text = "---\n---\ncontent-type: text/html\n---\n_path: /x\n---\n_path: /y\ncontent-length: -1\ncontent-type: a/b\n---\n_path: /z\ncontent-sha256: nope\ncontent-type: a/b\n";
+        let plan = plan_text(text, &PlanOptions::default());
+        assert!(plan.checks.is_empty());
+        let messages: Vec<_> = plan.problems.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(messages.len(), 4, "{messages:?}");
+        assert!(messages[0].contains("_path"));
+        assert!(messages[1].contains("content-type"));
+        assert!(messages[2].contains("content-length"));
+        assert!(messages[3].contains("content-sha256"));
+    }
+
+    #[test]
+    fn paths_with_a_blocking_finding_are_not_requested() {
+        let text = "---\n---\n_path: ':x@evil.org:1/'\ncontent-type: text/html\n---\n_path: /a/../b\ncontent-type: text/html\n---\n_path: /ok\ncontent-type: text/html\n";
+        let options = PlanOptions {
+            both_schemes: true,
+            ..PlanOptions::default()
+        };
+        let plan = plan_text(text, &options);
+        let reasons: Vec<_> = plan
+            .checks
+            .iter()
+            .map(|c| c.not_checked.as_deref().unwrap_or("-"))
+            .collect();
+        assert_eq!(reasons.len(), 4, "{reasons:?}");
+        assert!(reasons[0].ends_with("(path-not-absolute)"), "{reasons:?}");
+        assert!(reasons[1].ends_with("(path-dot-segment)"), "{reasons:?}");
+        assert_eq!(reasons[2..], ["-", "-"]);
+    }
+
+    #[test]
+    fn broken_yaml_and_bad_utf8_are_problems() {
+        let plan = plan_text("---\n---\n_path: [\n", &PlanOptions::default());
+        assert_eq!(plan.problems.len(), 1);
+        let mut plan = Plan::default();
+        plan_file(
+            Path::new("a.yaml"),
+            b"\xff\xfe",
+            &PlanOptions::default(),
+            &mut plan,
+        );
+        assert!(plan.problems[0].message.contains("UTF-8"));
+    }
+
+    #[test]
+    fn domain_filter_matches_primary_or_cname() {
+        let text = "---\ncnames:\n- www.example.com\n---\n_path: /\ncontent-type: text/html\n";
+        let mut options = PlanOptions::default();
+        options.filters.domains = vec!["www.example.com".into()];
+        assert_eq!(plan_text(text, &options).checks.len(), 1);
+        options.filters.domains = vec!["other.org".into()];
+        assert_eq!(plan_text(text, &options).checks.len(), 0);
+    }
+}

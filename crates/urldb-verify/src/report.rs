@@ -1,0 +1,288 @@
+//! The results of a verify run for people (`human`), machines (`json`), CI
+//! test views (`junit`), pull-request annotations (`github`) and the input
+//! of the HTML page ([`html_page`], drawn by [`super::html`]). Writers take
+//! any `Write`; only the command decides where output goes.
+
+use std::io::{self, Write};
+
+use super::html::{self, HtmlPage, HtmlRow};
+use super::plan::Problem;
+use super::results::{ProblemEntry, Results, UrlResult, Verdict};
+use super::trend::Class;
+use urldb_core::source::shown_path;
+use urldb_core::text::xml;
+use urldb_core::text::{escape, path_text};
+
+pub use super::results::Summary;
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// `FILE:LINE: URL: reason`, one line per broken URL. The URL and the
+/// reason (which may quote what a server sent) are escaped
+/// ([`urldb_core::text::escape`]); a newly broken URL is marked when the
+/// history says so.
+pub fn human_line(out: &mut dyn Write, r: &UrlResult) -> io::Result<()> {
+    if r.is_broken() {
+        writeln!(
+            out,
+            "{}:{}: {}: {}{}",
+            path_text(&r.file),
+            r.line,
+            escape(&r.url),
+            escape(r.reason.as_deref().unwrap_or("broken")),
+            trend_note(r)
+        )?;
+    }
+    Ok(())
+}
+
+/// ` (new)`, ` (flaky)`: what the history says of a broken URL.
+fn trend_note(r: &UrlResult) -> &'static str {
+    match &r.history {
+        Some(t) if t.is_new() && t.flaky => " (new, flaky)",
+        Some(t) if t.is_new() => " (new)",
+        Some(t) if t.flaky => " (flaky)",
+        _ => "",
+    }
+}
+
+/// A problem of a results file (`urldb report`), as [`problem_line`].
+pub fn problem_entry_line(p: &ProblemEntry) -> String {
+    match p.line {
+        Some(line) => format!(
+            "error: {}:{line}: {}",
+            path_text(&p.file),
+            escape(&p.message)
+        ),
+        None => format!("error: {}: {}", path_text(&p.file), escape(&p.message)),
+    }
+}
+
+/// Every line of a human report: broken URLs, then the summary (unless
+/// `quiet`).
+pub fn human(out: &mut dyn Write, results: &Results, quiet: bool) -> io::Result<()> {
+    for r in &results.results {
+        human_line(out, r)?;
+    }
+    if !quiet {
+        human_summary(out, &results.summary, results.has_history())?;
+    }
+    Ok(())
+}
+
+/// A problem that kept a file or record from being verified.
+pub fn problem_line(problem: &Problem) -> String {
+    match problem.line {
+        Some(line) => format!(
+            "error: {}:{line}: {}",
+            shown_path(&problem.file),
+            escape(&problem.message)
+        ),
+        None => format!(
+            "error: {}: {}",
+            shown_path(&problem.file),
+            escape(&problem.message)
+        ),
+    }
+}
+
+/// The closing lines of a human report.
+pub fn human_summary(out: &mut dyn Write, s: &Summary, history: bool) -> io::Result<()> {
+    let mut extra = vec![format!("{} ok", s.ok)];
+    if history {
+        extra.push(format!("{} newly broken", s.new));
+        if s.flaky > 0 {
+            extra.push(format!("{} flaky", s.flaky));
+        }
+    }
+    if s.not_checked > 0 {
+        extra.push(format!(
+            "{} not checked for a faulty `_path`",
+            s.not_checked
+        ));
+    }
+    if s.skipped_robots > 0 {
+        extra.push(format!("{} skipped by robots.txt", s.skipped_robots));
+    }
+    if s.skipped_deprecated > 0 {
+        extra.push(format!(
+            "{} deprecated record{} not checked",
+            s.skipped_deprecated,
+            plural(s.skipped_deprecated)
+        ));
+    }
+    let secs = s.elapsed.as_secs_f64();
+    if s.broken == 0 {
+        writeln!(
+            out,
+            "All {} URL{} passed ({}) in {secs:.2} s.",
+            s.urls,
+            plural(s.urls),
+            extra.join(", ")
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} of {} URL{} broken ({}) in {secs:.2} s.",
+            s.broken,
+            s.urls,
+            plural(s.urls),
+            extra.join(", ")
+        )?;
+    }
+    if s.private > 0 {
+        writeln!(
+            out,
+            "note: {} URL{} resolved only to loopback, private, link-local or metadata addresses and {} not fetched; --allow-private fetches them",
+            s.private,
+            plural(s.private),
+            if s.private == 1 { "was" } else { "were" }
+        )?;
+    }
+    Ok(())
+}
+
+/// One JSON document: the [`Results`] model itself (what `urldb report`
+/// reads back).
+pub fn json(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+    urldb_core::text::write_json_pretty(&mut *out, results)?;
+    writeln!(out)
+}
+
+/// JUnit XML: one test suite, one test case per URL.
+pub fn junit(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+    let summary = &results.summary;
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<testsuites name="urldb verify" tests="{}" failures="{}" skipped="{}">"#,
+        summary.urls, summary.broken, summary.skipped_robots
+    )?;
+    writeln!(
+        out,
+        r#"  <testsuite name="urldb verify" tests="{}" failures="{}" skipped="{}" time="{:.3}">"#,
+        summary.urls,
+        summary.broken,
+        summary.skipped_robots,
+        summary.elapsed.as_secs_f64()
+    )?;
+    for r in &results.results {
+        write!(
+            out,
+            r#"    <testcase name="{}" classname="{}" file="{}" line="{}" time="{:.3}""#,
+            xml(&r.url),
+            xml(&r.file),
+            xml(&r.file),
+            r.line,
+            r.ms as f64 / 1000.0
+        )?;
+        match r.outcome {
+            Verdict::Ok => writeln!(out, "/>")?,
+            Verdict::Skipped => {
+                writeln!(out, ">")?;
+                writeln!(
+                    out,
+                    r#"      <skipped message="disallowed by robots.txt"/>"#
+                )?;
+                writeln!(out, "    </testcase>")?;
+            }
+            Verdict::Broken => {
+                let message = r.reason.as_deref().unwrap_or("broken");
+                writeln!(out, ">")?;
+                writeln!(
+                    out,
+                    r#"      <failure type="{}" message="{}">{}:{}: {}: {}</failure>"#,
+                    xml(r.kind.as_deref().unwrap_or("broken")),
+                    xml(message),
+                    xml(&r.file),
+                    r.line,
+                    xml(&r.url),
+                    xml(message)
+                )?;
+                writeln!(out, "    </testcase>")?;
+            }
+        }
+    }
+    writeln!(out, "  </testsuite>")?;
+    writeln!(out, "</testsuites>")
+}
+
+/// GitHub Actions annotations: one `::error` per broken URL, on its record.
+pub fn github(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+    use urldb_core::text::{github_data as data, github_property as property};
+    for r in results.results.iter().filter(|r| r.is_broken()) {
+        let kind = r.kind.as_deref().unwrap_or("broken");
+        writeln!(
+            out,
+            "::error file={},line={},title={}::{}",
+            property(&escape(&r.file)),
+            r.line,
+            property(&escape(&format!("urldb verify ({kind}){}", trend_note(r)))),
+            data(&escape(&format!(
+                "{}: {}",
+                r.url,
+                r.reason.as_deref().unwrap_or("broken")
+            )))
+        )?;
+    }
+    for p in &results.problems {
+        let line = p.line.map(|l| format!(",line={l}")).unwrap_or_default();
+        writeln!(
+            out,
+            "::error file={}{line},title=urldb verify::{}",
+            property(&escape(&p.file)),
+            data(&escape(&p.message))
+        )?;
+    }
+    Ok(())
+}
+
+/// The HTML page's input: every URL in the results' order, with its
+/// trend and the runs' counts when the results carry a history.
+pub fn html_page(results: &Results) -> HtmlPage {
+    let rows = results
+        .results
+        .iter()
+        .map(|r| HtmlRow {
+            url: r.url.clone(),
+            file: r.file.clone(),
+            line: r.line,
+            status: r.status,
+            verdict: if r.is_not_checked() {
+                html::Verdict::NotChecked
+            } else {
+                html_verdict(r.outcome)
+            },
+            kind: r.kind.clone(),
+            reason: r.reason.clone().unwrap_or_default(),
+            elapsed: std::time::Duration::from_millis(r.ms),
+            recent: r.history.as_ref().map_or_else(Vec::new, |t| {
+                t.recent.iter().map(|&v| html_verdict(v)).collect()
+            }),
+            // Flaky wins: a URL passing now may still be one to watch.
+            trend: r.history.as_ref().and_then(|t| match t.class {
+                _ if t.flaky => Some(html::Trend::Flaky),
+                Class::New => Some(html::Trend::New),
+                Class::Persistent => Some(html::Trend::Persistent),
+                Class::Passing | Class::Skipped => None,
+            }),
+        })
+        .collect();
+    HtmlPage {
+        counts: results.summary,
+        rows,
+        runs: results.history.clone(),
+        problems: results.problems.iter().map(problem_entry_line).collect(),
+    }
+}
+
+/// A verdict, as the page marks it.
+fn html_verdict(v: Verdict) -> html::Verdict {
+    match v {
+        Verdict::Ok => html::Verdict::Ok,
+        Verdict::Broken => html::Verdict::Broken,
+        Verdict::Skipped => html::Verdict::Skipped,
+    }
+}

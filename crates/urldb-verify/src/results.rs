@@ -1,0 +1,366 @@
+//! The one results model of a verify run: what `--format json` writes,
+//! what `urldb report` reads back and merges, and what every verify format
+//! renders from (`docs/verify.md`, "Results that merge").
+//!
+//! Plain data: a [`Results`] is a list of [`UrlResult`]s (one per URL
+//! checked), the problems that kept records from being checked, the runs
+//! it comes from, the counts, and, with `--history`, each URL's trend and
+//! the broken count of each kept run.
+
+use std::collections::{BTreeMap, HashSet};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::plan::Plan;
+use super::shard::Shard;
+pub use super::trend::Verdict;
+use super::trend::{RunCount, Trend};
+use super::{CheckResult, Failure, Outcome};
+use crate::http::FetchError;
+use urldb_core::source::display_path;
+
+/// One URL checked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UrlResult {
+    pub url: String,
+    /// The domain file, as urldb names it (`/` separators, unescaped).
+    pub file: String,
+    /// The line of the record's `_path`.
+    pub line: usize,
+    /// The record's `_path`.
+    pub path: String,
+    pub outcome: Verdict,
+    /// A stable name of the failure (`status`, `content-type`, ...).
+    pub kind: Option<String>,
+    /// Why, in words (may quote what a server sent: escape it to show it).
+    pub reason: Option<String>,
+    /// The last status received.
+    pub status: Option<u16>,
+    /// Requests made (1 + retries used).
+    pub attempts: u32,
+    /// Time taken, in milliseconds.
+    pub ms: u64,
+    /// With `--history`: new, persistent or flaky.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<Trend>,
+}
+
+impl UrlResult {
+    pub fn is_broken(&self) -> bool {
+        self.outcome == Verdict::Broken
+    }
+
+    /// Broken without a request: the record's `_path` is at fault.
+    pub fn is_not_checked(&self) -> bool {
+        self.is_broken() && self.kind.as_deref() == Some(super::NOT_CHECKED)
+    }
+
+    /// The order results are listed in, whichever shard checked them.
+    fn key(&self) -> (&str, usize, &str) {
+        (&self.file, self.line, &self.url)
+    }
+}
+
+/// A file or record that could not be verified (exit 2).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProblemEntry {
+    pub file: String,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+/// One `urldb verify` run (of one shard, or of the whole database).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunInfo {
+    /// `--run-id`, else the start time: the shards of one CI run share it.
+    pub id: String,
+    /// The start time, RFC 3339 in UTC.
+    pub started: String,
+    pub shard: Option<Shard>,
+    pub elapsed_ms: u64,
+}
+
+/// The counts of a run (or of merged runs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Summary {
+    /// URLs fetched (or skipped by robots.txt).
+    pub urls: usize,
+    pub ok: usize,
+    pub broken: usize,
+    pub skipped_robots: usize,
+    /// `deprecated` records not checked.
+    pub skipped_deprecated: usize,
+    /// Of the broken ones: refused by the private-address guard.
+    pub private: usize,
+    /// Of the broken ones: never requested, the record's `_path` being at
+    /// fault (see `urldb check`).
+    pub not_checked: usize,
+    /// Files or records that could not be read or are incomplete.
+    pub problems: usize,
+    /// Of the broken ones, with `--history`: broken now and not in the
+    /// previous run that checked the URL.
+    #[serde(default)]
+    pub new: usize,
+    /// With `--history`: URLs that recovered from a failure within the
+    /// kept runs.
+    #[serde(default)]
+    pub flaky: usize,
+    #[serde(skip)]
+    pub elapsed: Duration,
+}
+
+/// Everything a verify run (or a merge of runs) found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Results {
+    /// The runs these results come from: one, or one per merged file.
+    pub runs: Vec<RunInfo>,
+    pub summary: Summary,
+    /// One per URL, ordered by file, line, URL.
+    pub results: Vec<UrlResult>,
+    pub problems: Vec<ProblemEntry>,
+    /// With `--history`: the broken count of each kept run, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<RunCount>,
+}
+
+/// What a run of `verify` (or its merged results) comes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conclusion {
+    /// Nothing to fail on.
+    Passed,
+    /// URLs that fail by `--fail-on`.
+    Failed,
+    /// Problems that kept URLs from being judged.
+    Problems,
+}
+
+/// What exits 1: any broken URL, or only newly broken ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FailOn {
+    /// Any broken URL.
+    #[default]
+    Any,
+    /// Only URLs broken now that were not in their previous run (every
+    /// failure, without history).
+    New,
+}
+
+impl Results {
+    /// The results of one run of `plan`'s checks.
+    pub fn of_run(plan: &Plan, checks: &[CheckResult], run: RunInfo) -> Results {
+        let results = plan
+            .checks
+            .iter()
+            .zip(checks)
+            .map(|(c, r)| {
+                let (outcome, kind, reason) = match &r.outcome {
+                    Outcome::Ok => (Verdict::Ok, None, None),
+                    Outcome::SkippedByRobots => (
+                        Verdict::Skipped,
+                        Some("robots".to_string()),
+                        Some("disallowed by robots.txt".to_string()),
+                    ),
+                    Outcome::Broken(f) => (
+                        Verdict::Broken,
+                        Some(f.kind().to_string()),
+                        Some(f.to_string()),
+                    ),
+                };
+                UrlResult {
+                    url: c.url.clone(),
+                    file: display_path(&c.file),
+                    line: c.line,
+                    path: c.path.clone(),
+                    outcome,
+                    kind,
+                    reason,
+                    status: r.status,
+                    attempts: r.attempts,
+                    ms: u64::try_from(r.elapsed.as_millis()).unwrap_or(u64::MAX),
+                    history: None,
+                }
+            })
+            .collect();
+        let problems = plan
+            .problems
+            .iter()
+            .map(|p| ProblemEntry {
+                file: display_path(&p.file),
+                line: p.line,
+                message: p.message.clone(),
+            })
+            .collect();
+        let elapsed = Duration::from_millis(run.elapsed_ms);
+        let mut results = Results {
+            runs: vec![run],
+            summary: Summary::default(),
+            results,
+            problems,
+            history: Vec::new(),
+        };
+        results.sort();
+        results.recount(plan.deprecated, elapsed);
+        // The private and not-checked counts need the failure itself.
+        results.summary.private = checks
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r.outcome,
+                    Outcome::Broken(Failure::NoAnswer(FetchError::PrivateAddress { .. }))
+                )
+            })
+            .count();
+        results
+    }
+
+    fn sort(&mut self) {
+        self.results.sort_by(|a, b| a.key().cmp(&b.key()));
+    }
+
+    /// Count again from the results (after a merge or a classification).
+    pub fn recount(&mut self, deprecated: usize, elapsed: Duration) {
+        let private = self.summary.private;
+        let mut s = Summary {
+            urls: self.results.len(),
+            skipped_deprecated: deprecated,
+            problems: self.problems.len(),
+            private,
+            elapsed,
+            ..Summary::default()
+        };
+        for r in &self.results {
+            match r.outcome {
+                Verdict::Ok => s.ok += 1,
+                Verdict::Skipped => s.skipped_robots += 1,
+                Verdict::Broken => {
+                    s.broken += 1;
+                    if r.is_not_checked() {
+                        s.not_checked += 1;
+                    }
+                    if r.history.as_ref().is_none_or(|h| h.is_new()) {
+                        s.new += 1;
+                    }
+                }
+            }
+            if r.history.as_ref().is_some_and(|h| h.flaky) {
+                s.flaky += 1;
+            }
+        }
+        self.summary = s;
+    }
+
+    /// What the results call for: problems (the run could not judge
+    /// everything), failures (broken URLs: all, or only new ones), or
+    /// neither. The binary turns this into its exit code.
+    pub fn conclusion(&self, fail_on: FailOn) -> Conclusion {
+        let failing = match fail_on {
+            FailOn::Any => self.summary.broken,
+            FailOn::New => self.summary.new,
+        };
+        if !self.problems.is_empty() {
+            Conclusion::Problems
+        } else if failing > 0 {
+            Conclusion::Failed
+        } else {
+            Conclusion::Passed
+        }
+    }
+
+    /// Every history classification of these results is known.
+    pub fn has_history(&self) -> bool {
+        !self.results.is_empty() && self.results.iter().all(|r| r.history.is_some())
+    }
+}
+
+/// A URL result that more than one input holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    pub url: String,
+    pub file: String,
+    pub line: usize,
+    /// The input whose result was kept (the later one).
+    pub kept: usize,
+}
+
+/// Merge the results of shards (or of any runs): the union of their URL
+/// results, ordered as one run lists them; a URL result (URL, file, line)
+/// that several inputs hold is taken from the last input that holds it
+/// and reported as a [`Duplicate`]. Problems found by several shards
+/// (every shard plans every file) are listed once; the deprecated count
+/// is the largest one (each shard counts the whole database's).
+pub fn merge(inputs: Vec<Results>) -> (Results, Vec<Duplicate>) {
+    let mut runs = Vec::new();
+    let mut problems: Vec<ProblemEntry> = Vec::new();
+    let mut seen_problems = HashSet::new();
+    let mut by_key: BTreeMap<(String, usize, String), (usize, UrlResult)> = BTreeMap::new();
+    let mut duplicates = Vec::new();
+    let mut deprecated = 0;
+    let mut private = 0;
+    let mut elapsed = Duration::ZERO;
+    let mut own_runs = HashSet::new();
+    let mut counts: Vec<RunCount> = Vec::new();
+    for input in &inputs {
+        for run in &input.runs {
+            own_runs.insert(run.id.clone());
+        }
+    }
+    for (i, input) in inputs.into_iter().enumerate() {
+        deprecated = deprecated.max(input.summary.skipped_deprecated);
+        private += input.summary.private;
+        for run in &input.runs {
+            elapsed = elapsed.max(Duration::from_millis(run.elapsed_ms));
+        }
+        runs.extend(input.runs);
+        for p in input.problems {
+            if seen_problems.insert(p.clone()) {
+                problems.push(p);
+            }
+        }
+        for r in input.results {
+            let key = (r.file.clone(), r.line, r.url.clone());
+            if let Some((_, old)) = by_key.insert(key, (i, r)) {
+                // The result replaced is counted out of the private total.
+                if old.kind.as_deref() == Some("private-address") {
+                    private = private.saturating_sub(1);
+                }
+                duplicates.push(Duplicate {
+                    url: old.url,
+                    file: old.file,
+                    line: old.line,
+                    kept: i,
+                });
+            }
+        }
+        // A run's own count is the sum over its shards; an earlier run's,
+        // read from the same history by every shard, is taken once.
+        for c in input.history {
+            match counts.iter_mut().find(|k| k.id == c.id) {
+                Some(k) if own_runs.contains(&c.id) => {
+                    k.checked += c.checked;
+                    k.broken += c.broken;
+                }
+                Some(_) => {}
+                None => counts.push(c),
+            }
+        }
+    }
+    counts.sort_by(|a, b| (&a.started, &a.id).cmp(&(&b.started, &b.id)));
+    let mut merged = Results {
+        runs,
+        summary: Summary {
+            private,
+            ..Summary::default()
+        },
+        results: by_key.into_values().map(|(_, r)| r).collect(),
+        problems,
+        history: counts,
+    };
+    merged.recount(deprecated, elapsed);
+    (merged, duplicates)
+}
