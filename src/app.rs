@@ -4,20 +4,19 @@
 //! [`ExitStatus`]; `cli` builds the one and turns the other into the
 //! process's exit code.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
 use urldb_core::config::Config;
 use urldb_core::lint::Options;
-use urldb_core::selection::Selection;
 use urldb_store::read::Root;
 use urldb_store::settings::{RuleOverrides, Settings, SettingsError};
 use urldb_verify::results::{Conclusion, FailOn};
 
 /// Exit codes, the same in every command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExitStatus {
+pub(crate) enum ExitStatus {
     /// Nothing found, nothing to change.
     Success = 0,
     /// Findings, files to reformat, broken URLs.
@@ -29,7 +28,7 @@ pub enum ExitStatus {
 /// Why a command stopped short (exit 2). Findings, files to reformat and
 /// broken URLs are not errors: they are [`ExitStatus::Failure`].
 #[derive(Debug, thiserror::Error)]
-pub enum CommandError {
+pub(crate) enum CommandError {
     /// The command line or the configuration asks for something that
     /// cannot be done; the message says what instead.
     #[error("{0}")]
@@ -56,7 +55,7 @@ impl CommandError {
 /// The one place a command's result becomes the exit status: an error is
 /// printed once, to stderr, and is exit 2; a closed output pipe is a quiet
 /// success, as in ripgrep.
-pub fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatus {
+pub(crate) fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatus {
     match result {
         Ok(status) => status,
         Err(e) if e.is_closed_pipe() => ExitStatus::Success,
@@ -72,7 +71,7 @@ pub fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatus {
 }
 
 #[derive(Debug, Args)]
-pub struct GlobalArgs {
+pub(crate) struct GlobalArgs {
     /// The database directory (default: `root` in urldb.toml, else the current directory).
     #[arg(long, global = true, value_name = "DIR")]
     pub db: Option<PathBuf>,
@@ -97,14 +96,14 @@ pub struct GlobalArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     Auto,
     Always,
     Never,
 }
 
 #[derive(Debug, Args)]
-pub struct SelectArgs {
+pub(crate) struct SelectArgs {
     /// Only these rule codes (comma-separated; `ALL` for every rule).
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     pub select: Option<Vec<String>>,
@@ -117,7 +116,7 @@ pub struct SelectArgs {
 }
 
 /// Everything a command needs to know about where and how it runs.
-pub struct Context {
+pub(crate) struct Context {
     pub config: Config,
     pub root: Root,
     pub color: bool,
@@ -129,7 +128,7 @@ pub struct Context {
 
 impl Context {
     /// The run context; the error is the complete text to print.
-    pub fn new(global: &GlobalArgs) -> Result<Context, CommandError> {
+    pub(crate) fn new(global: &GlobalArgs) -> Result<Context, CommandError> {
         let color = match global.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -170,7 +169,7 @@ impl Context {
     }
 
     /// The results cache for a run with `options`, unless `--no-cache`.
-    pub fn cache(&self, options: &Options) -> Option<urldb_store::cache::Cache> {
+    pub(crate) fn cache(&self, options: &Options) -> Option<urldb_store::cache::Cache> {
         if self.no_cache {
             return None;
         }
@@ -185,7 +184,7 @@ impl Context {
 
     /// With `-v`: how many files a run checked, and how many the cache
     /// knew unchanged.
-    pub fn say_cached(&self, outcome: &urldb_store::database::Outcome) {
+    pub(crate) fn say_cached(&self, outcome: &urldb_store::database::Outcome) {
         if !self.verbose {
             return;
         }
@@ -206,7 +205,7 @@ impl Context {
     }
 
     /// Lint options from the configuration and the command line.
-    pub fn options(&self, select: Option<&SelectArgs>) -> Result<Options, CommandError> {
+    pub(crate) fn options(&self, select: Option<&SelectArgs>) -> Result<Options, CommandError> {
         let overrides = select.map(|s| RuleOverrides {
             select: s.select.clone(),
             extend_select: s.extend_select.clone(),
@@ -216,14 +215,14 @@ impl Context {
             .map_err(CommandError::Usage)
     }
 
-    pub fn exclude(&self) -> Result<globset::GlobSet, CommandError> {
+    pub(crate) fn exclude(&self) -> Result<globset::GlobSet, CommandError> {
         urldb_core::config::exclude_set(&self.config.exclude).map_err(CommandError::Usage)
     }
 }
 
 /// Build the context from the global options and run `f` with it; a
 /// context that cannot be built is an error (exit 2).
-pub fn with_context(
+pub(crate) fn with_context(
     global: &GlobalArgs,
     f: impl FnOnce(&Context) -> Result<ExitStatus, CommandError>,
 ) -> Result<ExitStatus, CommandError> {
@@ -231,12 +230,12 @@ pub fn with_context(
 }
 
 /// The most worker threads a run starts, whatever `--threads` says.
-pub const MAX_THREADS: usize = 256;
+pub(crate) const MAX_THREADS: usize = 256;
 
 /// `--threads N` as used: at most 4 per available core and at most
 /// [`MAX_THREADS`] (more only adds memory and switching, and a hostile
 /// `urldb.toml` or command line could ask for thousands).
-pub fn capped_threads(asked: usize) -> usize {
+pub(crate) fn capped_threads(asked: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     asked.min(cores.saturating_mul(4)).min(MAX_THREADS)
 }
@@ -262,7 +261,7 @@ impl From<FailOnArg> for FailOn {
 }
 
 /// The exit status a run of `verify` (or `report`) comes to.
-pub fn verify_exit_status(conclusion: Conclusion) -> ExitStatus {
+pub(crate) fn verify_exit_status(conclusion: Conclusion) -> ExitStatus {
     match conclusion {
         Conclusion::Passed => ExitStatus::Success,
         Conclusion::Failed => ExitStatus::Failure,

@@ -16,7 +16,7 @@ use crate::commands::fmt::FmtArgs;
     version,
     about = "Lint, format and maintain a URL database kept in git"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
     #[command(subcommand)]
@@ -24,7 +24,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Lint domain files.
     Check(CheckArgs),
     /// Rewrite domain files as canonical text.
@@ -74,7 +74,7 @@ pub enum Command {
 
 /// Run the command; its result becomes the exit status in one place
 /// ([`exit_status`]).
-pub fn run(cli: Cli) -> ExitStatus {
+pub(crate) fn run(cli: Cli) -> ExitStatus {
     exit_status(match cli.command {
         Command::Rules => crate::commands::rules::list(),
         Command::Rule { code } => crate::commands::rules::show(&code),

@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
-use urldb::lint::{Options, check_bytes};
+use urldb_core::lint::{Options, check_bytes};
 
 #[path = "../../tests/it/support/comment_insert.rs"]
 mod comment_insert;

@@ -1,9 +1,9 @@
 //! Shared checks for the fuzz targets (included with `#[path]`/`mod`).
 #![allow(dead_code)]
 
-use urldb::lint::Checked;
-use urldb::model::node::{Comment, Comments, Document, Node, Value};
-use urldb::source::Span;
+use urldb_core::lint::Checked;
+use urldb_core::model::node::{Comment, Comments, Document, Node, Value};
+use urldb_core::source::Span;
 
 /// A span is inside `text` and starts and ends on character boundaries
 /// (the reporting layer slices the text with it).

@@ -11,7 +11,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
-use urldb::lint::{Checked, Options, check_bytes};
+use urldb_core::lint::{Checked, Options, check_bytes};
 
 fn observable(checked: &Checked) -> String {
     format!(
@@ -37,8 +37,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Some(tree) = urldb::parse::fast::parse(text) {
-        let general = urldb::parse::tree::parse_tree(text);
+    if let Some(tree) = urldb_core::parse::fast::parse(text) {
+        let general = urldb_core::parse::tree::parse_tree(text);
         assert!(general.problems.is_empty() && !general.incomplete, "{text:?}");
         assert_eq!(
             format!("{:?}\n{:?}", tree.documents, tree.scalar_spans),

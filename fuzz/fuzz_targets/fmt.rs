@@ -12,8 +12,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
-use urldb::lint::{Options, check_bytes, fix};
-use urldb::model::normal::normal_form;
+use urldb_core::lint::{Options, check_bytes, fix};
+use urldb_core::model::normal::normal_form;
 
 mod common;
 

@@ -8,8 +8,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
-use urldb::lint::{Options, check_bytes};
-use urldb::parse::tree::{Problem, parse_tree};
+use urldb_core::lint::{Options, check_bytes};
+use urldb_core::parse::tree::{Problem, parse_tree};
 
 mod common;
 

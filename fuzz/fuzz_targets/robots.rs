@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use urldb::url::matches;
+use urldb_core::url::matches;
 
 /// Tokens of a path: decoded octets, and `None` for an encoded slash.
 fn model(text: &str) -> Vec<Option<u8>> {

@@ -9,9 +9,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
-use urldb::lint::{Options, check_bytes, render_options};
-use urldb::model::normal::normal_form;
-use urldb::render::render;
+use urldb_core::lint::{Options, check_bytes, render_options};
+use urldb_core::model::normal::normal_form;
+use urldb_core::render::render;
 
 mod common;
 

@@ -8,11 +8,11 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
-use urldb::interchange::uri_catalogue::{Entry, read, write};
-use urldb::listing::UrlRecord;
-use urldb::model::node::{Node, ScalarStyle, Value};
-use urldb::model::resolve::Implicit;
-use urldb::url::{Scheme, canonicalize};
+use urldb_core::interchange::uri_catalogue::{Entry, read, write};
+use urldb_core::listing::UrlRecord;
+use urldb_core::model::node::{Node, ScalarStyle, Value};
+use urldb_core::model::resolve::Implicit;
+use urldb_core::url::{Scheme, canonicalize};
 
 fn to_record(e: &Entry) -> UrlRecord {
     UrlRecord {

@@ -9,10 +9,10 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
-use urldb::lint::{Options, check_bytes};
-use urldb::model::node::{Document, Entry, Node, Scalar, Value};
-use urldb::render::{RenderOptions, render};
-use urldb::url::{canonicalize, matches};
+use urldb_core::lint::{Options, check_bytes};
+use urldb_core::model::node::{Document, Entry, Node, Scalar, Value};
+use urldb_core::render::{RenderOptions, render};
+use urldb_core::url::{canonicalize, matches};
 
 fn record_file(path: &str) -> String {
     let s = |v: &str| Node::new(Value::Scalar(Scalar::string(v)), 0..0);

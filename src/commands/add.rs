@@ -17,7 +17,7 @@ use urldb_verify::http::{BodyMode, Client, ClientOptions, FetchError};
 use urldb_verify::plan::{self, Target};
 
 #[derive(Debug, Args)]
-pub struct AddArgs {
+pub(crate) struct AddArgs {
     /// URLs to add.
     #[arg(required = true, value_name = "URL")]
     pub urls: Vec<String>,
@@ -51,7 +51,7 @@ struct Pending {
     path: String,
 }
 
-pub fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
     let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
     let timeout = match args
         .timeout

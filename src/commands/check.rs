@@ -12,7 +12,7 @@ use crate::report::{self, Counts};
 use urldb_store::database::{self, FileError, Mode, Outcome};
 
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Files or directories to check (default: the whole database).
     pub paths: Vec<PathBuf>,
     /// Apply safe fixes; the result is canonical text.
@@ -42,7 +42,7 @@ pub struct CheckArgs {
     pub shard: Option<(usize, usize)>,
 }
 
-pub fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {
     let options = ctx.options(Some(&args.select))?;
     let mode = if args.fix || args.diff {
         Mode::Fix

@@ -8,7 +8,7 @@ use crate::app::{CommandError, ExitStatus};
 /// `command`: the whole command line, from `cli` (which knows it). The
 /// script is made in memory and written once, so a failed write is an
 /// error to report (clap_complete would panic on it).
-pub fn completions(
+pub(crate) fn completions(
     shell: clap_complete::Shell,
     mut command: clap::Command,
 ) -> Result<ExitStatus, CommandError> {
@@ -17,7 +17,7 @@ pub fn completions(
     write_all(&out)
 }
 
-pub fn man(command: clap::Command) -> Result<ExitStatus, CommandError> {
+pub(crate) fn man(command: clap::Command) -> Result<ExitStatus, CommandError> {
     let mut out = Vec::new();
     clap_mangen::Man::new(command)
         .render(&mut out)

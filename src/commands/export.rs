@@ -13,7 +13,7 @@ use urldb_store::interchange;
 use urldb_store::listing::{self, Filter, UrlRecord};
 
 #[derive(Debug, Args)]
-pub struct ExportArgs {
+pub(crate) struct ExportArgs {
     /// The format to write.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub to: ExportFormat,
@@ -25,7 +25,7 @@ pub struct ExportArgs {
     pub select: super::ls::RecordArgs,
 }
 
-pub fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, CommandError> {
     // `deprecated` records included: an export loses nothing of what it
     // selects, so that `import` brings it all back (docs/coming-from-wwturldb.md).
     let filter = args.select.filter(true)?;
@@ -66,7 +66,7 @@ pub fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, CommandError>
 
 /// [`records`], when every domain `filter` asks for is named by one of the
 /// files (the error says which is not, with a suggestion).
-pub fn records_named(
+pub(crate) fn records_named(
     ctx: &Context,
     paths: &[PathBuf],
     filter: &Filter,
@@ -83,7 +83,7 @@ pub fn records_named(
 
 /// After a URL list: say that URLs with control characters were written
 /// percent-encoded (the records themselves are `path-invalid-char`).
-pub fn note_encoded(encoded: usize, ctx: &Context) {
+pub(crate) fn note_encoded(encoded: usize, ctx: &Context) {
     if encoded > 0 && !ctx.quiet {
         eprintln!(
             "note: {encoded} URL{} held control characters, written percent-encoded \
@@ -95,7 +95,7 @@ pub fn note_encoded(encoded: usize, ctx: &Context) {
 
 /// The records of `paths` (default: the whole database) that `filter`
 /// accepts; the error is a configuration problem.
-pub fn records(
+pub(crate) fn records(
     ctx: &Context,
     paths: &[PathBuf],
     filter: &Filter,
@@ -111,7 +111,7 @@ pub fn records(
 
 /// The exit status once the output is written: a failed write is the
 /// command's error ([`CommandError::Output`]); unreadable files are exit 2.
-pub fn finish(
+pub(crate) fn finish(
     written: std::io::Result<()>,
     errors: &[FileError],
 ) -> Result<ExitStatus, CommandError> {
@@ -126,7 +126,7 @@ pub fn finish(
 
 /// What `urldb export --to` writes (and `urldb ls --format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExportFormat {
+pub(crate) enum ExportFormat {
     UriCatalogue,
     Urls,
     Json,

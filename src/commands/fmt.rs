@@ -11,7 +11,7 @@ use crate::app::{CommandError, Context, ExitStatus};
 use urldb_store::database::{self, Mode, Outcome};
 
 #[derive(Debug, Args)]
-pub struct FmtArgs {
+pub(crate) struct FmtArgs {
     /// Files or directories to format (default: the whole database).
     pub paths: Vec<PathBuf>,
     /// List files that would change and exit 1; write nothing.
@@ -30,7 +30,7 @@ pub struct FmtArgs {
     pub drop_comments: bool,
 }
 
-pub fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
     let mut options = ctx.options(None)?;
     options.drop_comments = args.drop_comments;
     let stdout = std::io::stdout();

@@ -15,7 +15,7 @@ use urldb_store::edit::{self, Change, Domain, HostIndex, NewRecord};
 use urldb_store::interchange::{self, LineProblem};
 
 #[derive(Debug, Args)]
-pub struct ImportArgs {
+pub(crate) struct ImportArgs {
     /// The format to read.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub from: ImportFormat,
@@ -37,7 +37,7 @@ struct Incoming {
     record: NewRecord,
 }
 
-pub fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CommandError> {
     let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
     let name = urldb_core::source::display_path(&args.file);
     let bytes = if args.file.as_os_str() == "-" {
@@ -210,7 +210,7 @@ fn report(problems: &mut [LineProblem], name: &str, added: usize, quiet: bool) -
 
 /// What `urldb import --from` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ImportFormat {
+pub(crate) enum ImportFormat {
     UriCatalogue,
     Urls,
 }

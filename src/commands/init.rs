@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::app::{CommandError, ExitStatus};
 
 /// The configuration `init` writes: every key, commented with its default.
-pub const CONFIG: &str = r#"# urldb configuration (see docs/guide.md for every key)
+pub(crate) const CONFIG: &str = r#"# urldb configuration (see docs/guide.md for every key)
 root = "."                  # the database directory, relative to this file
 # line-ending = "auto"      # auto (keep each file's; new files LF) | lf | crlf | native
 # empty-metadata = "bare"   # bare (`---`) | braces (`--- {}`)
@@ -28,9 +28,10 @@ root = "."                  # the database directory, relative to this file
 "#;
 
 /// The example domain file: canonical, and clean for every rule.
-pub const EXAMPLE: &str = "---\n---\n_path: /\ncategories:\n- frontend\ncontent-type: text/html\n";
+pub(crate) const EXAMPLE: &str =
+    "---\n---\n_path: /\ncategories:\n- frontend\ncontent-type: text/html\n";
 
-pub fn run(dir: &Path) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(dir: &Path) -> Result<ExitStatus, CommandError> {
     let config = dir.join(urldb_core::config::FILE_NAME);
     let example = dir.join("example.com.yaml");
     for path in [&config, &example] {

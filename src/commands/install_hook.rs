@@ -8,9 +8,9 @@ use crate::app::{CommandError, Context, ExitStatus};
 
 /// The line that marks a hook as urldb's own: it may be replaced, any
 /// other hook is the user's and is kept unless `--force`.
-pub const MARKER: &str = "# installed by `urldb install-hook`";
+pub(crate) const MARKER: &str = "# installed by `urldb install-hook`";
 
-pub fn run(
+pub(crate) fn run(
     ctx: &Context,
     force: bool,
     global: &crate::app::GlobalArgs,

@@ -11,7 +11,7 @@ use urldb_store::interchange;
 use urldb_store::listing::Filter;
 
 #[derive(Debug, Args)]
-pub struct LsArgs {
+pub(crate) struct LsArgs {
     /// Domain files or directories to list (default: the whole database).
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
@@ -24,7 +24,7 @@ pub struct LsArgs {
 /// The record filters `ls` shares with `verify`: the selection, and whether
 /// `deprecated` records are in it.
 #[derive(Debug, Args)]
-pub struct FilterArgs {
+pub(crate) struct FilterArgs {
     #[command(flatten)]
     pub select: RecordArgs,
     /// Include `deprecated` records too.
@@ -34,7 +34,7 @@ pub struct FilterArgs {
 
 /// Which records: the options `ls`, `verify` and `export` share.
 #[derive(Debug, Args)]
-pub struct RecordArgs {
+pub(crate) struct RecordArgs {
     /// Only this domain (its primary name or a cname); repeatable.
     #[arg(short = 'd', long, value_name = "DOMAIN")]
     pub domain: Vec<String>,
@@ -52,7 +52,7 @@ pub struct RecordArgs {
 
 impl FilterArgs {
     /// The filter, `deprecated` records left out unless asked for.
-    pub fn filter(&self) -> Result<Filter, CommandError> {
+    pub(crate) fn filter(&self) -> Result<Filter, CommandError> {
         self.select.filter(self.include_deprecated)
     }
 }
@@ -60,7 +60,7 @@ impl FilterArgs {
 impl RecordArgs {
     /// The filter, with `--domain` values read as hosts (lowercase, IDN to
     /// A-labels, no trailing dot).
-    pub fn filter(&self, include_deprecated: bool) -> Result<Filter, CommandError> {
+    pub(crate) fn filter(&self, include_deprecated: bool) -> Result<Filter, CommandError> {
         let mut domains = Vec::new();
         for d in &self.domain {
             let url = urldb_core::url::canonicalize_given(d).map_err(|e| {
@@ -79,7 +79,7 @@ impl RecordArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LsFormat {
+pub(crate) enum LsFormat {
     /// One URL per line.
     Urls,
     /// A JSON array with every field.
@@ -88,7 +88,7 @@ pub enum LsFormat {
     Csv,
 }
 
-pub fn run(ctx: &Context, args: &LsArgs) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(ctx: &Context, args: &LsArgs) -> Result<ExitStatus, CommandError> {
     let filter = args.filter.filter()?;
     let (records, errors) = super::export::records_named(ctx, &args.paths, &filter)?;
     let stdout = std::io::stdout();

@@ -1,20 +1,20 @@
 //! One module per subcommand: read the arguments, call the library, print,
 //! and say which exit status the run earned.
 
-pub mod add;
-pub mod check;
-pub mod completions;
-pub mod export;
-pub mod fmt;
-pub mod import;
-pub mod init;
-pub mod install_hook;
-pub mod ls;
-pub mod report;
-pub mod rm;
-pub mod rules;
-pub mod server;
-pub mod verify;
+pub(crate) mod add;
+pub(crate) mod check;
+pub(crate) mod completions;
+pub(crate) mod export;
+pub(crate) mod fmt;
+pub(crate) mod import;
+pub(crate) mod init;
+pub(crate) mod install_hook;
+pub(crate) mod ls;
+pub(crate) mod report;
+pub(crate) mod rm;
+pub(crate) mod rules;
+pub(crate) mod server;
+pub(crate) mod verify;
 
 use std::io::Read;
 
@@ -24,7 +24,7 @@ use urldb_store::database::FileError;
 /// Which version of the files: the work tree (default), the index, or the
 /// files changed since a revision.
 #[derive(Debug, clap::Args, Default)]
-pub struct GitArgs {
+pub(crate) struct GitArgs {
     /// Use the staged contents (the git index) instead of the working tree.
     #[arg(long, conflicts_with = "since")]
     pub staged: bool,
@@ -41,13 +41,13 @@ fn parse_shard(text: &str) -> Result<(usize, usize), CommandError> {
 }
 
 /// The more serious of two statuses (commands that go on after a failure).
-pub fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
+pub(crate) fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
     if (b as i32) > (a as i32) { b } else { a }
 }
 
 /// Print file errors (I/O problems) to stderr, file names and messages
 /// escaped ([`urldb_core::text`]).
-pub fn print_errors(errors: &[FileError]) {
+pub(crate) fn print_errors(errors: &[FileError]) {
     for e in errors {
         eprintln!(
             "error: {}: {}",
@@ -57,7 +57,7 @@ pub fn print_errors(errors: &[FileError]) {
     }
 }
 
-pub fn read_stdin() -> Result<Vec<u8>, CommandError> {
+pub(crate) fn read_stdin() -> Result<Vec<u8>, CommandError> {
     let mut buf = Vec::new();
     std::io::stdin()
         .read_to_end(&mut buf)
@@ -67,7 +67,7 @@ pub fn read_stdin() -> Result<Vec<u8>, CommandError> {
 
 /// The files a `check` or `fmt` run looks at, and the git repository
 /// around the database when there is one.
-pub struct Run {
+pub(crate) struct Run {
     pub targets: urldb_store::database::Targets,
     /// The repository, when not already held by a staged snapshot.
     repo: Option<urldb_store::git::Repository>,
@@ -79,7 +79,7 @@ impl Run {
     /// Select the files: the work tree, the index (`--staged`), or the
     /// files changed since a revision (`--since`). `diff`: the run prints
     /// diffs, which name repository paths when there is a repository.
-    pub fn select(
+    pub(crate) fn select(
         ctx: &crate::app::Context,
         paths: &[std::path::PathBuf],
         git: &GitArgs,
@@ -120,7 +120,7 @@ impl Run {
         })
     }
 
-    pub fn repo(&self) -> Option<&urldb_store::git::Repository> {
+    pub(crate) fn repo(&self) -> Option<&urldb_store::git::Repository> {
         match &self.targets.snapshot {
             urldb_store::database::Snapshot::Index(index) => Some(&index.repo),
             urldb_store::database::Snapshot::WorkTree(_) => self.repo.as_ref(),
@@ -130,7 +130,7 @@ impl Run {
     /// The path a diff names: repository-relative inside a repository (so
     /// `git apply` takes it from the top), else as shown; control
     /// characters escaped ([`urldb_core::text::escape`]).
-    pub fn diff_path(&self, path: &std::path::Path) -> String {
+    pub(crate) fn diff_path(&self, path: &std::path::Path) -> String {
         let path = self
             .repo()
             .and_then(|r| r.repo_path(path))
@@ -141,7 +141,12 @@ impl Run {
     /// Write a file's new text: to the work tree, or with `--staged` to the
     /// index *and* the work tree, but only when the work tree holds exactly
     /// the staged bytes (otherwise unstaged work would be lost).
-    pub fn write(&self, path: &std::path::Path, read: &[u8], new: &str) -> Result<(), NotWritten> {
+    pub(crate) fn write(
+        &self,
+        path: &std::path::Path,
+        read: &[u8],
+        new: &str,
+    ) -> Result<(), NotWritten> {
         let error = |e: &dyn std::fmt::Display| NotWritten::Error(e.to_string());
         match &self.targets.snapshot {
             urldb_store::database::Snapshot::WorkTree(_) => {
@@ -171,18 +176,18 @@ impl Run {
 
 /// Why a new text was not written.
 #[derive(Debug)]
-pub enum NotWritten {
+pub(crate) enum NotWritten {
     /// `--staged`: the work tree differs from the index; both are left.
     UnstagedChanges,
     Error(String),
 }
 
 impl NotWritten {
-    pub const UNSTAGED: &str = "not formatted: the working tree has unstaged changes to this \
+    pub(crate) const UNSTAGED: &str = "not formatted: the working tree has unstaged changes to this \
         file (they are kept); stage them, or run `urldb fmt` on the file, and run again";
 
     /// What to tell the user.
-    pub fn message(self) -> String {
+    pub(crate) fn message(self) -> String {
         match self {
             NotWritten::UnstagedChanges => NotWritten::UNSTAGED.to_string(),
             NotWritten::Error(message) => message,
@@ -193,7 +198,11 @@ impl NotWritten {
 /// The unified diff from `file` as read to `new`, as `fmt --diff` and
 /// `check --diff` print it: named by its repository path when there is a
 /// run with a repository, else as shown (stdin).
-pub fn diff_of(run: Option<&Run>, file: &urldb_store::database::FileResult, new: &str) -> String {
+pub(crate) fn diff_of(
+    run: Option<&Run>,
+    file: &urldb_store::database::FileResult,
+    new: &str,
+) -> String {
     let path = match run {
         Some(run) => run.diff_path(&file.path),
         None => urldb_core::source::shown_path(&file.path),

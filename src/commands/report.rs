@@ -19,7 +19,7 @@ const MAX_RESULTS_FILE: u64 = 4 << 30;
 const MAX_NAMED: usize = 10;
 
 #[derive(Debug, Args)]
-pub struct ReportArgs {
+pub(crate) struct ReportArgs {
     /// `urldb verify --format json` output files, e.g. one per shard.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -31,7 +31,7 @@ pub struct ReportArgs {
     pub fail_on: FailOnArg,
 }
 
-pub fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
     let mut inputs = Vec::with_capacity(args.files.len());
     for path in &args.files {
         inputs.push(read(path)?);

@@ -10,13 +10,13 @@ use crate::app::{CommandError, Context, ExitStatus};
 use urldb_store::edit::{self, Change, Domain, HostIndex};
 
 #[derive(Debug, Args)]
-pub struct RmArgs {
+pub(crate) struct RmArgs {
     /// URLs whose records to remove.
     #[arg(required = true, value_name = "URL")]
     pub urls: Vec<String>,
 }
 
-pub fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {
     let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
     let index = HostIndex::build(&ctx.root, &exclude);
     let mut status = ExitStatus::Success;

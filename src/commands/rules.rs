@@ -6,7 +6,7 @@ use std::io::Write;
 use crate::app::{CommandError, ExitStatus};
 use urldb_core::rules::{self, FixKind, docs::render};
 
-pub fn list() -> Result<ExitStatus, CommandError> {
+pub(crate) fn list() -> Result<ExitStatus, CommandError> {
     let mut out = std::io::stdout().lock();
     let width = rules::ALL.iter().map(|r| r.code.len()).max().unwrap_or(0);
     for rule in rules::ALL {
@@ -26,7 +26,7 @@ pub fn list() -> Result<ExitStatus, CommandError> {
     Ok(ExitStatus::Success)
 }
 
-pub fn show(code: &str) -> Result<ExitStatus, CommandError> {
+pub(crate) fn show(code: &str) -> Result<ExitStatus, CommandError> {
     let rule = rules::by_code(code)
         .ok_or_else(|| CommandError::Usage(urldb_core::config::unknown_rule_message(code)))?;
     let mut out = std::io::stdout().lock();

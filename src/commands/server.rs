@@ -4,7 +4,7 @@ use crate::app::{CommandError, ExitStatus};
 
 /// Serve until the client says `exit`: 0 after `shutdown`, 1 without it
 /// (as the protocol asks), 2 when the connection itself failed.
-pub fn run(config: Option<&std::path::Path>) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(config: Option<&std::path::Path>) -> Result<ExitStatus, CommandError> {
     match urldb_server::run_stdio(config.map(std::path::Path::to_path_buf)) {
         Ok(true) => Ok(ExitStatus::Success),
         Ok(false) => Ok(ExitStatus::Failure),

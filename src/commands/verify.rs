@@ -18,7 +18,7 @@ use urldb_verify::results::{Results, RunInfo};
 use urldb_verify::{CheckResult, Outcome, RunOptions};
 
 #[derive(Debug, Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// Domain files or directories to verify (default: the whole database).
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
@@ -74,7 +74,7 @@ pub struct VerifyArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum VerifyFormat {
+pub(crate) enum VerifyFormat {
     /// One line per broken URL and a summary.
     Human,
     /// One JSON document with every result.
@@ -90,7 +90,7 @@ pub enum VerifyFormat {
 }
 
 /// Write `results` in `format` to standard output (`verify` and `report`).
-pub fn write_results(
+pub(crate) fn write_results(
     format: VerifyFormat,
     results: &Results,
     quiet: bool,
@@ -114,7 +114,7 @@ const DEFAULT_CONCURRENCY: usize = 32;
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 const DEFAULT_RETRIES: u32 = 2;
 
-pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
+pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
     let settings = settings(ctx, args)?;
     let exclude = ctx.exclude()?;
     let targets = urldb_store::database::targets(&ctx.root, &args.paths, &exclude);

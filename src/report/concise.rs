@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use urldb_core::text::escape;
 use urldb_store::database::FileResult;
 
-pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     for file in files {
         let path = urldb_core::source::shown_path(&file.path);
         let (shown, more) = super::capped(&file.checked.findings);

@@ -29,7 +29,7 @@ const CUT_BEFORE: usize = 40;
 /// How much of a cut line is kept in all (in characters of the file).
 const CUT_KEEP: usize = 120;
 
-pub fn write(out: &mut dyn Write, files: &[FileResult], color: bool) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, files: &[FileResult], color: bool) -> io::Result<()> {
     let theme = if color {
         GraphicalTheme::unicode()
     } else {

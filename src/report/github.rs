@@ -13,7 +13,7 @@ use urldb_core::rules::diagnostic::Severity;
 use urldb_core::text::{escape, github_data as data, github_property as property};
 use urldb_store::database::FileResult;
 
-pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     for file in files {
         for f in super::locate(file) {
             let command = match f.severity {

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use urldb_store::database::FileResult;
 
-pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     let all: Vec<_> = files.iter().flat_map(super::locate).collect();
     urldb_core::text::write_json_pretty(&mut *out, &all)?;
     writeln!(out)

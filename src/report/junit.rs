@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use urldb_core::text::xml;
 use urldb_store::database::FileResult;
 
-pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     let total: usize = files.iter().map(|f| f.checked.findings.len()).sum();
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(

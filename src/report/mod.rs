@@ -1,12 +1,12 @@
 //! Turning findings into output. The only layer that knows about lines,
 //! columns and miette; every format reads the same [`Located`] findings.
 
-pub mod concise;
-pub mod full;
-pub mod github;
-pub mod json;
-pub mod junit;
-pub mod sarif;
+pub(crate) mod concise;
+pub(crate) mod full;
+pub(crate) mod github;
+pub(crate) mod json;
+pub(crate) mod junit;
+pub(crate) mod sarif;
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -17,7 +17,7 @@ use urldb_store::database::FileResult;
 
 /// Output formats of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Source snippets with labelled spans and help (the default on a terminal).
     Full,
     /// One line per finding: `path:line:col: code message`.
@@ -35,7 +35,7 @@ pub enum Format {
 /// A finding with its position in lines and columns (1-based, columns in
 /// characters), computed once for every output format.
 #[derive(Debug, serde::Serialize)]
-pub struct Located<'a> {
+pub(crate) struct Located<'a> {
     pub path: String,
     pub line: usize,
     pub column: usize,
@@ -53,7 +53,7 @@ pub struct Located<'a> {
 /// Every finding of `file`, located. Findings are in file order, so two
 /// cursors (starts, ends) walk forward along each line: many findings on
 /// one long line cost the line once, not once per finding.
-pub fn locate(file: &FileResult) -> Vec<Located<'_>> {
+pub(crate) fn locate(file: &FileResult) -> Vec<Located<'_>> {
     let source = &file.checked.source;
     let path = display_path(&file.path);
     let mut starts = Cursor::new(source);
@@ -105,7 +105,7 @@ impl<'a> Cursor<'a> {
 }
 
 /// One finding of `file`, located.
-pub fn locate_one<'a>(file: &'a FileResult, f: &'a Finding) -> Located<'a> {
+pub(crate) fn locate_one<'a>(file: &'a FileResult, f: &'a Finding) -> Located<'a> {
     let source = &file.checked.source;
     Located::new(
         display_path(&file.path),
@@ -142,12 +142,12 @@ impl<'a> Located<'a> {
 /// The human formats (`full`, `concise`) show at most this many findings
 /// of one rule in one file; one line counts the rest. Machine formats
 /// list every finding.
-pub const SHOWN_PER_RULE: usize = 50;
+pub(crate) const SHOWN_PER_RULE: usize = 50;
 
 /// The findings a human format shows (in order), and for each rule with
 /// more than [`SHOWN_PER_RULE`] findings in the file, how many are not
 /// shown (in the order the rules were first cut).
-pub fn capped(findings: &[Finding]) -> (Vec<&Finding>, Vec<(&'static str, usize)>) {
+pub(crate) fn capped(findings: &[Finding]) -> (Vec<&Finding>, Vec<(&'static str, usize)>) {
     let mut seen: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut shown = Vec::new();
     let mut order = Vec::new();
@@ -168,7 +168,7 @@ pub fn capped(findings: &[Finding]) -> (Vec<&Finding>, Vec<(&'static str, usize)
 }
 
 /// The line that stands for the findings a human format does not show.
-pub fn more_line(shown_path: &str, code: &str, n: usize) -> String {
+pub(crate) fn more_line(shown_path: &str, code: &str, n: usize) -> String {
     format!(
         "{shown_path}: … and {} more `{code}` finding{} in this file (all of them in `--format json`)",
         urldb_core::text::thousands(n),
@@ -178,7 +178,7 @@ pub fn more_line(shown_path: &str, code: &str, n: usize) -> String {
 
 /// Counts for the summary line and the exit code.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Counts {
+pub(crate) struct Counts {
     pub errors: usize,
     pub warnings: usize,
     pub fixable: usize,
@@ -186,7 +186,7 @@ pub struct Counts {
 }
 
 impl Counts {
-    pub fn of(files: &[FileResult]) -> Counts {
+    pub(crate) fn of(files: &[FileResult]) -> Counts {
         let mut c = Counts::default();
         for file in files {
             if !file.checked.findings.is_empty() {
@@ -203,13 +203,13 @@ impl Counts {
         c
     }
 
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.errors + self.warnings
     }
 }
 
 /// Write the findings of `files` in `format`.
-pub fn write(
+pub(crate) fn write(
     out: &mut dyn Write,
     format: Format,
     files: &[FileResult],
@@ -226,7 +226,7 @@ pub fn write(
 }
 
 /// `--statistics`: how many findings per code.
-pub fn statistics(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+pub(crate) fn statistics(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     let mut counts: BTreeMap<&'static str, (usize, bool, &'static str)> = BTreeMap::new();
     for file in files {
         for f in &file.checked.findings {
@@ -250,7 +250,7 @@ pub fn statistics(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
 /// The closing lines of a `check` run. `unchecked`: files that could not
 /// be read or written (their errors follow on stderr): a run with any is
 /// never reported as passed.
-pub fn summary(
+pub(crate) fn summary(
     out: &mut dyn Write,
     counts: Counts,
     fixed: usize,

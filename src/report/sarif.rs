@@ -13,13 +13,13 @@ use urldb_store::database::FileResult;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
-pub fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     urldb_core::text::write_json_pretty(&mut *out, &log(files))?;
     writeln!(out)
 }
 
 /// The whole SARIF log.
-pub fn log(files: &[FileResult]) -> Value {
+pub(crate) fn log(files: &[FileResult]) -> Value {
     let rules: Vec<Value> = rules::ALL.iter().map(|r| rule(r)).collect();
     let results: Vec<Value> = files
         .iter()

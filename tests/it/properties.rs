@@ -135,7 +135,7 @@ fn record() -> impl Strategy<Value = Node> {
         })
 }
 
-pub fn file() -> impl Strategy<Value = Vec<Document>> {
+pub(crate) fn file() -> impl Strategy<Value = Vec<Document>> {
     (any::<bool>(), prop::collection::vec(record(), 0..6)).prop_map(|(https, records)| {
         let meta = if https {
             Some(Node::new(

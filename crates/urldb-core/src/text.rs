@@ -207,7 +207,7 @@ mod tests {
 /// characters [`needs_escape`] names as `\uXXXX` (serde_json escapes only
 /// C0 controls): the value stays exact, and no raw control character
 /// reaches a terminal that shows the JSON.
-pub struct JsonFormatter<F>(pub F);
+pub(crate) struct JsonFormatter<F>(pub F);
 
 impl<F: serde_json::ser::Formatter> serde_json::ser::Formatter for JsonFormatter<F> {
     fn write_string_fragment<W: ?Sized + std::io::Write>(

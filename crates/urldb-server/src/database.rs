@@ -16,13 +16,13 @@ use urldb_core::rules::{self, Check, DbContext, FileFacts};
 
 /// The facts of a database's files on disk, each with its resolved path
 /// (to recognise the file of an open buffer however it is spelt).
-pub type DiskFacts = Vec<(PathBuf, FileFacts)>;
+pub(crate) type DiskFacts = Vec<(PathBuf, FileFacts)>;
 
 /// Read the facts of every domain file under `root`: the files the
 /// database walk finds, by the read policy (a link leading out of the root,
 /// or a file over the size limit, is not read, and has no facts, as in
 /// `check`).
-pub fn disk_facts(root: &Path, exclude: &globset::GlobSet, limit: u64) -> DiskFacts {
+pub(crate) fn disk_facts(root: &Path, exclude: &globset::GlobSet, limit: u64) -> DiskFacts {
     let files = urldb_store::discover::find(root, exclude).files;
     files
         .par_iter()
@@ -40,7 +40,7 @@ pub fn disk_facts(root: &Path, exclude: &globset::GlobSet, limit: u64) -> DiskFa
 }
 
 /// A path with its directory resolved (its file name kept).
-pub fn resolved(path: &Path) -> PathBuf {
+pub(crate) fn resolved(path: &Path) -> PathBuf {
     match (
         path.parent().and_then(|d| d.canonicalize().ok()),
         path.file_name(),
@@ -53,7 +53,7 @@ pub fn resolved(path: &Path) -> PathBuf {
 /// The cross-file findings of the document `checked` (at `path`), with the
 /// other open buffers of the same database (`others`: path and text)
 /// instead of their files on disk.
-pub fn findings(
+pub(crate) fn findings(
     path: &Path,
     checked: &Checked,
     others: &[(PathBuf, &str)],

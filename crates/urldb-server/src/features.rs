@@ -21,7 +21,7 @@ use urldb_core::rules::diagnostic::{Finding, Severity};
 use urldb_core::source::Source;
 
 /// The code action kind of "fix all".
-pub const FIX_ALL: &str = "source.fixAll.urldb";
+pub(crate) const FIX_ALL: &str = "source.fixAll.urldb";
 
 /// Check a buffer. A buffer over `max-file-size` is not parsed: it gets
 /// the one `file-too-large` finding, as a file on disk would.
@@ -101,7 +101,7 @@ pub fn format(checked: &Checked) -> Result<Option<String>, String> {
 }
 
 /// One edit replacing the whole text.
-pub fn replace_all(pos: &Positions, new_text: String) -> TextEdit {
+pub(crate) fn replace_all(pos: &Positions, new_text: String) -> TextEdit {
     TextEdit {
         range: pos.all(),
         new_text,
@@ -115,7 +115,7 @@ pub fn replace_all(pos: &Positions, new_text: String) -> TextEdit {
 // mistakes for a mutable key; the map holds one entry and is never looked
 // up.
 #[allow(clippy::mutable_key_type)]
-pub fn code_actions(
+pub(crate) fn code_actions(
     checked: &Checked,
     options: &Options,
     uri: &Uri,

@@ -17,7 +17,7 @@ fn schema() -> &'static Value {
 
 /// The description of `key` in the metadata (`metadata`) or a record, as
 /// Markdown; `None` for a key urldb does not know.
-pub fn describe(key: &str, metadata: bool) -> Option<String> {
+pub(crate) fn describe(key: &str, metadata: bool) -> Option<String> {
     let known: &[&str] = if metadata {
         &domain::METADATA_KEYS
     } else {

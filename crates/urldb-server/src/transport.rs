@@ -21,7 +21,7 @@ const MAX_BODY: usize = 1 << 30;
 /// The server's end of a connection over stdin/stdout, and the thread
 /// writing stdout (join it, after dropping the connection, to flush every
 /// answer).
-pub fn stdio() -> (Connection, JoinHandle<()>) {
+pub(crate) fn stdio() -> (Connection, JoinHandle<()>) {
     let (server, client) = Connection::memory();
     let Connection { sender, receiver } = client;
     // The reader is not joined: at the end it may be blocked on stdin,

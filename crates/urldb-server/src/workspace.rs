@@ -101,7 +101,7 @@ fn options(settings: &Settings) -> Result<(Options, globset::GlobSet), String> {
 
 /// `path` is a file the database walk would find: under the root (both
 /// resolved), in no hidden directory, matched by no `exclude` glob.
-pub fn in_database(path: &Path, root: &Path, exclude: &globset::GlobSet) -> bool {
+pub(crate) fn in_database(path: &Path, root: &Path, exclude: &globset::GlobSet) -> bool {
     let (Ok(root), Some(dir), Some(file)) = (
         root.canonicalize(),
         path.parent().and_then(|d| d.canonicalize().ok()),

@@ -430,7 +430,7 @@ impl Cache {
 }
 
 /// The SHA-256 of a file's bytes, in hex.
-pub fn content_hash(raw: &[u8]) -> String {
+pub(crate) fn content_hash(raw: &[u8]) -> String {
     hex_digest(&Sha256::digest(raw))
 }
 

@@ -184,7 +184,7 @@ impl HostIndex {
 }
 
 /// The documents of a file's metadata, read from its first lines only.
-pub fn read_metadata(root: &Root, path: &Path) -> Result<Vec<Document>, String> {
+pub(crate) fn read_metadata(root: &Root, path: &Path) -> Result<Vec<Document>, String> {
     let (file, _) = crate::read::open(path, Some(root))?;
     let mut reader = BufReader::new(file);
     let mut head: Vec<u8> = Vec::new();

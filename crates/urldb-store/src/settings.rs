@@ -162,7 +162,7 @@ pub fn find_config(dir: &Path) -> Option<PathBuf> {
 }
 
 /// Read and validate a configuration file.
-pub fn load_config(path: &Path) -> Result<Config, ConfigError> {
+pub(crate) fn load_config(path: &Path) -> Result<Config, ConfigError> {
     let read_error = |message: String| ConfigError::Read {
         path: path.to_path_buf(),
         message,

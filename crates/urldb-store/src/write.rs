@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 /// How long a writer waits for another's lock before giving up.
-pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -63,7 +63,7 @@ fn parent_dir(path: &Path) -> &Path {
 }
 
 /// `FILE.lock`, next to `FILE`.
-pub fn lock_path(path: &Path) -> PathBuf {
+pub(crate) fn lock_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".lock");
     PathBuf::from(name)

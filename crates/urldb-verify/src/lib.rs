@@ -64,7 +64,7 @@ const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
 
 /// [`Failure::kind`] of a record never requested (its `_path` is at
 /// fault), which reports count apart.
-pub const NOT_CHECKED: &str = "not-checked";
+pub(crate) const NOT_CHECKED: &str = "not-checked";
 
 /// Why a URL is broken.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,7 +223,7 @@ const ALIASES: [(&str, &str); 2] = [
 
 /// The two content types name the same media type (parameters ignored,
 /// case-insensitive: [`media_type::essence`]), or tolerated aliases.
-pub fn same_media_type(a: &str, b: &str) -> bool {
+pub(crate) fn same_media_type(a: &str, b: &str) -> bool {
     let a = media_type::essence(a).to_ascii_lowercase();
     let b = media_type::essence(b).to_ascii_lowercase();
     a == b
@@ -295,7 +295,7 @@ pub fn judge(expect: &Expect, response: &Response) -> Result<(), Failure> {
 
 /// Fetch one URL (never one that is not to be checked), retrying on connection errors, 5xx and 429, and judge
 /// the last answer.
-pub fn check_one(client: &Client, check: &Check, options: &RunOptions) -> CheckResult {
+pub(crate) fn check_one(client: &Client, check: &Check, options: &RunOptions) -> CheckResult {
     if let Some(reason) = &check.not_checked {
         return CheckResult {
             outcome: Outcome::Broken(Failure::NotChecked(reason.clone())),

@@ -17,7 +17,7 @@ use urldb_store::listing::Filter;
 /// clients rewrite, a fragment that is never sent). A record with one is
 /// never requested: it is reported as not checked, and counts as broken.
 /// These are the rules' own checks, run on the file as `check` runs them.
-pub static BLOCKING: [&Rule; 5] = [
+pub(crate) static BLOCKING: [&Rule; 5] = [
     &rules::path_not_absolute::RULE,
     &rules::path_bad_escape::RULE,
     &rules::path_invalid_char::RULE,

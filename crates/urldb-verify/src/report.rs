@@ -23,7 +23,7 @@ fn plural(n: usize) -> &'static str {
 /// reason (which may quote what a server sent) are escaped
 /// ([`urldb_core::text::escape`]); a newly broken URL is marked when the
 /// history says so.
-pub fn human_line(out: &mut dyn Write, r: &UrlResult) -> io::Result<()> {
+pub(crate) fn human_line(out: &mut dyn Write, r: &UrlResult) -> io::Result<()> {
     if r.is_broken() {
         writeln!(
             out,
@@ -89,7 +89,7 @@ pub fn problem_line(problem: &Problem) -> String {
 }
 
 /// The closing lines of a human report.
-pub fn human_summary(out: &mut dyn Write, s: &Summary, history: bool) -> io::Result<()> {
+pub(crate) fn human_summary(out: &mut dyn Write, s: &Summary, history: bool) -> io::Result<()> {
     let mut extra = vec![format!("{} ok", s.ok)];
     if history {
         extra.push(format!("{} newly broken", s.new));

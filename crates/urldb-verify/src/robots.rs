@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::http::{BodyMode, Client};
 
 /// The product token urldb looks for in `User-agent` lines.
-pub const TOKEN: &str = "urldb";
+pub(crate) const TOKEN: &str = "urldb";
 
 /// How much of a `/robots.txt` is read; the draft asks robots to bound it.
 const MAX_ROBOTS: u64 = 512 * 1024;

@@ -21,7 +21,7 @@ struct State {
     remaining: usize,
 }
 
-pub struct Scheduler {
+pub(crate) struct Scheduler {
     state: Mutex<State>,
     wake: Condvar,
     per_host: usize,
@@ -29,14 +29,14 @@ pub struct Scheduler {
 
 /// A check handed out: release it with [`Scheduler::done`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Ticket {
+pub(crate) struct Ticket {
     pub check: usize,
     host: usize,
 }
 
 impl Scheduler {
     /// `host_of[i]` is the host index of check `i` (any dense numbering).
-    pub fn new(host_of: &[usize], per_host: usize) -> Scheduler {
+    pub(crate) fn new(host_of: &[usize], per_host: usize) -> Scheduler {
         let count = host_of.iter().map(|h| h + 1).max().unwrap_or(0);
         let mut hosts: Vec<Host> = (0..count)
             .map(|_| Host {
@@ -67,7 +67,7 @@ impl Scheduler {
 
     /// The next check to run, waiting for a free per-host slot when
     /// needed; `None` when every check has been handed out.
-    pub fn next(&self) -> Option<Ticket> {
+    pub(crate) fn next(&self) -> Option<Ticket> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         loop {
             if state.remaining == 0 {
@@ -94,7 +94,7 @@ impl Scheduler {
     }
 
     /// The check of `ticket` is finished: its host's slot is free.
-    pub fn done(&self, ticket: Ticket) {
+    pub(crate) fn done(&self, ticket: Ticket) {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let h = &mut state.hosts[ticket.host];
         h.active = h.active.saturating_sub(1);

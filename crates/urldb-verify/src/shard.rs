@@ -26,7 +26,7 @@ impl Shard {
 }
 
 /// Which of `count` buckets (0-based) a URL falls in.
-pub fn bucket(url: &str, count: u32) -> u32 {
+pub(crate) fn bucket(url: &str, count: u32) -> u32 {
     let digest = Sha256::digest(url.as_bytes());
     let mut first = [0u8; 8];
     first.copy_from_slice(&digest[..8]);

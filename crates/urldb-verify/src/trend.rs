@@ -50,7 +50,7 @@ mod letters {
     use super::Verdict;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(v: &[Verdict], s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(v: &[Verdict], s: S) -> Result<S::Ok, S::Error> {
         let letter = |v: &Verdict| match v {
             Verdict::Ok => b'o',
             Verdict::Broken => b'x',
@@ -72,7 +72,7 @@ mod letters {
         s.serialize_str(std::str::from_utf8(text).unwrap_or_default())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Verdict>, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Verdict>, D::Error> {
         let text = String::deserialize(d)?;
         text.chars()
             .map(|c| match c {
@@ -105,7 +105,7 @@ pub struct RunCount {
 
 /// Classify one URL's verdict now against its verdicts in the kept
 /// earlier runs (oldest first).
-pub fn classify(earlier: &[Verdict], now: Verdict) -> Trend {
+pub(crate) fn classify(earlier: &[Verdict], now: Verdict) -> Trend {
     let mut recent = earlier.to_vec();
     recent.push(now);
     let class = match now {

@@ -16,7 +16,7 @@
 
 /// Rules whose example cannot be made in a test, and why: their fixture
 /// (`tests/fixtures/rules/`) shows them instead.
-pub const ILLUSTRATIVE: &[&str] = &[
+pub(super) const ILLUSTRATIVE: &[&str] = &[
     // A 300 MB file.
     "file-too-large",
     // 200,001 documents.
@@ -24,7 +24,7 @@ pub const ILLUSTRATIVE: &[&str] = &[
 ];
 
 #[derive(Debug, Default)]
-pub struct Examples {
+pub(super) struct Examples {
     pub bad: Vec<(String, Vec<u8>)>,
     pub good: Vec<(String, Vec<u8>)>,
 }
@@ -36,7 +36,7 @@ enum Section {
     Good,
 }
 
-pub fn read(doc: &str) -> Examples {
+pub(super) fn read(doc: &str) -> Examples {
     let mut examples = Examples::default();
     let mut section = Section::Other;
     let mut block: Option<(String, Vec<&str>)> = None;

@@ -12,7 +12,7 @@ use urldb_core::model::normal::normal_form;
 /// before it), and the end of a line that ends a scalar, a key's `:`, a
 /// `-` or a `---` (a comment after it). Lines inside a multi-line quoted
 /// scalar are neither.
-pub fn legal_places(text: &str) -> (Vec<usize>, Vec<usize>) {
+pub(super) fn legal_places(text: &str) -> (Vec<usize>, Vec<usize>) {
     let tree = urldb_core::parse::tree::parse_tree(text);
     let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
     let mut starts: Vec<usize> = tree
@@ -47,13 +47,13 @@ pub fn legal_places(text: &str) -> (Vec<usize>, Vec<usize>) {
 }
 
 /// The marker of comment `i`: unique, and no marker holds another.
-pub fn marker(i: usize) -> String {
+pub(super) fn marker(i: usize) -> String {
     format!("n{i:03}x")
 }
 
 /// `text` with comments: each choice is (own line?, which place, indent,
 /// tail). Returns the text and the markers of the comments that went in.
-pub fn insert(text: &str, choices: &[(bool, usize, u8, String)]) -> (String, Vec<String>) {
+pub(super) fn insert(text: &str, choices: &[(bool, usize, u8, String)]) -> (String, Vec<String>) {
     let (starts, ends) = legal_places(text);
     let mut inserts: Vec<(usize, String)> = Vec::new();
     let mut markers = Vec::new();
@@ -91,7 +91,7 @@ pub fn insert(text: &str, choices: &[(bool, usize, u8, String)]) -> (String, Vec
 /// The properties of `fmt` on `with` (a text with the comments of
 /// `markers` put in by [`insert`]) and `without` (the same text without
 /// them).
-pub fn check(without: &str, with: &str, markers: &[String]) -> Result<(), String> {
+pub(super) fn check(without: &str, with: &str, markers: &[String]) -> Result<(), String> {
     let path = Path::new("example.com.yaml");
     let options = Options::default();
     let plain = check_bytes(path, without.as_bytes(), &options);

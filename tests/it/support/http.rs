@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 /// A running server: its port, how many connections it took, and the
 /// request targets it was sent, in the order read.
-pub struct Listening {
+pub(crate) struct Listening {
     pub port: u16,
     pub connections: Arc<AtomicUsize>,
     pub requests: Arc<Mutex<Vec<String>>>,
@@ -20,7 +20,7 @@ pub struct Listening {
 /// Start a server that calls `answer` with each connection and its
 /// request target, once the request line and headers are read. A
 /// connection closed before its headers end gets no answer.
-pub fn listen(answer: impl Fn(TcpStream, &str) + Send + Sync + 'static) -> Listening {
+pub(crate) fn listen(answer: impl Fn(TcpStream, &str) + Send + Sync + 'static) -> Listening {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().expect("addr").port();
     let connections = Arc::new(AtomicUsize::new(0));

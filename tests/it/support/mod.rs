@@ -1,17 +1,17 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
-pub mod http;
-pub mod oracles;
+pub(crate) mod http;
+pub(crate) mod oracles;
 
-pub use oracles::{python, run_python};
+pub(crate) use oracles::{python, run_python};
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// Run `git` in `dir` with a committer identity of its own, insist that
 /// it succeeds, and return what it printed.
-pub fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .current_dir(dir)
         .args(["-c", "user.name=t", "-c", "user.email=t@example.test"])
@@ -28,13 +28,13 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
 
 /// A small deterministic generator (xorshift64*): the tests must make the
 /// same data on every run and machine, and need nothing more.
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -42,13 +42,13 @@ impl Rng {
         self.0 = x;
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+    pub(crate) fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
     }
-    pub fn chance(&mut self, percent: usize) -> bool {
+    pub(crate) fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
 }
@@ -56,14 +56,14 @@ impl Rng {
 /// The built `urldb` binary. Its results cache goes under `target/`, not
 /// the user's cache directory (a test that looks at the cache sets its own
 /// `XDG_CACHE_HOME`).
-pub fn urldb() -> Command {
+pub(crate) fn urldb() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_urldb"));
     cmd.env("XDG_CACHE_HOME", oracles::target_tmp().join("xdg-cache"));
     cmd
 }
 
 /// Run urldb in `dir` with `args`; stdin closed.
-pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn run_in(dir: &Path, args: &[&str]) -> Output {
     urldb()
         .current_dir(dir)
         .args(args)
@@ -75,7 +75,7 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Output {
 }
 
 /// Copy a directory tree.
-pub fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for entry in std::fs::read_dir(from).expect("read_dir") {
         let entry = entry.expect("entry");

@@ -5,7 +5,7 @@ use urldb_core::model::node::{Document, Node, Value};
 
 /// How many `#` the scalars (keys and values) and the comments of `docs`
 /// hold.
-pub fn hashes(docs: &[Document]) -> usize {
+pub(super) fn hashes(docs: &[Document]) -> usize {
     fn node(n: &Node) -> usize {
         match &n.value {
             Value::Scalar(s) => s.value.matches('#').count(),
@@ -25,7 +25,7 @@ pub fn hashes(docs: &[Document]) -> usize {
 }
 
 /// Where the last node of `docs` ends.
-pub fn last_end(docs: &[Document]) -> usize {
+pub(super) fn last_end(docs: &[Document]) -> usize {
     fn node(n: &Node) -> usize {
         let inner = match &n.value {
             Value::Scalar(_) => 0,
@@ -46,7 +46,7 @@ pub fn last_end(docs: &[Document]) -> usize {
 
 /// `tail` (what follows the last node) holds only layout and comments,
 /// which the model keeps (`hashes` counts them): nothing would be cut off.
-pub fn only_layout_and_comments(tail: &str) -> bool {
+pub(super) fn only_layout_and_comments(tail: &str) -> bool {
     tail.split(['\n', '\r']).all(|line| {
         let bytes = line.as_bytes();
         let code = (0..bytes.len())

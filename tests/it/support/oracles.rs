@@ -15,19 +15,19 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 /// The repository.
-pub fn repo() -> &'static Path {
+pub(crate) fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// `target/tmp` (or its place under `CARGO_TARGET_DIR`): everything the
 /// tests install lives here, nothing outside `target/`.
-pub fn target_tmp() -> PathBuf {
+pub(crate) fn target_tmp() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
 }
 
 /// Run `make` holding an exclusive lock named `name`; other processes
 /// asking for the same lock wait until it is released.
-pub fn locked<T>(name: &str, make: impl FnOnce() -> T) -> T {
+pub(crate) fn locked<T>(name: &str, make: impl FnOnce() -> T) -> T {
     let dir = target_tmp();
     std::fs::create_dir_all(&dir).expect("create target/tmp");
     let lock: File = OpenOptions::new()
@@ -43,13 +43,13 @@ pub fn locked<T>(name: &str, make: impl FnOnce() -> T) -> T {
 }
 
 /// The virtual environment with the oracles, made on first use.
-pub fn venv() -> &'static Path {
+pub(crate) fn venv() -> &'static Path {
     static VENV: OnceLock<PathBuf> = OnceLock::new();
     VENV.get_or_init(|| locked("oracles-venv", make_venv))
 }
 
 /// The environment's Python (it has every package of the requirements).
-pub fn python() -> PathBuf {
+pub(crate) fn python() -> PathBuf {
     venv().join("bin/python")
 }
 
@@ -57,7 +57,11 @@ pub fn python() -> PathBuf {
 /// `input` on its standard input, and return what it did. The input is
 /// written from a thread: a script that answers as it reads cannot then
 /// stall against a full pipe.
-pub fn run_python(script: &str, args: &[&std::ffi::OsStr], input: &[u8]) -> std::process::Output {
+pub(crate) fn run_python(
+    script: &str,
+    args: &[&std::ffi::OsStr],
+    input: &[u8],
+) -> std::process::Output {
     use std::io::Write;
     let mut child = Command::new(python())
         .arg("-c")
@@ -80,7 +84,7 @@ pub fn run_python(script: &str, args: &[&std::ffi::OsStr], input: &[u8]) -> std:
 }
 
 /// A program the environment installed (`pre-commit`).
-pub fn venv_bin(name: &str) -> PathBuf {
+pub(crate) fn venv_bin(name: &str) -> PathBuf {
     venv().join("bin").join(name)
 }
 
@@ -143,14 +147,14 @@ fn make_venv() -> PathBuf {
 }
 
 /// The target directory of the release build the end-to-end tests share.
-pub fn release_target_dir() -> PathBuf {
+pub(crate) fn release_target_dir() -> PathBuf {
     target_tmp().join("e2e-build")
 }
 
 /// A directory holding only `urldb`, built once per test run in release
 /// mode (as users install it) for the end-to-end tests; cargo makes it
 /// again only when the sources changed.
-pub fn release_bin_dir() -> &'static Path {
+pub(crate) fn release_bin_dir() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| locked("e2e-build", build_release))
 }
@@ -189,7 +193,7 @@ fn build_release() -> PathBuf {
 }
 
 /// `PATH` with `dirs` first.
-pub fn path_with(dirs: &[&Path]) -> std::ffi::OsString {
+pub(crate) fn path_with(dirs: &[&Path]) -> std::ffi::OsString {
     let mut all: Vec<PathBuf> = dirs.iter().map(|d| d.to_path_buf()).collect();
     if let Some(path) = std::env::var_os("PATH") {
         all.extend(std::env::split_paths(&path));

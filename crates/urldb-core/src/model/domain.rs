@@ -16,8 +16,8 @@ pub const RECORD_KEYS: [&str; 5] = [
     CONTENT_TYPE,
 ];
 
-pub const CASE_SENSITIVE_PATHS: &str = "case-sensitive-paths";
-pub const CNAMES: &str = "cnames";
+pub(crate) const CASE_SENSITIVE_PATHS: &str = "case-sensitive-paths";
+pub(crate) const CNAMES: &str = "cnames";
 pub const HTTPS: &str = "https";
 pub const METADATA_KEYS: [&str; 3] = [CASE_SENSITIVE_PATHS, CNAMES, HTTPS];
 
@@ -120,7 +120,7 @@ pub fn metadata(documents: &[Document]) -> &[Entry] {
 
 /// A metadata boolean as the file means it: `true`/`false`, or a YAML 1.1
 /// spelling (which the `invalid-boolean` rule reports).
-pub fn metadata_bool(documents: &[Document], key: &str) -> Option<bool> {
+pub(crate) fn metadata_bool(documents: &[Document], key: &str) -> Option<bool> {
     let s = get(metadata(documents), key)?.value.as_scalar()?;
     parse_bool(&s.value)
 }
@@ -154,6 +154,6 @@ pub fn cnames(documents: &[Document]) -> Vec<&str> {
 }
 
 /// `null`, `~`, an empty scalar or `{}`: a metadata document that says nothing.
-pub fn is_empty_metadata(root: &crate::model::node::Node) -> bool {
+pub(crate) fn is_empty_metadata(root: &crate::model::node::Node) -> bool {
     root.is_null() || root.as_map().is_some_and(<[_]>::is_empty)
 }

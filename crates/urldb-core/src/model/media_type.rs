@@ -24,12 +24,12 @@ pub enum ContentType {
 }
 
 /// RFC 9110 `tchar`.
-pub fn is_tchar(b: u8) -> bool {
+pub(crate) fn is_tchar(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
 /// An RFC 9110 token: one or more `tchar`.
-pub fn is_token(s: &str) -> bool {
+pub(crate) fn is_token(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(is_tchar)
 }
 
@@ -129,7 +129,7 @@ fn marker_status(text: &str) -> Option<&str> {
 /// first `;` is, white space around it aside, two tokens joined by `/`;
 /// the parameters are not read. For a header a server sent, or a value
 /// only the essence of which matters.
-pub fn essence_range(text: &str) -> Option<Range<usize>> {
+pub(crate) fn essence_range(text: &str) -> Option<Range<usize>> {
     let head = &text[..text.find(';').unwrap_or(text.len())];
     let start = head.len() - head.trim_start().len();
     let trimmed = head.trim();
@@ -146,7 +146,8 @@ pub fn essence(text: &str) -> &str {
 
 /// The two values name the same media type: the same `type/subtype`,
 /// ignoring case and parameters.
-pub fn same_essence(a: &str, b: &str) -> bool {
+#[cfg(test)]
+fn same_essence(a: &str, b: &str) -> bool {
     essence(a).eq_ignore_ascii_case(essence(b))
 }
 

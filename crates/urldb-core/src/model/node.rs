@@ -310,7 +310,7 @@ pub fn all_comments(documents: &[Document]) -> Vec<&str> {
 
 /// Every mapping of the documents (at any depth, keys included), in text
 /// order: what rules about keys walk.
-pub fn mappings(documents: &[Document]) -> impl Iterator<Item = &[Entry]> {
+pub(crate) fn mappings(documents: &[Document]) -> impl Iterator<Item = &[Entry]> {
     let mut stack: Vec<&Node> = documents
         .iter()
         .rev()
@@ -337,7 +337,7 @@ pub fn mappings(documents: &[Document]) -> impl Iterator<Item = &[Entry]> {
 /// The node at `steps` below the root of document `doc`: each step is the
 /// index of an item of a sequence, or of an entry of a mapping (the step
 /// goes to its value).
-pub fn node_at_mut<'d>(
+pub(crate) fn node_at_mut<'d>(
     docs: &'d mut [Document],
     doc: usize,
     steps: &[usize],
@@ -356,7 +356,7 @@ pub fn node_at_mut<'d>(
 /// The comments owned at `steps` below document `doc`: the document's
 /// own for no step, else those of the item, or of the entry's key, that
 /// the last step names (`docs/format.md`, "Comments").
-pub fn comments_at_mut<'d>(
+pub(crate) fn comments_at_mut<'d>(
     docs: &'d mut [Document],
     doc: usize,
     steps: &[usize],

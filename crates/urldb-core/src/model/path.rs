@@ -83,7 +83,7 @@ pub fn octets(path: &str) -> Cow<'_, [u8]> {
 /// except `%2F`, a literal `%` as `%25`, and a decoded byte that is not
 /// part of UTF-8 text escaped again in uppercase hex (`%ff` is `%FF`).
 /// Two paths name the same URL exactly when their spellings are equal.
-pub fn normalize_escapes(path: &str) -> Cow<'_, str> {
+pub(crate) fn normalize_escapes(path: &str) -> Cow<'_, str> {
     let Cow::Owned(bytes) = octets(path) else {
         return Cow::Borrowed(path);
     };
@@ -98,7 +98,7 @@ pub fn normalize_escapes(path: &str) -> Cow<'_, str> {
 }
 
 /// The part of a path before its query (`?`).
-pub fn before_query(path: &str) -> &str {
+pub(crate) fn before_query(path: &str) -> &str {
     path.split('?').next().unwrap_or(path)
 }
 
@@ -123,7 +123,7 @@ pub fn equivalence_key(path: &str, case_sensitive: bool) -> Cow<'_, str> {
 
 /// Lowercase a path, except the hex digits of its escapes (which stay
 /// uppercase: `%2F`, not `%2f`).
-pub fn lowercase_keeping_escapes(path: &str) -> String {
+pub(crate) fn lowercase_keeping_escapes(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     let mut chars = path.chars().peekable();
     while let Some(c) = chars.next() {

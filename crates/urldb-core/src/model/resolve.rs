@@ -98,7 +98,7 @@ impl Implicit {
 }
 
 /// `yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF`
-pub fn is_bool(v: &[u8]) -> bool {
+pub(crate) fn is_bool(v: &[u8]) -> bool {
     matches!(
         v,
         b"yes"
@@ -223,7 +223,7 @@ fn sexagesimal_groups(c: &mut Cur) -> bool {
 /// |[-+]?\.(?:inf|Inf|INF)
 /// |\.(?:nan|NaN|NAN)
 /// ```
-pub fn is_float(v: &[u8]) -> bool {
+pub(crate) fn is_float(v: &[u8]) -> bool {
     // 1: digits '.' digits exponent?
     {
         let mut c = Cur::new(v);
@@ -285,7 +285,7 @@ pub fn is_float(v: &[u8]) -> bool {
 /// |[-+]?0x[0-9a-fA-F_]+
 /// |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+
 /// ```
-pub fn is_int(v: &[u8]) -> bool {
+pub(crate) fn is_int(v: &[u8]) -> bool {
     let mut c = Cur::new(v);
     c.sign();
     let body = Cur { s: c.s, i: c.i };
@@ -335,7 +335,7 @@ pub fn is_int(v: &[u8]) -> bool {
 ///  :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
 ///  (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?
 /// ```
-pub fn is_timestamp(v: &[u8]) -> bool {
+pub(crate) fn is_timestamp(v: &[u8]) -> bool {
     let is_date = v.len() == 10
         && v[..4].iter().all(|&b| digit(b))
         && v[4] == b'-'

@@ -8,7 +8,7 @@ use crate::model::node::{Comment, Comments, Document, Node, Value};
 use crate::source::Span;
 
 /// Spans of every comment (from `#` to the end of its line).
-pub fn find_comments(text: &str, scalar_spans: &[Span]) -> Vec<Span> {
+pub(crate) fn find_comments(text: &str, scalar_spans: &[Span]) -> Vec<Span> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     // Quick exit: most files have no `#` at all.

@@ -14,7 +14,7 @@ use crate::source::{LineIndex, Span};
 
 /// Deeper nesting than this is refused (`nesting-too-deep`). A domain file
 /// needs three levels; extras may nest, but not without bound.
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// What the event stream said besides the tree: features that cannot be
 /// rewritten, and where the text was not YAML.

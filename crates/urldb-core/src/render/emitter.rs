@@ -52,7 +52,7 @@ pub struct Notes<'a> {
     pub after: Vec<&'a str>,
 }
 
-pub struct Emitter<'o> {
+pub(crate) struct Emitter<'o> {
     out: &'o mut String,
     newline: &'static str,
     column: usize,
@@ -69,7 +69,7 @@ pub struct Emitter<'o> {
 const BEST_INDENT: usize = 2;
 
 impl<'o> Emitter<'o> {
-    pub fn new(out: &'o mut String, newline: &'static str, style: TextStyle) -> Self {
+    pub(crate) fn new(out: &'o mut String, newline: &'static str, style: TextStyle) -> Self {
         Emitter {
             out,
             newline,
@@ -85,7 +85,7 @@ impl<'o> Emitter<'o> {
     }
 
     /// `--- ` and the document's root, then the line break that ends it.
-    pub fn document(&mut self, notes: &Notes, root: &Item) {
+    pub(crate) fn document(&mut self, notes: &Notes, root: &Item) {
         self.comment_lines(&notes.before);
         self.write_indent();
         self.write_indicator("---", true, false, false);
@@ -94,7 +94,7 @@ impl<'o> Emitter<'o> {
     }
 
     /// A document written as the bare `---` line (no content).
-    pub fn bare_document(&mut self, notes: &Notes) {
+    pub(crate) fn bare_document(&mut self, notes: &Notes) {
         self.comment_lines(&notes.before);
         self.write_indent();
         self.write_indicator("---", true, false, false);
@@ -105,7 +105,7 @@ impl<'o> Emitter<'o> {
 
     /// Comments on lines of their own at the current indentation, each
     /// followed by a line break: they start on a fresh line.
-    pub fn comment_lines(&mut self, lines: &[&str]) {
+    pub(crate) fn comment_lines(&mut self, lines: &[&str]) {
         for line in lines {
             let current = self.out.rsplit('\n').next().unwrap_or("");
             if current.bytes().any(|b| b != b' ') {
@@ -507,7 +507,7 @@ pub fn style(text: Text, simple_key: bool, in_flow: bool, text_style: TextStyle)
 /// `check_simple_key` for a scalar key: not empty, on one line, and shorter
 /// than 128 characters *counting its tag*: the serializer always passes the
 /// key's tag, and `!!str` (5 characters) counts towards the limit.
-pub fn is_simple_key(key: Text) -> bool {
+pub(crate) fn is_simple_key(key: Text) -> bool {
     const PREPARED_STR_TAG: usize = "!!str".len();
     let s = match key {
         Text::Str(s) | Text::Verbatim(s) => s,

@@ -59,7 +59,7 @@ impl TextStyle {
 }
 
 /// PyYAML's default `width` (its `Emitter.best_width`).
-pub const PYYAML_WIDTH: usize = 80;
+pub(crate) const PYYAML_WIDTH: usize = 80;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderOptions {

@@ -10,7 +10,7 @@
 
 /// What `analyze_scalar` finds out about a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Analysis {
+pub(crate) struct Analysis {
     pub empty: bool,
     pub multiline: bool,
     pub allow_flow_plain: bool,
@@ -38,7 +38,7 @@ fn is_space_or_break(ch: char) -> bool {
 }
 
 /// `Emitter.analyze_scalar`.
-pub fn analyze(scalar: &str, allow_unicode: bool) -> Analysis {
+pub(crate) fn analyze(scalar: &str, allow_unicode: bool) -> Analysis {
     if scalar.is_empty() {
         return Analysis {
             empty: true,
@@ -286,7 +286,7 @@ fn analyze_printable_ascii(s: &[u8]) -> Option<Analysis> {
 /// `Emitter.choose_scalar_style` for a scalar with no requested style.
 /// `implicit` is true when the text resolves to the scalar's own tag (a
 /// string that would not load as a bool, number, null, ...).
-pub fn choose_style(a: &Analysis, implicit: bool, simple_key: bool, in_flow: bool) -> Style {
+pub(crate) fn choose_style(a: &Analysis, implicit: bool, simple_key: bool, in_flow: bool) -> Style {
     if implicit
         && !(simple_key && (a.empty || a.multiline))
         && ((in_flow && a.allow_flow_plain) || (!in_flow && a.allow_block_plain))
@@ -300,7 +300,7 @@ pub fn choose_style(a: &Analysis, implicit: bool, simple_key: bool, in_flow: boo
 }
 
 /// The escape PyYAML writes for a character in a double-quoted scalar.
-pub fn escape_double(ch: char, out: &mut String) {
+pub(crate) fn escape_double(ch: char, out: &mut String) {
     let short = match ch {
         '\0' => Some('0'),
         '\x07' => Some('a'),
@@ -337,7 +337,7 @@ pub fn escape_double(ch: char, out: &mut String) {
 }
 
 /// Characters `write_double_quoted` writes as they are.
-pub fn double_quoted_verbatim(ch: char, allow_unicode: bool) -> bool {
+pub(crate) fn double_quoted_verbatim(ch: char, allow_unicode: bool) -> bool {
     !matches!(
         ch,
         '"' | '\\' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{FEFF}'

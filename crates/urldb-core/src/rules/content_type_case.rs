@@ -89,7 +89,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 /// The content type with its type and subtype lowercased, and the byte
 /// range of `type/subtype` in it, when they are valid tokens with uppercase
 /// letters. Anything malformed is `invalid-content-type`'s business.
-pub fn lowercase_media_type(value: &str) -> Option<(String, std::ops::Range<usize>)> {
+pub(crate) fn lowercase_media_type(value: &str) -> Option<(String, std::ops::Range<usize>)> {
     let range = media_type::essence_range(value)?;
     let essence = &value[range.clone()];
     if !essence.bytes().any(|b| b.is_ascii_uppercase()) {

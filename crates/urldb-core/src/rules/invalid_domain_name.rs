@@ -149,7 +149,7 @@ pub fn suggestion(name: &str) -> Option<String> {
 /// `name` lowercased (ASCII) and without one trailing dot, when that alone
 /// makes it a valid hostname: the spelling change that keeps the meaning
 /// (host names are case-insensitive; the trailing dot only says "absolute").
-pub fn simple_fix(name: &str) -> Option<String> {
+pub(crate) fn simple_fix(name: &str) -> Option<String> {
     if !name.is_ascii() {
         return None;
     }

@@ -18,14 +18,14 @@ use crate::source::{Source, Span};
 
 #[allow(unused_imports)]
 mod prelude {
-    pub use crate::model::domain::{self, Record, records};
-    pub use crate::model::node::{Entry, Node, Scalar, ScalarStyle, Value};
-    pub use crate::rules::diagnostic::{Edit, Finding, Fix, NodePath, Severity};
-    pub use crate::rules::{
+    pub(crate) use crate::model::domain::{self, Record, records};
+    pub(crate) use crate::model::node::{Entry, Node, Scalar, ScalarStyle, Value};
+    pub(crate) use crate::rules::diagnostic::{Edit, Finding, Fix, NodePath, Severity};
+    pub(crate) use crate::rules::{
         Check, DbContext, DbFinding, FileContext, FixKind, LayoutContext, Rule, TextContext,
         entry_path, list_items, sub_span,
     };
-    pub use crate::source::Span;
+    pub(crate) use crate::source::Span;
 }
 
 pub mod diagnostic;
@@ -156,12 +156,12 @@ pub static ALL: &[&Rule] = &[
 /// Rules that run only when selected: by code or `ALL` in `select`, or in
 /// `extend-select`. A finding of theirs is a matter of house style, not an
 /// error in the data (`yaml-comment`: `fmt` keeps comments).
-pub static OFF_BY_DEFAULT: &[&str] = &["yaml-comment"];
+pub(crate) static OFF_BY_DEFAULT: &[&str] = &["yaml-comment"];
 
 /// Rules on by default in `style = "pyyaml"` although in
 /// [`OFF_BY_DEFAULT`]: a team whose files the reference tool still writes
 /// loses every comment on its next write (`docs/format.md`, "Two styles").
-pub static ON_IN_PYYAML_STYLE: &[&str] = &["yaml-comment"];
+pub(crate) static ON_IN_PYYAML_STYLE: &[&str] = &["yaml-comment"];
 
 /// Look a rule up by its code.
 pub fn by_code(code: &str) -> Option<&'static Rule> {
@@ -300,7 +300,7 @@ pub fn domain_of(path: &Path) -> String {
 /// The span of bytes `range` of a scalar's value. Exact when the scalar is
 /// written as its value (plain or quoted without escapes, on one line);
 /// otherwise the whole node, which is still the right place to look.
-pub fn sub_span(
+pub(crate) fn sub_span(
     source: &Source,
     node: &crate::model::node::Node,
     range: std::ops::Range<usize>,
@@ -326,7 +326,7 @@ pub fn sub_span(
 }
 
 /// A scalar item of a string list (`cnames`, `categories`) and where it is.
-pub struct ListItem<'a> {
+pub(crate) struct ListItem<'a> {
     pub node: &'a crate::model::node::Node,
     pub text: &'a str,
     doc: usize,
@@ -336,7 +336,7 @@ pub struct ListItem<'a> {
 
 impl ListItem<'_> {
     /// The item's place in the tree, for `Edit::Remove` / `Edit::SetScalar`.
-    pub fn path(&self) -> crate::rules::diagnostic::NodePath {
+    pub(crate) fn path(&self) -> crate::rules::diagnostic::NodePath {
         crate::rules::diagnostic::NodePath::new(self.doc, &[self.entry, self.item])
     }
 }
@@ -344,7 +344,7 @@ impl ListItem<'_> {
 /// The scalar items of the list under `key` in a document's root mapping
 /// (document `doc`); nothing when the key is missing or not a list, which
 /// other rules report.
-pub fn list_items<'a>(
+pub(crate) fn list_items<'a>(
     doc: usize,
     entries: &'a [crate::model::node::Entry],
     key: &str,
@@ -367,7 +367,7 @@ pub fn list_items<'a>(
 }
 
 /// The place of `key`'s value in a document's root mapping.
-pub fn entry_path(
+pub(crate) fn entry_path(
     doc: usize,
     entries: &[crate::model::node::Entry],
     key: &str,

@@ -100,7 +100,7 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
 /// said why (line breaks of one kind, but not the `line-ending` that
 /// `urldb.toml` asks for): `check` and `fmt --check` must agree. It points
 /// at the first byte that differs.
-pub fn unexplained(text: &str, canonical: &str) -> Finding {
+pub(crate) fn unexplained(text: &str, canonical: &str) -> Finding {
     let at = text
         .char_indices()
         .zip(canonical.chars())

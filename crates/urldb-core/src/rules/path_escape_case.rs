@@ -91,7 +91,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 }
 
 /// The path with the hex digits of every valid escape uppercased.
-pub fn uppercase_escapes(path: &str) -> String {
+pub(crate) fn uppercase_escapes(path: &str) -> String {
     let mut out = path.to_string();
     for escape in crate::model::path::escapes(path) {
         if let crate::model::path::Escape::Valid { at, .. } = escape {

@@ -34,7 +34,7 @@ pub static RULE: Rule = Rule {
 };
 
 /// The most documents a file may hold.
-pub const MAX_DOCUMENTS: usize = 200_000;
+pub(crate) const MAX_DOCUMENTS: usize = 200_000;
 
 /// How many document markers (`---` or `...` at the start of a line, then a
 /// space, a tab, a line break or the end) `text` holds: one more than its

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use crate::listing::UrlRecord;
 
-pub const HEADER: [&str; 8] = [
+pub(crate) const HEADER: [&str; 8] = [
     "url",
     "domain",
     "_path",

@@ -10,7 +10,7 @@ use urldb_core::model::resolve::Implicit;
 
 /// A YAML value as JSON: plain scalars by their YAML 1.1 type (as the
 /// reference tool's PyYAML loaded them), everything quoted as a string.
-pub fn node_to_json(node: &Node) -> Json {
+pub(crate) fn node_to_json(node: &Node) -> Json {
     match &node.value {
         Value::Scalar(s) => match s.implicit() {
             Implicit::Null => Json::Null,
@@ -50,7 +50,7 @@ pub fn node_to_json(node: &Node) -> Json {
 
 /// A record as a JSON object (keys as in the domain file, plus `url` and
 /// `domain`; extras under `extras`).
-pub fn record_to_json(record: &UrlRecord) -> Json {
+pub(crate) fn record_to_json(record: &UrlRecord) -> Json {
     let mut object = Map::new();
     object.insert("url".into(), record.url().into());
     object.insert("domain".into(), record.domain.clone().into());

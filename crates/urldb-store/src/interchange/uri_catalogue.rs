@@ -61,7 +61,7 @@ const EXTRA_FIELDS: [(&str, &str, bool); 6] = [
 /// the writer leaves out (or moves to an `X-URLDB-` field) what fails it,
 /// the reader drops an optional field that fails it and skips a record
 /// whose required field (`URI`, `NAME`, `DATE`) does.
-pub fn check_field(name: &str, value: &str) -> Result<(), String> {
+pub(crate) fn check_field(name: &str, value: &str) -> Result<(), String> {
     check_text(value)?;
     match name {
         "URI" => canonicalize_given(value)
@@ -90,7 +90,7 @@ pub fn check_field(name: &str, value: &str) -> Result<(), String> {
 
 /// The fields a record cannot be without (URI-Catalogue specification,
 /// 3.1 to 3.3); every other field is optional.
-pub const REQUIRED: [&str; 3] = ["URI", "NAME", "DATE"];
+pub(crate) const REQUIRED: [&str; 3] = ["URI", "NAME", "DATE"];
 
 /// A value the format can hold at all: ASCII, no control character, not
 /// empty (specification 2.1.1, 2.2).

@@ -105,7 +105,7 @@ fn number(out: &mut Vec<u8>, mut n: u64) {
 /// URL and its verdict. The other fields are for people and other tools:
 /// they are skipped (still checked to be JSON) and kept as written.
 #[derive(Debug, PartialEq, Deserialize)]
-pub struct Key<'a> {
+pub(crate) struct Key<'a> {
     #[serde(borrow)]
     pub run: Cow<'a, str>,
     #[serde(borrow)]
@@ -116,7 +116,7 @@ pub struct Key<'a> {
 }
 
 /// Read what a reader needs of one line.
-pub fn key(raw: &[u8]) -> Result<Key<'_>, serde_json::Error> {
+pub(super) fn key(raw: &[u8]) -> Result<Key<'_>, serde_json::Error> {
     match as_written(raw) {
         Some(key) => Ok(key),
         None => serde_json::from_slice(raw),

@@ -74,14 +74,7 @@ fn kept_runs(runs: &[(String, String)], current: &str, keep: usize) -> Vec<usize
     earlier
 }
 
-/// Give each result its trend against `history` (the runs kept with
-/// `keep`, this one included), and list the broken count of each kept
-/// run; the counts are made again.
-pub fn annotate(results: &mut Results, history: &History, keep: usize) {
-    judge(results, history, keep).apply(results);
-}
-
-/// What [`annotate`] gives a run's results, made without changing them
+/// The trends [`judge`] gives a run's results, made without changing them
 /// (so that their history lines can be made meanwhile).
 #[derive(Debug)]
 pub struct Judgement {

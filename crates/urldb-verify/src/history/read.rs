@@ -26,7 +26,7 @@ use crate::trend::Verdict;
 use urldb_store::write::Stamp;
 
 /// The longest history line read; a longer one is malformed.
-pub const MAX_LINE: usize = 64 * 1024;
+pub(super) const MAX_LINE: usize = 64 * 1024;
 
 /// The buffer a history is read through: a few times [`MAX_LINE`], so
 /// that any line short enough to read fits, and small enough to stay in

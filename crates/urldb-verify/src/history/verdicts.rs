@@ -14,7 +14,7 @@ use hashbrown::HashTable;
 use crate::trend::Verdict;
 
 #[derive(Default)]
-pub struct Verdicts {
+pub(crate) struct Verdicts {
     hasher: foldhash::fast::RandomState,
     /// Every distinct URL, back to back; `urls[u]` is URL `u`'s range.
     text: String,
@@ -47,7 +47,7 @@ impl std::fmt::Debug for Verdicts {
 
 impl Verdicts {
     /// Room for about `lines` verdicts.
-    pub fn with_capacity(lines: usize) -> Verdicts {
+    pub(super) fn with_capacity(lines: usize) -> Verdicts {
         Verdicts {
             // Not a URL a line: a file of 30 runs has a thirtieth as many,
             // and a table sized for every line is mostly empty memory that
@@ -78,7 +78,7 @@ impl Verdicts {
     }
 
     /// URL `url`'s index, a new one if it is new.
-    pub fn url(&mut self, url: &str) -> usize {
+    pub(super) fn url(&mut self, url: &str) -> usize {
         let u = match self.find(url, self.last) {
             Some(u) => u,
             None => {
@@ -100,19 +100,19 @@ impl Verdicts {
     /// Whether URL `u` may have a verdict in run `run` already: never
     /// when it has none; sometimes when it has one in another run (every
     /// 64th run shares a bit).
-    pub fn may_have(&self, u: usize, run: usize) -> bool {
+    pub(super) fn may_have(&self, u: usize, run: usize) -> bool {
         self.runs[u] & (1 << (run % 64)) != 0
     }
 
     /// One line's verdict: URL `u` was `verdict` in run `run`.
-    pub fn add(&mut self, u: usize, run: usize, verdict: Verdict) {
+    pub(super) fn add(&mut self, u: usize, run: usize, verdict: Verdict) {
         self.runs[u] |= 1 << (run % 64);
         self.added.push((small(u), small(run), verdict));
     }
 
     /// Once every line is added: number the runs as `rank` says (a run's
     /// place in time order), and group the verdicts by URL, oldest first.
-    pub fn finish(&mut self, rank: &[usize]) {
+    pub(super) fn finish(&mut self, rank: &[usize]) {
         let mut starts = vec![0; self.urls.len() + 1];
         for &(u, _, _) in &self.added {
             starts[u as usize + 1] += 1;
@@ -139,7 +139,7 @@ impl Verdicts {
     /// and its index. `after`: the index the previous call returned, or
     /// none: results in the order of the history's lines are found without
     /// a probe of the hash table.
-    pub fn of(&self, url: &str, after: Option<usize>) -> (Option<usize>, &[(u32, Verdict)]) {
+    pub(super) fn of(&self, url: &str, after: Option<usize>) -> (Option<usize>, &[(u32, Verdict)]) {
         match self.find(url, after) {
             Some(u) if u + 1 < self.starts.len() => {
                 (Some(u), &self.grouped[self.starts[u]..self.starts[u + 1]])

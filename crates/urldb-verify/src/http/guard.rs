@@ -56,7 +56,7 @@ impl fmt::Display for AddressClass {
 }
 
 /// The class of a non-public address, `None` for a public one.
-pub fn classify(ip: IpAddr) -> Option<AddressClass> {
+pub(crate) fn classify(ip: IpAddr) -> Option<AddressClass> {
     match ip {
         IpAddr::V4(v4) => classify_v4(v4),
         IpAddr::V6(v6) => classify_v6(v6),

@@ -40,7 +40,7 @@ use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 pub use guard::AddressClass;
 
 /// The `User-Agent` urldb sends by default.
-pub const USER_AGENT: &str = concat!("urldb/", env!("CARGO_PKG_VERSION"));
+pub(crate) const USER_AGENT: &str = concat!("urldb/", env!("CARGO_PKG_VERSION"));
 
 /// How much of an ignored body is read so that the connection can be
 /// reused; a longer body is dropped with its connection.
