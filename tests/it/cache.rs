@@ -355,27 +355,14 @@ fn an_unwritable_database_directory_runs_without_a_cache() {
     };
     mode(0o555);
     // As root the directory is writable anyway: drop to nobody when root.
-    // nobody may not be able to reach the test binary (a clone under a
-    // directory only root can enter): run a copy it can reach.
-    let reachable = tempfile::tempdir().expect("tempdir");
-    let mut cmd = if is_root() {
-        let exe = reachable.path().join("urldb");
-        std::fs::copy(env!("CARGO_BIN_EXE_urldb"), &exe).expect("copy the binary");
-        std::fs::set_permissions(reachable.path(), std::fs::Permissions::from_mode(0o755))
-            .expect("chmod");
-        let mut cmd = std::process::Command::new(exe);
-        cmd.env("XDG_CACHE_HOME", xdg(dir.path()));
-        cmd
+    let (_bin_dir, mut cmd) = if is_root() {
+        support::urldb_as_nobody()
     } else {
-        support::urldb()
+        (tempfile::tempdir().expect("tempdir"), support::urldb())
     };
     cmd.current_dir(dir.path())
         .args(["check", "-v"])
         .env("XDG_CACHE_HOME", xdg(dir.path()));
-    if is_root() {
-        use std::os::unix::process::CommandExt;
-        cmd.uid(65534).gid(65534);
-    }
     let out = cmd.output().expect("run");
     mode(0o755);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -255,7 +255,6 @@ fn read_only_file_is_not_rewritten() {
 #[test]
 fn read_only_directory_is_reported_and_the_rest_is_formatted() {
     use std::os::unix::fs::PermissionsExt;
-    use std::os::unix::process::CommandExt;
     let root = is_root();
     let dir = tempfile::tempdir().expect("tempdir");
     let locked = dir.path().join("locked");
@@ -278,19 +277,10 @@ fn read_only_directory_is_reported_and_the_rest_is_formatted() {
     }
     mode(dir.path(), 0o755);
     mode(&locked, 0o555);
-    // `nobody` may not reach the build directory (a checkout under
-    // /root): it runs a copy of the binary from a directory it can read.
-    let bin_dir = tempfile::tempdir().expect("tempdir");
-    let mut cmd = if root {
-        let bin = bin_dir.path().join("urldb");
-        std::fs::copy(env!("CARGO_BIN_EXE_urldb"), &bin).expect("copy urldb");
-        mode(bin_dir.path(), 0o755);
-        mode(&bin, 0o755);
-        let mut cmd = std::process::Command::new(bin);
-        cmd.uid(65534).gid(65534);
-        cmd
+    let (_bin_dir, mut cmd) = if root {
+        support::urldb_as_nobody()
     } else {
-        urldb()
+        (tempfile::tempdir().expect("tempdir"), urldb())
     };
     cmd.current_dir(dir.path())
         .arg("fmt")

@@ -62,6 +62,28 @@ pub(crate) fn urldb() -> Command {
     cmd
 }
 
+/// urldb run as the user `nobody` (uid 65534), for tests of permission
+/// bits that root would ignore. nobody may not reach the build directory
+/// (a clone under a directory only root can enter), so this runs a copy
+/// of the binary from a directory it can read; keep the directory alive
+/// while the command runs.
+#[cfg(unix)]
+pub(crate) fn urldb_as_nobody() -> (tempfile::TempDir, Command) {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let exe = dir.path().join("urldb");
+    std::fs::copy(env!("CARGO_BIN_EXE_urldb"), &exe).expect("copy the binary");
+    for (p, m) in [(dir.path(), 0o755), (exe.as_path(), 0o755)] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).expect("chmod");
+    }
+    let mut cmd = Command::new(exe);
+    cmd.env("XDG_CACHE_HOME", oracles::target_tmp().join("xdg-cache"))
+        .uid(65534)
+        .gid(65534);
+    (dir, cmd)
+}
+
 /// Run urldb in `dir` with `args`; stdin closed.
 pub(crate) fn run_in(dir: &Path, args: &[&str]) -> Output {
     urldb()
