@@ -143,7 +143,9 @@ impl Context {
             .map_err(|e| match e {
                 SettingsError::Config(e) => CommandError::Config(e.render(color)),
                 SettingsError::RootOutside { .. } => CommandError::Config(format!("error: {e}")),
-                SettingsError::NoRoot(_) => CommandError::Usage(e.to_string()),
+                SettingsError::NoRoot(_)
+                | SettingsError::UnknownRule(_)
+                | SettingsError::BadExclude(_) => CommandError::Usage(e.to_string()),
             })?;
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
@@ -199,7 +201,7 @@ impl Context {
                 outcome.cached,
                 outcome.reread,
                 urldb_store::cache::location(&self.root)
-                    .map_or_else(|e| e, |d| d.display().to_string())
+                    .map_or_else(|e| e.to_string(), |d| d.display().to_string())
             );
         }
     }
@@ -212,11 +214,12 @@ impl Context {
             ignore: s.ignore.clone(),
         });
         urldb_store::settings::lint_options(&self.config, overrides.as_ref())
-            .map_err(CommandError::Usage)
+            .map_err(|e| CommandError::Usage(e.to_string()))
     }
 
     pub(crate) fn exclude(&self) -> Result<globset::GlobSet, CommandError> {
-        urldb_core::config::exclude_set(&self.config.exclude).map_err(CommandError::Usage)
+        urldb_core::config::exclude_set(&self.config.exclude)
+            .map_err(|e| CommandError::Usage(e.to_string()))
     }
 }
 
@@ -227,6 +230,23 @@ pub(crate) fn with_context(
     f: impl FnOnce(&Context) -> Result<ExitStatus, CommandError>,
 ) -> Result<ExitStatus, CommandError> {
     f(&Context::new(global)?)
+}
+
+/// `--timeout`, else `[verify] timeout`, else `default`. Not a duration
+/// is a usage error (exit 2), the same in every command that takes it.
+pub(crate) fn timeout(
+    given: Option<&str>,
+    config: &Config,
+    default: std::time::Duration,
+) -> Result<std::time::Duration, CommandError> {
+    match given.or(config.verify.timeout.as_deref()) {
+        Some(text) => urldb_core::config::parse_duration(text).ok_or_else(|| {
+            CommandError::Usage(format!(
+                "timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")"
+            ))
+        }),
+        None => Ok(default),
+    }
 }
 
 /// The most worker threads a run starts, whatever `--threads` says.

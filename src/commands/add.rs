@@ -53,21 +53,7 @@ struct Pending {
 
 pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
     let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
-    let timeout = match args
-        .timeout
-        .as_deref()
-        .or(ctx.config.verify.timeout.as_deref())
-    {
-        Some(text) => match urldb_core::config::parse_duration(text) {
-            Some(t) => t,
-            None => {
-                return Err(CommandError::Failed(format!(
-                    "timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")"
-                )));
-            }
-        },
-        None => DEFAULT_TIMEOUT,
-    };
+    let timeout = crate::app::timeout(args.timeout.as_deref(), &ctx.config, DEFAULT_TIMEOUT)?;
     let index = HostIndex::build(&ctx.root, &exclude);
     let mut status = ExitStatus::Success;
     let mut pending = Vec::new();
@@ -119,7 +105,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
     if let Err(message) =
         urldb_store::listing::require_known("--map", args.map.iter().map(|(d, _)| d), &named)
     {
-        return Err(CommandError::Usage(message));
+        return Err(CommandError::Usage(message.to_string()));
     }
     let client = (args.content_type.is_none() || args.static_).then(|| {
         Client::new(ClientOptions {
@@ -227,7 +213,8 @@ fn probe(
         .and_then(|t| t.scheme.clone())
         .unwrap_or_else(|| item.url.scheme.to_string());
     let authority = target.map_or(item.url.host.as_str(), |t| t.authority.as_str());
-    let (fetch_url, _) = plan::build_url(&scheme, authority, &item.path).map_err(ProbeError)?;
+    let (fetch_url, _) =
+        plan::build_url(&scheme, authority, &item.path).map_err(|e| ProbeError(e.to_string()))?;
     let mode = if args.static_ {
         BodyMode::Digest
     } else {

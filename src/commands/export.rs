@@ -77,7 +77,8 @@ pub(crate) fn records_named(
     let exclude = ctx.exclude()?;
     let targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
     let known = listing::known_hosts(&ctx.root, &targets.checked);
-    listing::require_known("--domain", &filter.domains, &known).map_err(CommandError::Usage)?;
+    listing::require_known("--domain", &filter.domains, &known)
+        .map_err(|e| CommandError::Usage(e.to_string()))?;
     records(ctx, paths, filter)
 }
 
@@ -101,7 +102,10 @@ pub(crate) fn records(
     filter: &Filter,
 ) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
     let exclude = ctx.exclude()?;
-    let max = ctx.config.max_file_size().map_err(CommandError::Usage)?;
+    let max = ctx
+        .config
+        .max_file_size()
+        .map_err(|e| CommandError::Usage(e.to_string()))?;
     let targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
     targets.note_outside(ctx.quiet);
     let (records, mut errors) = listing::collect(&ctx.root, &targets.checked, filter, max);

@@ -44,10 +44,10 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
         super::read_stdin()
     } else {
         match urldb_store::read::read_limited(&args.file, u64::MAX, None) {
-            Ok(Ok(bytes)) => Ok(bytes),
-            Ok(Err(_)) => Err(CommandError::Failed(format!(
-                "cannot read {name}: too large"
-            ))),
+            Ok(bytes) => Ok(bytes),
+            Err(urldb_store::read::ReadError::TooLarge { .. }) => Err(CommandError::Failed(
+                format!("cannot read {name}: too large"),
+            )),
             Err(e) => Err(CommandError::Failed(format!("cannot read {name}: {e}"))),
         }
     };

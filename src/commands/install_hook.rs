@@ -46,8 +46,8 @@ fn install(
         Err(e) => Err(failed(format!("{}: {e}", hook.display()))),
         Ok(meta) => {
             let old = match urldb_store::read::read_limited(&hook, 1 << 20, None) {
-                Ok(Ok(bytes)) => bytes,
-                _ => Vec::new(),
+                Ok(bytes) => bytes,
+                Err(_) => Vec::new(),
             };
             let ours =
                 !meta.file_type().is_symlink() && String::from_utf8_lossy(&old).contains(MARKER);

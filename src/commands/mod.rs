@@ -36,7 +36,9 @@ pub(crate) struct GitArgs {
 /// `--shard K/N` of `check` (a split of the files): the same syntax as
 /// `verify`'s ([`urldb_verify::shard::Shard`], a split of the URLs).
 fn parse_shard(text: &str) -> Result<(usize, usize), CommandError> {
-    let shard: urldb_verify::shard::Shard = text.parse().map_err(CommandError::Usage)?;
+    let shard: urldb_verify::shard::Shard = text
+        .parse()
+        .map_err(|e: urldb_verify::shard::ShardError| CommandError::Usage(e.to_string()))?;
     Ok((shard.index as usize, shard.count as usize))
 }
 
@@ -158,8 +160,8 @@ impl Run {
                 };
                 let on_disk =
                     match urldb_store::database::read_file(&self.root, path, read.len() as u64) {
-                        Ok(Ok(bytes)) => Some(bytes),
-                        _ => None,
+                        Ok(bytes) => Some(bytes),
+                        Err(_) => None,
                     };
                 if on_disk.as_deref() != Some(read) {
                     return Err(NotWritten::UnstagedChanges);

@@ -77,8 +77,8 @@ pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandE
 fn read(path: &std::path::Path) -> Result<Results, CommandError> {
     let shown = urldb_core::source::shown_path(path);
     let bytes = match urldb_store::read::read_limited(path, MAX_RESULTS_FILE, None) {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(size)) => {
+        Ok(bytes) => bytes,
+        Err(urldb_store::read::ReadError::TooLarge { size }) => {
             return Err(CommandError::Failed(format!(
                 "{shown}: {size} bytes, more than a results file may hold ({MAX_RESULTS_FILE})"
             )));

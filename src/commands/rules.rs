@@ -27,8 +27,9 @@ pub(crate) fn list() -> Result<ExitStatus, CommandError> {
 }
 
 pub(crate) fn show(code: &str) -> Result<ExitStatus, CommandError> {
-    let rule = rules::by_code(code)
-        .ok_or_else(|| CommandError::Usage(urldb_core::config::unknown_rule_message(code)))?;
+    let rule = rules::by_code(code).ok_or_else(|| {
+        CommandError::Usage(urldb_core::selection::UnknownRule::new(code).to_string())
+    })?;
     let mut out = std::io::stdout().lock();
     out.write_all(render(rule).as_bytes())?;
     out.flush()?;

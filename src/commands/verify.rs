@@ -127,7 +127,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
                     urldb_store::listing::require_known("--map", settings.plan.maps.keys(), &known)
                 });
         if let Err(message) = named {
-            return Err(CommandError::Usage(message));
+            return Err(CommandError::Usage(message.to_string()));
         }
     }
     super::print_errors(&targets.errors);
@@ -217,14 +217,7 @@ struct Settings {
 /// Command line over `[verify]` over the defaults.
 fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> {
     let config = &ctx.config.verify;
-    let timeout = match args.timeout.as_deref().or(config.timeout.as_deref()) {
-        Some(text) => urldb_core::config::parse_duration(text).ok_or_else(|| {
-            CommandError::Usage(format!(
-                "timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")"
-            ))
-        })?,
-        None => DEFAULT_TIMEOUT,
-    };
+    let timeout = crate::app::timeout(args.timeout.as_deref(), &ctx.config, DEFAULT_TIMEOUT)?;
     let concurrency = args
         .concurrency
         .or(config.concurrency)

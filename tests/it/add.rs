@@ -510,3 +510,23 @@ fn static_body_is_streamed_with_flat_memory() {
     );
     assert_clean(dir.path());
 }
+
+/// A `--timeout` that is not a duration is the same mistake in `add` as
+/// in `verify`: the same message, exit 2, before anything is asked.
+#[test]
+fn a_bad_timeout_is_the_same_usage_error_as_in_verify() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    database(dir.path());
+    let add = support::run_in(
+        dir.path(),
+        &["add", "--timeout", "soon", "http://example.com/x"],
+    );
+    let verify = support::run_in(dir.path(), &["verify", "--timeout", "soon"]);
+    for out in [&add, &verify] {
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(out));
+        assert_eq!(
+            stderr(out).trim(),
+            "error: timeout: `soon` is not a duration (try \"10s\" or \"500ms\")"
+        );
+    }
+}

@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use crate::render::{EmptyMetadata, TextStyle};
 use crate::rules::diagnostic::Severity;
+use crate::selection::UnknownRule;
 
 pub const FILE_NAME: &str = "urldb.toml";
 
@@ -179,13 +180,13 @@ impl Config {
             .chain(config.lint.severity.keys())
         {
             if code != "ALL" && crate::rules::by_code(code).is_none() {
-                return Err((unknown_rule_message(code), format!("\"{code}\"")));
+                return Err((UnknownRule::new(code).to_string(), format!("\"{code}\"")));
             }
         }
         config
             .max_file_size()
-            .map_err(|m| (m, "max-file-size".to_string()))?;
-        exclude_set(&config.exclude).map_err(|m| (m, "exclude".to_string()))?;
+            .map_err(|e| (e.to_string(), "max-file-size".to_string()))?;
+        exclude_set(&config.exclude).map_err(|e| (e.to_string(), "exclude".to_string()))?;
         // `[verify]` is checked here too, not first when `verify` runs.
         if let Some(t) = &config.verify.timeout
             && parse_duration(t).is_none()
@@ -204,12 +205,10 @@ impl Config {
         Ok(())
     }
 
-    pub fn max_file_size(&self) -> Result<u64, String> {
+    pub fn max_file_size(&self) -> Result<u64, NotASize> {
         match &self.max_file_size {
             None => Ok(DEFAULT_MAX_FILE_SIZE),
-            Some(s) => parse_size(s).ok_or_else(|| {
-                format!("max-file-size: `{s}` is not a size (try \"64 MiB\" or \"500 kB\")")
-            }),
+            Some(s) => parse_size(s).ok_or_else(|| NotASize(s.clone())),
         }
     }
 
@@ -222,14 +221,34 @@ impl Config {
     }
 }
 
+/// `max-file-size` that is not a size.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("max-file-size: `{0}` is not a size (try \"64 MiB\" or \"500 kB\")")]
+pub struct NotASize(pub String);
+
+/// An `exclude` glob that does not compile.
+#[derive(Debug, thiserror::Error)]
+pub enum BadExclude {
+    #[error("exclude: invalid glob `{glob}`: {source}")]
+    Glob {
+        glob: String,
+        source: globset::Error,
+    },
+    #[error("exclude: {0}")]
+    Set(globset::Error),
+}
+
 /// Compile `exclude` globs (relative to the database root).
-pub fn exclude_set(globs: &[String]) -> Result<GlobSet, String> {
+pub fn exclude_set(globs: &[String]) -> Result<GlobSet, BadExclude> {
     let mut builder = GlobSetBuilder::new();
     for g in globs {
-        let glob = Glob::new(g).map_err(|e| format!("exclude: invalid glob `{g}`: {e}"))?;
+        let glob = Glob::new(g).map_err(|source| BadExclude::Glob {
+            glob: g.clone(),
+            source,
+        })?;
         builder.add(glob);
     }
-    builder.build().map_err(|e| format!("exclude: {e}"))
+    builder.build().map_err(BadExclude::Set)
 }
 
 /// `30s`, `500ms`, `2m`, `1.5s`, or a plain number of seconds.
@@ -267,14 +286,6 @@ pub fn parse_size(s: &str) -> Option<u64> {
         _ => return None,
     };
     n.checked_mul(mult)
-}
-
-pub fn unknown_rule_message(code: &str) -> String {
-    let codes = crate::rules::ALL.iter().map(|r| r.code);
-    match crate::suggest::closest(code, codes) {
-        Some(best) => format!("unknown rule code `{code}` (did you mean `{best}`?)"),
-        None => format!("unknown rule code `{code}` (`urldb rules` lists them)"),
-    }
 }
 
 /// serde says "unknown field `x`, expected one of `a`, `b`" (or "unknown

@@ -40,15 +40,14 @@ impl Selection {
         ignore: &[String],
         severity: &BTreeMap<String, Severity>,
         style: TextStyle,
-    ) -> Result<Selection, String> {
-        let codes = |list: &[String]| -> Result<Vec<&'static str>, String> {
+    ) -> Result<Selection, UnknownRule> {
+        let codes = |list: &[String]| -> Result<Vec<&'static str>, UnknownRule> {
             let mut out = Vec::new();
             for code in list {
                 if code == "ALL" {
                     out.extend(rules::ALL.iter().map(|r| r.code));
                 } else {
-                    let rule = rules::by_code(code)
-                        .ok_or_else(|| crate::config::unknown_rule_message(code))?;
+                    let rule = rules::by_code(code).ok_or_else(|| UnknownRule::new(code))?;
                     out.push(rule.code);
                 }
             }
@@ -64,8 +63,7 @@ impl Selection {
         }
         let mut sev = BTreeMap::new();
         for (code, s) in severity {
-            let rule =
-                rules::by_code(code).ok_or_else(|| crate::config::unknown_rule_message(code))?;
+            let rule = rules::by_code(code).ok_or_else(|| UnknownRule::new(code))?;
             sev.insert(rule.code, *s);
         }
         Ok(Selection {
@@ -90,5 +88,29 @@ impl Selection {
                 f
             })
             .collect()
+    }
+}
+
+/// A rule code that no rule has (in `--select`, `urldb.toml`, a
+/// suppression comment...); it says the nearest code there is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", unknown_rule_message(.code))]
+pub struct UnknownRule {
+    pub code: String,
+}
+
+impl UnknownRule {
+    pub fn new(code: &str) -> UnknownRule {
+        UnknownRule {
+            code: code.to_string(),
+        }
+    }
+}
+
+fn unknown_rule_message(code: &str) -> String {
+    let codes = rules::ALL.iter().map(|r| r.code);
+    match crate::suggest::closest(code, codes) {
+        Some(best) => format!("unknown rule code `{code}` (did you mean `{best}`?)"),
+        None => format!("unknown rule code `{code}` (`urldb rules` lists them)"),
     }
 }

@@ -29,7 +29,7 @@ pub(crate) fn disk_facts(root: &Path, exclude: &globset::GlobSet, limit: u64) ->
         .filter(|path| urldb_store::read::is_inside(path, root))
         .filter_map(
             |path| match urldb_store::read::read_limited(path, limit, None) {
-                Ok(Ok(bytes)) => {
+                Ok(bytes) => {
                     let facts = lint::facts(path, &String::from_utf8_lossy(&bytes), false);
                     Some((resolved(path), facts))
                 }

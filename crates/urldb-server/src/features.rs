@@ -75,8 +75,13 @@ fn diagnostic(f: &Finding, uri: &Uri, pos: &Positions) -> Diagnostic {
     }
 }
 
+/// Why a document has no canonical text: the message to show.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotFormatted(String);
+
 /// The canonical text, or why there is none (the blocking finding).
-pub fn format(checked: &Checked) -> Result<Option<String>, String> {
+pub fn format(checked: &Checked) -> Result<Option<String>, NotFormatted> {
     match &checked.canonical {
         Some(text) if *text == checked.source.text => Ok(None),
         Some(text) => Ok(Some(text.clone())),
@@ -91,11 +96,11 @@ pub fn format(checked: &Checked) -> Result<Option<String>, String> {
                     format!(" ({line}:{col}: {})", f.message)
                 })
                 .unwrap_or_default();
-            Err(format!(
+            Err(NotFormatted(format!(
                 "urldb: {} not formatted: it has a `{rule}` finding{detail}, which a rewrite \
                  cannot keep; `urldb rule {rule}` says more",
                 checked.source.path.display()
-            ))
+            )))
         }
     }
 }

@@ -39,9 +39,27 @@ use self::features::Vocabulary;
 use self::position::{Encoding, Positions};
 use self::workspace::Verdict;
 
+/// Why a session could not be served at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("{0}")]
+    Protocol(#[from] lsp_server::ProtocolError),
+    #[error("invalid initialize parameters: {0}")]
+    Initialize(serde_json::Error),
+}
+
+/// Why one notification was not handled (the session goes on).
+#[derive(Debug, thiserror::Error)]
+enum NotificationError {
+    #[error("{0}")]
+    Params(#[from] serde_json::Error),
+    #[error("change to a document that is not open: {0}")]
+    NotOpen(String),
+}
+
 /// Serve over stdin and stdout until `exit`. `config` is `--config`.
 /// `Ok(true)`: a clean exit (`shutdown`, then `exit`).
-pub fn run_stdio(config: Option<PathBuf>) -> Result<bool, String> {
+pub fn run_stdio(config: Option<PathBuf>) -> Result<bool, ServerError> {
     let (connection, writer) = transport::stdio();
     let served = serve(&connection, config);
     // Every answer is written before the process ends.
@@ -51,16 +69,16 @@ pub fn run_stdio(config: Option<PathBuf>) -> Result<bool, String> {
 }
 
 /// Serve on a connection until `exit` (or until the client goes away).
-pub fn serve(connection: &Connection, config: Option<PathBuf>) -> Result<bool, String> {
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+pub fn serve(connection: &Connection, config: Option<PathBuf>) -> Result<bool, ServerError> {
+    let (id, params) = connection.initialize_start()?;
     let params: InitializeParams = match serde_json::from_value(params) {
         Ok(p) => p,
         Err(e) => {
-            let message = format!("invalid initialize parameters: {e}");
+            let error = ServerError::Initialize(e);
             let _ = connection.sender.send(
-                Response::new_err(id, ErrorCode::InvalidParams as i32, message.clone()).into(),
+                Response::new_err(id, ErrorCode::InvalidParams as i32, error.to_string()).into(),
             );
-            return Err(message);
+            return Err(error);
         }
     };
     let encoding = Encoding::negotiate(
@@ -77,9 +95,7 @@ pub fn serve(connection: &Connection, config: Option<PathBuf>) -> Result<bool, S
             version: Some(env!("CARGO_PKG_VERSION").to_string()),
         },
     });
-    connection
-        .initialize_finish(id, result)
-        .map_err(|e| e.to_string())?;
+    connection.initialize_finish(id, result)?;
     let mut server = Server {
         connection,
         encoding,
@@ -323,12 +339,10 @@ impl Server<'_> {
         }
     }
 
-    fn on_notification(&mut self, n: Notification) -> Result<(), String> {
-        let text = |e: serde_json::Error| e.to_string();
+    fn on_notification(&mut self, n: Notification) -> Result<(), NotificationError> {
         match n.method.as_str() {
             notification::DidOpenTextDocument::METHOD => {
-                let p: DidOpenTextDocumentParams =
-                    serde_json::from_value(n.params).map_err(text)?;
+                let p: DidOpenTextDocumentParams = serde_json::from_value(n.params)?;
                 let key = p.text_document.uri.as_str().to_string();
                 self.documents.insert(
                     key.clone(),
@@ -341,11 +355,10 @@ impl Server<'_> {
                 self.dirty.insert(key);
             }
             notification::DidChangeTextDocument::METHOD => {
-                let p: DidChangeTextDocumentParams =
-                    serde_json::from_value(n.params).map_err(text)?;
+                let p: DidChangeTextDocumentParams = serde_json::from_value(n.params)?;
                 let key = p.text_document.uri.as_str().to_string();
                 let Some(doc) = self.documents.get_mut(&key) else {
-                    return Err(format!("change to a document that is not open: {key}"));
+                    return Err(NotificationError::NotOpen(key));
                 };
                 for change in p.content_changes {
                     match change.range {
@@ -362,8 +375,7 @@ impl Server<'_> {
                 self.dirty.insert(key);
             }
             notification::DidCloseTextDocument::METHOD => {
-                let p: DidCloseTextDocumentParams =
-                    serde_json::from_value(n.params).map_err(text)?;
+                let p: DidCloseTextDocumentParams = serde_json::from_value(n.params)?;
                 let key = p.text_document.uri.as_str().to_string();
                 self.documents.remove(&key);
                 self.dirty.remove(&key);
@@ -522,7 +534,9 @@ impl Server<'_> {
 
     fn formatting(&mut self, uri: &Uri) -> Option<Vec<lsp_types::TextEdit>> {
         let result = self.with_checked(uri, |checked, _, _, pos| {
-            features::format(checked).map(|text| text.map(|t| features::replace_all(pos, t)))
+            features::format(checked)
+                .map(|text| text.map(|t| features::replace_all(pos, t)))
+                .map_err(|e| e.to_string())
         })?;
         match result {
             Ok(edit) => Some(edit.into_iter().collect()),
@@ -613,7 +627,7 @@ impl Server<'_> {
             .filter(|path| urldb_store::read::is_inside(path, root))
             .filter_map(
                 |path| match urldb_store::read::read_limited(path, limit, None) {
-                    Ok(Ok(bytes)) => Some(bytes),
+                    Ok(bytes) => Some(bytes),
                     _ => None,
                 },
             )

@@ -64,42 +64,55 @@ pub(crate) fn stdio() -> (Connection, JoinHandle<()>) {
     (server, writer)
 }
 
+/// Why the input cannot be read as LSP messages (the session ends).
+#[derive(Debug, thiserror::Error)]
+enum FramingError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("a header line without CRLF")]
+    NoCrlf,
+    #[error("a malformed header {0:?}")]
+    Header(String),
+    #[error("a malformed Content-Length {0:?}")]
+    Length(String),
+    #[error("a message without Content-Length")]
+    NoLength,
+    #[error("a message of {0} bytes")]
+    TooLarge(usize),
+}
+
 /// One message's body; `None` at the end of the input.
-fn read_body(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, String> {
+fn read_body(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, FramingError> {
     let mut length = None;
     let mut line = Vec::new();
     loop {
         line.clear();
-        let n = input
-            .read_until(b'\n', &mut line)
-            .map_err(|e| e.to_string())?;
+        let n = input.read_until(b'\n', &mut line)?;
         if n == 0 {
             return Ok(None);
         }
-        let header = line
-            .strip_suffix(b"\r\n")
-            .ok_or_else(|| "a header line without CRLF".to_string())?;
+        let header = line.strip_suffix(b"\r\n").ok_or(FramingError::NoCrlf)?;
         if header.is_empty() {
             break;
         }
         let header = String::from_utf8_lossy(header);
         let (name, value) = header
             .split_once(':')
-            .ok_or_else(|| format!("a malformed header {header:?}"))?;
+            .ok_or_else(|| FramingError::Header(header.to_string()))?;
         if name.trim().eq_ignore_ascii_case("Content-Length") {
             let n: usize = value
                 .trim()
                 .parse()
-                .map_err(|_| format!("a malformed Content-Length {value:?}"))?;
+                .map_err(|_| FramingError::Length(value.to_string()))?;
             length = Some(n);
         }
     }
-    let length = length.ok_or_else(|| "a message without Content-Length".to_string())?;
+    let length = length.ok_or(FramingError::NoLength)?;
     if length > MAX_BODY {
-        return Err(format!("a message of {length} bytes"));
+        return Err(FramingError::TooLarge(length));
     }
     let mut body = vec![0; length];
-    input.read_exact(&mut body).map_err(|e| e.to_string())?;
+    input.read_exact(&mut body)?;
     Ok(Some(body))
 }
 
@@ -111,9 +124,9 @@ mod tests {
     fn bodies_are_read_by_their_length() {
         let mut input: &[u8] =
             b"Content-Length: 3\r\nContent-Type: x\r\n\r\n{x}content-length:2\r\n\r\n[]";
-        assert_eq!(read_body(&mut input), Ok(Some(b"{x}".to_vec())));
-        assert_eq!(read_body(&mut input), Ok(Some(b"[]".to_vec())));
-        assert_eq!(read_body(&mut input), Ok(None));
+        assert_eq!(read_body(&mut input).ok(), Some(Some(b"{x}".to_vec())));
+        assert_eq!(read_body(&mut input).ok(), Some(Some(b"[]".to_vec())));
+        assert_eq!(read_body(&mut input).ok(), Some(None));
         let mut broken: &[u8] = b"Content-Length 3\r\n\r\n{x}";
         assert!(read_body(&mut broken).is_err());
         let mut huge: &[u8] = b"Content-Length: 99999999999\r\n\r\n";

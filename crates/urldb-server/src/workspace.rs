@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use urldb_core::config::Config;
 use urldb_core::lint::Options;
-use urldb_store::settings::{self, Settings};
+use urldb_store::settings::{self, Settings, SettingsError};
 
 /// How to check one document.
 pub struct Setup {
@@ -45,16 +45,19 @@ pub fn resolve(
 ) -> Verdict {
     let Some(path) = path else {
         let defaults = Config::default();
-        let made = settings::lint_options(&defaults, None)
-            .and_then(|options| Ok((options, urldb_core::config::exclude_set(&defaults.exclude)?)));
-        return match made {
+        let made = || -> Result<_, SettingsError> {
+            let options = settings::lint_options(&defaults, None)?;
+            let exclude = urldb_core::config::exclude_set(&defaults.exclude)?;
+            Ok((options, exclude))
+        };
+        return match made() {
             Ok((options, exclude)) => Verdict::Check(Box::new(Setup {
                 path: PathBuf::from(name),
                 options,
                 root: None,
                 exclude,
             })),
-            Err(message) => Verdict::Broken(message),
+            Err(e) => Verdict::Broken(e.to_string()),
         };
     };
     if !urldb_store::discover::is_domain_file_name(path) {
@@ -80,7 +83,7 @@ pub fn resolve(
     let root = settings.root.to_path_buf();
     let (options, exclude) = match options(&settings) {
         Ok(o) => o,
-        Err(message) => return Verdict::Broken(message),
+        Err(e) => return Verdict::Broken(e.to_string()),
     };
     if !in_database(path, &root, &exclude) {
         return Verdict::Ignore;
@@ -95,7 +98,7 @@ pub fn resolve(
 
 /// The lint options and exclude globs of resolved settings, with no
 /// selection of the command line's.
-fn options(settings: &Settings) -> Result<(Options, globset::GlobSet), String> {
+fn options(settings: &Settings) -> Result<(Options, globset::GlobSet), SettingsError> {
     Ok((settings.lint_options(None)?, settings.exclude()?))
 }
 

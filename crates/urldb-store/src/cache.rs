@@ -39,38 +39,63 @@ use urldb_core::lint::Options;
 use urldb_core::model::domain::hex_digest;
 use urldb_core::source::Span;
 
+/// Why the results cache is not used (the run goes on without it).
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("no cache directory ($XDG_CACHE_HOME and $HOME unset)")]
+    NoHome,
+    #[error("{}: {source}", .path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is a symbolic link", .0.display())]
+    Symlink(PathBuf),
+    #[error("{} is not a directory", .0.display())]
+    NotADirectory(PathBuf),
+    #[error("{} belongs to another user", .0.display())]
+    NotOurs(PathBuf),
+    #[error("{}: could not be created", .0.display())]
+    NotCreated(PathBuf),
+}
+
+fn io_at(path: &Path) -> impl Fn(std::io::Error) -> CacheError + '_ {
+    move |source| CacheError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// The cache directory of a database, and why there is none to use: the
 /// user's cache directory, `urldb/`, then the first 16 hex digits of the
 /// SHA-256 of the resolved root.
-pub fn location(root: &Path) -> Result<PathBuf, String> {
+pub fn location(root: &Path) -> Result<PathBuf, CacheError> {
     let base = match std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from) {
         // The XDG base directory specification ignores relative paths.
         Some(dir) if dir.is_absolute() => dir,
         _ => match std::env::var_os("HOME").map(PathBuf::from) {
             Some(home) if home.is_absolute() => home.join(".cache"),
-            _ => return Err("no cache directory ($XDG_CACHE_HOME and $HOME unset)".to_string()),
+            _ => return Err(CacheError::NoHome),
         },
     };
-    let root = root
-        .canonicalize()
-        .map_err(|e| format!("{}: {e}", root.display()))?;
+    let root = root.canonicalize().map_err(io_at(root))?;
     let id = hex_digest(&Sha256::digest(root.as_os_str().as_encoded_bytes()));
     Ok(base.join("urldb").join(&id[..16]))
 }
 
 /// A directory of the cache may be used: it is a directory (not a symbolic
 /// link), and this user owns it. `Ok(false)`: it does not exist yet.
-fn trusted(dir: &Path) -> Result<bool, String> {
+fn trusted(dir: &Path) -> Result<bool, CacheError> {
     let meta = match std::fs::symlink_metadata(dir) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(format!("{}: {e}", dir.display())),
+        Err(e) => return Err(io_at(dir)(e)),
     };
     if meta.file_type().is_symlink() {
-        return Err(format!("{} is a symbolic link", dir.display()));
+        return Err(CacheError::Symlink(dir.to_path_buf()));
     }
     if !meta.is_dir() {
-        return Err(format!("{} is not a directory", dir.display()));
+        return Err(CacheError::NotADirectory(dir.to_path_buf()));
     }
     #[cfg(unix)]
     {
@@ -79,7 +104,7 @@ fn trusted(dir: &Path) -> Result<bool, String> {
         #[allow(unsafe_code)]
         let me = unsafe { libc::geteuid() };
         if meta.uid() != me {
-            return Err(format!("{} belongs to another user", dir.display()));
+            return Err(CacheError::NotOurs(dir.to_path_buf()));
         }
     }
     Ok(true)
@@ -87,12 +112,12 @@ fn trusted(dir: &Path) -> Result<bool, String> {
 
 /// The cache's own directories (`urldb/` and the database's): each
 /// trusted, or created (private to this user) when missing.
-fn prepare(dir: &Path) -> Result<(), String> {
+fn prepare(dir: &Path) -> Result<(), CacheError> {
     let parent = dir.parent().unwrap_or(dir);
     for d in [parent, dir] {
         if !trusted(d)? {
             if let Some(base) = d.parent() {
-                std::fs::create_dir_all(base).map_err(|e| format!("{}: {e}", base.display()))?;
+                std::fs::create_dir_all(base).map_err(io_at(base))?;
             }
             let mut builder = std::fs::DirBuilder::new();
             #[cfg(unix)]
@@ -103,11 +128,11 @@ fn prepare(dir: &Path) -> Result<(), String> {
             match builder.create(d) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(format!("{}: {e}", d.display())),
+                Err(e) => return Err(io_at(d)(e)),
             }
             // Whoever made it, it must pass now.
             if !trusted(d)? {
-                return Err(format!("{}: could not be created", d.display()));
+                return Err(CacheError::NotCreated(d.to_path_buf()));
             }
         }
     }
@@ -284,7 +309,7 @@ impl Cache {
         });
         match dir {
             Ok(dir) => Cache::open_in(root, options, Some(dir), None),
-            Err(reason) => Cache::open_in(root, options, None, Some(reason)),
+            Err(reason) => Cache::open_in(root, options, None, Some(reason.to_string())),
         }
     }
 
@@ -305,7 +330,7 @@ impl Cache {
         let text = file
             .as_deref()
             .filter(|f| std::fs::symlink_metadata(f).is_ok_and(|m| m.is_file()))
-            .and_then(|f| crate::read::read_limited(f, 1 << 30, None).ok()?.ok())
+            .and_then(|f| crate::read::read_limited(f, 1 << 30, None).ok())
             .and_then(|bytes| String::from_utf8(bytes).ok())
             .filter(|t| t.starts_with(&header))
             .unwrap_or_default();

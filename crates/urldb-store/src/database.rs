@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::cache::{Cache, Kept, Lookup};
 use crate::discover;
 use crate::git;
-use crate::read::Root;
+use crate::read::{ReadError, Root};
 use urldb_core::lint::{self, Checked, Options};
 use urldb_core::rules::diagnostic::Finding;
 use urldb_core::rules::{self, Check, DbContext, FileFacts};
@@ -95,15 +95,15 @@ pub struct StagedIndex {
 }
 
 impl Snapshot {
-    /// A file's bytes, or its size when it is over `max` (not read).
-    pub fn read(&self, path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> {
+    /// A file's bytes ([`ReadError::TooLarge`] when over `max`, not read).
+    pub fn read(&self, path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
         match self {
             Snapshot::WorkTree(root) => read_file(root, path, max),
             Snapshot::Index(index) => match index.files.get(path) {
                 // A thread-local handle per blob: gix's handles are not
                 // `Send`, and opening one costs far less than parsing.
                 Some(file) => index.repo.blobs().read(file.id, max),
-                None => Err("not in the git index".to_string()),
+                None => Err(ReadError::NotStaged),
             },
         }
     }
@@ -325,7 +325,7 @@ pub fn shard(targets: &mut Targets, k: usize, n: usize) {
 /// Read a domain file by the read policy ([`crate::read`]): a regular
 /// file inside the database root, `Ok(Err(size))` when it is over `max`
 /// (not read beyond the limit).
-pub fn read_file(root: &Root, path: &Path, max: u64) -> Result<Result<Vec<u8>, u64>, String> {
+pub fn read_file(root: &Root, path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
     crate::read::read_limited(path, max, Some(root))
 }
 
@@ -422,18 +422,7 @@ impl Pass<'_> {
             _ => (None, None),
         };
         let raw = match targets.snapshot.read(path, options.settings.max_file_size) {
-            Err(message) => {
-                return PerFile {
-                    error: Some(FileError {
-                        path: path.to_path_buf(),
-                        message,
-                    }),
-                    checked: is_checked,
-                    key: key.clone(),
-                    ..PerFile::default()
-                };
-            }
-            Ok(Err(size)) => {
+            Err(ReadError::TooLarge { size }) => {
                 let checked = too_large(path, size, options);
                 let result = is_checked.then(|| FileResult {
                     path: path.to_path_buf(),
@@ -449,7 +438,19 @@ impl Pass<'_> {
                     ..PerFile::default()
                 };
             }
-            Ok(Ok(raw)) => raw,
+            Err(e) => {
+                let message = e.to_string();
+                return PerFile {
+                    error: Some(FileError {
+                        path: path.to_path_buf(),
+                        message,
+                    }),
+                    checked: is_checked,
+                    key: key.clone(),
+                    ..PerFile::default()
+                };
+            }
+            Ok(raw) => raw,
         };
         // Hashed once, when the cache has a use for it.
         let mut hash = None;
@@ -660,7 +661,7 @@ fn add_cross_file(
             Some(i) => i,
             None => {
                 let text = match snapshot.read(&file.path, u64::MAX) {
-                    Ok(Ok(b)) => String::from_utf8_lossy(&b).into_owned(),
+                    Ok(b) => String::from_utf8_lossy(&b).into_owned(),
                     _ => String::new(),
                 };
                 outcome.files.push(FileResult {

@@ -11,7 +11,6 @@
 
 use crate::read::Root;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use crate::write::{self, WriteError};
@@ -88,7 +87,7 @@ impl HostIndex {
         }
         for file in found.files {
             let name = urldb_core::rules::domain_of(&file);
-            let domain = match read_metadata(root, &file) {
+            let domain = match crate::documents::read_metadata(root, &file) {
                 Ok(docs) => Domain {
                     name,
                     case_sensitive_paths: domain::case_sensitive_paths(&docs),
@@ -101,8 +100,8 @@ impl HostIndex {
                 },
                 // The stem still names the file; editing it will be refused
                 // with the reason, which is more useful than "unknown host".
-                Err(message) => {
-                    index.errors.push((file.clone(), message));
+                Err(e) => {
+                    index.errors.push((file.clone(), e.to_string()));
                     Domain {
                         name,
                         case_sensitive_paths: true,
@@ -181,48 +180,6 @@ impl HostIndex {
             None => " (use `--create-domain` to create it)".to_string(),
         }
     }
-}
-
-/// The documents of a file's metadata, read from its first lines only.
-pub(crate) fn read_metadata(root: &Root, path: &Path) -> Result<Vec<Document>, String> {
-    let (file, _) = crate::read::open(path, Some(root))?;
-    let mut reader = BufReader::new(file);
-    let mut head: Vec<u8> = Vec::new();
-    let mut markers = 0;
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let n = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| e.to_string())?;
-        if n == 0 {
-            break;
-        }
-        let body = line
-            .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-            .unwrap_or(&line);
-        let is_marker =
-            body.starts_with(b"---") && body.get(3).is_none_or(|b| b.is_ascii_whitespace());
-        if is_marker {
-            markers += 1;
-            if markers == 2 {
-                break;
-            }
-        }
-        head.extend_from_slice(&line);
-        // Metadata is a few lines; a file whose first document is huge is
-        // not a domain file worth reading further for its host names.
-        if head.len() > 1 << 20 {
-            return Err("metadata document larger than 1 MiB".to_string());
-        }
-    }
-    let text = String::from_utf8(head).map_err(|_| "not UTF-8 text".to_string())?;
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
-    let tree = urldb_core::parse::tree::parse_tree(text);
-    if tree.incomplete || !tree.problems.is_empty() {
-        return Err("cannot read its metadata; run `urldb check`".to_string());
-    }
-    Ok(tree.documents)
 }
 
 /// A record to insert. `path` is the `_path` as it will be written (already
@@ -360,11 +317,8 @@ fn load(root: &Root, file: &Path, options: &Options) -> Result<Loaded, EditError
         file: file.to_path_buf(),
         message,
     };
-    let raw = match crate::database::read_file(root, file, options.settings.max_file_size) {
-        Ok(Ok(raw)) => raw,
-        Ok(Err(size)) => return Err(read_error(format!("too large ({size} bytes)"))),
-        Err(message) => return Err(read_error(message)),
-    };
+    let raw = crate::database::read_file(root, file, options.settings.max_file_size)
+        .map_err(|e| read_error(e.to_string()))?;
     let checked = lint::check_bytes(file, &raw, options);
     let blocked = |code| EditError::Blocked {
         file: file.to_path_buf(),

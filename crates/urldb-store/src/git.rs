@@ -15,6 +15,7 @@ use gix::bstr::ByteSlice;
 use globset::GlobSet;
 
 use crate::discover;
+use crate::read::ReadError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
@@ -236,7 +237,7 @@ impl Repository {
                     return true;
                 };
                 match crate::read::read_limited(path, u64::MAX, root) {
-                    Ok(Ok(bytes)) => gix::objs::compute_hash(kind, gix::objs::Kind::Blob, &bytes)
+                    Ok(bytes) => gix::objs::compute_hash(kind, gix::objs::Kind::Blob, &bytes)
                         .map_or(true, |now| now != *old),
                     _ => true,
                 }
@@ -297,13 +298,15 @@ pub struct Blobs {
 }
 
 impl Blobs {
-    /// The blob's bytes, or its size when it is over `max` (not read).
-    pub fn read(&self, id: ObjectId, max: u64) -> Result<Result<Vec<u8>, u64>, String> {
-        let header = self.repo.find_header(id).map_err(|e| e.to_string())?;
+    /// The blob's bytes ([`ReadError::TooLarge`] when over `max`, not read).
+    pub fn read(&self, id: ObjectId, max: u64) -> Result<Vec<u8>, ReadError> {
+        let header = self.repo.find_header(id).map_err(other)?;
         if header.size() > max {
-            return Ok(Err(header.size()));
+            return Err(ReadError::TooLarge {
+                size: header.size(),
+            });
         }
-        let mut blob = self.repo.find_blob(id).map_err(|e| e.to_string())?;
-        Ok(Ok(blob.take_data()))
+        let mut blob = self.repo.find_blob(id).map_err(other)?;
+        Ok(blob.take_data())
     }
 }

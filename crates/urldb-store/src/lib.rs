@@ -9,6 +9,7 @@
 pub mod cache;
 pub mod database;
 pub mod discover;
+pub mod documents;
 pub mod edit;
 pub mod git;
 pub mod interchange;

@@ -2,6 +2,7 @@
 //! them (`docs/guide.md`): by file, domain (or cname), category, path
 //! prefix and path pattern (`docs/urls.md`); `deprecated` records only on request.
 
+use crate::documents::DocumentError;
 use crate::read::Root;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -10,7 +11,7 @@ use rayon::prelude::*;
 
 use crate::database::FileError;
 use urldb_core::model::domain::{self, DEPRECATED};
-use urldb_core::model::node::{Document, Node};
+use urldb_core::model::node::Node;
 
 /// One record, with what its file says about its URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,9 +111,9 @@ pub fn collect(
     let per_file: Vec<Result<Vec<UrlRecord>, FileError>> = files
         .par_iter()
         .map(|file| {
-            read_records(root, file, filter, max_size).map_err(|message| FileError {
+            read_records(root, file, filter, max_size).map_err(|e| FileError {
                 path: file.clone(),
-                message,
+                message: e.to_string(),
             })
         })
         .collect();
@@ -127,37 +128,14 @@ pub fn collect(
     (records, errors)
 }
 
-/// The text of a domain file (without a BOM) and its documents.
-fn read_text_and_documents(
-    root: &Root,
-    file: &Path,
-    max_size: u64,
-) -> Result<(String, Vec<Document>), String> {
-    let raw = match crate::database::read_file(root, file, max_size)? {
-        Ok(raw) => raw,
-        Err(size) => return Err(format!("too large ({size} bytes; see `max-file-size`)")),
-    };
-    let text =
-        String::from_utf8(raw).map_err(|_| "not UTF-8 text; run `urldb check`".to_string())?;
-    let text = match text.strip_prefix('\u{FEFF}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    };
-    let tree = urldb_core::parse::tree::parse_tree(&text);
-    if tree.incomplete {
-        return Err("cannot be read (YAML syntax error); run `urldb check`".to_string());
-    }
-    Ok((text, tree.documents))
-}
-
 fn read_records(
     root: &Root,
     file: &Path,
     filter: &Filter,
     max_size: u64,
-) -> Result<Vec<UrlRecord>, String> {
+) -> Result<Vec<UrlRecord>, DocumentError> {
     let name = urldb_core::rules::domain_of(file);
-    let (text, docs) = read_text_and_documents(root, file, max_size)?;
+    let (text, docs) = crate::documents::read_text_and_documents(root, file, max_size)?;
     let lines = urldb_core::source::LineIndex::new(&text);
     if !filter.accepts_file(&name, &domain::cnames(&docs)) {
         return Ok(Vec::new());
@@ -206,7 +184,7 @@ pub fn known_hosts(root: &Root, files: &[PathBuf]) -> BTreeSet<String> {
         .par_iter()
         .map(|file| {
             let mut hosts = vec![urldb_core::rules::domain_of(file)];
-            if let Ok(docs) = crate::edit::read_metadata(root, file) {
+            if let Ok(docs) = crate::documents::read_metadata(root, file) {
                 hosts.extend(domain::cnames(&docs).into_iter().map(String::from));
             }
             hosts
@@ -223,7 +201,7 @@ pub fn require_known<'a>(
     flag: &str,
     names: impl IntoIterator<Item = &'a String>,
     known: &BTreeSet<String>,
-) -> Result<(), String> {
+) -> Result<(), UnknownDomain> {
     for name in names {
         if known.contains(name) {
             continue;
@@ -232,9 +210,20 @@ pub fn require_known<'a>(
             Some(best) => format!(" (did you mean `{best}`?)"),
             None => String::new(),
         };
-        return Err(format!(
-            "{flag} `{name}`: no domain file and no cname names this domain{hint}"
-        ));
+        return Err(UnknownDomain {
+            flag: flag.to_string(),
+            name: name.clone(),
+            hint,
+        });
     }
     Ok(())
+}
+
+/// A domain asked for by an option that no file of the database names.
+#[derive(Debug, thiserror::Error)]
+#[error("{flag} `{name}`: no domain file and no cname names this domain{hint}")]
+pub struct UnknownDomain {
+    flag: String,
+    name: String,
+    hint: String,
 }

@@ -63,6 +63,33 @@ pub fn is_inside(path: &Path, root: &Path) -> bool {
     }
 }
 
+/// Why a file was not read. The message is what to show after the file's
+/// name; it never holds anything of a symbolic link's target.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("symbolic link to a file that does not exist")]
+    DanglingLink,
+    #[error("symbolic link to a file outside the database root; not read")]
+    LinkOutsideRoot,
+    #[error("symbolic link to a system file; not read")]
+    LinkToSystemFile,
+    #[error("is a system file (/proc, /sys, /dev); not read")]
+    SystemFile,
+    /// A directory, FIFO, socket or device: what it is.
+    #[error("{0}")]
+    NotRegular(&'static str),
+    /// Not in the git index (a `--staged` run).
+    #[error("not in the git index")]
+    NotStaged,
+    #[error(transparent)]
+    Git(#[from] crate::git::GitError),
+    /// Larger than the limit asked for (and not read beyond it).
+    #[error("too large ({size} bytes)")]
+    TooLarge { size: u64 },
+}
+
 /// Files of the kernel's pseudo-file systems: they say they are regular
 /// files of size 0, and may hold anything (the environment, memory).
 fn is_pseudo(resolved: &Path) -> bool {
@@ -95,42 +122,39 @@ fn not_regular(meta: &Metadata) -> Option<&'static str> {
 }
 
 /// Open a regular file for reading. `within`: the file is a domain file
-/// of that root, and must not be a symbolic link leading out of it. The error is the message to show after the file's name; it never
-/// holds anything of a link's target.
-pub fn open(path: &Path, within: Option<&Root>) -> Result<(File, Metadata), String> {
-    let lmeta = std::fs::symlink_metadata(path).map_err(|e| e.to_string())?;
+/// of that root, and must not be a symbolic link leading out of it.
+pub fn open(path: &Path, within: Option<&Root>) -> Result<(File, Metadata), ReadError> {
+    let lmeta = std::fs::symlink_metadata(path)?;
     // What is opened: the file itself, or the file a link resolves to (the
     // one judged here), never following a link at open time, so a link
     // swapped in after this look is not followed. A plain file is looked at
     // once (this is every file of every run).
     let (target, meta) = if lmeta.file_type().is_symlink() {
-        let resolved = path
-            .canonicalize()
-            .map_err(|_| "symbolic link to a file that does not exist".to_string())?;
+        let resolved = path.canonicalize().map_err(|_| ReadError::DanglingLink)?;
         if let Some(root) = within
             && !resolved.starts_with(root.resolved())
         {
-            return Err("symbolic link to a file outside the database root; not read".to_string());
+            return Err(ReadError::LinkOutsideRoot);
         }
         if is_pseudo(&resolved) {
-            return Err("symbolic link to a system file; not read".to_string());
+            return Err(ReadError::LinkToSystemFile);
         }
-        let meta = std::fs::symlink_metadata(&resolved).map_err(|e| e.to_string())?;
+        let meta = std::fs::symlink_metadata(&resolved)?;
         (std::borrow::Cow::Owned(resolved), meta)
     } else if path.is_absolute() && is_pseudo(path) {
-        return Err("is a system file (/proc, /sys, /dev); not read".to_string());
+        return Err(ReadError::SystemFile);
     } else {
         (std::borrow::Cow::Borrowed(path), lmeta)
     };
     if let Some(what) = not_regular(&meta) {
-        return Err(what.to_string());
+        return Err(ReadError::NotRegular(what));
     }
-    let file = open_nonblocking(&target).map_err(|e| e.to_string())?;
+    let file = open_nonblocking(&target)?;
     // The file may have been swapped since it was looked at: look at what
     // was opened.
-    let meta = file.metadata().map_err(|e| e.to_string())?;
+    let meta = file.metadata()?;
     if let Some(what) = not_regular(&meta) {
-        return Err(what.to_string());
+        return Err(ReadError::NotRegular(what));
     }
     Ok((file, meta))
 }
@@ -149,26 +173,22 @@ fn open_nonblocking(path: &Path) -> std::io::Result<File> {
     File::open(path)
 }
 
-/// Read a whole regular file of at most `max` bytes: `Ok(Err(size))` when
-/// it is larger (not read beyond the limit).
-pub fn read_limited(
-    path: &Path,
-    max: u64,
-    within: Option<&Root>,
-) -> Result<Result<Vec<u8>, u64>, String> {
+/// Read a whole regular file of at most `max` bytes ([`ReadError::TooLarge`]
+/// when it is larger, not read beyond the limit).
+pub fn read_limited(path: &Path, max: u64, within: Option<&Root>) -> Result<Vec<u8>, ReadError> {
     let (file, meta) = open(path, within)?;
     if meta.len() > max {
-        return Ok(Err(meta.len()));
+        return Err(ReadError::TooLarge { size: meta.len() });
     }
     let mut buf = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(max.saturating_add(1))
-        .read_to_end(&mut buf)
-        .map_err(|e| e.to_string())?;
+    file.take(max.saturating_add(1)).read_to_end(&mut buf)?;
     let len = buf.len() as u64;
     if len > max {
-        return Ok(Err(len.max(meta.len())));
+        return Err(ReadError::TooLarge {
+            size: len.max(meta.len()),
+        });
     }
-    Ok(Ok(buf))
+    Ok(buf)
 }
 
 #[cfg(all(test, unix))]
@@ -185,7 +205,7 @@ mod tests {
             .expect("mkfifo");
         assert!(status.success());
         let err = read_limited(&fifo, 100, None).expect_err("must refuse");
-        assert!(err.contains("FIFO"), "{err}");
+        assert!(err.to_string().contains("FIFO"), "{err}");
     }
 
     #[test]
@@ -193,10 +213,13 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("a.yaml");
         std::fs::write(&path, "0123456789").expect("write");
-        assert_eq!(read_limited(&path, 9, None), Ok(Err(10)));
+        assert!(matches!(
+            read_limited(&path, 9, None),
+            Err(ReadError::TooLarge { size: 10 })
+        ));
         assert_eq!(
-            read_limited(&path, 10, None),
-            Ok(Ok(b"0123456789".to_vec()))
+            read_limited(&path, 10, None).expect("read"),
+            b"0123456789".to_vec()
         );
         assert!(read_limited(Path::new("/proc/self/environ"), 1 << 20, None).is_err());
     }

@@ -8,11 +8,11 @@
 use std::path::{Path, PathBuf};
 
 use globset::GlobSet;
-use urldb_core::config::{Config, ConfigError, FILE_NAME, MAX_CONFIG_SIZE};
+use urldb_core::config::{BadExclude, Config, ConfigError, FILE_NAME, MAX_CONFIG_SIZE};
 use urldb_core::lint::Options;
-use urldb_core::selection::Selection;
+use urldb_core::selection::{Selection, UnknownRule};
 
-use crate::read::Root;
+use crate::read::{ReadError, Root};
 
 /// Why the settings of a run cannot be resolved.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +20,12 @@ pub enum SettingsError {
     /// `urldb.toml` cannot be read or is invalid.
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// A rule code in the selection that no rule has.
+    #[error(transparent)]
+    UnknownRule(#[from] UnknownRule),
+    /// An `exclude` glob that does not compile.
+    #[error(transparent)]
+    BadExclude(#[from] BadExclude),
     /// The database directory does not exist (or cannot be resolved).
     #[error("database directory `{}` does not exist", urldb_core::text::escape(&.0.display().to_string()))]
     NoRoot(PathBuf),
@@ -105,19 +111,22 @@ impl Settings {
 
     /// The lint options of a run: the file's `[lint]` with `overrides` on
     /// top. The error names the unknown rule code.
-    pub fn lint_options(&self, overrides: Option<&RuleOverrides>) -> Result<Options, String> {
+    pub fn lint_options(&self, overrides: Option<&RuleOverrides>) -> Result<Options, UnknownRule> {
         lint_options(&self.config, overrides)
     }
 
     /// The compiled `exclude` globs.
-    pub fn exclude(&self) -> Result<GlobSet, String> {
+    pub fn exclude(&self) -> Result<GlobSet, BadExclude> {
         urldb_core::config::exclude_set(&self.config.exclude)
     }
 }
 
 /// The lint options of `config` with `overrides` on top (an unsaved
 /// editor buffer has a configuration but no root). The error names the unknown rule code.
-pub fn lint_options(config: &Config, overrides: Option<&RuleOverrides>) -> Result<Options, String> {
+pub fn lint_options(
+    config: &Config,
+    overrides: Option<&RuleOverrides>,
+) -> Result<Options, UnknownRule> {
     let lint = &config.lint;
     let (select, extend, ignore) = match overrides {
         Some(o) => {
@@ -173,20 +182,20 @@ pub(crate) fn load_config(path: &Path) -> Result<Config, ConfigError> {
         .canonicalize()
         .is_ok_and(|p| p == Path::new("/dev/null"));
     let read = if null {
-        Ok(Ok(Vec::new()))
+        Ok(Vec::new())
     } else {
         crate::read::read_limited(path, MAX_CONFIG_SIZE, None)
     };
     let text = match read {
-        Ok(Ok(bytes)) => {
+        Ok(bytes) => {
             String::from_utf8(bytes).map_err(|_| read_error("not UTF-8 text".to_string()))?
         }
-        Ok(Err(size)) => {
+        Err(ReadError::TooLarge { size }) => {
             return Err(read_error(format!(
                 "too large ({size} bytes; a configuration file is at most 1 MiB)"
             )));
         }
-        Err(message) => return Err(read_error(message)),
+        Err(e) => return Err(read_error(e.to_string())),
     };
     Config::from_text(path, &text)
 }

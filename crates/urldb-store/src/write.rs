@@ -13,6 +13,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
+use crate::read::ReadError;
+
 /// How long a writer waits for another's lock before giving up.
 pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
 
@@ -257,9 +259,12 @@ impl Lock {
         let io = io_error(&path);
         let meta = writable(&path)?;
         let current = match crate::read::read_limited(&path, expected.len() as u64, None) {
-            Ok(Ok(bytes)) => bytes,
-            Ok(Err(_)) => return Err(WriteError::Changed { path: path.clone() }),
-            Err(message) => return Err(io(std::io::Error::other(message))),
+            Ok(bytes) => bytes,
+            Err(ReadError::TooLarge { .. }) => {
+                return Err(WriteError::Changed { path: path.clone() });
+            }
+            Err(ReadError::Io(e)) => return Err(io(e)),
+            Err(e) => return Err(io(std::io::Error::other(e.to_string()))),
         };
         if current != expected {
             return Err(WriteError::Changed { path: path.clone() });
@@ -389,7 +394,7 @@ impl Lock {
             None => true,
             Some(Unchanged::Bytes(expected)) => {
                 let current = crate::read::read_limited(&self.path, expected.len() as u64, None);
-                matches!(current, Ok(Ok(ref bytes)) if bytes == expected)
+                matches!(current, Ok(ref bytes) if bytes == expected)
             }
             Some(Unchanged::Stamp(read)) => {
                 fs::symlink_metadata(&self.path).is_ok_and(|meta| Stamp::of(&meta) == *read)

@@ -34,20 +34,37 @@ pub struct Target {
     pub authority: String,
 }
 
+/// A `--map` argument that is not `DOMAIN=[SCHEME://]HOST[:PORT]`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct MapError(String);
+
+/// A URL that cannot be built from a record (its host or its `_path`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UrlError(String);
+
+/// Why a record is not checked: what in it `verify` cannot use.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+struct NotPlanned(String);
+
 /// Parse `DOMAIN=[SCHEME://]HOST[:PORT]`.
-pub fn parse_map(arg: &str) -> Result<(String, Target), String> {
+pub fn parse_map(arg: &str) -> Result<(String, Target), MapError> {
     let (domain, host) = arg
         .split_once('=')
-        .ok_or_else(|| format!("--map `{arg}`: expected DOMAIN=HOST"))?;
+        .ok_or_else(|| MapError(format!("--map `{arg}`: expected DOMAIN=HOST")))?;
     let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
     if domain.is_empty() {
-        return Err(format!("--map `{arg}`: the domain is empty"));
+        return Err(MapError(format!("--map `{arg}`: the domain is empty")));
     }
     let (scheme, authority) = match host.split_once("://") {
         Some((s, rest)) => {
             let s = s.to_ascii_lowercase();
             if s != "http" && s != "https" {
-                return Err(format!("--map `{arg}`: scheme `{s}` is not http or https"));
+                return Err(MapError(format!(
+                    "--map `{arg}`: scheme `{s}` is not http or https"
+                )));
             }
             (Some(s), rest)
         }
@@ -55,9 +72,9 @@ pub fn parse_map(arg: &str) -> Result<(String, Target), String> {
     };
     let authority = authority.trim_end_matches('/');
     if authority.is_empty() || authority.contains(['/', '?', '#', '@', ' ']) {
-        return Err(format!(
+        return Err(MapError(format!(
             "--map `{arg}`: expected a host with an optional port, like 127.0.0.1:8080"
-        ));
+        )));
     }
     Ok((
         domain,
@@ -156,17 +173,17 @@ pub fn plan(
     let mut plan = Plan::default();
     for file in files {
         match urldb_store::database::read_file(root, file, max_file_size) {
-            Err(message) => plan.problems.push(Problem {
-                file: file.clone(),
-                line: None,
-                message,
-            }),
-            Ok(Err(size)) => plan.problems.push(Problem {
+            Err(urldb_store::read::ReadError::TooLarge { size }) => plan.problems.push(Problem {
                 file: file.clone(),
                 line: None,
                 message: format!("file too large ({size} bytes)"),
             }),
-            Ok(Ok(raw)) => plan_file(file, &raw, options, &mut plan),
+            Err(e) => plan.problems.push(Problem {
+                file: file.clone(),
+                line: None,
+                message: e.to_string(),
+            }),
+            Ok(raw) => plan_file(file, &raw, options, &mut plan),
         }
     }
     plan
@@ -230,8 +247,8 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
         }
         let expect = match expect(&record) {
             Ok(e) => e,
-            Err(message) => {
-                plan.problems.push(problem(Some(line), message));
+            Err(e) => {
+                plan.problems.push(problem(Some(line), e.to_string()));
                 continue;
             }
         };
@@ -252,7 +269,7 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                 };
                 let built = match blocked {
                     Some(f) => Err(format!("{} ({})", f.message, f.rule.code)),
-                    None => build_url(scheme, authority, path),
+                    None => build_url(scheme, authority, path).map_err(|e| e.to_string()),
                 };
                 let check = match built {
                     Ok((url, origin)) => Check {
@@ -321,8 +338,12 @@ fn blocking_findings(
 /// host or port. The result is checked again, as `url` and as the HTTP
 /// client reads it, against the intended host and port. Returns the URL
 /// and its origin (`scheme://host[:port]`).
-pub fn build_url(scheme: &str, authority: &str, path: &str) -> Result<(String, String), String> {
-    let not_a_host = || format!("`{authority}` is not a host name with an optional port");
+pub fn build_url(scheme: &str, authority: &str, path: &str) -> Result<(String, String), UrlError> {
+    let not_a_host = || {
+        UrlError(format!(
+            "`{authority}` is not a host name with an optional port"
+        ))
+    };
     let base = url::Url::parse(&format!("{scheme}://{authority}/")).map_err(|_| not_a_host())?;
     let host = base.host_str().ok_or_else(not_a_host)?.to_string();
     let port = base.port_or_known_default().ok_or_else(not_a_host)?;
@@ -349,7 +370,11 @@ pub fn build_url(scheme: &str, authority: &str, path: &str) -> Result<(String, S
         }
         None => url.set_path(path),
     }
-    let moved = || format!("the URL of `_path` `{path}` would not be on {scheme}://{authority}");
+    let moved = || {
+        UrlError(format!(
+            "the URL of `_path` `{path}` would not be on {scheme}://{authority}"
+        ))
+    };
     if url.scheme() != scheme
         || url.host_str() != Some(host.as_str())
         || url.port_or_known_default() != Some(port)
@@ -376,19 +401,21 @@ pub fn build_url(scheme: &str, authority: &str, path: &str) -> Result<(String, S
     Ok((url.into(), origin))
 }
 
-fn expect(record: &Record) -> Result<Expect, String> {
+fn expect(record: &Record) -> Result<Expect, NotPlanned> {
     let scalar = |key: &str| {
         record
             .get(key)
             .and_then(|e| e.value.as_scalar())
             .map(|s| s.value.trim().to_string())
     };
-    let content_type =
-        scalar(domain::CONTENT_TYPE).ok_or("record without a `content-type`".to_string())?;
+    let content_type = scalar(domain::CONTENT_TYPE)
+        .ok_or(NotPlanned("record without a `content-type`".to_string()))?;
     let length = match scalar(domain::CONTENT_LENGTH) {
         None => None,
         Some(n) => Some(n.parse::<u64>().map_err(|_| {
-            format!("`content-length: {n}` is not a byte count (see `urldb check`)")
+            NotPlanned(format!(
+                "`content-length: {n}` is not a byte count (see `urldb check`)"
+            ))
         })?),
     };
     let sha256 = match scalar(domain::CONTENT_SHA256) {
@@ -397,9 +424,9 @@ fn expect(record: &Record) -> Result<Expect, String> {
             Some(h.to_ascii_lowercase())
         }
         Some(h) => {
-            return Err(format!(
+            return Err(NotPlanned(format!(
                 "`content-sha256: {h}` is not a SHA-256 digest (see `urldb check`)"
-            ));
+            )));
         }
     };
     Ok(Expect {
@@ -429,12 +456,18 @@ mod tests {
         assert!(
             parse_map("example.com")
                 .unwrap_err()
+                .to_string()
                 .contains("DOMAIN=HOST")
         );
-        assert!(parse_map("=x").unwrap_err().contains("empty"));
-        assert!(parse_map("a=ftp://x").unwrap_err().contains("ftp"));
-        assert!(parse_map("a=x/y").unwrap_err().contains("port"));
-        assert!(parse_map("a=").unwrap_err().contains("port"));
+        assert!(parse_map("=x").unwrap_err().to_string().contains("empty"));
+        assert!(
+            parse_map("a=ftp://x")
+                .unwrap_err()
+                .to_string()
+                .contains("ftp")
+        );
+        assert!(parse_map("a=x/y").unwrap_err().to_string().contains("port"));
+        assert!(parse_map("a=").unwrap_err().to_string().contains("port"));
     }
 
     #[test]

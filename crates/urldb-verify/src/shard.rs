@@ -33,16 +33,16 @@ pub(crate) fn bucket(url: &str, count: u32) -> u32 {
     (u64::from_be_bytes(first) % u64::from(count.max(1))) as u32
 }
 
-impl FromStr for Shard {
-    type Err = String;
+/// A `--shard` that is not `K/N` with 1 <= K <= N.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{}` is not K/N with 1 <= K <= N (e.g. 2/4)", urldb_core::text::escape(.0))]
+pub struct ShardError(String);
 
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || {
-            format!(
-                "`{}` is not K/N with 1 <= K <= N (e.g. 2/4)",
-                urldb_core::text::escape(s)
-            )
-        };
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(s.to_string());
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let index: u32 = k.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;

@@ -33,20 +33,64 @@ pub(crate) fn is_token(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(is_tchar)
 }
 
+/// What is wrong with a `content-type` value: a phrase for a diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MediaTypeError {
+    #[error("the redirect marker is written `X-{0}-Redirect`")]
+    MarkerSpelling(String),
+    #[error("a redirect marker holds a 3xx status, not `{0}`")]
+    MarkerStatus(String),
+    #[error("there is no `/subtype`")]
+    NoSubtype,
+    #[error("it ends with white space")]
+    TrailingSpace,
+    #[error("parameter `{0}` has no `=value`")]
+    NoEquals(String),
+    #[error("parameter `{0}` has no value")]
+    NoValue(String),
+    #[error("the value of parameter `{name}` {problem}")]
+    BadQuoted { name: String, problem: QuotedError },
+    /// A character (or the end) where `after` should be.
+    #[error("{}", unexpected_message(*.found, *.at_start, .after))]
+    Unexpected {
+        found: Option<char>,
+        at_start: bool,
+        after: &'static str,
+    },
+}
+
+/// What is wrong with a quoted parameter value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum QuotedError {
+    #[error("has no closing `\"`")]
+    Unclosed,
+    #[error("has a `\\` that escapes nothing")]
+    LoneBackslash,
+    #[error("holds a control character")]
+    Control,
+}
+
+fn unexpected_message(found: Option<char>, at_start: bool, after: &str) -> String {
+    match found {
+        None => format!("it ends where {after} should be"),
+        Some(' ') => format!("a space is not allowed in {after}"),
+        Some(c) if at_start => format!("it starts with `{c}`"),
+        Some(c) => format!("`{c}` is not allowed in {after}"),
+    }
+}
+
 /// Read a `content-type` value: a media type or a redirect marker, or
-/// what is wrong with it (a phrase for a diagnostic).
-pub fn parse(text: &str) -> Result<ContentType, String> {
+/// what is wrong with it.
+pub fn parse(text: &str) -> Result<ContentType, MediaTypeError> {
     if let Some(status) = marker_status(text) {
         if let Some(status) = redirect_marker(text) {
             return Ok(ContentType::Redirect(status));
         }
         return match status.parse::<u16>() {
-            Ok(300..=399) if status.len() == 3 => Err(format!(
-                "the redirect marker is written `X-{status}-Redirect`"
-            )),
-            _ => Err(format!(
-                "a redirect marker holds a 3xx status, not `{status}`"
-            )),
+            Ok(300..=399) if status.len() == 3 => {
+                Err(MediaTypeError::MarkerSpelling(status.to_string()))
+            }
+            _ => Err(MediaTypeError::MarkerStatus(status.to_string())),
         };
     }
     parse_media_type(text).map(|essence| ContentType::Media { essence })
@@ -54,14 +98,14 @@ pub fn parse(text: &str) -> Result<ContentType, String> {
 
 /// Read a media type (a redirect marker is not one): the byte range of
 /// its `type/subtype`, or what is wrong with it.
-pub fn parse_media_type(text: &str) -> Result<Range<usize>, String> {
+pub fn parse_media_type(text: &str) -> Result<Range<usize>, MediaTypeError> {
     let mut p = Parser { text, i: 0 };
     if p.token() == 0 {
         return Err(p.unexpected("a type"));
     }
     if !p.eat(b'/') {
         return Err(match p.peek() {
-            None => "there is no `/subtype`".to_string(),
+            None => MediaTypeError::NoSubtype,
             Some(_) => p.unexpected("the type"),
         });
     }
@@ -74,7 +118,7 @@ pub fn parse_media_type(text: &str) -> Result<Range<usize>, String> {
         p.white_space();
         let Some(b) = p.peek() else {
             if p.i != before {
-                return Err("it ends with white space".to_string());
+                return Err(MediaTypeError::TrailingSpace);
             }
             return Ok(essence);
         };
@@ -89,13 +133,16 @@ pub fn parse_media_type(text: &str) -> Result<Range<usize>, String> {
         }
         let name = &text[start..p.i];
         if !p.eat(b'=') {
-            return Err(format!("parameter `{name}` has no `=value`"));
+            return Err(MediaTypeError::NoEquals(name.to_string()));
         }
         if p.peek() == Some(b'"') {
             p.quoted_string()
-                .map_err(|e| format!("the value of parameter `{name}` {e}"))?;
+                .map_err(|problem| MediaTypeError::BadQuoted {
+                    name: name.to_string(),
+                    problem,
+                })?;
         } else if p.token() == 0 {
-            return Err(format!("parameter `{name}` has no value"));
+            return Err(MediaTypeError::NoValue(name.to_string()));
         }
     }
 }
@@ -186,11 +233,11 @@ impl Parser<'_> {
     }
 
     /// `DQUOTE *( qdtext / quoted-pair ) DQUOTE`, from the opening quote.
-    fn quoted_string(&mut self) -> Result<(), String> {
+    fn quoted_string(&mut self) -> Result<(), QuotedError> {
         self.i += 1;
         loop {
             match self.peek() {
-                None => return Err("has no closing `\"`".to_string()),
+                None => return Err(QuotedError::Unclosed),
                 Some(b'"') => {
                     self.i += 1;
                     return Ok(());
@@ -199,23 +246,22 @@ impl Parser<'_> {
                     self.i += 1;
                     match self.peek() {
                         Some(b) if b == b'\t' || b >= b' ' && b != 0x7F => self.i += 1,
-                        _ => return Err("has a `\\` that escapes nothing".to_string()),
+                        _ => return Err(QuotedError::LoneBackslash),
                     }
                 }
                 // qdtext: HTAB, SP, VCHAR except `"` and `\`, obs-text.
                 Some(b) if b == b'\t' || b >= b' ' && b != 0x7F => self.i += 1,
-                Some(_) => return Err("holds a control character".to_string()),
+                Some(_) => return Err(QuotedError::Control),
             }
         }
     }
 
     /// What is wrong at the current position, after `after`.
-    fn unexpected(&self, after: &str) -> String {
-        match self.text.get(self.i..).and_then(|rest| rest.chars().next()) {
-            None => format!("it ends where {after} should be"),
-            Some(' ') => format!("a space is not allowed in {after}"),
-            Some(c) if self.i == 0 => format!("it starts with `{c}`"),
-            Some(c) => format!("`{c}` is not allowed in {after}"),
+    fn unexpected(&self, after: &'static str) -> MediaTypeError {
+        MediaTypeError::Unexpected {
+            found: self.text.get(self.i..).and_then(|rest| rest.chars().next()),
+            at_start: self.i == 0,
+            after,
         }
     }
 }
@@ -314,7 +360,7 @@ mod tests {
                     Is::Redirect(status)
                 }
                 Err(problem) => {
-                    assert!(!problem.is_empty(), "{text:?}");
+                    assert!(!problem.to_string().is_empty(), "{text:?}");
                     assert!(parse_media_type(text).is_err(), "{text:?}");
                     assert_eq!(redirect_marker(text), None, "{text:?}");
                     Is::Invalid
@@ -357,7 +403,7 @@ mod tests {
 
     #[test]
     fn explains_the_problem() {
-        let problem = |t| parse(t).err().unwrap_or_default();
+        let problem = |t| parse(t).err().map(|e| e.to_string()).unwrap_or_default();
         assert_eq!(problem("html"), "there is no `/subtype`");
         assert_eq!(problem("text html"), "a space is not allowed in the type");
         assert_eq!(

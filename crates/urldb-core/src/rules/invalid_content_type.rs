@@ -91,7 +91,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 }
 
 /// `Ok` for a media type or a redirect marker; else what is wrong.
-fn validate(text: &str) -> Result<(), String> {
+fn validate(text: &str) -> Result<(), media_type::MediaTypeError> {
     media_type::parse(text).map(|_| ())
 }
 
@@ -181,17 +181,20 @@ mod tests {
 
     #[test]
     fn explains_the_problem() {
-        assert_eq!(validate("html"), Err("there is no `/subtype`".to_string()));
         assert_eq!(
-            validate("text html"),
+            validate("html").map_err(|e| e.to_string()),
+            Err("there is no `/subtype`".to_string())
+        );
+        assert_eq!(
+            validate("text html").map_err(|e| e.to_string()),
             Err("a space is not allowed in the type".to_string())
         );
         assert_eq!(
-            validate("text/html; charset"),
+            validate("text/html; charset").map_err(|e| e.to_string()),
             Err("parameter `charset` has no `=value`".to_string())
         );
         assert_eq!(
-            validate("text/"),
+            validate("text/").map_err(|e| e.to_string()),
             Err("it ends where a subtype after `/` should be".to_string())
         );
     }

@@ -56,34 +56,42 @@ const EXTRA_FIELDS: [(&str, &str, bool); 6] = [
 
 // ---------------------------------------------------------------- fields
 
+/// Why a value cannot be a field's value: a phrase that follows the
+/// field's name in a problem or a note.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct FieldError(String);
+
 /// Why `value` cannot be the value of the field `name`, or `Ok`. The one
 /// check per field that both directions use, so that they cannot disagree:
 /// the writer leaves out (or moves to an `X-URLDB-` field) what fails it,
 /// the reader drops an optional field that fails it and skips a record
 /// whose required field (`URI`, `NAME`, `DATE`) does.
-pub(crate) fn check_field(name: &str, value: &str) -> Result<(), String> {
+pub(crate) fn check_field(name: &str, value: &str) -> Result<(), FieldError> {
     check_text(value)?;
     match name {
         "URI" => canonicalize_given(value)
             .map(|_| ())
-            .map_err(|e| e.to_string()),
+            .map_err(|e| FieldError(e.to_string())),
         "DATE" => check_date(value),
         "RATING" => match value {
             "1" | "2" | "3" | "4" | "5" => Ok(()),
-            _ => Err("not an integer from 1 to 5".to_string()),
+            _ => Err(FieldError("not an integer from 1 to 5".to_string())),
         },
         "LANGUAGE" if valid_language(value) => Ok(()),
-        "LANGUAGE" => Err("not a language tag (RFC 3066, e.g. `en-gb`)".to_string()),
+        "LANGUAGE" => Err(FieldError(
+            "not a language tag (RFC 3066, e.g. `en-gb`)".to_string(),
+        )),
         "TYPE" => check_media_type(value),
         "ID" => id_key(value).map(|_| ()),
         CONTENT_LENGTH => value
             .parse::<u64>()
             .map(|_| ())
-            .map_err(|_| "not a length (decimal digits)".to_string()),
+            .map_err(|_| FieldError("not a length (decimal digits)".to_string())),
         CONTENT_SHA256 if value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()) => {
             Ok(())
         }
-        CONTENT_SHA256 => Err("not 64 hex digits".to_string()),
+        CONTENT_SHA256 => Err(FieldError("not 64 hex digits".to_string())),
         _ => Ok(()),
     }
 }
@@ -94,30 +102,32 @@ pub(crate) const REQUIRED: [&str; 3] = ["URI", "NAME", "DATE"];
 
 /// A value the format can hold at all: ASCII, no control character, not
 /// empty (specification 2.1.1, 2.2).
-fn check_text(value: &str) -> Result<(), String> {
+fn check_text(value: &str) -> Result<(), FieldError> {
     if value.is_empty() {
-        return Err("empty, which a URI-Catalogue value cannot be".to_string());
+        return Err(FieldError(
+            "empty, which a URI-Catalogue value cannot be".to_string(),
+        ));
     }
     if let Some(c) = value.chars().find(|c| !c.is_ascii()) {
-        return Err(format!(
+        return Err(FieldError(format!(
             "holds the non-ASCII character `{c}`: URI-Catalogue is ASCII only"
-        ));
+        )));
     }
     if let Some(c) = value.chars().find(|c| c.is_ascii_control()) {
-        return Err(format!(
+        return Err(FieldError(format!(
             "holds the control character U+{:04X}, which URI-Catalogue forbids",
             c as u32
-        ));
+        )));
     }
     Ok(())
 }
 
 /// An `ID` as the number it is (`007` is `7`): what two records must not
 /// share. A positive decimal integer of any length.
-fn id_key(id: &str) -> Result<&str, String> {
+fn id_key(id: &str) -> Result<&str, FieldError> {
     let digits = id.trim_start_matches('0');
     if !id.bytes().all(|b| b.is_ascii_digit()) || digits.is_empty() {
-        return Err("not a positive decimal integer".to_string());
+        return Err(FieldError("not a positive decimal integer".to_string()));
     }
     Ok(digits)
 }
@@ -205,7 +215,7 @@ fn fields(
             // text (`ID: 007` is no YAML octal), so a plain one would come
             // back a string.
             let leading_zero = (!is_string && value.starts_with('0'))
-                .then(|| "it would read back as text, not a number".to_string());
+                .then(|| FieldError("it would read back as text, not a number".to_string()));
             let refused = check_field(field, value)
                 .err()
                 .or(leading_zero)
@@ -213,10 +223,10 @@ fn fields(
                     let id = id_key(value).ok().filter(|_| *field == "ID")?;
                     let first = *ids.entry(id.to_string()).or_insert(index);
                     (first != index).then(|| {
-                        format!(
+                        FieldError(format!(
                             "the record at {} has this ID, and IDs are unique",
                             place(&records[first])
-                        )
+                        ))
                     })
                 });
             let Some(why) = refused else {
@@ -258,10 +268,10 @@ fn fields(
     let mut categories = Vec::new();
     for c in &r.categories {
         let why = if c.contains(',') || c.trim() != c {
-            Err(
+            Err(FieldError(
                 "a category in `CATEGORY` cannot hold a comma or start or end with a space"
                     .to_string(),
-            )
+            ))
         } else {
             check_text(c)
         };
@@ -493,7 +503,7 @@ fn read_record(
 /// One record's fields: name -> (value, or why the line's value is no
 /// text the format allows; line), and the order they came in.
 struct Fields {
-    values: HashMap<String, (Result<String, String>, usize)>,
+    values: HashMap<String, (Result<String, FieldError>, usize)>,
     order: Vec<String>,
 }
 
@@ -504,7 +514,7 @@ impl Fields {
     /// ambiguous: it is skipped. A value with a forbidden character is
     /// kept as the reason, for [`read_record`] to judge.
     fn read(lines: &[(usize, &[u8])], first: usize) -> Result<Fields, Problem> {
-        let mut values: HashMap<String, (Result<String, String>, usize)> = HashMap::new();
+        let mut values: HashMap<String, (Result<String, FieldError>, usize)> = HashMap::new();
         let mut order: Vec<String> = Vec::new();
         for (n, raw) in lines {
             let Some(colon) = raw.iter().position(|b| *b == b':') else {
@@ -529,9 +539,9 @@ impl Fields {
                 return Err((*n, format!("`{name}:` must be followed by one space")));
             };
             let value = if value.is_empty() {
-                Err("an empty value".to_string())
+                Err(FieldError("an empty value".to_string()))
             } else if let Some(b) = value.iter().find(|b| forbidden(**b)) {
-                Err(describe_forbidden(*b))
+                Err(FieldError(describe_forbidden(*b)))
             } else {
                 // Only ASCII bytes remain.
                 Ok(String::from_utf8_lossy(value).into_owned())
@@ -636,7 +646,7 @@ fn valid_name(name: &str) -> bool {
 }
 
 /// `DD/MM/YYYY hh:mm:ss`, a real date and time.
-fn check_date(text: &str) -> Result<(), String> {
+fn check_date(text: &str) -> Result<(), FieldError> {
     let b = text.as_bytes();
     let shape_ok = b.len() == 19
         && b.iter().enumerate().all(|(i, c)| match i {
@@ -646,7 +656,7 @@ fn check_date(text: &str) -> Result<(), String> {
             _ => c.is_ascii_digit(),
         });
     if !shape_ok {
-        return Err("not `DD/MM/YYYY hh:mm:ss`".to_string());
+        return Err(FieldError("not `DD/MM/YYYY hh:mm:ss`".to_string()));
     }
     let num = |r: std::ops::Range<usize>| text[r].parse::<u32>().unwrap_or(u32::MAX);
     let (day, month, year) = (num(0..2), num(3..5), num(6..10));
@@ -657,15 +667,17 @@ fn check_date(text: &str) -> Result<(), String> {
         4 | 6 | 9 | 11 => 30,
         2 if leap => 29,
         2 => 28,
-        _ => return Err(format!("there is no month {month}")),
+        _ => return Err(FieldError(format!("there is no month {month}"))),
     };
     if day == 0 || day > days {
-        return Err(format!("there is no day {day} in month {month} of {year}"));
+        return Err(FieldError(format!(
+            "there is no day {day} in month {month} of {year}"
+        )));
     }
     if hour > 23 || minute > 59 || second > 59 {
-        return Err(format!(
+        return Err(FieldError(format!(
             "{hour:02}:{minute:02}:{second:02} is not a time of day"
-        ));
+        )));
     }
     Ok(())
 }
@@ -681,10 +693,10 @@ fn valid_language(tag: &str) -> bool {
 /// A media type (RFC 9110 section 8.3.1, as `check` reads `content-type`):
 /// `type/subtype` (tokens), then optional `; name=value` parameters whose
 /// value may be a quoted string.
-fn check_media_type(text: &str) -> Result<(), String> {
+fn check_media_type(text: &str) -> Result<(), FieldError> {
     media_type::parse_media_type(text)
         .map(|_| ())
-        .map_err(|e| format!("not a media type: {e}"))
+        .map_err(|e| FieldError(format!("not a media type: {e}")))
 }
 
 #[cfg(test)]
