@@ -625,12 +625,7 @@ impl Server<'_> {
             // A link that leads out of the root is not read, as `check`
             // does not read it.
             .filter(|path| urldb_store::read::is_inside(path, root))
-            .filter_map(
-                |path| match urldb_store::read::read_limited(path, limit, None) {
-                    Ok(bytes) => Some(bytes),
-                    _ => None,
-                },
-            )
+            .filter_map(|path| urldb_store::read::read_limited(path, limit, None).ok())
             .map(|bytes| {
                 let mut v = Vocabulary::default();
                 v.add_text(&String::from_utf8_lossy(&bytes));
