@@ -45,10 +45,7 @@ fn install(
         }
         Err(e) => Err(failed(format!("{}: {e}", hook.display()))),
         Ok(meta) => {
-            let old = match urldb_store::read::read_limited(&hook, 1 << 20, None) {
-                Ok(bytes) => bytes,
-                Err(_) => Vec::new(),
-            };
+            let old = urldb_store::read::read_limited(&hook, 1 << 20, None).unwrap_or_default();
             let ours =
                 !meta.file_type().is_symlink() && String::from_utf8_lossy(&old).contains(MARKER);
             if ours {

@@ -159,10 +159,7 @@ impl Run {
                     return Err(NotWritten::Error("not in the git index".to_string()));
                 };
                 let on_disk =
-                    match urldb_store::database::read_file(&self.root, path, read.len() as u64) {
-                        Ok(bytes) => Some(bytes),
-                        Err(_) => None,
-                    };
+                    urldb_store::database::read_file(&self.root, path, read.len() as u64).ok();
                 if on_disk.as_deref() != Some(read) {
                     return Err(NotWritten::UnstagedChanges);
                 }
