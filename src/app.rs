@@ -186,7 +186,7 @@ impl Context {
 
     /// With `-v`: how many files a run checked, and how many the cache
     /// knew unchanged.
-    pub(crate) fn say_cached(&self, outcome: &urldb_store::database::Outcome) {
+    pub(crate) fn say_cached(&self, outcome: &urldb_store::database::RunOutcome) {
         if !self.verbose {
             return;
         }

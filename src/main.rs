@@ -10,7 +10,7 @@ use clap::Parser;
 mod app;
 mod cli;
 mod commands;
-mod report;
+mod output;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();

@@ -12,7 +12,7 @@ use clap::Args;
 use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_core::url::{Canonical, Scheme};
-use urldb_store::edit::{self, Change, Domain, HostIndex, NewRecord};
+use urldb_store::by_url::{self, Change, Domain, HostIndex, NewRecord};
 use urldb_verify::http::{BodyMode, Client, ClientOptions, FetchError};
 use urldb_verify::plan::{self, Target};
 
@@ -149,7 +149,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|(_, r)| r.clone()).collect();
         let result =
-            match edit::add_records(&ctx.root, domain, &records, args.create_domain, &options) {
+            match by_url::add_records(&ctx.root, domain, &records, args.create_domain, &options) {
                 Ok(r) => r,
                 Err(e) => {
                     eprintln!("error: {}", urldb_core::text::escape(&e.to_string()));
@@ -163,7 +163,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
 }
 
 /// Print what happened to each URL of one file; the status it earns.
-fn report(ctx: &Context, result: &edit::FileEdit, items: &[(Pending, NewRecord)]) -> ExitStatus {
+fn report(ctx: &Context, result: &by_url::FileEdit, items: &[(Pending, NewRecord)]) -> ExitStatus {
     let file = urldb_core::source::display_path(&result.file);
     let mut status = ExitStatus::Success;
     for ((item, record), change) in items.iter().zip(&result.changes) {

@@ -8,8 +8,8 @@ use clap::Args;
 
 use super::GitArgs;
 use crate::app::{CommandError, Context, ExitStatus, SelectArgs};
-use crate::report::{self, Counts};
-use urldb_store::database::{self, FileError, Mode, Outcome};
+use crate::output::{self, Counts};
+use urldb_store::database::{self, FileError, Mode, RunOutcome};
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
@@ -22,8 +22,8 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     pub diff: bool,
     /// Output format.
-    #[arg(long, value_enum, env = "URLDB_FORMAT", default_value_t = crate::report::Format::Full)]
-    pub format: crate::report::Format,
+    #[arg(long, value_enum, env = "URLDB_FORMAT", default_value_t = crate::output::Format::Full)]
+    pub format: crate::output::Format,
     #[command(flatten)]
     pub select: SelectArgs,
     /// Count findings per rule.
@@ -52,9 +52,9 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     let mut run: Option<super::Run> = None;
     let mut outcome = if let Some(name) = &args.stdin_filename {
         let raw = super::read_stdin()?;
-        let mut outcome = Outcome {
+        let mut outcome = RunOutcome {
             checked: 1,
-            ..Outcome::default()
+            ..RunOutcome::default()
         };
         if let Some(result) = database::process(name, &raw, &options, mode) {
             outcome.files.push(result);
@@ -110,12 +110,12 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     }
     let counts = Counts::of(&outcome.files);
     let result = (|| -> std::io::Result<()> {
-        report::write(&mut out, args.format, &outcome.files, ctx.color)?;
+        output::write(&mut out, args.format, &outcome.files, ctx.color)?;
         if args.statistics {
-            report::statistics(&mut out, &outcome.files)?;
+            output::statistics(&mut out, &outcome.files)?;
         }
-        if args.format == report::Format::Full && !ctx.quiet {
-            report::summary(&mut out, counts, fixed, outcome.errors.len())?;
+        if args.format == output::Format::Full && !ctx.quiet {
+            output::summary(&mut out, counts, fixed, outcome.errors.len())?;
         }
         out.flush()
     })();

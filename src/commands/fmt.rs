@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::GitArgs;
 use crate::app::{CommandError, Context, ExitStatus};
-use urldb_store::database::{self, Mode, Outcome};
+use urldb_store::database::{self, Mode, RunOutcome};
 
 #[derive(Debug, Args)]
 pub(crate) struct FmtArgs {
@@ -60,7 +60,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     } else {
         Mode::Format
     };
-    let mut outcome: Outcome = database::run(&run.targets, &options, mode, ctx.cache(&options));
+    let mut outcome: RunOutcome = database::run(&run.targets, &options, mode, ctx.cache(&options));
     ctx.say_cached(&outcome);
     let mut changed = 0;
     let mut blocked = 0;

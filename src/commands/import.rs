@@ -11,7 +11,7 @@ use clap::Args;
 use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_core::url::Canonical;
-use urldb_store::edit::{self, Change, Domain, HostIndex, NewRecord};
+use urldb_store::by_url::{self, Change, Domain, HostIndex, NewRecord};
 use urldb_store::interchange::{self, LineProblem};
 
 #[derive(Debug, Args)]
@@ -82,7 +82,7 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|i| i.record.clone()).collect();
         let result =
-            match edit::add_records(&ctx.root, domain, &records, args.create_domain, &options) {
+            match by_url::add_records(&ctx.root, domain, &records, args.create_domain, &options) {
                 Ok(r) => r,
                 Err(e) => {
                     eprintln!("error: {}", urldb_core::text::escape(&e.to_string()));

@@ -9,7 +9,7 @@ use clap::Args;
 use super::verify::{VerifyFormat, write_results};
 use crate::app::FailOnArg;
 use crate::app::{CommandError, ExitStatus};
-use urldb_verify::report::problem_entry_line;
+use urldb_verify::output::problem_entry_line;
 use urldb_verify::results::{self, Results};
 
 /// The largest results file read (a million URLs take about 400 MB).

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
-use urldb_store::edit::{self, Change, Domain, HostIndex};
+use urldb_store::by_url::{self, Change, Domain, HostIndex};
 
 #[derive(Debug, Args)]
 pub(crate) struct RmArgs {
@@ -53,7 +53,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
     }
     for (domain, items) in per_file.values() {
         let paths: Vec<String> = items.iter().map(|(_, p)| p.clone()).collect();
-        let result = match edit::remove_paths(&ctx.root, domain, &paths, &options) {
+        let result = match by_url::remove_paths(&ctx.root, domain, &paths, &options) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("error: {}", urldb_core::text::escape(&e.to_string()));

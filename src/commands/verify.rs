@@ -12,8 +12,8 @@ use crate::app::FailOnArg;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_verify::history;
 use urldb_verify::http::{Client, ClientOptions};
+use urldb_verify::output;
 use urldb_verify::plan::{self, PlanOptions, Target};
-use urldb_verify::report;
 use urldb_verify::results::{Results, RunInfo};
 use urldb_verify::{CheckResult, Outcome, RunOptions};
 
@@ -99,12 +99,12 @@ pub(crate) fn write_results(
     // 100,000 URLs is a million lines.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     match format {
-        VerifyFormat::Human => report::human(&mut out, results, quiet)?,
-        VerifyFormat::Json => report::json(&mut out, results)?,
-        VerifyFormat::Junit => report::junit(&mut out, results)?,
-        VerifyFormat::Github => report::github(&mut out, results)?,
+        VerifyFormat::Human => output::human(&mut out, results, quiet)?,
+        VerifyFormat::Json => output::json(&mut out, results)?,
+        VerifyFormat::Junit => output::junit(&mut out, results)?,
+        VerifyFormat::Github => output::github(&mut out, results)?,
         VerifyFormat::Markdown => urldb_verify::markdown::markdown(&mut out, results)?,
-        VerifyFormat::Html => urldb_verify::html::render(&mut out, &report::html_page(results))?,
+        VerifyFormat::Html => urldb_verify::html::render(&mut out, &output::html_page(results))?,
     }
     out.flush()?;
     Ok(())
@@ -140,13 +140,13 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         plan.checks.retain(|c| shard.contains(&c.url));
     }
     for problem in &plan.problems {
-        eprintln!("{}", report::problem_line(problem));
+        eprintln!("{}", output::problem_line(problem));
     }
 
     let client = Client::new(settings.client);
     let progress = progress_bar(ctx, plan.checks.len() as u64);
     let verbose = ctx.verbose && args.format == VerifyFormat::Human;
-    let on_result = |check: &plan::Check, result: &CheckResult| {
+    let on_result = |check: &plan::UrlCheck, result: &CheckResult| {
         if let Some(bar) = &progress {
             bar.inc(1);
             if matches!(result.outcome, Outcome::Broken(_)) {

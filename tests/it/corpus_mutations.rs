@@ -300,7 +300,7 @@ fn catalogue_export_then_import_keeps_a_plain_extra_that_reads_as_a_string() {
     let out = out.text;
     let (back, problems) = read(out.as_bytes());
     assert!(problems.is_empty(), "{problems:?}");
-    let typed = |entry: &urldb_store::interchange::uri_catalogue::Entry| {
+    let typed = |entry: &urldb_store::interchange::uri_catalogue::CatalogueEntry| {
         entry
             .extras
             .iter()

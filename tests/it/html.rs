@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::support::oracles::{locked, repo, target_tmp};
 use crate::verify::{Server, database, json, map_arg, record, verify};
-use urldb_verify::html::{self, HtmlPage, HtmlRow, RunCount, Summary, Trend, Verdict};
+use urldb_verify::html::{self, HtmlPage, HtmlRow, PageTrend, PageVerdict, RunCount, Summary};
 
 const DATA_OPEN: &str = r#"<script type="application/json" id="urldb-data">"#;
 
@@ -249,14 +249,14 @@ fn assert_self_contained(page: &str) {
 /// command has no history yet); every string hostile.
 fn history_page() -> HtmlPage {
     let evil = "</script><script>window.pwned=1</script><!--\u{1b}[31m\u{2028}";
-    let row = |url: &str, verdict, recent: Vec<Verdict>, trend| HtmlRow {
+    let row = |url: &str, verdict, recent: Vec<PageVerdict>, trend| HtmlRow {
         url: url.to_string(),
         file: format!("example.test.yaml{evil}"),
         line: 3,
-        status: Some(if verdict == Verdict::Ok { 200 } else { 404 }),
+        status: Some(if verdict == PageVerdict::Ok { 200 } else { 404 }),
         verdict,
-        kind: (verdict != Verdict::Ok).then(|| "status".to_string()),
-        reason: if verdict == Verdict::Ok {
+        kind: (verdict != PageVerdict::Ok).then(|| "status".to_string()),
+        reason: if verdict == PageVerdict::Ok {
             String::new()
         } else {
             format!("HTTP 404 {evil}")
@@ -265,7 +265,7 @@ fn history_page() -> HtmlPage {
         recent,
         trend,
     };
-    use Verdict::{Broken, Ok};
+    use PageVerdict::{Broken, Ok};
     HtmlPage {
         counts: Summary {
             urls: 4,
@@ -285,19 +285,19 @@ fn history_page() -> HtmlPage {
                 "https://example.test/gone",
                 Broken,
                 vec![Broken, Broken, Broken, Broken, Broken],
-                Some(Trend::Persistent),
+                Some(PageTrend::Persistent),
             ),
             row(
                 "https://example.test/new",
                 Broken,
                 vec![Ok, Ok, Ok, Ok, Broken],
-                Some(Trend::New),
+                Some(PageTrend::New),
             ),
             row(
                 "javascript:window.pwned=1",
                 Broken,
                 vec![Ok, Broken, Ok, Broken, Broken],
-                Some(Trend::Flaky),
+                Some(PageTrend::Flaky),
             ),
         ],
         runs: ["2026-11-19", "2026-11-20", "2026-11-21", "2026-11-22"]

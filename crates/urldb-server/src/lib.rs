@@ -37,7 +37,7 @@ use lsp_types::{
 
 use self::features::Vocabulary;
 use self::position::{Encoding, Positions};
-use self::workspace::Verdict;
+use self::workspace::Handling;
 
 /// Why a session could not be served at all.
 #[derive(Debug, thiserror::Error)]
@@ -495,9 +495,9 @@ impl Server<'_> {
             self.workspace.as_deref(),
         );
         let setup = match verdict {
-            Verdict::Check(setup) => setup,
-            Verdict::Ignore => return None,
-            Verdict::Broken(message) => {
+            Handling::Check(setup) => setup,
+            Handling::Ignore => return None,
+            Handling::Broken(message) => {
                 self.show(
                     MessageType::ERROR,
                     format!("urldb: {message}; files under it are not checked"),

@@ -24,7 +24,7 @@ pub struct Setup {
 }
 
 /// What to do with a document.
-pub enum Verdict {
+pub enum Handling {
     /// A domain file of a database (or an unsaved buffer): check it.
     Check(Box<Setup>),
     /// Outside the database root, excluded, hidden, or not a YAML file:
@@ -42,7 +42,7 @@ pub fn resolve(
     name: &str,
     config_override: Option<&Path>,
     workspace: Option<&Path>,
-) -> Verdict {
+) -> Handling {
     let Some(path) = path else {
         let defaults = Config::default();
         let made = || -> Result<_, SettingsError> {
@@ -51,17 +51,17 @@ pub fn resolve(
             Ok((options, exclude))
         };
         return match made() {
-            Ok((options, exclude)) => Verdict::Check(Box::new(Setup {
+            Ok((options, exclude)) => Handling::Check(Box::new(Setup {
                 path: PathBuf::from(name),
                 options,
                 root: None,
                 exclude,
             })),
-            Err(e) => Verdict::Broken(e.to_string()),
+            Err(e) => Handling::Broken(e.to_string()),
         };
     };
     if !urldb_store::discover::is_domain_file_name(path) {
-        return Verdict::Ignore;
+        return Handling::Ignore;
     }
     let dir = path.parent().unwrap_or(Path::new("/"));
     let config_path = match config_override {
@@ -78,17 +78,17 @@ pub fn resolve(
     };
     let settings = match Settings::resolve(&home, None, config_path.as_deref()) {
         Ok(s) => s,
-        Err(e) => return Verdict::Broken(e.to_string()),
+        Err(e) => return Handling::Broken(e.to_string()),
     };
     let root = settings.root.to_path_buf();
     let (options, exclude) = match options(&settings) {
         Ok(o) => o,
-        Err(e) => return Verdict::Broken(e.to_string()),
+        Err(e) => return Handling::Broken(e.to_string()),
     };
     if !in_database(path, &root, &exclude) {
-        return Verdict::Ignore;
+        return Handling::Ignore;
     }
-    Verdict::Check(Box::new(Setup {
+    Handling::Check(Box::new(Setup {
         path: path.to_path_buf(),
         options,
         root: Some(root),

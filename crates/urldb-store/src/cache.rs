@@ -196,7 +196,7 @@ impl Stat {
 
 /// One clean file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct CachedFile {
     /// SHA-256 of the bytes, in hex.
     hash: String,
     /// The metadata it had, when it can be trusted.
@@ -205,7 +205,7 @@ pub struct Entry {
     pub cnames: Vec<(String, Span)>,
 }
 
-impl Entry {
+impl CachedFile {
     /// The entry describes exactly these bytes.
     pub fn matches(&self, hash: &str) -> bool {
         self.hash == hash
@@ -226,7 +226,7 @@ impl Entry {
     }
 
     /// The fields after the key; `None` for anything malformed.
-    fn parse(fields: &str) -> Option<Entry> {
+    fn parse(fields: &str) -> Option<CachedFile> {
         let mut parts = fields.split('\t');
         let hash = parts.next()?.to_string();
         let stat = match parts.next()? {
@@ -257,14 +257,14 @@ impl Entry {
         if parts.next().is_some() || hash.len() != 64 {
             return None;
         }
-        Some(Entry { hash, stat, cnames })
+        Some(CachedFile { hash, stat, cnames })
     }
 }
 
 /// An entry this run keeps: the last run's line as it was, or a new one.
 pub enum Kept {
     Line(Range<usize>),
-    New(Entry),
+    New(CachedFile),
 }
 
 /// The cache of one run: what the last run left, and where to write this
@@ -288,12 +288,12 @@ pub struct Cache {
 /// What the cache knows about one file.
 pub enum Lookup {
     /// Unchanged since it was found clean: its entry, and its line.
-    Clean(Entry, Range<usize>),
+    Clean(CachedFile, Range<usize>),
     /// Not known (or changed): its bytes must be read. When they hash to
     /// the entry's, the file is still clean.
     Read {
         stat: Option<Stat>,
-        entry: Option<Entry>,
+        entry: Option<CachedFile>,
     },
 }
 
@@ -372,7 +372,7 @@ impl Cache {
     pub fn lookup(&self, key: &str, path: &Path) -> Lookup {
         let stat = Stat::of(path);
         let known = self.index.get(key).and_then(|range| {
-            let entry = Entry::parse(self.text.get(range.clone())?)?;
+            let entry = CachedFile::parse(self.text.get(range.clone())?)?;
             Some((entry, range.clone()))
         });
         match known {
@@ -389,8 +389,13 @@ impl Cache {
     /// The entry for a clean file just read (`hash`: its
     /// [`content_hash`]): its metadata is kept only if it can be trusted
     /// next time.
-    pub fn entry(&self, hash: String, stat: Option<Stat>, cnames: Vec<(String, Span)>) -> Entry {
-        Entry {
+    pub fn entry(
+        &self,
+        hash: String,
+        stat: Option<Stat>,
+        cnames: Vec<(String, Span)>,
+    ) -> CachedFile {
+        CachedFile {
             hash,
             stat: stat.filter(|s| !s.changed_after(self.trust_before)),
             cnames,

@@ -57,7 +57,7 @@ pub struct FileError {
 }
 
 #[derive(Debug, Default)]
-pub struct Outcome {
+pub struct RunOutcome {
     /// Files with findings or changes, sorted by path.
     pub files: Vec<FileResult>,
     pub errors: Vec<FileError>,
@@ -331,7 +331,7 @@ pub fn read_file(root: &Root, path: &Path, max: u64) -> Result<Vec<u8>, ReadErro
 
 /// Check (or fix, or format) the targets. With a `cache`, files that were
 /// clean and have not changed are skipped, and the cache is updated.
-pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache>) -> Outcome {
+pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache>) -> RunOutcome {
     let checked_set: std::collections::HashSet<PathBuf> = if targets.everything {
         Default::default()
     } else {
@@ -351,7 +351,7 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache
     };
     let per_file: Vec<PerFile> = targets.all.par_iter().map(|path| pass.file(path)).collect();
 
-    let mut outcome = Outcome::default();
+    let mut outcome = RunOutcome::default();
     outcome.errors.extend(targets.errors.iter().cloned());
     let mut facts = Vec::new();
     let mut looked_at = Vec::new();
@@ -637,7 +637,7 @@ pub fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
 /// Run the cross-file rules and attach their findings to the files they
 /// are in (reading a clean file again to show its text).
 fn add_cross_file(
-    outcome: &mut Outcome,
+    outcome: &mut RunOutcome,
     facts: &[FileFacts],
     options: &Options,
     snapshot: &Snapshot,

@@ -3,14 +3,14 @@
 //! checked per file in parallel with the core's rules ([`database`]),
 //! remembered when clean ([`cache`]), and written back without ever losing
 //! data ([`write`]). Also the git repository around a database ([`git`]),
-//! editing by URL ([`edit`], [`listing`]) and other formats of a URL list
+//! editing by URL ([`by_url`], [`listing`], [`documents`]) and other formats of a URL list
 //! ([`interchange`]). `docs/dev/architecture.md` draws the whole map.
 
+pub mod by_url;
 pub mod cache;
 pub mod database;
 pub mod discover;
 pub mod documents;
-pub mod edit;
 pub mod git;
 pub mod interchange;
 pub mod listing;

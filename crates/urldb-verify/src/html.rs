@@ -56,22 +56,22 @@ pub struct HtmlRow {
     pub line: usize,
     /// The last HTTP status received, if any.
     pub status: Option<u16>,
-    pub verdict: Verdict,
+    pub verdict: PageVerdict,
     /// The stable name of the failure (`status`, `content-type`, ...).
     pub kind: Option<String>,
     /// Why it is broken or skipped; empty when it passed.
     pub reason: String,
     pub elapsed: Duration,
     /// Its outcomes in the latest runs, oldest first; empty without a history.
-    pub recent: Vec<Verdict>,
+    pub recent: Vec<PageVerdict>,
     /// Its place in the history, when there is one.
-    pub trend: Option<Trend>,
+    pub trend: Option<PageTrend>,
 }
 
 /// What became of a URL in one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Verdict {
+pub enum PageVerdict {
     Ok,
     Broken,
     /// Broken without a request: the record's `_path` is at fault.
@@ -83,7 +83,7 @@ pub enum Verdict {
 /// A broken URL's place in the history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Trend {
+pub enum PageTrend {
     /// Broken now, not in the run before.
     New,
     /// Broken in this run and the ones before.
@@ -101,12 +101,12 @@ struct JsonRow<'a> {
     file: String,
     line: usize,
     status: Option<u16>,
-    verdict: Verdict,
+    verdict: PageVerdict,
     kind: Option<Cow<'a, str>>,
     reason: Cow<'a, str>,
     ms: u128,
-    recent: &'a [Verdict],
-    trend: Option<Trend>,
+    recent: &'a [PageVerdict],
+    trend: Option<PageTrend>,
 }
 
 /// Write the page.
@@ -321,7 +321,7 @@ fn table_section(body: &mut String, history: bool) {
         ("url", "URL"),
         ("location", "Record"),
         ("status", "Status"),
-        ("verdict", "Verdict"),
+        ("verdict", "PageVerdict"),
         ("reason", "Reason"),
         ("elapsed", "Elapsed"),
     ];

@@ -16,8 +16,8 @@ pub mod history;
 pub mod html;
 pub mod http;
 pub mod markdown;
+pub mod output;
 pub mod plan;
-pub mod report;
 pub mod results;
 pub mod robots;
 pub mod schedule;
@@ -28,7 +28,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::http::{BodyMode, Client, FetchError, Response};
-use plan::{Check, Expect};
+use plan::{Expect, UrlCheck};
 use urldb_core::model::media_type;
 
 /// How checks are run.
@@ -295,7 +295,7 @@ pub fn judge(expect: &Expect, response: &Response) -> Result<(), Failure> {
 
 /// Fetch one URL (never one that is not to be checked), retrying on connection errors, 5xx and 429, and judge
 /// the last answer.
-pub(crate) fn check_one(client: &Client, check: &Check, options: &RunOptions) -> CheckResult {
+pub(crate) fn check_one(client: &Client, check: &UrlCheck, options: &RunOptions) -> CheckResult {
     if let Some(reason) = &check.not_checked {
         return CheckResult {
             outcome: Outcome::Broken(Failure::NotChecked(reason.clone())),
@@ -351,10 +351,10 @@ pub(crate) fn check_one(client: &Client, check: &Check, options: &RunOptions) ->
 /// origin. `on_result` is called (from worker threads) as each check ends.
 /// Results are in the order of `checks`.
 pub fn run(
-    checks: &[Check],
+    checks: &[UrlCheck],
     client: &Client,
     options: &RunOptions,
-    on_result: &(dyn Fn(&Check, &CheckResult) + Sync),
+    on_result: &(dyn Fn(&UrlCheck, &CheckResult) + Sync),
 ) -> Vec<CheckResult> {
     let mut origins = std::collections::HashMap::new();
     let host_of: Vec<usize> = checks
@@ -365,7 +365,7 @@ pub fn run(
         })
         .collect();
     let scheduler = schedule::Scheduler::new(&host_of, options.per_host);
-    let robots = robots::Cache::default();
+    let robots = robots::RobotsCache::default();
     let results: Vec<std::sync::Mutex<Option<CheckResult>>> =
         checks.iter().map(|_| std::sync::Mutex::new(None)).collect();
     let workers = options.concurrency.clamp(1, checks.len().max(1));

@@ -129,7 +129,7 @@ pub fn redirect_marker(content_type: &str) -> Option<u16> {
 
 /// One URL to fetch.
 #[derive(Debug, Clone)]
-pub struct Check {
+pub struct UrlCheck {
     /// The URL requested, built from its parts ([`build_url`]); for a
     /// record that is not checked, the scheme, host and `_path` as text
     /// (never requested).
@@ -157,7 +157,7 @@ pub struct Problem {
 
 #[derive(Debug, Default)]
 pub struct Plan {
-    pub checks: Vec<Check>,
+    pub checks: Vec<UrlCheck>,
     /// Records skipped because they are `deprecated`.
     pub deprecated: usize,
     pub problems: Vec<Problem>,
@@ -272,7 +272,7 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                     None => build_url(scheme, authority, path).map_err(|e| e.to_string()),
                 };
                 let check = match built {
-                    Ok((url, origin)) => Check {
+                    Ok((url, origin)) => UrlCheck {
                         url,
                         origin,
                         path: path.to_string(),
@@ -281,7 +281,7 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                         expect: expect.clone(),
                         not_checked: None,
                     },
-                    Err(reason) => Check {
+                    Err(reason) => UrlCheck {
                         url: format!("{scheme}://{authority}{path}"),
                         origin: format!("{scheme}://{authority}"),
                         path: path.to_string(),

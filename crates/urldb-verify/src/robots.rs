@@ -129,11 +129,11 @@ impl Rules {
 /// One `/robots.txt` per origin, fetched by the first check that needs it
 /// while the others for that origin wait.
 #[derive(Debug, Default)]
-pub struct Cache {
+pub struct RobotsCache {
     origins: Mutex<HashMap<String, Arc<OnceLock<Rules>>>>,
 }
 
-impl Cache {
+impl RobotsCache {
     pub fn allowed(&self, client: &Client, origin: &str, path: &str) -> bool {
         let cell = {
             let mut origins = self.origins.lock().unwrap_or_else(|p| p.into_inner());

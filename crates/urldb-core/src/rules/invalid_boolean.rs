@@ -82,7 +82,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     }
 }
 
-struct Verdict {
+struct Reading {
     message: String,
     help: String,
     /// The boolean to write, and whether that is safe.
@@ -94,9 +94,9 @@ fn word(b: bool) -> &'static str {
 }
 
 /// What is wrong with a boolean's value; `None` for `true` / `false`.
-fn verdict(node: &Node) -> Option<Verdict> {
+fn verdict(node: &Node) -> Option<Reading> {
     let Some(scalar) = node.as_scalar() else {
-        return Some(Verdict {
+        return Some(Reading {
             message: format!("is a {}, not a boolean", node.kind_name()),
             help: "write `true` or `false`".to_string(),
             fix: None,
@@ -109,7 +109,7 @@ fn verdict(node: &Node) -> Option<Verdict> {
             return None;
         }
         if let Some(b) = parsed {
-            return Some(Verdict {
+            return Some(Reading {
                 message: format!("is `{text}`, a YAML 1.1 spelling of `{}`", word(b)),
                 help: format!(
                     "write `{}`: YAML 1.2 tools read `{text}` as a string",
@@ -119,20 +119,20 @@ fn verdict(node: &Node) -> Option<Verdict> {
             });
         }
         return Some(match (scalar.implicit(), text) {
-            (Implicit::Null, _) => Verdict {
+            (Implicit::Null, _) => Reading {
                 message: "has no value".to_string(),
                 help: "write `true` or `false`, or remove the key to get the default".to_string(),
                 fix: None,
             },
             (Implicit::Int, "0" | "1") => {
                 let b = text == "1";
-                Verdict {
+                Reading {
                     message: format!("is the number `{text}`, not a boolean"),
                     help: format!("write `{}`", word(b)),
                     fix: Some((word(b), false)),
                 }
             }
-            _ => Verdict {
+            _ => Reading {
                 message: format!("is `{text}`, not a boolean"),
                 help: "write `true` or `false`".to_string(),
                 fix: None,
@@ -140,19 +140,19 @@ fn verdict(node: &Node) -> Option<Verdict> {
         });
     }
     Some(match parsed {
-        Some(true) => Verdict {
+        Some(true) => Reading {
             message: format!("is the string `{text}`, not a boolean"),
             help: "write `true` without quotes".to_string(),
             fix: Some(("true", false)),
         },
-        Some(false) => Verdict {
+        Some(false) => Reading {
             message: format!("is the string `{text}`, not a boolean"),
             help: "write `false` without quotes if that is what is meant: the reference tool read \
                    any non-empty string as true"
                 .to_string(),
             fix: None,
         },
-        None => Verdict {
+        None => Reading {
             message: format!("is the string `{text}`, not a boolean"),
             help: "write `true` or `false` without quotes".to_string(),
             fix: None,

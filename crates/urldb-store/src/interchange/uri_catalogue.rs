@@ -352,7 +352,7 @@ pub fn format_date(unix_seconds: u64) -> String {
 
 /// A valid catalogue record, as record fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct CatalogueEntry {
     /// The line of the record's first field.
     pub line: usize,
     pub url: Canonical,
@@ -364,7 +364,7 @@ pub struct Entry {
 
 /// Read a catalogue: the valid records, and a problem for every skipped
 /// record or dropped field.
-pub fn read(bytes: &[u8]) -> (Vec<Entry>, Vec<LineProblem>) {
+pub fn read(bytes: &[u8]) -> (Vec<CatalogueEntry>, Vec<LineProblem>) {
     let mut entries = Vec::new();
     let mut problems = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
@@ -416,7 +416,7 @@ fn read_record(
     lines: &[(usize, &[u8])],
     ids: &mut HashMap<String, usize>,
     dropped: &mut Vec<LineProblem>,
-) -> Result<Entry, Problem> {
+) -> Result<CatalogueEntry, Problem> {
     let first = lines.first().map_or(0, |(n, _)| *n);
     let mut fields = Fields::read(lines, first)?;
     // Specification 2.2: an invalid field is discarded, unless the record
@@ -478,7 +478,7 @@ fn read_record(
         ids.insert(id_key(id).unwrap_or(id).to_string(), n);
     }
     let extras = extras(&fields, dropped);
-    Ok(Entry {
+    Ok(CatalogueEntry {
         line: first,
         url,
         content_type: fields

@@ -251,7 +251,7 @@ pub fn html_page(results: &Results) -> HtmlPage {
             line: r.line,
             status: r.status,
             verdict: if r.is_not_checked() {
-                html::Verdict::NotChecked
+                html::PageVerdict::NotChecked
             } else {
                 html_verdict(r.outcome)
             },
@@ -263,9 +263,9 @@ pub fn html_page(results: &Results) -> HtmlPage {
             }),
             // Flaky wins: a URL passing now may still be one to watch.
             trend: r.history.as_ref().and_then(|t| match t.class {
-                _ if t.flaky => Some(html::Trend::Flaky),
-                Class::New => Some(html::Trend::New),
-                Class::Persistent => Some(html::Trend::Persistent),
+                _ if t.flaky => Some(html::PageTrend::Flaky),
+                Class::New => Some(html::PageTrend::New),
+                Class::Persistent => Some(html::PageTrend::Persistent),
                 Class::Passing | Class::Skipped => None,
             }),
         })
@@ -279,10 +279,10 @@ pub fn html_page(results: &Results) -> HtmlPage {
 }
 
 /// A verdict, as the page marks it.
-fn html_verdict(v: Verdict) -> html::Verdict {
+fn html_verdict(v: Verdict) -> html::PageVerdict {
     match v {
-        Verdict::Ok => html::Verdict::Ok,
-        Verdict::Broken => html::Verdict::Broken,
-        Verdict::Skipped => html::Verdict::Skipped,
+        Verdict::Ok => html::PageVerdict::Ok,
+        Verdict::Broken => html::PageVerdict::Broken,
+        Verdict::Skipped => html::PageVerdict::Skipped,
     }
 }
