@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Import circles between the library's modules.
+"""Import circles between the modules of one crate.
 
-Reads every `crate::a::b` path in src/ (in `use` lines and in code; not
-in `#[cfg(test)]` modules),
+Reads every `crate::a::b` and `super::…` path in a crate's src/ (in `use`
+lines and in code; not in `#[cfg(test)]` modules),
 maps each to the module file it names, and prints the strongly connected
 components of that graph: groups of modules that import each other,
 directly or around a circle. A module and its own children may know each
 other (a parent declares its children, children use the parent's
 prelude); any other circle means a helper lives in the wrong layer.
+
+Circles between crates cannot happen: Cargo refuses them.
 
 Usage: python3 tools/import_cycles.py [SRC_DIR]   (exit 1 if a circle)
 """
@@ -62,14 +64,22 @@ for mod, path in modules.items():
     text = open(path, encoding="utf-8").read()
     # Unit tests may use anything (they sit at the end of a file).
     text = text.split("#[cfg(test)]")[0]
-    # `super::` from a child means its parent.
-    parent = mod.rsplit("::", 1)[0] if "::" in mod else None
+    # Comments name modules without importing them.
+    text = re.sub(r"^\s*//.*$", "", text, flags=re.M)
     for used in expand(text):
         t = target(used)
         if t and t != mod:
             edges[mod].add(t)
-    if parent and re.search(r"\bsuper::", text) and parent in modules:
-        edges[mod].add(parent)
+    # `super::a::b` from `x::y` names `x::a::b` (a sibling, not the
+    # parent): resolve each `super::` against the module's own path.
+    for m in re.finditer(r"\b((?:super::)+)([A-Za-z0-9_:]*)", text):
+        ups = m.group(1).count("super::")
+        base = mod.split("::")[:-ups] if ups <= mod.count("::") + 1 else []
+        rest = m.group(2).rstrip(":")
+        name = "::".join(base + ([rest] if rest else []))
+        t = target(name) if name else None
+        if t and t != mod:
+            edges[mod].add(t)
     # A parent uses the children it declares.
     for child in re.findall(r"^\s*(?:pub(?:\([a-z]+\))? )?mod (\w+);", text, re.M):
         name = f"{mod}::{child}"
@@ -79,6 +89,12 @@ for mod, path in modules.items():
 
 def family(a, b):
     return a.startswith(b + "::") or b.startswith(a + "::")
+
+
+# A module and its ancestors may know each other (a parent declares its
+# children, children use the parent's helpers): those edges are left out,
+# so that a circle between siblings is not hidden behind their parent.
+edges = {v: {w for w in ws if not family(v, w)} for v, ws in edges.items()}
 
 
 # Tarjan's strongly connected components.
@@ -112,15 +128,7 @@ for v in sorted(modules):
     if v not in index:
         visit(v)
 
-circles = []
-for comp in sccs:
-    if len(comp) < 2:
-        continue
-    # A parent with its own children only is fine.
-    roots = [m for m in comp if not any(m != o and m.startswith(o + "::") for o in comp)]
-    if len(roots) == 1:
-        continue
-    circles.append(comp)
+circles = [comp for comp in sccs if len(comp) >= 2]
 
 for comp in sorted(circles, key=len, reverse=True):
     print(f"circle of {len(comp)} modules: {', '.join(comp)}")

@@ -7,10 +7,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::records::{finish, note_encoded, records_named};
 use crate::app::{CommandError, Context, ExitStatus};
-use urldb_store::database::FileError;
 use urldb_store::interchange;
-use urldb_store::listing::{self, Filter, UrlRecord};
 
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
@@ -22,7 +21,7 @@ pub(crate) struct ExportArgs {
     // The records to export (default: all); `deprecated` ones are never
     // left out.
     #[command(flatten)]
-    pub select: super::ls::RecordArgs,
+    pub select: super::records::RecordArgs,
 }
 
 pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, CommandError> {
@@ -62,70 +61,6 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
         }
     };
     finish(written.and_then(|()| out.flush()), &errors)
-}
-
-/// [`records`], when every domain `filter` asks for is named by one of the
-/// files (the error says which is not, with a suggestion).
-pub(crate) fn records_named(
-    ctx: &Context,
-    paths: &[PathBuf],
-    filter: &Filter,
-) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
-    if filter.domains.is_empty() {
-        return records(ctx, paths, filter);
-    }
-    let exclude = ctx.exclude()?;
-    let targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
-    let known = listing::known_hosts(&ctx.root, &targets.checked);
-    listing::require_known("--domain", &filter.domains, &known)
-        .map_err(|e| CommandError::Usage(e.to_string()))?;
-    records(ctx, paths, filter)
-}
-
-/// After a URL list: say that URLs with control characters were written
-/// percent-encoded (the records themselves are `path-invalid-char`).
-pub(crate) fn note_encoded(encoded: usize, ctx: &Context) {
-    if encoded > 0 && !ctx.quiet {
-        eprintln!(
-            "note: {encoded} URL{} held control characters, written percent-encoded \
-             (`urldb check` reports the records)",
-            if encoded == 1 { "" } else { "s" }
-        );
-    }
-}
-
-/// The records of `paths` (default: the whole database) that `filter`
-/// accepts; the error is a configuration problem.
-pub(crate) fn records(
-    ctx: &Context,
-    paths: &[PathBuf],
-    filter: &Filter,
-) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
-    let exclude = ctx.exclude()?;
-    let max = ctx
-        .config
-        .max_file_size()
-        .map_err(|e| CommandError::Usage(e.to_string()))?;
-    let targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
-    targets.note_outside(ctx.quiet);
-    let (records, mut errors) = listing::collect(&ctx.root, &targets.checked, filter, max);
-    errors.extend(targets.errors);
-    Ok((records, errors))
-}
-
-/// The exit status once the output is written: a failed write is the
-/// command's error ([`CommandError::Output`]); unreadable files are exit 2.
-pub(crate) fn finish(
-    written: std::io::Result<()>,
-    errors: &[FileError],
-) -> Result<ExitStatus, CommandError> {
-    written?;
-    super::print_errors(errors);
-    Ok(if errors.is_empty() {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Error
-    })
 }
 
 /// What `urldb export --to` writes (and `urldb ls --format`).

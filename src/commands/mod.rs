@@ -10,6 +10,7 @@ pub(crate) mod import;
 pub(crate) mod init;
 pub(crate) mod install_hook;
 pub(crate) mod ls;
+pub(crate) mod records;
 pub(crate) mod report;
 pub(crate) mod rm;
 pub(crate) mod rules;

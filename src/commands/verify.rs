@@ -22,7 +22,7 @@ pub(crate) struct VerifyArgs {
     /// Domain files or directories to verify (default: the whole database).
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
-    pub filter: super::ls::FilterArgs,
+    pub filter: super::records::FilterArgs,
     /// Send a domain's requests to another host: `DOMAIN=[SCHEME://]HOST[:PORT]`; repeatable.
     #[arg(long, value_name = "DOMAIN=HOST", value_parser = plan::parse_map)]
     pub map: Vec<(String, Target)>,

@@ -96,15 +96,39 @@ pub struct StagedIndex {
 
 impl Snapshot {
     /// A file's bytes ([`ReadError::TooLarge`] when over `max`, not read).
-    pub fn read(&self, path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    pub fn read(&self, path: &Path, max: u64) -> Result<Vec<u8>, SnapshotError> {
         match self {
-            Snapshot::WorkTree(root) => read_file(root, path, max),
+            Snapshot::WorkTree(root) => Ok(read_file(root, path, max)?),
             Snapshot::Index(index) => match index.files.get(path) {
                 // A thread-local handle per blob: gix's handles are not
                 // `Send`, and opening one costs far less than parsing.
-                Some(file) => index.repo.blobs().read(file.id, max),
-                None => Err(ReadError::NotStaged),
+                Some(file) => index.repo.blobs().read(file.id, max).map_err(|e| match e {
+                    git::GitError::BlobTooLarge { size } => ReadError::TooLarge { size }.into(),
+                    e => SnapshotError::Git(e),
+                }),
+                None => Err(SnapshotError::NotStaged),
             },
+        }
+    }
+}
+
+/// Why a file of a snapshot could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    #[error(transparent)]
+    File(#[from] ReadError),
+    #[error(transparent)]
+    Git(#[from] git::GitError),
+    #[error("not in the git index")]
+    NotStaged,
+}
+
+impl SnapshotError {
+    /// The size of a file over the limit asked for.
+    fn too_large(&self) -> Option<u64> {
+        match self {
+            SnapshotError::File(ReadError::TooLarge { size }) => Some(*size),
+            _ => None,
         }
     }
 }
@@ -422,7 +446,8 @@ impl Pass<'_> {
             _ => (None, None),
         };
         let raw = match targets.snapshot.read(path, options.settings.max_file_size) {
-            Err(ReadError::TooLarge { size }) => {
+            Err(e) if e.too_large().is_some() => {
+                let size = e.too_large().unwrap_or_default();
                 let checked = too_large(path, size, options);
                 let result = is_checked.then(|| FileResult {
                     path: path.to_path_buf(),

@@ -15,7 +15,6 @@ use gix::bstr::ByteSlice;
 use globset::GlobSet;
 
 use crate::discover;
-use crate::read::ReadError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
@@ -30,6 +29,9 @@ pub enum GitError {
     OutsideWorkTree { root: PathBuf, workdir: PathBuf },
     #[error("cannot resolve revision `{rev}`: {message}")]
     Revision { rev: String, message: String },
+    /// A blob larger than the limit asked for (not read).
+    #[error("too large ({size} bytes)")]
+    BlobTooLarge { size: u64 },
     #[error("git: {0}")]
     Other(String),
 }
@@ -298,11 +300,11 @@ pub struct Blobs {
 }
 
 impl Blobs {
-    /// The blob's bytes ([`ReadError::TooLarge`] when over `max`, not read).
-    pub fn read(&self, id: ObjectId, max: u64) -> Result<Vec<u8>, ReadError> {
+    /// The blob's bytes ([`GitError::BlobTooLarge`] when over `max`, not read).
+    pub fn read(&self, id: ObjectId, max: u64) -> Result<Vec<u8>, GitError> {
         let header = self.repo.find_header(id).map_err(other)?;
         if header.size() > max {
-            return Err(ReadError::TooLarge {
+            return Err(GitError::BlobTooLarge {
                 size: header.size(),
             });
         }

@@ -80,11 +80,6 @@ pub enum ReadError {
     /// A directory, FIFO, socket or device: what it is.
     #[error("{0}")]
     NotRegular(&'static str),
-    /// Not in the git index (a `--staged` run).
-    #[error("not in the git index")]
-    NotStaged,
-    #[error(transparent)]
-    Git(#[from] crate::git::GitError),
     /// Larger than the limit asked for (and not read beyond it).
     #[error("too large ({size} bytes)")]
     TooLarge { size: u64 },

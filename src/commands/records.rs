@@ -1,0 +1,132 @@
+//! Which records a command works on, and how it ends: the record options
+//! `ls`, `export` and `verify` share, reading the records they select, and
+//! the exit status once a list is written.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::app::{CommandError, Context, ExitStatus};
+use urldb_store::database::FileError;
+use urldb_store::listing::{self, Filter, UrlRecord};
+
+/// The record filters `ls` shares with `verify`: the selection, and whether
+/// `deprecated` records are in it.
+#[derive(Debug, Args)]
+pub(crate) struct FilterArgs {
+    #[command(flatten)]
+    pub select: RecordArgs,
+    /// Include `deprecated` records too.
+    #[arg(long)]
+    pub include_deprecated: bool,
+}
+
+/// Which records: the options `ls`, `verify` and `export` share.
+#[derive(Debug, Args)]
+pub(crate) struct RecordArgs {
+    /// Only this domain (its primary name or a cname); repeatable.
+    #[arg(short = 'd', long, value_name = "DOMAIN")]
+    pub domain: Vec<String>,
+    /// Only records with this category; repeatable (any of them).
+    #[arg(short = 'c', long, value_name = "CATEGORY")]
+    pub category: Vec<String>,
+    /// Only paths starting with this text.
+    #[arg(long, value_name = "PREFIX")]
+    pub path_prefix: Option<String>,
+    /// Only paths that this robots.txt-style pattern matches (`%xx` decoded
+    /// except `%2F`, prefix match).
+    #[arg(long = "match", value_name = "PATTERN")]
+    pub pattern: Option<String>,
+}
+
+impl FilterArgs {
+    /// The filter, `deprecated` records left out unless asked for.
+    pub(crate) fn filter(&self) -> Result<Filter, CommandError> {
+        self.select.filter(self.include_deprecated)
+    }
+}
+
+impl RecordArgs {
+    /// The filter, with `--domain` values read as hosts (lowercase, IDN to
+    /// A-labels, no trailing dot).
+    pub(crate) fn filter(&self, include_deprecated: bool) -> Result<Filter, CommandError> {
+        let mut domains = Vec::new();
+        for d in &self.domain {
+            let url = urldb_core::url::canonicalize_given(d).map_err(|e| {
+                CommandError::Usage(format!("--domain `{}`: {e}", urldb_core::text::escape(d)))
+            })?;
+            domains.push(url.host);
+        }
+        Ok(Filter {
+            domains,
+            categories: self.category.clone(),
+            path_prefix: self.path_prefix.clone(),
+            pattern: self.pattern.clone(),
+            include_deprecated,
+        })
+    }
+}
+
+/// [`records`], when every domain `filter` asks for is named by one of the
+/// files (the error says which is not, with a suggestion).
+pub(crate) fn records_named(
+    ctx: &Context,
+    paths: &[PathBuf],
+    filter: &Filter,
+) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
+    if filter.domains.is_empty() {
+        return records(ctx, paths, filter);
+    }
+    let exclude = ctx.exclude()?;
+    let targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
+    let known = listing::known_hosts(&ctx.root, &targets.checked);
+    listing::require_known("--domain", &filter.domains, &known)
+        .map_err(|e| CommandError::Usage(e.to_string()))?;
+    records(ctx, paths, filter)
+}
+
+/// After a URL list: say that URLs with control characters were written
+/// percent-encoded (the records themselves are `path-invalid-char`).
+pub(crate) fn note_encoded(encoded: usize, ctx: &Context) {
+    if encoded > 0 && !ctx.quiet {
+        eprintln!(
+            "note: {encoded} URL{} held control characters, written percent-encoded \
+             (`urldb check` reports the records)",
+            if encoded == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// The records of `paths` (default: the whole database) that `filter`
+/// accepts; the error is a configuration problem.
+pub(crate) fn records(
+    ctx: &Context,
+    paths: &[PathBuf],
+    filter: &Filter,
+) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
+    let exclude = ctx.exclude()?;
+    let max = ctx
+        .config
+        .max_file_size()
+        .map_err(|e| CommandError::Usage(e.to_string()))?;
+    let targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
+    targets.note_outside(ctx.quiet);
+    let (records, mut errors) = listing::collect(&ctx.root, &targets.checked, filter, max);
+    errors.extend(targets.errors);
+    Ok((records, errors))
+}
+
+/// The exit status once the output is written: a failed write is the
+/// command's error ([`CommandError::Output`]); unreadable files are exit 2.
+pub(crate) fn finish(
+    written: std::io::Result<()>,
+    errors: &[FileError],
+) -> Result<ExitStatus, CommandError> {
+    written?;
+    super::print_errors(errors);
+    Ok(if errors.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Error
+    })
+}
