@@ -8,6 +8,7 @@
 
 pub mod config;
 pub mod diff;
+pub mod fix;
 pub mod lint;
 pub mod model;
 pub mod parse;

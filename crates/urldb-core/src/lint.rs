@@ -7,10 +7,10 @@
 use std::path::Path;
 
 use crate::config::{LineEnding, LintSettings};
-use crate::model::node::{Document, Node, Value};
-use crate::parse::{tree::Problem, tree::parse_tree};
+use crate::model::node::Document;
+use crate::parse::tree::parse_tree;
 use crate::render::{EmptyMetadata, RenderOptions, render};
-use crate::rules::diagnostic::{Applicability, Edit, Finding, NodePath};
+use crate::rules::diagnostic::{Applicability, Edit, Finding};
 use crate::rules::{self, Check, FileContext, FileFacts, LayoutContext, Rule, TextContext};
 use crate::selection::Selection;
 use crate::source::Source;
@@ -53,14 +53,13 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     let source = Source::new(path, text);
     // Counted before anything is built: past the limit, the file is not
     // read (its documents would take many times its size in memory).
-    let markers = rules::too_many_documents::markers(&source.text);
-    if markers > rules::too_many_documents::MAX_DOCUMENTS {
-        let finding = rules::too_many_documents::finding(&source.text, markers);
+    if let Some(finding) = rules::engine::before_parsing(&source.text) {
+        let blocked_by = Some(finding.rule);
         return Checked {
             findings: options.selection.apply(vec![finding]),
             source,
             documents: None,
-            blocked_by: Some(&rules::too_many_documents::RULE),
+            blocked_by,
             canonical: None,
         };
     }
@@ -92,22 +91,10 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     let from_fast = fast.is_some();
     let mut tree = fast.unwrap_or_else(|| parse_tree(&source.text[bom..]));
     tree.shift(bom);
-    for problem in &tree.problems {
-        all.push(match problem {
-            Problem::Syntax { span, message } => rules::yaml_syntax::finding(span.clone(), message),
-            Problem::Anchor { span, name } => {
-                rules::yaml_alias::anchor(span.clone(), name.as_deref())
-            }
-            Problem::Alias { span } => rules::yaml_alias::alias(span.clone()),
-            Problem::Tag { span, tag } => rules::yaml_tag::finding(span.clone(), tag),
-            Problem::TooDeep { span } => rules::nesting_too_deep::finding(span.clone()),
-        });
-    }
-    // The parser has given every comment to its node; the rule (off by
+    all.extend(tree.problems.iter().map(rules::engine::of_problem));
+    // The parser has given every comment to its node; a rule (off by
     // default) reports where they are.
-    for span in &tree.comments {
-        all.push(rules::yaml_comment::finding(span.clone()));
-    }
+    all.extend(tree.comments.iter().cloned().map(rules::engine::of_comment));
 
     let domain = rules::domain_of(path);
     let documents = (!tree.incomplete).then_some(tree.documents);
@@ -124,7 +111,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
                 check(&ctx, &mut all);
             }
         }
-        guard_path_fixes(docs, &mut all);
+        crate::fix::guard_path_fixes(docs, &mut all);
         if blocking(&all).is_none() {
             let render_options = render_options(&source.text, docs, options);
             // Text the fast reader read is most often canonical already:
@@ -146,9 +133,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
                 }
                 // `check` reports every file `fmt --check` would rewrite,
                 // even when no rule above says why.
-                if !all.iter().any(|f| f.rule.fix == rules::FixKind::Format) {
-                    all.push(rules::not_canonical::unexplained(&source.text, &text));
-                }
+                rules::engine::explain_rewrite(&mut all, &source.text, &text);
             }
             canonical = Some(text);
         }
@@ -169,92 +154,6 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
         findings,
         blocked_by,
         canonical,
-    }
-}
-
-/// A fix that rewrites a record's `_path` into the URL of another record
-/// (`/ABC` lowercased beside an existing `/abc`, `/docs#x` beside `/docs`,
-/// `/%7Ejoe` beside `/~joe`) would turn its finding into a
-/// `duplicate-path`: such a fix is removed, the finding stays (unfixable,
-/// saying why), and both records are left as they are for a person to
-/// choose. Fixes are weighed in order, so two fixes that would meet are
-/// caught too.
-fn guard_path_fixes(docs: &[Document], findings: &mut [Finding]) {
-    use crate::model::domain;
-    use crate::model::path::equivalence_key;
-    use std::collections::HashMap;
-    // Most files have no fix that sets a value: nothing to weigh.
-    let sets_a_value = |f: &Finding| {
-        f.fix.as_ref().is_some_and(|fix| {
-            fix.edits
-                .iter()
-                .any(|e| matches!(e, Edit::SetScalar { .. }))
-        })
-    };
-    if !findings.iter().any(sets_a_value) {
-        return;
-    }
-    let case_sensitive = domain::case_sensitive_paths(docs);
-    // Each record's `_path` value (span, text) and the key of the URL it
-    // will have once the kept fixes are applied; where each `_path` is;
-    // how many records each key has.
-    let mut records: Vec<(std::ops::Range<usize>, String, String)> = Vec::new();
-    let mut by_place: HashMap<NodePath, usize> = HashMap::new();
-    let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
-    for record in domain::records(docs) {
-        let Some((entry, path)) = record.path_field() else {
-            continue;
-        };
-        let Some(at) = rules::entry_path(record.doc, record.entries, domain::PATH) else {
-            continue;
-        };
-        let key = equivalence_key(path, case_sensitive).into_owned();
-        by_place.insert(at, records.len());
-        by_key.entry(key.clone()).or_default().push(records.len());
-        records.push((entry.value.span.clone(), path.to_string(), key));
-    }
-    if records.len() < 2 {
-        return;
-    }
-    for finding in findings.iter_mut() {
-        let Some(fix) = &finding.fix else { continue };
-        let new_path = fix.edits.iter().rev().find_map(|edit| match edit {
-            Edit::SetScalar { at, value } => {
-                by_place.get(at).map(|&i| (i, value.value.to_string()))
-            }
-            Edit::Remove { .. } => None,
-        });
-        let Some((mine, new_path)) = new_path else {
-            continue;
-        };
-        let key = equivalence_key(&new_path, case_sensitive).into_owned();
-        let other = by_key
-            .get(&key)
-            .and_then(|holders| holders.iter().find(|&&i| i != mine))
-            .copied();
-        match other {
-            Some(other) => {
-                let (span, other_path, _) = &records[other];
-                let note = format!(
-                    "not fixed by `--fix`: `{new_path}` would be the same URL as the record `{other_path}`; keep one of the two records"
-                );
-                finding.help = Some(match finding.help.take() {
-                    Some(help) => format!("{help}; {note}"),
-                    None => note,
-                });
-                finding
-                    .labels
-                    .push((span.clone(), "already this URL".to_string()));
-                finding.fix = None;
-            }
-            None => {
-                let old = std::mem::replace(&mut records[mine].2, key.clone());
-                if let Some(holders) = by_key.get_mut(&old) {
-                    holders.retain(|&i| i != mine);
-                }
-                by_key.entry(key).or_default().push(mine);
-            }
-        }
     }
 }
 
@@ -332,7 +231,7 @@ pub fn fix(checked: Checked, options: &Options) -> Fixed {
             .filter(|f| f.applicability == Applicability::Safe)
             .flat_map(|f| f.edits.iter().cloned())
             .collect();
-        let docs = apply_edits(docs, edits);
+        let docs = crate::fix::apply_edits(docs, edits);
         let text = render(&docs, &render_options(&current.source.text, &docs, options));
         if text == current.source.text {
             break;
@@ -346,106 +245,6 @@ pub fn fix(checked: Checked, options: &Options) -> Fixed {
         fixed,
         after: current,
     }
-}
-
-/// Apply edits to the documents: scalar replacements first, then removals
-/// from the last to the first so that indexes stay valid.
-pub fn apply_edits(mut docs: Vec<Document>, mut edits: Vec<Edit>) -> Vec<Document> {
-    edits.sort_by(|a, b| match (a, b) {
-        (Edit::SetScalar { .. }, Edit::Remove { .. }) => std::cmp::Ordering::Less,
-        (Edit::Remove { .. }, Edit::SetScalar { .. }) => std::cmp::Ordering::Greater,
-        (Edit::Remove { at: x }, Edit::Remove { at: y }) => y.cmp(x),
-        _ => std::cmp::Ordering::Equal,
-    });
-    edits.dedup_by(
-        |a, b| matches!((a, b), (Edit::Remove { at: x }, Edit::Remove { at: y }) if x == y),
-    );
-    for edit in edits {
-        match edit {
-            Edit::SetScalar { at, value } => {
-                if let Some(node) = node_mut(&mut docs, &at) {
-                    node.value = Value::Scalar(value);
-                }
-            }
-            Edit::Remove { at } => {
-                let Some((&last, parent_steps)) = at.steps.split_last() else {
-                    continue;
-                };
-                let parent = NodePath::new(at.doc, parent_steps);
-                let mut orphans = Vec::new();
-                if let Some(node) = node_mut(&mut docs, &parent) {
-                    orphans = remove_child(node, last);
-                }
-                // The comments of what was removed are not lost: they go
-                // to the entry or item that held it, written after it.
-                if !orphans.is_empty() {
-                    match crate::model::node::comments_at_mut(&mut docs, parent.doc, &parent.steps)
-                    {
-                        Some(comments) => comments.after.extend(orphans),
-                        None => {
-                            if let Some(first) = docs.first_mut() {
-                                first.footer.extend(orphans);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    docs
-}
-
-/// Remove the entry or item `index` of `node`. Its comments go to the one
-/// after it (before it), else the one before it (after it); those that
-/// have neither are returned.
-fn remove_child(node: &mut Node, index: usize) -> Vec<crate::model::node::Comment> {
-    let lines = match &mut node.value {
-        Value::Seq(items) if index < items.len() => items.remove(index).take_all_comments(),
-        Value::Map(entries) if index < entries.len() => {
-            let mut entry = entries.remove(index);
-            let mut lines = entry.key.take_all_comments();
-            lines.extend(entry.value.take_all_comments());
-            lines
-        }
-        _ => Vec::new(),
-    };
-    if lines.is_empty() {
-        return Vec::new();
-    }
-    let (next, previous) = match &mut node.value {
-        Value::Seq(items) => {
-            let len = items.len();
-            let (before, after) = items.split_at_mut(index.min(len));
-            (after.first_mut(), before.last_mut())
-        }
-        Value::Map(entries) => {
-            let len = entries.len();
-            let (before, after) = entries.split_at_mut(index.min(len));
-            (
-                after.first_mut().map(|e| &mut e.key),
-                before.last_mut().map(|e| &mut e.key),
-            )
-        }
-        Value::Scalar(_) => (None, None),
-    };
-    match (next, previous) {
-        (Some(next), _) => {
-            let comments = next.comments_mut();
-            let mut moved = lines;
-            moved.append(&mut comments.before);
-            comments.before = moved;
-            Vec::new()
-        }
-        (None, Some(previous)) => {
-            previous.comments_mut().after.extend(lines);
-            Vec::new()
-        }
-        (None, None) => lines,
-    }
-}
-
-fn node_mut<'a>(docs: &'a mut [Document], at: &NodePath) -> Option<&'a mut Node> {
-    crate::model::node::node_at_mut(docs, at.doc, &at.steps)
 }
 
 /// The cross-file facts of a file: its domain and cnames. Only the

@@ -190,7 +190,7 @@ fn fixed_one(
     fix: &urldb_core::rules::diagnostic::Fix,
     options: &Options,
 ) -> Option<String> {
-    let docs = lint::apply_edits(docs.to_vec(), fix.edits.clone());
+    let docs = urldb_core::fix::apply_edits(docs.to_vec(), fix.edits.clone());
     let text = urldb_core::render::render(
         &docs,
         &lint::render_options(&checked.source.text, &docs, options),

@@ -97,6 +97,15 @@ impl<'a> Record<'a> {
     }
 }
 
+/// Each record with a scalar `_path`: the record, its `_path` entry (for
+/// spans and edits) and the path's text. The opening of every `_path` rule.
+pub fn paths(documents: &[Document]) -> impl Iterator<Item = (Record<'_>, &Entry, &str)> {
+    records(documents).filter_map(|record| {
+        let (entry, path) = record.path_field()?;
+        Some((record, entry, path))
+    })
+}
+
 /// Records of a file: every document after the first that is a mapping.
 pub fn records(documents: &[Document]) -> impl Iterator<Item = Record<'_>> {
     documents.iter().enumerate().skip(1).filter_map(|(doc, d)| {

@@ -45,10 +45,7 @@ pub static RULE: Rule = Rule {
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let mut first: HashMap<&str, &Node> = HashMap::default();
-    for record in records(ctx.documents) {
-        let Some((entry, path)) = record.path_field() else {
-            continue;
-        };
+    for (_, entry, path) in domain::paths(ctx.documents) {
         let Some(earlier) = first.get(path) else {
             first.insert(path, &entry.value);
             continue;

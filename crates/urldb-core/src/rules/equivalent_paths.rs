@@ -57,10 +57,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     }
     let mut seen_text: HashSet<&str> = HashSet::default();
     let mut first_by_key: HashMap<std::borrow::Cow<str>, (&str, &Node)> = HashMap::default();
-    for record in records(ctx.documents) {
-        let Some((entry, path)) = record.path_field() else {
-            continue;
-        };
+    for (_, entry, path) in domain::paths(ctx.documents) {
         // The same text again is `duplicate-path`'s finding.
         if !seen_text.insert(path) {
             continue;

@@ -94,6 +94,8 @@ pub mod wrong_extension;
 // Formatting.
 pub mod not_canonical;
 
+pub(crate) mod engine;
+
 /// Every rule, in catalogue order.
 pub static ALL: &[&Rule] = &[
     &invalid_utf8::RULE,

@@ -41,10 +41,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    for record in records(ctx.documents) {
-        let Some((entry, path)) = record.path_field() else {
-            continue;
-        };
+    for (_, entry, path) in domain::paths(ctx.documents) {
         for escape in escapes(path) {
             let Escape::Bad { at } = escape else {
                 continue;

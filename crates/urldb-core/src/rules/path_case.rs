@@ -53,10 +53,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     if domain::case_sensitive_paths(ctx.documents) {
         return;
     }
-    for record in records(ctx.documents) {
-        let Some((entry, path)) = record.path_field() else {
-            continue;
-        };
+    for (record, entry, path) in domain::paths(ctx.documents) {
         let (head, query) = path.split_at(path.find('?').unwrap_or(path.len()));
         if !has_uppercase(head) {
             continue;

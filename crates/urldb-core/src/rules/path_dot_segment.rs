@@ -41,10 +41,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    for record in records(ctx.documents) {
-        let Some((entry, path)) = record.path_field() else {
-            continue;
-        };
+    for (record, entry, path) in domain::paths(ctx.documents) {
         // A relative path is `path-not-absolute`'s finding.
         if !path.starts_with('/') {
             continue;

@@ -42,10 +42,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    for record in records(ctx.documents) {
-        let Some((entry, path)) = record.path_field() else {
-            continue;
-        };
+    for (record, entry, path) in domain::paths(ctx.documents) {
         // No escape, nothing to uppercase (and nothing to allocate).
         if memchr::memchr(b'%', path.as_bytes()).is_none() {
             continue;

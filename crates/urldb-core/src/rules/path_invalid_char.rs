@@ -50,10 +50,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    for record in records(ctx.documents) {
-        let Some((entry, path)) = record.path_field() else {
-            continue;
-        };
+    for (record, entry, path) in domain::paths(ctx.documents) {
         // Nearly every path is all allowed bytes: one table lookup each.
         if path.bytes().all(|b| ALLOWED[usize::from(b)]) {
             continue;

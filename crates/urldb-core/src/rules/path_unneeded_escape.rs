@@ -47,10 +47,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    for record in records(ctx.documents) {
-        let Some((entry, path)) = record.path_field() else {
-            continue;
-        };
+    for (record, entry, path) in domain::paths(ctx.documents) {
         // Most paths have no escape at all: found at memchr speed.
         if memchr::memchr(b'%', path.as_bytes()).is_none() {
             continue;

@@ -19,7 +19,7 @@ use crate::model::path::octets;
 /// no wildcards (`*`, `$`): the draft has none.
 ///
 /// ```
-/// use urldb::url::matches;
+/// use urldb_core::url::matches;
 /// assert!(matches("/%7ejoe/", "/~joe/index.html"));
 /// assert!(!matches("/a%2fb.html", "/a/b.html"));
 /// ```

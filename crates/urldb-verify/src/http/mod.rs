@@ -4,7 +4,7 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use urldb::http::{BodyMode, Client, ClientOptions};
+//! use urldb_verify::http::{BodyMode, Client, ClientOptions};
 //!
 //! let client = Client::new(ClientOptions {
 //!     timeout: Duration::from_secs(10),
@@ -12,7 +12,7 @@
 //! });
 //! let response = client.get("https://example.com/favicon.ico", BodyMode::Digest, None)?;
 //! println!("{} {:?} {:?}", response.status, response.content_type, response.body);
-//! # Ok::<(), urldb::http::FetchError>(())
+//! # Ok::<(), urldb_verify::http::FetchError>(())
 //! ```
 //!
 //! One [`Client`] is meant to be shared by every thread of a run (it is

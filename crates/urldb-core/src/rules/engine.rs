@@ -1,0 +1,44 @@
+//! What the lint engine asks the rules for outside their own checks, so
+//! that the engine (`crate::lint`) names no single rule: the gate before a
+//! file is parsed, the rule that owns each problem the parser reports, the
+//! finding for a comment, and the finding for a rewrite no rule explains.
+//! A parser problem is mapped to its rule here, in one table.
+
+use super::FixKind;
+use super::diagnostic::Finding;
+use super::{nesting_too_deep, not_canonical, too_many_documents};
+use super::{yaml_alias, yaml_comment, yaml_syntax, yaml_tag};
+use crate::parse::tree::Problem;
+use crate::source::Span;
+
+/// A finding that keeps the file from being parsed at all (it would take
+/// many times its size in memory), counted before anything is built.
+pub(crate) fn before_parsing(text: &str) -> Option<Finding> {
+    let markers = too_many_documents::markers(text);
+    (markers > too_many_documents::MAX_DOCUMENTS)
+        .then(|| too_many_documents::finding(text, markers))
+}
+
+/// The finding of a problem the parser reports: the rule that owns it.
+pub(crate) fn of_problem(problem: &Problem) -> Finding {
+    match problem {
+        Problem::Syntax { span, message } => yaml_syntax::finding(span.clone(), message),
+        Problem::Anchor { span, name } => yaml_alias::anchor(span.clone(), name.as_deref()),
+        Problem::Alias { span } => yaml_alias::alias(span.clone()),
+        Problem::Tag { span, tag } => yaml_tag::finding(span.clone(), tag),
+        Problem::TooDeep { span } => nesting_too_deep::finding(span.clone()),
+    }
+}
+
+/// The finding for a comment the parser kept (the rule is off by default).
+pub(crate) fn of_comment(span: Span) -> Finding {
+    yaml_comment::finding(span)
+}
+
+/// `check` reports every file `fmt --check` would rewrite: when no finding
+/// with a formatting fix says why `text` is not `canonical`, one that does.
+pub(crate) fn explain_rewrite(findings: &mut Vec<Finding>, text: &str, canonical: &str) {
+    if !findings.iter().any(|f| f.rule.fix == FixKind::Format) {
+        findings.push(not_canonical::unexplained(text, canonical));
+    }
+}
