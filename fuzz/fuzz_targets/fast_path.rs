@@ -5,7 +5,7 @@
 //! without a problem; and `check_bytes` gives the same findings, blocking,
 //! canonical text and documents whichever path it takes — including the
 //! canonical text the fast path proves instead of rendering
-//! (`render::is_canonical`). `tests/it/fast_path.rs` holds the same on
+//! (`render::is_canonical`). `tests/it/check/fast_path.rs` holds the same on
 //! generated and mutated files; this looks where they do not.
 #![no_main]
 

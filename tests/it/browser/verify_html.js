@@ -1,5 +1,5 @@
 // Drives a page of `urldb verify --format html` in Chromium as a reader
-// would, and prints what it saw as JSON for tests/it/html.rs to judge.
+// would, and prints what it saw as JSON for tests/it/verify/html.rs to judge.
 //
 //   node verify_html.js run|history PAGE.html SCREENSHOT.png
 //

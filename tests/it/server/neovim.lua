@@ -1,4 +1,4 @@
--- Neovim as the client of `urldb server` (tests/it/server.rs): open the
+-- Neovim as the client of `urldb server` (tests/it/server/mod.rs): open the
 -- domain file WORK/example.com.yaml, wait for diagnostics, format through
 -- the server, wait for the diagnostics to clear, write what happened to
 -- OUT as JSON, stop the server and quit. Neovim 0.7 API (start_client,

@@ -1,6 +1,6 @@
 //! Comments put at random legal places into a domain file, and the
 //! properties `fmt` must keep for them (`docs/format.md`, "Comments"):
-//! shared by `tests/it/comments.rs` (proptest) and the `comments` fuzz
+//! shared by `tests/it/fmt/comments.rs` (proptest) and the `comments` fuzz
 //! target (`fuzz/fuzz_targets/comments.rs`).
 
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! Walks over a parsed model that the fmt properties need, shared by
-//! `tests/it/corpus_mutations.rs` and the fuzz targets (`fuzz/fuzz_targets/common.rs`).
+//! `tests/it/check/corpus_mutations.rs` and the fuzz targets (`fuzz/fuzz_targets/common.rs`).
 
 use urldb_core::model::node::{Document, Node, Value};
 

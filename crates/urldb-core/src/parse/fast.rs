@@ -10,7 +10,7 @@
 //! reading takes a YAML lawyer — returns `None`, and the caller parses the
 //! file the general way. Falling back is always correct; accepting text
 //! the general path would read differently never is, so every check here
-//! errs on the side of `None`. `tests/it/fast_path.rs` holds the two paths to
+//! errs on the side of `None`. `tests/it/check/fast_path.rs` holds the two paths to
 //! the same trees and findings on generated and mutated files.
 
 use compact_str::CompactString;

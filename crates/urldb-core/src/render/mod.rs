@@ -132,7 +132,7 @@ pub fn render(documents: &[Document], options: &RenderOptions) -> String {
 /// lines, `key: scalar` lines, `- item` lines under `key:`, LF breaks), so
 /// what is left to decide is what `render` would change: the order of
 /// records, keys and string lists, and each scalar's style, decided by the
-/// same [`emitter::style`] the emitter writes with. `tests/it/fast_path.rs`
+/// same [`emitter::style`] the emitter writes with. `tests/it/check/fast_path.rs`
 /// holds this to `render(...) == text` on generated and mutated files.
 pub fn is_canonical(documents: &[Document], options: &RenderOptions) -> bool {
     if options.newline != "\n" || !options.sort {

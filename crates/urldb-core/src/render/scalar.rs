@@ -3,7 +3,7 @@
 //!
 //! Matching PyYAML byte for byte is what lets a team switch from the
 //! reference tool without a diff, so this module follows the Python code's
-//! structure rather than a tidier one; `tests/it/pyyaml_differential.rs`
+//! structure rather than a tidier one; `tests/it/fmt/pyyaml_differential.rs`
 //! compares the two on generated hard strings. `allow_unicode` is a
 //! parameter: true in the `readable` style, false in the `pyyaml` style
 //! (`docs/format.md`). Line folding (the `width`) is the emitter's part.

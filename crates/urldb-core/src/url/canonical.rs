@@ -4,7 +4,7 @@
 //! The rules are those of the `url-normalize` package the reference tool
 //! used, so that `urldb add` writes the record `wwturldb add` wrote, with
 //! the deviations listed in `docs/urls.md` (and checked against the real
-//! package by `tests/it/url_differential.rs`). WWWOFFLE's URL notes add the
+//! package by `tests/it/urls/url_normalize.rs`). WWWOFFLE's URL notes add the
 //! `&amp;` rule and the principle that makes the result idempotent: every
 //! escape is decoded at most once and every byte encoded at most once, in
 //! a single pass over the input.

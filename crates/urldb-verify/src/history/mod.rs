@@ -188,7 +188,7 @@ pub fn limit(keep: usize) -> usize {
 /// Read the history before run `run_id`, and make room for its lines.
 /// When the file has no room for another run ([`limit`]) or holds
 /// malformed or repeated lines, it is rewritten now, through
-/// `src/write.rs`'s lock, with the newest `keep - 1` earlier runs (and any
+/// `crates/urldb-store/src/write.rs`'s lock, with the newest `keep - 1` earlier runs (and any
 /// lines of `run_id` itself). Called while the URLs are fetched, so that
 /// the end of the run only appends ([`append`]). A rewrite that cannot be
 /// made now is left to the end of the run, which rewrites carefully and
@@ -272,7 +272,7 @@ fn kept(
     text
 }
 
-/// Add this run's lines to the history file through `src/write.rs`'s
+/// Add this run's lines to the history file through `crates/urldb-store/src/write.rs`'s
 /// lock. When [`prepare`] made the file ready and it has not changed
 /// since, the lines are appended. Otherwise the file is read again under
 /// the lock (lines another process added since this run read it are

@@ -41,7 +41,7 @@ fn lines_in(len: usize) -> usize {
 
 /// Read a history file in pieces. A file that does not exist is an empty
 /// history (the first run); one that cannot be read is an error (exit 2);
-/// a malformed line is skipped with a warning. Read as `src/read.rs` reads
+/// a malformed line is skipped with a warning. Read as `crates/urldb-store/src/read.rs` reads
 /// any file: regular files only, never a FIFO, a device or `/proc`.
 ///
 /// A line whose URL has a verdict in its run already counts as a repeat
@@ -52,7 +52,7 @@ pub fn read(path: &Path) -> Result<History, String> {
 }
 
 /// A history file opened to be read, and what it was when opened; none
-/// when it does not exist. Opened as `src/read.rs` opens any file.
+/// when it does not exist. Opened as `crates/urldb-store/src/read.rs` opens any file.
 fn open(path: &Path) -> Result<Option<(File, Metadata)>, String> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),

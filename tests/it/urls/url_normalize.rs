@@ -108,7 +108,7 @@ fn generate(rng: &mut Rng, index: usize) -> Case {
     let (port, odd) = match rng.below(10) {
         0 => (default.to_string(), false),
         // `host:/path` without a scheme reads as a `host:` scheme to
-        // url-normalize (and is an error for urldb, see tests/it/urls.rs).
+        // url-normalize (and is an error for urldb, see tests/it/urls/canonical.rs).
         1 if !scheme.is_empty() => (":".to_string(), false),
         2 => (format!(":{}", rng.pick(&[8080, 8443, 81, 3000])), true),
         _ => (String::new(), false),

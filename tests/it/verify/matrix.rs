@@ -1,13 +1,13 @@
 //! `verify` across a CI matrix: `--shard K/N`, results merged by `urldb
 //! report`, `--format markdown`, and `--history` telling new failures
 //! from persistent and flaky ones, against a real server on 127.0.0.1
-//! (the one of `tests/it/verify.rs`).
+//! (the one of `tests/it/verify/outcomes.rs`).
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::support::{git, urldb};
-use crate::verify::{Run, Server, database, json, map_arg, record, verify};
+use crate::verify::outcomes::{Run, Server, database, json, map_arg, record, verify};
 
 /// A database of `pages` URLs that answer, `gone` that are 404, and the
 /// given extra paths.

@@ -13,7 +13,7 @@ use std::net::TcpStream;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-const PAGE: &str = include_str!("../../docs/coming-from-wwturldb.md");
+const PAGE: &str = include_str!("../../../docs/coming-from-wwturldb.md");
 
 /// The 17-byte body of `/logo.png` (the page gives its length and digest).
 const LOGO: &str = "not really a PNG\n";

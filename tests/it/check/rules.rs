@@ -141,7 +141,7 @@ fn every_rule_of_the_catalogue_has_its_test() {
     all.sort();
     assert_eq!(
         tested, all,
-        "add the new rule to rule_tests! in tests/it/rules.rs"
+        "add the new rule to rule_tests! in tests/it/check/rules.rs"
     );
 }
 
@@ -184,12 +184,13 @@ fn human_report_matches_its_snapshot(rule: &Rule) {
     let dir = prepare(rule.code);
     let out = support::run_in(dir.path(), &["check", "--color", "never"]);
     let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    // Beside the rule's fixture: tests/fixtures/rules/<code>/snapshots/.
     insta::with_settings!({
-        snapshot_path => "../../snapshots",
+        snapshot_path => format!("../../fixtures/rules/{}/snapshots", rule.code),
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {
-        insta::assert_snapshot!(format!("rule-{}", rule.code), report);
+        insta::assert_snapshot!("report", report);
     });
 }
 

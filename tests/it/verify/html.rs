@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use crate::support::oracles::{locked, repo, target_tmp};
-use crate::verify::{Server, database, json, map_arg, record, verify};
+use crate::verify::outcomes::{Server, database, json, map_arg, record, verify};
 use urldb_verify::html::{self, HtmlPage, HtmlRow, PageTrend, PageVerdict, RunCount, Summary};
 
 const DATA_OPEN: &str = r#"<script type="application/json" id="urldb-data">"#;
@@ -53,7 +53,7 @@ fn mixed_database() -> tempfile::TempDir {
     )
 }
 
-fn run_html(db: &Path, server: &Server) -> crate::verify::Run {
+fn run_html(db: &Path, server: &Server) -> crate::verify::outcomes::Run {
     verify(
         db,
         &[
@@ -690,7 +690,7 @@ fn html_page_works_in_chromium() {
 
 /// The page is written like every format: a full disk is exit 2 with a
 /// message, a reader gone before it is written a quiet exit 0 (as
-/// `tests/it/output_errors.rs` has for the other commands).
+/// `tests/it/check/output_errors.rs` has for the other commands).
 #[test]
 fn html_output_that_cannot_be_written() {
     let server = Server::start();

@@ -7,7 +7,7 @@ use std::path::Path;
 use urldb_core::lint::{Options, check_bytes, fix};
 use urldb_core::render::{RenderOptions, render};
 
-#[path = "support/comment_insert.rs"]
+#[path = "../support/comment_insert.rs"]
 mod comment_insert;
 
 fn fmt(text: &str) -> String {
@@ -129,7 +129,7 @@ fn the_issue_example_end_to_end() {
         "# yaml-language-server: $schema=https://example.com/urldb.json\n---\n---\n_path: /z\ncontent-type: text/html\n# kept for the 2019 paper\n---\n_path: /a\ncontent-type: text/html\ncategories:\n- news # moved here in 2021\n- blog\n",
     )
     .expect("write");
-    let out = super::support::run_in(dir.path(), &["fmt"]);
+    let out = crate::support::run_in(dir.path(), &["fmt"]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -155,7 +155,7 @@ fn the_issue_example_end_to_end() {
     assert!(a < z, "records sorted: {text}");
     assert!(text.find("- blog").expect("blog") < text.find("- news").expect("news"));
     for args in [&["check"][..], &["fmt", "--check"]] {
-        let out = super::support::run_in(dir.path(), args);
+        let out = crate::support::run_in(dir.path(), args);
         assert_eq!(
             out.status.code(),
             Some(0),

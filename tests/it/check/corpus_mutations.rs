@@ -14,7 +14,7 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-#[path = "support/model_walk.rs"]
+#[path = "../support/model_walk.rs"]
 mod model_walk;
 use urldb_core::lint::{Options, check_bytes, fix};
 use urldb_core::model::normal::normal_form;

@@ -89,7 +89,7 @@ fn action_annotates_and_never_runs_inputs_as_code() {
 
 #[test]
 fn action_verify_writes_the_job_summary_and_annotations() {
-    let server = crate::verify::Server::start();
+    let server = crate::verify::outcomes::Server::start();
     let workspace = tempfile::tempdir().expect("tempdir");
     let temp = tempfile::tempdir().expect("tempdir");
     let db = workspace.path().join("database");
@@ -101,7 +101,7 @@ fn action_verify_writes_the_job_summary_and_annotations() {
     .expect("write");
     let args = format!(
         "verify --allow-private --retries 0 --map {}",
-        crate::verify::map_arg(&server)
+        crate::verify::outcomes::map_arg(&server)
     );
     let out = run_action(
         workspace.path(),

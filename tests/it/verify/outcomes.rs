@@ -104,7 +104,7 @@ fn serve(mut stream: TcpStream, path: &str, hits: &Mutex<HashMap<String, usize>>
         ),
         "/found" => respond(&mut stream, "302 Found", &[("Location", "/ok")], b""),
         // What a hostile server may send back, quoted in the reasons
-        // (tests/it/html.rs shows it stays text).
+        // (tests/it/verify/html.rs shows it stays text).
         "/evil-type" => respond(
             &mut stream,
             "200 OK",
@@ -123,7 +123,7 @@ fn serve(mut stream: TcpStream, path: &str, hits: &Mutex<HashMap<String, usize>>
             &ct("application/octet-stream"),
             b"abc",
         ),
-        // Many URLs (tests/it/verify_matrix.rs): pages that answer, pages
+        // Many URLs (tests/it/verify/matrix.rs): pages that answer, pages
         // that are gone, and one that works once and then is gone.
         p if p.starts_with("/page/") => respond(&mut stream, "200 OK", &ct("text/html"), b"p"),
         p if p.starts_with("/gone/") => respond(&mut stream, "404 Not Found", &[], b""),

@@ -16,7 +16,7 @@
 //! records in the `pyyaml` style, 5,000 in the `readable` one. PyYAML runs
 //! once per style for the whole batch.
 
-use crate::pyyaml_differential::{HARD, WORDS, documents};
+use crate::fmt::pyyaml_differential::{HARD, WORDS, documents};
 use crate::support;
 
 use std::path::Path;

@@ -6,7 +6,7 @@
 //! build the end-to-end tests share; `pip` and `pre-commit` are the tests'
 //! own virtual environment's. The pre-commit configuration is used as
 //! written: its `repo: local` hooks run the urldb step 1 installed
-//! (tests/it/pre_commit.rs lets pre-commit build the published hooks).
+//! (tests/it/project/pre_commit.rs lets pre-commit build the published hooks).
 
 use crate::support::oracles;
 

@@ -1,0 +1,16 @@
+//! `urldb check` (and what it shares with `fmt`): the command line, the
+//! cache, configuration, git selection, the rules and their fixtures, the
+//! output formats, and bad input.
+
+mod cache;
+mod cli;
+mod config;
+mod corpus;
+mod corpus_mutations;
+mod fast_path;
+mod git;
+mod media_type;
+mod output_errors;
+mod robustness;
+mod rules;
+mod sarif;

@@ -1,0 +1,5 @@
+//! Hostile databases against the file system and the output layer (what
+//! `verify` requests is in `verify::hostile_verdicts`).
+
+mod io;
+mod output;

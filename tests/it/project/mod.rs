@@ -1,0 +1,12 @@
+//! The project as users meet it: the README and docs run as written, the
+//! Action and pre-commit hooks, the schema, the generator, and the crate
+//! layering.
+
+mod action;
+mod coming_from;
+mod docs;
+mod generator;
+mod layers;
+mod pre_commit;
+mod readme;
+mod schema;

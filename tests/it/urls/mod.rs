@@ -1,0 +1,6 @@
+//! URL identity, as every command uses it: canonicalization, the path
+//! equivalence, and the differential test against url-normalize.
+
+mod canonical;
+mod path_equivalence;
+mod url_normalize;

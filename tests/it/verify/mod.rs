@@ -1,0 +1,7 @@
+//! `urldb verify` and `urldb report`: outcomes against a local server, the
+//! CI matrix, the HTML page, and hostile databases.
+
+mod hostile_verdicts;
+mod html;
+mod matrix;
+pub(crate) mod outcomes;
