@@ -170,12 +170,26 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     // Milliseconds, always three digits: the text sorts as the time does.
     let started = format!("{started:.3}");
     let run_id = args.run_id.clone().unwrap_or_else(|| started.clone());
-    // The history is read, and made room in, while the URLs are fetched:
-    // its size costs the run nothing as long as the network is slower.
-    let session = args
-        .history
-        .as_deref()
-        .map(|path| history::Session::start(path, &run_id, args.history_keep));
+    // Read before the URLs are fetched: a history that cannot be used
+    // stops the run before it costs anything.
+    let earlier = match args.history.as_deref() {
+        Some(path) => {
+            Some(history::History::read(path).map_err(|e| CommandError::Failed(e.to_string()))?)
+        }
+        None => None,
+    };
+    if let (Some(h), Some(path)) = (&earlier, &args.history) {
+        for warning in h.warnings() {
+            eprintln!("warning: {warning}");
+        }
+        if h.more_warnings() > 0 {
+            eprintln!(
+                "warning: {} more malformed lines in {} skipped",
+                h.more_warnings(),
+                urldb_core::source::shown_path(path)
+            );
+        }
+    }
     let checks = urldb_verify::run(&plan.checks, &client, &settings.run, &on_result);
     if let Some(bar) = &progress {
         bar.finish_and_clear();
@@ -187,20 +201,17 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         elapsed_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
     };
     let mut results = Results::of_run(&plan, &checks, run);
-    let (written, appended) = match session {
-        None => (write_results(args.format, &results, ctx.quiet), Ok(())),
-        Some(session) => {
-            let opened = session.wait().map_err(CommandError::Failed)?;
-            for warning in opened.warnings() {
-                eprintln!("warning: {warning}");
-            }
-            opened.finish(&mut results, |results| {
-                write_results(args.format, results, ctx.quiet)
-            })
-        }
-    };
+    if let Some(h) = &earlier {
+        h.judge(&mut results, args.history_keep);
+    }
+    let written = write_results(args.format, &results, ctx.quiet);
+    // The report is out before the lines are added; a failure to add them
+    // is still exit 2.
+    if let (Some(path), Some(run)) = (&args.history, results.runs.first()) {
+        history::append(path, run, &results.results, args.history_keep)
+            .map_err(|e| CommandError::Failed(e.to_string()))?;
+    }
     written?;
-    appended.map_err(CommandError::Failed)?;
     Ok(if !targets.errors.is_empty() {
         ExitStatus::Error
     } else {

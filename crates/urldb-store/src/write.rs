@@ -75,33 +75,6 @@ pub(crate) fn lock_path(path: &Path) -> PathBuf {
 /// writer that died. (Younger, it may be one just created, not yet held.)
 const STALE_AFTER: Duration = Duration::from_secs(2);
 
-/// What a file looked like when it was read: its size, modification time
-/// and identity (device and inode). [`Lock::append`] adds to a file only
-/// while its stamp is the one taken when it was read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stamp {
-    len: u64,
-    modified: Option<SystemTime>,
-    id: (u64, u64),
-}
-
-impl Stamp {
-    pub fn of(meta: &fs::Metadata) -> Stamp {
-        #[cfg(unix)]
-        let id = {
-            use std::os::unix::fs::MetadataExt;
-            (meta.dev(), meta.ino())
-        };
-        #[cfg(not(unix))]
-        let id = (0, 0);
-        Stamp {
-            len: meta.len(),
-            modified: meta.modified().ok(),
-            id,
-        }
-    }
-}
-
 /// The metadata of `path`, a file urldb may write: not a symbolic link,
 /// a regular file, not read-only. The permission bits are looked at
 /// here, not left to the write: a rename replaces a read-only file as
@@ -254,7 +227,7 @@ impl Lock {
 
     /// Replace the file's contents with `new`, if it still holds `expected`
     /// (read again, under the lock).
-    pub fn replace(self, expected: &[u8], new: &[u8]) -> Result<Stamp, WriteError> {
+    pub fn replace(self, expected: &[u8], new: &[u8]) -> Result<(), WriteError> {
         let path = self.path.clone();
         let io = io_error(&path);
         let meta = writable(&path)?;
@@ -269,32 +242,17 @@ impl Lock {
         if current != expected {
             return Err(WriteError::Changed { path: path.clone() });
         }
-        self.replace_file(&meta, Unchanged::Bytes(expected), new)
-    }
-
-    /// Replace the file's contents with `new`, if its [`Stamp`] is still
-    /// `read`, looked at before the write and again before the rename.
-    /// For a caller that read the file under this lock, or holds its stamp
-    /// from when it read it: the bytes are not read again. A file of tens
-    /// of megabytes (a history) would be read twice more.
-    pub fn replace_unchanged(self, read: &Stamp, new: &[u8]) -> Result<Stamp, WriteError> {
-        let meta = writable(&self.path)?;
-        if Stamp::of(&meta) != *read {
-            return Err(WriteError::Changed {
-                path: self.path.clone(),
-            });
-        }
-        self.replace_file(&meta, Unchanged::Stamp(read), new)
+        self.replace_file(&meta, expected, new)
     }
 
     /// Write `new` for the file whose metadata is `meta`, keeping its
-    /// owner and permissions, if it is still `unchanged` at the end.
+    /// owner and permissions, if it still holds `expected` at the end.
     fn replace_file(
         mut self,
         meta: &fs::Metadata,
-        unchanged: Unchanged<'_>,
+        expected: &[u8],
         new: &[u8],
-    ) -> Result<Stamp, WriteError> {
+    ) -> Result<(), WriteError> {
         let path = self.path.clone();
         let io = io_error(&path);
         let file = self
@@ -303,17 +261,15 @@ impl Lock {
             .ok_or_else(|| io(std::io::Error::other("lock used twice")))?;
         keep_owner(&file, meta);
         file.set_permissions(meta.permissions()).map_err(&io)?;
-        self.commit(file, Some(unchanged), new)
+        self.commit(file, Some(expected), new)
     }
 
-    /// Start adding to the end of the file, if it is still the file that
-    /// was read (`read`: its [`Stamp`] then); a file that does not end in
-    /// a newline gets one first. Nothing is replaced, so nothing can be
-    /// lost: the lock only keeps other urldb writers out meanwhile, and
-    /// what was added is cut off again unless [`Appending::finish`] is
-    /// reached. [`WriteError::Changed`] leaves the lock held, for a caller
-    /// that then reads the file again and replaces it.
-    pub fn append(&self, read: &Stamp) -> Result<Appending<'_>, WriteError> {
+    /// Start adding to the end of the file (read under this lock by the
+    /// caller); a file that does not end in a newline gets one first.
+    /// Nothing is replaced, so nothing can be lost: the lock keeps other
+    /// urldb writers out meanwhile, and what was added is cut off again
+    /// unless [`Appending::finish`] is reached.
+    pub fn append(&self) -> Result<Appending<'_>, WriteError> {
         use std::io::{Seek, SeekFrom};
         let path = &self.path;
         let io = io_error(path);
@@ -338,9 +294,6 @@ impl Lock {
         if !meta.file_type().is_file() {
             return Err(WriteError::NotRegular { path: path.clone() });
         }
-        if Stamp::of(&meta) != *read {
-            return Err(WriteError::Changed { path: path.clone() });
-        }
         let len = meta.len();
         let mut newline = false;
         if len > 0 {
@@ -362,7 +315,7 @@ impl Lock {
     }
 
     /// Create the file (it must not exist) with `new`.
-    pub fn create(mut self, new: &[u8]) -> Result<Stamp, WriteError> {
+    pub fn create(mut self, new: &[u8]) -> Result<(), WriteError> {
         let path = self.path.clone();
         let io = io_error(&path);
         if fs::symlink_metadata(&path).is_ok() {
@@ -381,23 +334,17 @@ impl Lock {
     fn commit(
         mut self,
         mut file: File,
-        unchanged: Option<Unchanged<'_>>,
+        expected: Option<&[u8]>,
         new: &[u8],
-    ) -> Result<Stamp, WriteError> {
+    ) -> Result<(), WriteError> {
         let io = io_error(&self.path);
         file.write_all(new).map_err(&io)?;
         file.sync_all().map_err(&io)?;
-        // What was written, as the next reader will find it (a rename
-        // keeps the file's size, time and inode).
-        let stamp = Stamp::of(&file.metadata().map_err(&io)?);
-        let still = match unchanged {
+        let still = match expected {
             None => true,
-            Some(Unchanged::Bytes(expected)) => {
+            Some(expected) => {
                 let current = crate::read::read_limited(&self.path, expected.len() as u64, None);
                 matches!(current, Ok(ref bytes) if bytes == expected)
-            }
-            Some(Unchanged::Stamp(read)) => {
-                fs::symlink_metadata(&self.path).is_ok_and(|meta| Stamp::of(&meta) == *read)
             }
         };
         if !still {
@@ -415,7 +362,7 @@ impl Lock {
         }
         // Renamed: nothing left to remove.
         self.done = true;
-        Ok(stamp)
+        Ok(())
     }
 }
 
@@ -458,14 +405,6 @@ impl Drop for Appending<'_> {
     }
 }
 
-/// What a file being replaced must still be: the bytes read, or (read
-/// under the lock) the stamp they were read with.
-#[derive(Clone, Copy)]
-enum Unchanged<'a> {
-    Bytes(&'a [u8]),
-    Stamp(&'a Stamp),
-}
-
 impl Drop for Lock {
     fn drop(&mut self) {
         // Not committed: give the lock back, leave the file as it was.
@@ -497,12 +436,12 @@ fn keep_owner(_file: &File, _original: &fs::Metadata) {}
 
 /// Replace `path`'s contents with `new`, if the file still holds `expected`.
 pub fn replace(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), WriteError> {
-    Lock::acquire(path)?.replace(expected, new).map(drop)
+    Lock::acquire(path)?.replace(expected, new)
 }
 
 /// Create a new file atomically (it must not exist yet).
 pub fn create(path: &Path, new: &[u8]) -> Result<(), WriteError> {
-    Lock::acquire(path)?.create(new).map(drop)
+    Lock::acquire(path)?.create(new)
 }
 
 #[cfg(test)]
@@ -556,33 +495,6 @@ mod tests {
         let err = replace(&path, b"what we read", b"new").expect_err("must refuse");
         assert!(matches!(err, WriteError::Changed { .. }), "{err}");
         assert_eq!(fs::read(&path).expect("read"), b"changed by someone else");
-    }
-
-    #[test]
-    fn a_replace_by_stamp_writes_only_the_file_as_stamped() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("h.jsonl");
-        fs::write(&path, "old\n").expect("write");
-        let stamp = |path: &Path| Stamp::of(&fs::metadata(path).expect("meta"));
-        let read = stamp(&path);
-        // Someone else adds a line after it was read: refused, their line
-        // kept, the lock given back.
-        fs::write(&path, "old\ntheirs\n").expect("write");
-        let err = Lock::acquire(&path)
-            .expect("lock")
-            .replace_unchanged(&read, b"new\n")
-            .expect_err("must refuse");
-        assert!(matches!(err, WriteError::Changed { .. }), "{err}");
-        assert_eq!(fs::read(&path).expect("read"), b"old\ntheirs\n");
-        assert_eq!(fs::read_dir(dir.path()).expect("ls").count(), 1);
-        // As stamped: replaced, and the stamp returned is the new file's.
-        let read = stamp(&path);
-        let written = Lock::acquire(&path)
-            .expect("lock")
-            .replace_unchanged(&read, b"new\n")
-            .expect("replace");
-        assert_eq!(fs::read(&path).expect("read"), b"new\n");
-        assert_eq!(written, stamp(&path));
     }
 
     #[cfg(unix)]

@@ -115,7 +115,7 @@ pub struct Summary {
 }
 
 /// Everything a verify run (or a merge of runs) found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Results {
     /// The runs these results come from: one, or one per merged file.

@@ -736,3 +736,63 @@ fn the_documented_scheduled_workflow_runs_end_to_end() {
     assert_eq!(gh_calls(), before);
     assert_eq!(history().lines().count(), 177);
 }
+
+/// A history of junk lines costs a few lines of warnings, not one per
+/// line: the first ones are named, the rest counted (`docs/security.md`,
+/// "Budgets"). The junk is dropped when the run's lines are added.
+#[test]
+fn history_warnings_are_capped() {
+    let server = Server::start();
+    let db = many(1, 0, &[]);
+    let d = db.path();
+    std::fs::write(d.join("h.jsonl"), "junk ##[error]x\n".repeat(100_000)).expect("write");
+    let run = check(d, &server, &["--history", "h.jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.len() < 8_000,
+        "{} bytes of stderr",
+        run.stderr.len()
+    );
+    assert!(
+        run.stderr.contains("h.jsonl:1: not a history line"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("99980 more malformed lines in h.jsonl skipped"),
+        "{}",
+        run.stderr
+    );
+    let after = std::fs::read_to_string(d.join("h.jsonl")).expect("read");
+    assert_eq!(after.lines().count(), 1, "{after}");
+}
+
+/// A history that is a symbolic link is not read: nothing of its target
+/// reaches the output, whatever the format, and the run is exit 2.
+#[test]
+fn a_history_through_a_link_is_not_read() {
+    let server = Server::start();
+    let db = many(1, 0, &[]);
+    let d = db.path();
+    let secret = d.join("secret.txt");
+    // A well-formed history line: read, its run would be in every report.
+    let line = r#"{"run":"SECRET-RUN","started":"2026-01-01T00:00:00.000Z","url":"http://x/","file":"x.yaml","line":1,"time":"2026-01-01T00:00:00.000Z","status":200,"verdict":"ok","reason":null,"ms":1}"#;
+    std::fs::write(&secret, format!("{line}\n")).expect("write");
+    std::os::unix::fs::symlink(&secret, d.join("h.jsonl")).expect("symlink");
+    for format in ["human", "json", "html"] {
+        let run = check(d, &server, &["--history", "h.jsonl", "--format", format]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(run.stderr.contains("is a symbolic link"), "{}", run.stderr);
+        assert!(
+            !run.stdout.contains("SECRET") && !run.stderr.contains("SECRET"),
+            "{format}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&secret).expect("read"),
+        format!("{line}\n")
+    );
+}
