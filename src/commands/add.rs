@@ -169,7 +169,19 @@ fn report(ctx: &Context, result: &by_url::FileEdit, items: &[(Pending, NewRecord
     for ((item, record), change) in items.iter().zip(&result.changes) {
         match change {
             Change::Added if !ctx.quiet => {
-                eprintln!("added {} to {file} ({})", record.path, record.content_type);
+                let escape = |s: &str| urldb_core::text::escape(s).into_owned();
+                // The path as stored, and the URL as given when its path
+                // is spelt otherwise (case folded, escapes normalized).
+                let given = if item.url.path_and_query == record.path {
+                    String::new()
+                } else {
+                    format!(", given as {}", escape(&item.input))
+                };
+                eprintln!(
+                    "added {} to {file} ({}{given})",
+                    escape(&record.path),
+                    escape(&record.content_type)
+                );
                 if item.url.scheme == Scheme::Https && !item.domain.https {
                     eprintln!(
                         "note: {}: {file} has no `https: true`; its URLs are checked over http",

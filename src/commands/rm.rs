@@ -62,11 +62,25 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
             }
         };
         let file = urldb_core::source::display_path(&result.file);
+        let escape = |s: &str| urldb_core::text::escape(s).into_owned();
         for ((input, path), change) in items.iter().zip(&result.changes) {
             match change {
-                Change::Removed if !ctx.quiet => eprintln!("removed {path} from {file}"),
+                // The record removed, by its stored `_path`; and the URL
+                // as given when it was spelt otherwise.
+                Change::Removed { stored } if !ctx.quiet && stored == path => {
+                    eprintln!("removed {} from {file}", escape(stored));
+                }
+                Change::Removed { stored } if !ctx.quiet => eprintln!(
+                    "removed {} from {file} (given as {})",
+                    escape(stored),
+                    escape(input)
+                ),
                 Change::NotFound => {
-                    eprintln!("error: {input}: no record `{path}` in {file}");
+                    eprintln!(
+                        "error: {}: no record `{}` in {file}",
+                        escape(input),
+                        escape(path)
+                    );
                     status = worse(status, ExitStatus::Failure);
                 }
                 _ => {}

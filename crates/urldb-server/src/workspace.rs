@@ -69,12 +69,16 @@ pub fn resolve(
         None => settings::find_config(dir),
     };
     // The root when urldb.toml names none is its directory; without
-    // urldb.toml, the workspace folder holding the file, else the file's
-    // directory. The rest is resolved as the command line resolves it.
+    // urldb.toml, the workspace folder holding the file. A file outside
+    // the workspace that no urldb.toml claims belongs to no database: it
+    // is left alone, and nothing beside it is read. With no workspace at
+    // all, the file's directory is the root. The rest is resolved as the
+    // command line resolves it.
     let home = match (&config_path, workspace) {
         (Some(cfg), _) => cfg.parent().unwrap_or(Path::new("/")).to_path_buf(),
         (None, Some(w)) if path.starts_with(w) => w.to_path_buf(),
-        (None, _) => dir.to_path_buf(),
+        (None, Some(_)) => return Handling::Ignore,
+        (None, None) => dir.to_path_buf(),
     };
     let settings = match Settings::resolve(&home, None, config_path.as_deref()) {
         Ok(s) => s,

@@ -264,7 +264,11 @@ pub enum Change {
         code: &'static str,
         message: String,
     },
-    Removed,
+    /// The record whose `_path` is `stored` (the path given, or a
+    /// spelling of it that names the same URL) was removed.
+    Removed {
+        stored: String,
+    },
     NotFound,
 }
 
@@ -439,21 +443,19 @@ pub fn remove_paths(
     let mut changes = Vec::with_capacity(paths.len());
     for path in paths {
         let key = equivalence_key(path, case_sensitive);
-        let found = domain::records(&documents)
-            .find(|r| {
-                r.path()
-                    .is_some_and(|p| equivalence_key(p, case_sensitive) == key)
-            })
-            .map(|r| r.doc);
+        let found = domain::records(&documents).find_map(|r| {
+            let p = r.path()?;
+            (equivalence_key(p, case_sensitive) == key).then(|| (r.doc, p.to_string()))
+        });
         match found {
-            Some(doc) => {
+            Some((doc, stored)) => {
                 documents.remove(doc);
-                changes.push(Change::Removed);
+                changes.push(Change::Removed { stored });
             }
             None => changes.push(Change::NotFound),
         }
     }
-    let written = changes.contains(&Change::Removed);
+    let written = changes.iter().any(|c| matches!(c, Change::Removed { .. }));
     if written {
         let text = render(
             &documents,

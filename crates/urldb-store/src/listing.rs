@@ -159,7 +159,8 @@ fn read_records(
                 path,
                 content_type: text(domain::CONTENT_TYPE),
                 categories: r.categories().map(String::from).collect(),
-                content_length: text(domain::CONTENT_LENGTH).and_then(|t| t.parse().ok()),
+                content_length: text(domain::CONTENT_LENGTH)
+                    .and_then(|t| domain::content_length(&t)),
                 content_sha256: text(domain::CONTENT_SHA256),
                 extras: r
                     .entries

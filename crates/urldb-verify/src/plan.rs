@@ -17,8 +17,9 @@ use urldb_store::listing::Filter;
 /// clients rewrite, a fragment that is never sent). A record with one is
 /// never requested: it is reported as not checked, and counts as broken.
 /// These are the rules' own checks, run on the file as `check` runs them.
-pub(crate) static BLOCKING: [&Rule; 5] = [
+pub(crate) static BLOCKING: [&Rule; 6] = [
     &rules::path_not_absolute::RULE,
+    &rules::path_network_reference::RULE,
     &rules::path_bad_escape::RULE,
     &rules::path_invalid_char::RULE,
     &rules::path_fragment::RULE,
@@ -412,7 +413,7 @@ fn expect(record: &Record) -> Result<Expect, NotPlanned> {
         .ok_or(NotPlanned("record without a `content-type`".to_string()))?;
     let length = match scalar(domain::CONTENT_LENGTH) {
         None => None,
-        Some(n) => Some(n.parse::<u64>().map_err(|_| {
+        Some(n) => Some(domain::content_length(&n).ok_or_else(|| {
             NotPlanned(format!(
                 "`content-length: {n}` is not a byte count (see `urldb check`)"
             ))

@@ -108,6 +108,7 @@ rule_tests!(
     duplicate_path,
     equivalent_paths,
     unsorted_keys,
+    path_network_reference,
     path_not_absolute,
     path_fragment,
     path_invalid_char,

@@ -306,3 +306,58 @@ fn server_formats_in_the_configured_style() {
     assert_eq!(edits.len(), 1, "{formatted}");
     assert_eq!(edits[0]["newText"].as_str(), Some(want.as_str()));
 }
+
+/// A document outside the workspace folder, with no `urldb.toml` above
+/// it, belongs to no database: no diagnostics and no edits for it (though
+/// it is not canonical), and the file beside it, which would make a
+/// `cname-conflict`, is not read.
+#[test]
+fn a_document_outside_the_workspace_is_left_alone() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let top = dir.path().canonicalize().expect("canonical");
+    let (work, outside) = (top.join("work"), top.join("outside"));
+    std::fs::create_dir(&work).expect("mkdir");
+    std::fs::create_dir(&outside).expect("mkdir");
+    let text = "--- {cnames: [y.org]}\n--- {_path: /a, content-type: text/html}\n";
+    write(&outside, "x.org.yaml", text);
+    write(&outside, "z.org.yaml", "---\ncnames:\n- y.org\n---\n");
+    let uri = format!("file://{}", outside.join("x.org.yaml").display());
+    let messages = [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"capabilities": {}, "rootUri": format!("file://{}", work.display())}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/formatting",
+            "params": {"textDocument": {"uri": uri},
+                       "options": {"tabSize": 2, "insertSpaces": true}}}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": null}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+    ];
+    let mut input = Vec::new();
+    for m in &messages {
+        input.extend(frame(&m.to_string()));
+    }
+    let out = server_on(&input, &work);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers = bodies(&out.stdout);
+    let formatted = answers.iter().find(|a| a["id"] == 2).expect("an answer");
+    assert!(
+        formatted["result"].is_null() || formatted["result"] == serde_json::json!([]),
+        "{formatted}"
+    );
+    for body in answers {
+        if body["method"] == "textDocument/publishDiagnostics" {
+            assert_eq!(
+                body["params"]["diagnostics"],
+                serde_json::json!([]),
+                "{body}"
+            );
+        }
+    }
+}

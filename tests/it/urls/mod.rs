@@ -3,4 +3,5 @@
 
 mod canonical;
 mod path_equivalence;
+mod reserved;
 mod url_normalize;

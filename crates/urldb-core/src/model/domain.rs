@@ -166,3 +166,15 @@ pub fn cnames(documents: &[Document]) -> Vec<&str> {
 pub(crate) fn is_empty_metadata(root: &crate::model::node::Node) -> bool {
     root.is_null() || root.as_map().is_some_and(<[_]>::is_empty)
 }
+
+/// The length a `content-length` value states, read as every reader of
+/// the database reads it (`invalid-content-length`, `verify`, `ls`,
+/// `export`): a plain decimal integer, no sign, no leading zero (but `0`
+/// itself), at most `u64::MAX` (18446744073709551615). Anything else is
+/// no length any file can have.
+pub fn content_length(text: &str) -> Option<u64> {
+    let plain = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'));
+    plain.then(|| text.parse().ok()).flatten()
+}

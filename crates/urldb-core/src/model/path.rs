@@ -1,6 +1,6 @@
 //! The syntax of a record's `_path`: percent-escapes, segments, and the
-//! equivalence of two paths (the data.txt draft's table, `docs/urls.md`: `%7e` = `~`, `%3c` = `%3C`,
-//! but `%2F` ≠ `/`).
+//! equivalence of two paths (`docs/urls.md`, "Path equivalence": `%7e` =
+//! `~`, `%3c` = `%3C`, but `%2F` ≠ `/`, `%3F` ≠ `?`, `%23` ≠ `#`).
 
 use std::borrow::Cow;
 
@@ -40,12 +40,14 @@ pub fn escapes(path: &str) -> impl Iterator<Item = Escape> + '_ {
 }
 
 /// The octets a path names (`docs/urls.md`, "Path equivalence"): every
-/// `%xx` escape decoded (hex in either case), once, except an encoded
-/// slash, which stays `%2F` because it is not `/`. A `%` that is no escape
-/// (`%zz`, a trailing `%`) is a literal percent sign, as is a decoded `%25`;
-/// both come out as `%25`, so in the result a `%` always starts `%25` or
-/// `%2F` and no decoded text can pass for an encoded slash (`%252F` is the
-/// three characters `%2F`, kept apart from `%2F`).
+/// `%xx` escape decoded (hex in either case), once, except those of the
+/// three characters that change what a URL means when decoded (RFC 3986
+/// §2.2, §6.2.2.2): an encoded slash stays `%2F` (it is not a segment
+/// boundary), `%3F` is not the start of a query, `%23` not the start of a
+/// fragment. A `%` that is no escape (`%zz`, a trailing `%`) is a literal
+/// percent sign, as is a decoded `%25`; both come out as `%25`, so in the
+/// result a `%` always starts `%25`, `%2F`, `%3F` or `%23`, and no decoded
+/// text can pass for one of them (`%252F` is the three characters `%2F`).
 ///
 /// This is the one comparison of paths: [`equivalence_key`] (the
 /// `equivalent-paths` rule, `add`, `rm`, `check --fix`) and
@@ -69,6 +71,8 @@ pub fn octets(path: &str) -> Cow<'_, [u8]> {
                 i += 2;
                 match (h * 16 + l) as u8 {
                     b'/' => out.extend_from_slice(b"%2F"),
+                    b'?' => out.extend_from_slice(b"%3F"),
+                    b'#' => out.extend_from_slice(b"%23"),
                     b'%' => out.extend_from_slice(b"%25"),
                     byte => out.push(byte),
                 }
@@ -80,7 +84,7 @@ pub fn octets(path: &str) -> Cow<'_, [u8]> {
 }
 
 /// The path spelled as [`octets`] reads it, as text: every escape decoded
-/// except `%2F`, a literal `%` as `%25`, and a decoded byte that is not
+/// except `%2F`, `%3F` and `%23`, a literal `%` as `%25`, and a decoded byte that is not
 /// part of UTF-8 text escaped again in uppercase hex (`%ff` is `%FF`).
 /// Two paths name the same URL exactly when their spellings are equal.
 pub(crate) fn normalize_escapes(path: &str) -> Cow<'_, str> {
@@ -179,9 +183,27 @@ mod tests {
     }
 
     #[test]
+    fn the_characters_that_change_a_url_stay_encoded() {
+        assert_eq!(normalize_escapes("/a%3fb%23c%2f"), "/a%3Fb%23c%2F");
+        assert_ne!(
+            equivalence_key("/a%3Fb", true),
+            equivalence_key("/a?b", true)
+        );
+        assert_ne!(
+            equivalence_key("/a%23b", true),
+            equivalence_key("/a#b", true)
+        );
+        // Decoded once: %253F is the text %3F, not an encoded ?.
+        assert_ne!(
+            equivalence_key("/a%253Fb", true),
+            equivalence_key("/a%3Fb", true)
+        );
+    }
+
+    #[test]
     fn case_insensitive_keys_fold_only_the_path() {
         assert_eq!(equivalence_key("/A%2fB?Q=1", false), "/a%2Fb?Q=1");
-        assert_eq!(equivalence_key("/%C3%89%3F?X", false), "/\u{e9}??X");
+        assert_eq!(equivalence_key("/%C3%89%3F?X", false), "/\u{e9}%3F?X");
         assert_eq!(equivalence_key("/%ff", false), "/%FF");
     }
 }

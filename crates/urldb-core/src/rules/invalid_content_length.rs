@@ -2,7 +2,9 @@
 //! A `content-length` that is not a plain decimal integer ≥ 0: a sign
 //! (`+12`, `-1`), `_` separators (`1_000`), leading zeros (`0123`), a
 //! float, hexadecimal (`0x1F`), a quoted string (`'1406'`), or anything
-//! else that is not a number.
+//! else that is not a number; or a number no file can have, larger than
+//! 18446744073709551615 (`u64::MAX`, what `verify` and every other reader
+//! can hold).
 //!
 //! ## Why it matters
 //! `verify` compares it with the length of the body the server sends. The
@@ -71,6 +73,20 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             continue;
         };
         if scalar.style == ScalarStyle::Plain && is_plain_decimal(&scalar.value) {
+            if domain::content_length(&scalar.value).is_none() {
+                out.push(
+                    Finding::new(
+                        &RULE,
+                        entry.value.span.clone(),
+                        format!(
+                            "`content-length` `{}` is larger than any file can be (at most {})",
+                            scalar.value,
+                            u64::MAX
+                        ),
+                    )
+                    .help("fetch the URL again (`urldb add --static`) or correct it by hand"),
+                );
+            }
             continue;
         }
         let finding = Finding::new(&RULE, entry.value.span.clone(), problem(scalar));
@@ -103,9 +119,9 @@ fn repair(scalar: &Scalar) -> Option<String> {
     let text = scalar.value.as_str();
     match scalar.style {
         // A quoted string of plain digits.
-        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
-            is_plain_decimal(text).then(|| text.to_string())
-        }
+        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => domain::content_length(text)
+            .is_some()
+            .then(|| text.to_string()),
         // A YAML 1.1 decimal integer with a `+` sign or `_` separators.
         ScalarStyle::Plain if Implicit::of(text) == Implicit::Int => {
             let digits: String = text
@@ -114,7 +130,7 @@ fn repair(scalar: &Scalar) -> Option<String> {
                 .chars()
                 .filter(|&c| c != '_')
                 .collect();
-            is_plain_decimal(&digits).then_some(digits)
+            domain::content_length(&digits).is_some().then_some(digits)
         }
         _ => None,
     }

@@ -81,6 +81,7 @@ pub mod path_dot_segment;
 pub mod path_escape_case;
 pub mod path_fragment;
 pub mod path_invalid_char;
+pub mod path_network_reference;
 pub mod path_not_absolute;
 pub mod path_unneeded_escape;
 pub mod sha256_case;
@@ -130,6 +131,7 @@ pub static ALL: &[&Rule] = &[
     &duplicate_path::RULE,
     &equivalent_paths::RULE,
     &unsorted_keys::RULE,
+    &path_network_reference::RULE,
     &path_not_absolute::RULE,
     &path_fragment::RULE,
     &path_invalid_char::RULE,
