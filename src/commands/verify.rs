@@ -238,6 +238,17 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
             "concurrency must be at least 1".to_string(),
         ));
     }
+    // Each request in flight is a thread: one cap for threads from any
+    // source (`urldb.toml` comes with a pull request), as for `--threads`.
+    let concurrency = if concurrency > crate::app::MAX_THREADS {
+        eprintln!(
+            "note: concurrency {concurrency} is more than urldb runs at once; using {}",
+            crate::app::MAX_THREADS
+        );
+        crate::app::MAX_THREADS
+    } else {
+        concurrency
+    };
     if args.history_keep == 0 {
         return Err(CommandError::Usage(
             "--history-keep must be at least 1".to_string(),

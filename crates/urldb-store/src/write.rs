@@ -42,6 +42,19 @@ pub enum WriteError {
         age: String,
         waited: u64,
     },
+    /// `FILE.lock` is a symbolic link, a directory or anything but a
+    /// regular file: never urldb's lock, so not waited for.
+    #[error(
+        "{}: is {what}, not a lock urldb takes; {} not written (remove {} if it is not needed)",
+        urldb_core::text::escape(&.lock.display().to_string()),
+        urldb_core::text::escape(&.path.display().to_string()),
+        urldb_core::text::escape(&.lock.display().to_string())
+    )]
+    NotALock {
+        path: PathBuf,
+        lock: PathBuf,
+        what: &'static str,
+    },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -196,6 +209,29 @@ impl Lock {
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    // A link or a directory (committed with the database,
+                    // say) can never be a writer's lock: waiting for it to
+                    // go away would only cost the whole wait, for every
+                    // such file in turn.
+                    if let Ok(meta) = fs::symlink_metadata(&lock) {
+                        let kind = meta.file_type();
+                        let what = if kind.is_symlink() {
+                            Some("a symbolic link")
+                        } else if kind.is_dir() {
+                            Some("a directory")
+                        } else if !kind.is_file() {
+                            Some("not a regular file")
+                        } else {
+                            None
+                        };
+                        if let Some(what) = what {
+                            return Err(WriteError::NotALock {
+                                path: path.to_path_buf(),
+                                lock,
+                                what,
+                            });
+                        }
+                    }
                     if break_stale(&lock) {
                         eprintln!(
                             "note: removed {}: left by a urldb that was killed while writing",
@@ -514,6 +550,32 @@ mod tests {
                 .file_type()
                 .is_symlink()
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_lock_that_is_a_link_or_a_directory_is_refused_at_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        fs::write(&path, "old").expect("write");
+        for make in ["dir", "link"] {
+            let lock = lock_path(&path);
+            if make == "dir" {
+                fs::create_dir(&lock).expect("mkdir");
+            } else {
+                std::os::unix::fs::symlink(dir.path().join("elsewhere"), &lock).expect("link");
+            }
+            let started = Instant::now();
+            let err = Lock::acquire(&path).expect_err("not a lock");
+            assert!(matches!(err, WriteError::NotALock { .. }), "{err}");
+            assert!(started.elapsed() < Duration::from_secs(1), "waited");
+            assert_eq!(fs::read(&path).expect("read"), b"old");
+            if make == "dir" {
+                fs::remove_dir(&lock).expect("rmdir");
+            } else {
+                fs::remove_file(&lock).expect("rm");
+            }
+        }
     }
 
     #[test]

@@ -557,3 +557,47 @@ fn two_fmt_runs_at_once_lose_nothing() {
     let out = run_in(dir.path(), &["fmt", "--check"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// A committed `X.yaml.lock` that is a directory or a symbolic link can
+/// never be urldb's lock: each such file is an immediate, clear error
+/// (nothing written to it), not the full lock wait, and the other files
+/// are formatted.
+#[cfg(unix)]
+#[test]
+fn a_lock_that_is_not_a_file_is_an_error_at_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let messy = messy_file(2, 1);
+    for i in 0..3 {
+        let name = format!("d{i}.example.com.yaml");
+        std::fs::write(dir.path().join(&name), &messy).expect("write");
+        std::fs::create_dir(dir.path().join(format!("{name}.lock"))).expect("mkdir");
+    }
+    std::fs::write(dir.path().join("l.example.com.yaml"), &messy).expect("write");
+    std::os::unix::fs::symlink("/tmp", dir.path().join("l.example.com.yaml.lock")).expect("link");
+    std::fs::write(dir.path().join("ok.example.com.yaml"), &messy).expect("write");
+    let started = std::time::Instant::now();
+    let out = run_in(dir.path(), &["fmt"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "waited: {stderr}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("is a directory, not a lock urldb takes")
+            .count(),
+        3,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("is a symbolic link, not a lock urldb takes"),
+        "{stderr}"
+    );
+    for name in ["d0", "d1", "d2", "l"] {
+        let text = std::fs::read_to_string(dir.path().join(format!("{name}.example.com.yaml")));
+        assert_eq!(text.expect("read"), messy, "{name} written");
+    }
+    let ok = std::fs::read_to_string(dir.path().join("ok.example.com.yaml")).expect("read");
+    assert_ne!(ok, messy, "the file without a stray lock is formatted");
+}

@@ -515,3 +515,30 @@ fn a_length_no_file_can_have_is_flagged_and_never_fetched() {
     }
     assert_eq!(server.connections(), 0);
 }
+
+/// `[verify] concurrency` in `urldb.toml` comes with a pull request: it
+/// gets the same cap as `--threads` (256), with a note, and the run
+/// completes rather than starting a thread per record.
+#[test]
+fn a_huge_configured_concurrency_is_capped() {
+    let server = Server::start();
+    let paths: Vec<String> = (0..300).map(|i| format!("/p{i}")).collect();
+    let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let db = database(&refs);
+    std::fs::write(
+        db.path().join("urldb.toml"),
+        "[verify]\nconcurrency = 1000000\n",
+    )
+    .expect("write");
+    let map = format!("example.org=http://127.0.0.1:{}", server.port);
+    let out = run_in(
+        db.path(),
+        &["verify", "--allow-private", "--retries", "0", "--map", &map],
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(code(&out), 0, "{stderr}");
+    assert!(
+        stderr.contains("note: concurrency 1000000 is more than urldb runs at once; using 256"),
+        "{stderr}"
+    );
+}
