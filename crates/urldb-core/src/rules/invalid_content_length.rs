@@ -218,8 +218,21 @@ mod tests {
 
     #[test]
     fn accepts_plain_integers() {
-        for length in ["0", "1", "1406", "18446744073709551616000"] {
+        for length in ["0", "1", "1406", "18446744073709551615"] {
             assert!(!flagged(length), "{length}");
+        }
+    }
+
+    /// No file can be longer than `u64::MAX` bytes, and no reader can hold
+    /// such a length.
+    #[test]
+    fn flags_lengths_no_file_can_have() {
+        for length in [
+            "18446744073709551616",
+            "18446744073709551616000",
+            "'99999999999999999999'",
+        ] {
+            assert!(flagged(length), "{length}");
         }
     }
 
