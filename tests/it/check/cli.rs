@@ -607,3 +607,30 @@ fn every_subcommand_prints_its_help() {
         );
     }
 }
+
+/// `check --fix` converges on a case-insensitive file whose `_path` has a
+/// `%` that starts no escape: `/B%a` becomes `/b%a` (the `a` is a letter,
+/// not a hex digit of an escape), after which `path-case` has nothing left
+/// to fix and only the unfixable `path-bad-escape` remains.
+#[test]
+fn fix_converges_around_a_percent_that_starts_no_escape() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("h.org.yaml");
+    std::fs::write(
+        &file,
+        "---\ncase-sensitive-paths: false\n---\n_path: \"/B%a\"\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    let first = crate::support::run_in(dir.path(), &["check", "--fix", "-q"]);
+    assert_eq!(first.status.code(), Some(1));
+    assert!(
+        std::fs::read_to_string(&file)
+            .expect("read")
+            .contains("_path: /b%a\n")
+    );
+    let after = crate::support::run_in(dir.path(), &["check", "--format", "concise"]);
+    let out = String::from_utf8_lossy(&after.stdout);
+    assert!(!out.contains("path-case"), "{out}");
+    assert!(!out.contains("[*]"), "nothing fixable left: {out}");
+    assert!(out.contains("path-bad-escape"), "{out}");
+}

@@ -126,23 +126,25 @@ pub fn equivalence_key(path: &str, case_sensitive: bool) -> Cow<'_, str> {
 }
 
 /// Lowercase a path, except the hex digits of its escapes (which stay
-/// uppercase: `%2F`, not `%2f`).
+/// uppercase: `%2F`, not `%2f`). Only a `%` followed by two hex digits is
+/// an escape: in `/B%a` the `a` is a letter after a literal `%`, and is
+/// lowercased like any letter, so that lowercasing twice changes nothing.
 pub(crate) fn lowercase_keeping_escapes(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     let mut chars = path.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == '%' {
-            out.push('%');
-            for _ in 0..2 {
-                if let Some(&h) = chars.peek()
-                    && h.is_ascii_hexdigit()
-                {
-                    out.push(h.to_ascii_uppercase());
-                    chars.next();
-                }
-            }
-        } else {
-            out.extend(c.to_lowercase());
+        out.extend(c.to_lowercase());
+        if c != '%' {
+            continue;
+        }
+        let mut ahead = chars.clone();
+        if let (Some(h), Some(l)) = (ahead.next(), ahead.next())
+            && h.is_ascii_hexdigit()
+            && l.is_ascii_hexdigit()
+        {
+            out.push(h.to_ascii_uppercase());
+            out.push(l.to_ascii_uppercase());
+            chars = ahead;
         }
     }
     out
@@ -198,6 +200,14 @@ mod tests {
             equivalence_key("/a%253Fb", true),
             equivalence_key("/a%3Fb", true)
         );
+    }
+
+    #[test]
+    fn lowercasing_is_stable_around_a_percent_that_starts_no_escape() {
+        assert_eq!(lowercase_keeping_escapes("/B%a"), "/b%a");
+        assert_eq!(lowercase_keeping_escapes("/b%a"), "/b%a");
+        assert_eq!(lowercase_keeping_escapes("/A%2fB%"), "/a%2Fb%");
+        assert_eq!(lowercase_keeping_escapes("/%E9%zZ"), "/%E9%zz");
     }
 
     #[test]
