@@ -542,3 +542,27 @@ fn a_huge_configured_concurrency_is_capped() {
         "{stderr}"
     );
 }
+
+/// File names that URL parsers read as IPv4 addresses (`0x7f.1`,
+/// `2130706433`) are refused by `verify`; `check` reports them first,
+/// read by the same WHATWG host parser, with the reason.
+#[test]
+fn a_file_name_that_is_an_ipv4_spelling_is_flagged_by_check() {
+    for stem in ["0x7f.1", "2130706433"] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("urldb.toml"), "").expect("write");
+        std::fs::write(
+            dir.path().join(format!("{stem}.yaml")),
+            "---\n---\n_path: /\ncontent-type: text/html\n",
+        )
+        .expect("write");
+        let check = run_in(dir.path(), &["check", "--format", "concise"]);
+        let stdout = text(&check.stdout);
+        assert_eq!(code(&check), 1, "{stdout}");
+        assert!(stdout.contains("invalid-domain-name"), "{stdout}");
+        assert!(
+            stdout.contains("as the IPv4 address `127.0.0.1`"),
+            "{stdout}"
+        );
+    }
+}

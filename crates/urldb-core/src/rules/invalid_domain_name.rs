@@ -7,8 +7,12 @@
 //! `bücher.example`), and letters must be lowercase.
 //!
 //! A single label (`localhost`, an intranet host) is accepted, and so is an
-//! IPv4 address (its labels are digits). The punycode of an `xn--` label is
-//! not decoded.
+//! IPv4 address written as four decimal numbers (`192.0.2.1`). Other
+//! spellings that URL parsers (the WHATWG URL standard, as browsers and
+//! `verify`) read as an IPv4 address, such as `0x7f.1` or `2130706433`
+//! (both 127.0.0.1), are flagged: the host requested would not be the one
+//! the name shows, so `verify` refuses them. The punycode of an `xn--`
+//! label is not decoded.
 //!
 //! ## Why it matters
 //! The file name *is* the domain: `urldb add` finds the file by it, `verify`
@@ -98,7 +102,18 @@ pub fn hostname_problem(name: &str) -> Option<String> {
             return Some(problem);
         }
     }
-    None
+    // What `verify` does with the name: the WHATWG URL host parser (the
+    // `url` crate, as browsers) reads `0x7f.1` or `2130706433` as the IPv4
+    // address 127.0.0.1, another host than the name says, which `verify`
+    // refuses; `check` says so first, with the same parser.
+    match url::Host::parse(name) {
+        Ok(host) if host.to_string() == name => None,
+        Ok(url::Host::Ipv4(ip)) => Some(format!(
+            "is read by URL parsers (WHATWG) as the IPv4 address `{ip}`; `verify` does not \
+             request it"
+        )),
+        _ => Some("is not a host name URL parsers (WHATWG) read as written".to_string()),
+    }
 }
 
 fn label_problem(label: &str) -> Option<String> {
@@ -195,6 +210,10 @@ mod tests {
     fn hostname_problems() {
         assert_eq!(hostname_problem("example.com"), None);
         assert_eq!(hostname_problem("192.0.2.1"), None);
+        for ipv4 in ["0x7f.1", "2130706433", "127.1", "0177.0.0.1"] {
+            let problem = hostname_problem(ipv4).unwrap_or_default();
+            assert!(problem.contains("`127.0.0.1`"), "{ipv4}: {problem}");
+        }
         assert!(hostname_problem("").is_some());
         assert!(hostname_problem("-a.com").is_some());
         assert!(hostname_problem("a-.com").is_some());
