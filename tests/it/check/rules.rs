@@ -87,6 +87,7 @@ rule_tests!(
     yaml_comment,
     duplicate_key,
     non_string_key,
+    unloadable_value,
     file_too_large,
     nesting_too_deep,
     too_many_documents,

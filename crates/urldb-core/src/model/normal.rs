@@ -5,7 +5,9 @@
 //! order of records, categories and cnames (the format sorts them); string
 //! fields count by their text. Plain scalars that YAML 1.1 types as
 //! something else keep their type and spelling (`int:0x1F`), because `fmt`
-//! never changes a value's spelling.
+//! never changes a value's spelling; one that PyYAML cannot load (`=`,
+//! `2001-02-30`) has no value but its text, and counts as that string
+//! (`fmt` quotes it).
 
 use serde_json::{Map, Value as Json};
 
@@ -77,7 +79,10 @@ fn value(node: &Node, kind: FieldKind) -> Json {
 }
 
 fn scalar(s: &Scalar, kind: FieldKind) -> Json {
-    if kind == FieldKind::String || s.style != ScalarStyle::Plain {
+    if kind == FieldKind::String
+        || s.style != ScalarStyle::Plain
+        || crate::model::resolve::unloadable(&s.value).is_some()
+    {
         return Json::String(s.value.to_string());
     }
     match Implicit::of(&s.value) {

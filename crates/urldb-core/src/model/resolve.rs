@@ -389,6 +389,102 @@ pub(crate) fn is_timestamp(v: &[u8]) -> bool {
     c.done()
 }
 
+/// Why PyYAML's safe loader fails on this plain scalar, if it does. Its
+/// resolver types the text by regular expression and a constructor then
+/// builds the value, and some texts pass the first and fail the second:
+/// `=` and `<<` have no constructor as values, `0b_` and `0x_` are integers
+/// with no digits once `_` is dropped, and `2001-02-30` or `2001-01-01
+/// 24:00:00` are timestamps that Python's `datetime` refuses. One such
+/// value makes `yaml.safe_load_all` raise for the whole file.
+pub fn unloadable(value: &str) -> Option<&'static str> {
+    let v = value.strip_suffix('\n').unwrap_or(value).as_bytes();
+    match Implicit::of(value) {
+        Implicit::Value => Some("YAML 1.1's value key, which has no value to load"),
+        Implicit::Merge => Some("YAML 1.1's merge key, which is no value"),
+        Implicit::Int if !int_has_digits(v) => Some("an integer with no digits"),
+        Implicit::Timestamp => timestamp_fault(v),
+        _ => None,
+    }
+}
+
+/// PyYAML's `construct_yaml_int` drops every `_`, then reads the digits
+/// after `0b` or `0x`: none is an error.
+fn int_has_digits(v: &[u8]) -> bool {
+    let rest = v
+        .strip_prefix(b"-")
+        .or_else(|| v.strip_prefix(b"+"))
+        .unwrap_or(v);
+    match rest
+        .strip_prefix(b"0b")
+        .or_else(|| rest.strip_prefix(b"0x"))
+    {
+        Some(digits) => digits.iter().any(|&b| b != b'_'),
+        None => true,
+    }
+}
+
+/// What `datetime.date` / `datetime.datetime` / `datetime.timezone` refuse
+/// in a text [`is_timestamp`] accepted.
+fn timestamp_fault(v: &[u8]) -> Option<&'static str> {
+    let mut c = Cur::new(v);
+    let number = |c: &mut Cur, most: usize| -> u32 {
+        let start = c.i;
+        while c.i - start < most && c.eat(digit) {}
+        c.s[start..c.i]
+            .iter()
+            .fold(0, |n, &b| n * 10 + u32::from(b - b'0'))
+    };
+    let year = number(&mut c, 4);
+    c.eat_byte(b'-');
+    let month = number(&mut c, 2);
+    c.eat_byte(b'-');
+    let day = number(&mut c, 2);
+    if year == 0 {
+        return Some("a date in year 0, which no calendar date has");
+    }
+    if !(1..=12).contains(&month) {
+        return Some("a date whose month is not 1 to 12");
+    }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if !(1..=days).contains(&day) {
+        return Some("a date whose day is not in its month");
+    }
+    if c.done() {
+        return None;
+    }
+    c.eat_many(|b| matches!(b, b'T' | b't' | b' ' | b'\t'));
+    let hour = number(&mut c, 2);
+    c.eat_byte(b':');
+    let minute = number(&mut c, 2);
+    c.eat_byte(b':');
+    let second = number(&mut c, 2);
+    if hour > 23 || minute > 59 || second > 59 {
+        return Some("a time of day past 23:59:59");
+    }
+    if c.eat_byte(b'.') {
+        c.eat_many(digit);
+    }
+    c.eat_many(|b| b == b' ' || b == b'\t');
+    if c.eat(|b| b == b'-' || b == b'+') {
+        let hours = number(&mut c, 2);
+        let minutes = if c.eat_byte(b':') {
+            number(&mut c, 2)
+        } else {
+            0
+        };
+        if hours * 60 + minutes >= 24 * 60 {
+            return Some("a time zone offset of 24 hours or more");
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::Implicit::{self, *};

@@ -386,9 +386,14 @@ fn text_of(t: Text<'_>) -> &str {
 }
 
 /// Strings are written as PyYAML writes strings; other plain scalars (numbers,
-/// booleans, dates, null) keep their spelling — `fmt` never changes a value.
+/// booleans, dates, null) keep their spelling: `fmt` never changes a value.
+/// A plain scalar PyYAML cannot load (`=`, `0b_`, `2001-02-30`) has no
+/// value but its text, so it is written as that string: quoted.
 fn scalar_text(s: &Scalar, kind: FieldKind) -> Text<'_> {
-    if matches!(kind, FieldKind::String) || s.style != ScalarStyle::Plain {
+    if matches!(kind, FieldKind::String)
+        || s.style != ScalarStyle::Plain
+        || crate::model::resolve::unloadable(&s.value).is_some()
+    {
         return Text::Str(&s.value);
     }
     match Implicit::of(&s.value) {

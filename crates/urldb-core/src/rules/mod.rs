@@ -43,6 +43,7 @@ pub mod nesting_too_deep;
 pub mod non_string_key;
 pub mod too_many_documents;
 pub mod trailing_whitespace;
+pub mod unloadable_value;
 pub mod yaml_alias;
 pub mod yaml_comment;
 pub mod yaml_syntax;
@@ -110,6 +111,7 @@ pub static ALL: &[&Rule] = &[
     &yaml_comment::RULE,
     &duplicate_key::RULE,
     &non_string_key::RULE,
+    &unloadable_value::RULE,
     &file_too_large::RULE,
     &nesting_too_deep::RULE,
     &too_many_documents::RULE,

@@ -67,8 +67,11 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
     for (line, len) in lines {
         let trimmed = line.trim_end_matches([' ', '\t']);
         let expected = want.next();
-        if expected != Some(trimmed) && !empty_metadata_alike(trimmed, expected) {
-            let span = offset..offset + line.len();
+        let span = offset..offset + line.len();
+        if expected != Some(trimmed)
+            && !empty_metadata_alike(trimmed, expected)
+            && !explained(out, &span)
+        {
             let help = match expected {
                 Some("") | None => "the canonical text ends here".to_string(),
                 Some(e) => format!("canonical text: `{e}`"),
@@ -94,6 +97,18 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
                 .fix(Fix::format("rewrite in canonical layout")),
         );
     }
+}
+
+/// Whether `unloadable-value` already says why this line changes: the
+/// canonical text quotes the value it found there. (Other rules' layout
+/// findings are reported beside this rule's, which points at the first
+/// line that differs.)
+fn explained(findings: &[Finding], line: &Span) -> bool {
+    findings.iter().any(|f| {
+        std::ptr::eq(f.rule, &super::unloadable_value::RULE)
+            && f.span.start >= line.start
+            && f.span.end <= line.end
+    })
 }
 
 /// A finding for a file whose canonical text differs from it where no rule
