@@ -60,11 +60,11 @@ pub(crate) fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatu
         Ok(status) => status,
         Err(e) if e.is_closed_pipe() => ExitStatus::Success,
         Err(CommandError::Config(report)) => {
-            eprintln!("{}", report.trim_end());
+            urldb_core::say!("{}", report.trim_end());
             ExitStatus::Error
         }
         Err(e) => {
-            eprintln!("error: {}", e.to_string().trim_end());
+            urldb_core::say!("error: {}", e.to_string().trim_end());
             ExitStatus::Error
         }
     }
@@ -134,7 +134,7 @@ impl Context {
             ColorChoice::Never => false,
             ColorChoice::Auto => {
                 std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                    && std::io::IsTerminal::is_terminal(&std::io::stdout())
+                    && urldb_core::gate::stdout_is_terminal()
             }
         };
         let cwd = std::env::current_dir()
@@ -150,7 +150,7 @@ impl Context {
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
             if n < asked {
-                eprintln!(
+                urldb_core::say!(
                     "note: --threads {asked} is more than this machine can use; using {n} \
                      (4 per core, at most {MAX_THREADS})"
                 );
@@ -179,7 +179,7 @@ impl Context {
         if self.verbose
             && let Some(reason) = &cache.untrusted
         {
-            eprintln!("note: results cache not used: {reason}");
+            urldb_core::say!("note: results cache not used: {reason}");
         }
         Some(cache)
     }
@@ -192,9 +192,9 @@ impl Context {
         }
         let files = |n: usize| format!("{n} file{}", if n == 1 { "" } else { "s" });
         if self.no_cache {
-            eprintln!("{} checked (--no-cache)", files(outcome.checked));
+            urldb_core::say!("{} checked (--no-cache)", files(outcome.checked));
         } else {
-            eprintln!(
+            urldb_core::say!(
                 "{} checked, {} unchanged since a clean run ({} of them read to compare \
                  contents; cache: {})",
                 files(outcome.checked),

@@ -3,7 +3,6 @@
 //! file).
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -62,25 +61,25 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
             Ok(u) => u,
             // The message shows the URL with its control characters escaped.
             Err(e @ urldb_core::url::UrlError::Control { .. }) => {
-                eprintln!("error: {e}");
+                urldb_core::say!("error: {e}");
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
             Err(e) => {
-                eprintln!("error: {input}: {e}");
+                urldb_core::say!("error: {input}: {e}");
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
         };
         if !ctx.quiet {
             for note in &url.notes {
-                eprintln!("note: {input}: {note}");
+                urldb_core::say!("note: {input}: {note}");
             }
         }
         let domain = match index.domain_for(&ctx.root, &url, args.create_domain) {
             Ok(d) => d,
             Err(e) => {
-                eprintln!("error: {input}: {e}");
+                urldb_core::say!("error: {input}: {e}");
                 status = worse(status, ExitStatus::Failure);
                 continue;
             }
@@ -127,7 +126,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
         let (content_type, digest) = match record {
             Ok(r) => r,
             Err(message) => {
-                eprintln!("error: {}: {message}", item.input);
+                urldb_core::say!("error: {}: {message}", item.input);
                 status = worse(status, ExitStatus::Failure);
                 continue;
             }
@@ -152,7 +151,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
             match by_url::add_records(&ctx.root, domain, &records, args.create_domain, &options) {
                 Ok(r) => r,
                 Err(e) => {
-                    eprintln!("error: {}", urldb_core::text::escape(&e.to_string()));
+                    urldb_core::say!("error: {}", urldb_core::text::escape(&e.to_string()));
                     status = worse(status, ExitStatus::Error);
                     continue;
                 }
@@ -177,33 +176,33 @@ fn report(ctx: &Context, result: &by_url::FileEdit, items: &[(Pending, NewRecord
                 } else {
                     format!(", given as {}", escape(&item.input))
                 };
-                eprintln!(
+                urldb_core::say!(
                     "added {} to {file} ({}{given})",
                     escape(&record.path),
                     escape(&record.content_type)
                 );
                 if item.url.scheme == Scheme::Https && !item.domain.https {
-                    eprintln!(
+                    urldb_core::say!(
                         "note: {}: {file} has no `https: true`; its URLs are checked over http",
                         item.input
                     );
                 }
             }
             Change::Exists { existing } if !ctx.quiet => {
-                eprintln!(
+                urldb_core::say!(
                     "{}: already in {file} as `{existing}`; left as it is",
                     item.input
                 );
             }
             Change::Invalid { code, message } => {
-                eprintln!("error: {}: not added: {message} [{code}]", item.input);
+                urldb_core::say!("error: {}: not added: {message} [{code}]", item.input);
                 status = ExitStatus::Failure;
             }
             _ => {}
         }
     }
     if result.reformatted && !ctx.quiet {
-        eprintln!("note: {file} was not canonical; it was written in canonical form");
+        urldb_core::say!("note: {file} was not canonical; it was written in canonical form");
     }
     status
 }
@@ -232,7 +231,7 @@ fn probe(
     } else {
         BodyMode::Ignore
     };
-    let bar = (args.static_ && !quiet && std::io::stderr().is_terminal()).then(|| {
+    let bar = (args.static_ && !quiet && urldb_core::gate::stderr_is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.set_style(
             indicatif::ProgressStyle::with_template("{spinner} {msg} {bytes} ({bytes_per_sec})")
@@ -269,7 +268,7 @@ fn probe(
         // its status and never reads its body, so a digest of it would
         // promise nothing (docs/coming-from-wwturldb.md).
         if args.static_ && !quiet {
-            eprintln!(
+            urldb_core::say!(
                 "note: {}: a redirect ({status}{}); recorded without content-length and content-sha256",
                 item.input,
                 response

@@ -71,8 +71,13 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         outcome
     };
 
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = urldb_core::gate::stdout(match args.format {
+        output::Format::Json | output::Format::Sarif => urldb_core::gate::Syntax::Json,
+        output::Format::Junit => urldb_core::gate::Syntax::Xml,
+        output::Format::Full | output::Format::Concise | output::Format::Github => {
+            urldb_core::gate::Syntax::Text
+        }
+    });
     let mut changed = 0;
     if args.diff {
         for file in &outcome.files {
@@ -81,7 +86,7 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
                 changed += 1;
             }
         }
-        out.flush()?;
+        out.finish()?;
         super::print_errors(&outcome.errors);
         return Ok(status(changed > 0, &outcome.errors, args.exit_zero));
     }
@@ -94,8 +99,9 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
                 continue;
             };
             let Some(run) = &run else {
-                // --stdin-filename: the fixed text goes to stdout.
-                out.write_all(new.as_bytes())?;
+                // --stdin-filename: the fixed text goes to stdout, exactly,
+                // for the editor that sent it (docs/security.md).
+                out.exact(new.as_bytes())?;
                 continue;
             };
             let expected = file.read.take().unwrap_or_default();
@@ -117,7 +123,7 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         if args.format == output::Format::Full && !ctx.quiet {
             output::summary(&mut out, counts, fixed, outcome.errors.len())?;
         }
-        out.flush()
+        out.finish()
     })();
     result?;
     super::print_errors(&outcome.errors);

@@ -26,8 +26,8 @@ pub(crate) fn man(command: clap::Command) -> Result<ExitStatus, CommandError> {
 }
 
 fn write_all(bytes: &[u8]) -> Result<ExitStatus, CommandError> {
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
     stdout.write_all(bytes)?;
-    stdout.flush()?;
+    stdout.finish()?;
     Ok(ExitStatus::Success)
 }

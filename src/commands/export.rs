@@ -2,13 +2,13 @@
 //! (`docs/urls.md`, the URI-Catalogue section, for that format), to stdout;
 //! what a URI-Catalogue cannot hold is said on stderr, record by record.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::records::{finish, note_encoded, records_named};
 use crate::app::{CommandError, Context, ExitStatus};
+use urldb_core::gate::{self, Syntax};
 use urldb_store::interchange;
 
 #[derive(Debug, Args)]
@@ -29,14 +29,17 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
     // selects, so that `import` brings it all back (docs/coming-from-wwturldb.md).
     let filter = args.select.filter(true)?;
     let (records, errors) = records_named(ctx, &args.paths, &filter)?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = gate::stdout(match args.to {
+        ExportFormat::Urls => Syntax::Url,
+        ExportFormat::Json => Syntax::Json,
+        ExportFormat::Csv | ExportFormat::UriCatalogue => Syntax::Text,
+    });
     let written = match args.to {
         ExportFormat::Urls => {
             interchange::urls::write(&records, &mut out).map(|encoded| note_encoded(encoded, ctx))
         }
         ExportFormat::Json => interchange::json::write(&records, &mut out),
-        ExportFormat::Csv => interchange::csv::write(&records, &mut out),
+        ExportFormat::Csv => super::records::write_csv(&records, &mut out),
         ExportFormat::UriCatalogue => {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -48,7 +51,7 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
             // dropped: these are values the output does not hold.
             for (i, message) in &written.left_out {
                 if let Some(r) = records.get(*i) {
-                    eprintln!(
+                    urldb_core::say!(
                         "warning: {}:{}: {}: {}",
                         urldb_core::text::escape(&urldb_core::source::display_path(&r.file)),
                         r.line,
@@ -57,10 +60,10 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
                     );
                 }
             }
-            out.write_all(written.text.as_bytes())
+            super::records::write_data(&mut out, written.text.as_bytes())
         }
     };
-    finish(written.and_then(|()| out.flush()), &errors)
+    finish(written.and_then(|()| out.finish()), &errors)
 }
 
 /// What `urldb export --to` writes (and `urldb ls --format`).

@@ -33,21 +33,22 @@ pub(crate) struct FmtArgs {
 pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
     let mut options = ctx.options(None)?;
     options.drop_comments = args.drop_comments;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
 
     if let Some(name) = &args.stdin_filename {
         let raw = super::read_stdin()?;
         let checked = urldb_core::lint::check_bytes(name, &raw, &options);
         return match &checked.canonical {
+            // The file's own text, for the editor that sent it: written
+            // exactly (docs/security.md, "The output gate").
             Some(text) => {
-                out.write_all(text.as_bytes())?;
-                out.flush()?;
+                out.exact(text.as_bytes())?;
+                out.finish()?;
                 Ok(ExitStatus::Success)
             }
             None => {
-                out.write_all(&raw)?;
-                out.flush()?;
+                out.exact(&raw)?;
+                out.finish()?;
                 report_blocked(&checked, name);
                 Ok(ExitStatus::Failure)
             }
@@ -99,7 +100,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
                 Err(super::NotWritten::UnstagedChanges) => {
                     changed -= 1;
                     blocked += 1;
-                    eprintln!("error: {path}: {}", super::NotWritten::UNSTAGED);
+                    urldb_core::say!("error: {path}: {}", super::NotWritten::UNSTAGED);
                 }
                 Err(super::NotWritten::Error(message)) => {
                     changed -= 1;
@@ -130,7 +131,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
             }
         ));
     }
-    keep(out.flush());
+    keep(out.finish());
     super::print_errors(&outcome.errors);
     output?;
     Ok(if !outcome.errors.is_empty() {
@@ -157,5 +158,5 @@ fn report_blocked(checked: &urldb_core::lint::Checked, path: &std::path::Path) {
             format!("{line}:{col}: {}", urldb_core::text::escape(&f.message))
         })
         .unwrap_or_else(|| rule.summary.to_string());
-    eprintln!("error: {path}: not formatted: {} at {detail}", rule.code);
+    urldb_core::say!("error: {path}: not formatted: {} at {detail}", rule.code);
 }

@@ -85,7 +85,7 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
             match by_url::add_records(&ctx.root, domain, &records, args.create_domain, &options) {
                 Ok(r) => r,
                 Err(e) => {
-                    eprintln!("error: {}", urldb_core::text::escape(&e.to_string()));
+                    urldb_core::say!("error: {}", urldb_core::text::escape(&e.to_string()));
                     status = worse(status, ExitStatus::Error);
                     continue;
                 }
@@ -195,7 +195,7 @@ fn report(problems: &mut [LineProblem], name: &str, added: usize, quiet: bool) -
     for p in problems.iter() {
         let kind = if p.skipped { "error" } else { "warning" };
         skipped += usize::from(p.skipped);
-        eprintln!(
+        urldb_core::say!(
             "{kind}: {}:{}: {}",
             urldb_core::text::escape(name),
             p.line,
@@ -203,7 +203,7 @@ fn report(problems: &mut [LineProblem], name: &str, added: usize, quiet: bool) -
         );
     }
     if !quiet {
-        eprintln!("imported {added} records; {skipped} skipped");
+        urldb_core::say!("imported {added} records; {skipped} skipped");
     }
     skipped
 }

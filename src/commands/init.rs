@@ -53,7 +53,7 @@ pub(crate) fn run(dir: &Path) -> Result<ExitStatus, CommandError> {
             CommandError::Failed(urldb_core::text::escape(&e.to_string()).into_owned())
         })?;
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
     writeln!(
         out,
         "Created {} and {}.",

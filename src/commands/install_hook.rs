@@ -17,9 +17,9 @@ pub(crate) fn run(
 ) -> Result<ExitStatus, CommandError> {
     let message = install(ctx, force, global)?;
     if !ctx.quiet {
-        let mut out = std::io::stdout().lock();
+        let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
         writeln!(out, "{}", urldb_core::text::escape(&message))?;
-        out.flush()?;
+        out.finish()?;
     }
     Ok(ExitStatus::Success)
 }

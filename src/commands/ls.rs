@@ -1,13 +1,13 @@
 //! `urldb ls`: the database's URLs (scheme from `https`), filtered, as a
 //! URL list (the reference tool's `dump-urls`), JSON or CSV.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
 use super::records::{FilterArgs, finish, note_encoded, records_named};
 use crate::app::{CommandError, Context, ExitStatus};
+use urldb_core::gate::{self, Syntax};
 use urldb_store::interchange;
 
 #[derive(Debug, Args)]
@@ -34,15 +34,18 @@ pub(crate) enum LsFormat {
 pub(crate) fn run(ctx: &Context, args: &LsArgs) -> Result<ExitStatus, CommandError> {
     let filter = args.filter.filter()?;
     let (records, errors) = records_named(ctx, &args.paths, &filter)?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = gate::stdout(match args.format {
+        LsFormat::Urls => Syntax::Url,
+        LsFormat::Json => Syntax::Json,
+        LsFormat::Csv => Syntax::Text,
+    });
     let written = match args.format {
         LsFormat::Urls => {
             interchange::urls::write(&records, &mut out).map(|encoded| note_encoded(encoded, ctx))
         }
         LsFormat::Json => interchange::json::write(&records, &mut out),
-        LsFormat::Csv => interchange::csv::write(&records, &mut out),
+        LsFormat::Csv => super::records::write_csv(&records, &mut out),
     };
-    let flushed = written.and_then(|()| out.flush());
+    let flushed = written.and_then(|()| out.finish());
     finish(flushed, &errors)
 }

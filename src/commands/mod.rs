@@ -52,7 +52,7 @@ pub(crate) fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
 /// escaped ([`urldb_core::text`]).
 pub(crate) fn print_errors(errors: &[FileError]) {
     for e in errors {
-        eprintln!(
+        urldb_core::say!(
             "error: {}: {}",
             urldb_core::source::shown_path(&e.path),
             urldb_core::text::escape(&e.message)

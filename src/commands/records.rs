@@ -89,7 +89,7 @@ pub(crate) fn records_named(
 /// percent-encoded (the records themselves are `path-invalid-char`).
 pub(crate) fn note_encoded(encoded: usize, ctx: &Context) {
     if encoded > 0 && !ctx.quiet {
-        eprintln!(
+        urldb_core::say!(
             "note: {encoded} URL{} held control characters, written percent-encoded \
              (`urldb check` reports the records)",
             if encoded == 1 { "" } else { "s" }
@@ -129,4 +129,44 @@ pub(crate) fn finish(
     } else {
         ExitStatus::Error
     })
+}
+
+/// CSV of `records` on the gated stdout: exact bytes when stdout is a
+/// regular file (no runner reads it, and `import` reads it back), through
+/// the gate otherwise, since CSV has no other way to write a byte
+/// (`docs/security.md`).
+pub(crate) fn write_csv<W: std::io::Write>(
+    records: &[urldb_store::listing::UrlRecord],
+    out: &mut urldb_core::gate::Gate<W>,
+) -> std::io::Result<()> {
+    if urldb_core::gate::stdout_is_a_file() {
+        urldb_store::interchange::csv::write(records, &mut Exact(out))
+    } else {
+        urldb_store::interchange::csv::write(records, out)
+    }
+}
+
+/// A data format's bytes (the URI-Catalogue): see [`write_csv`].
+pub(crate) fn write_data<W: std::io::Write>(
+    out: &mut urldb_core::gate::Gate<W>,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    if urldb_core::gate::stdout_is_a_file() {
+        out.exact(bytes)
+    } else {
+        std::io::Write::write_all(out, bytes)
+    }
+}
+
+/// Writes through [`Gate::exact`](urldb_core::gate::Gate::exact).
+struct Exact<'a, W: std::io::Write>(&'a mut urldb_core::gate::Gate<W>);
+
+impl<W: std::io::Write> std::io::Write for Exact<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.exact(buf)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }

@@ -26,6 +26,12 @@ pub(crate) struct ReportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
     pub format: VerifyFormat,
+    /// `--format markdown`: the most bytes the summary takes; lists are cut
+    /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
+    /// issue or comment body).
+    #[arg(long, value_name = "BYTES", default_value_t = urldb_verify::markdown::SUMMARY_LIMIT as u64,
+          value_parser = clap::value_parser!(u64).range(urldb_verify::markdown::SUMMARY_LIMIT_MIN as u64..))]
+    pub summary_limit: u64,
     /// What exits 1: any broken URL, or only newly broken ones (every one, without history).
     #[arg(long, value_enum, default_value_t = FailOnArg::Any)]
     pub fail_on: FailOnArg,
@@ -43,7 +49,7 @@ pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandE
         .collect();
     let (merged, duplicates) = results::merge(inputs);
     for d in duplicates.iter().take(MAX_NAMED) {
-        eprintln!(
+        urldb_core::say!(
             "warning: {} ({}:{}) is in more than one results file; the result in {} is kept",
             urldb_core::text::escape(&d.url),
             urldb_core::text::path_text(&d.file),
@@ -55,18 +61,23 @@ pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandE
         );
     }
     if duplicates.len() > MAX_NAMED {
-        eprintln!(
+        urldb_core::say!(
             "warning: {} more URLs are in more than one results file",
             duplicates.len() - MAX_NAMED
         );
     }
     for missing in missing_shards(&merged) {
-        eprintln!("warning: no results of shard {missing}: its URLs are not in this report");
+        urldb_core::say!("warning: no results of shard {missing}: its URLs are not in this report");
     }
     for p in &merged.problems {
-        eprintln!("{}", problem_entry_line(p));
+        urldb_core::say!("{}", problem_entry_line(p));
     }
-    write_results(args.format, &merged, quiet)?;
+    write_results(
+        args.format,
+        &merged,
+        quiet,
+        usize::try_from(args.summary_limit).unwrap_or(usize::MAX),
+    )?;
     Ok(crate::app::verify_exit_status(
         merged.conclusion(args.fail_on.into()),
     ))

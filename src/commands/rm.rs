@@ -26,12 +26,12 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
             Ok(u) => u,
             // The message shows the URL with its control characters escaped.
             Err(e @ urldb_core::url::UrlError::Control { .. }) => {
-                eprintln!("error: {e}");
+                urldb_core::say!("error: {e}");
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
             Err(e) => {
-                eprintln!("error: {input}: {e}");
+                urldb_core::say!("error: {input}: {e}");
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
@@ -39,7 +39,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
         let domain = match index.lookup(&url.host) {
             Ok(d) => d.clone(),
             Err(e) => {
-                eprintln!("error: {input}: {e}");
+                urldb_core::say!("error: {input}: {e}");
                 status = worse(status, ExitStatus::Failure);
                 continue;
             }
@@ -56,7 +56,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
         let result = match by_url::remove_paths(&ctx.root, domain, &paths, &options) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: {}", urldb_core::text::escape(&e.to_string()));
+                urldb_core::say!("error: {}", urldb_core::text::escape(&e.to_string()));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
@@ -68,15 +68,15 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
                 // The record removed, by its stored `_path`; and the URL
                 // as given when it was spelt otherwise.
                 Change::Removed { stored } if !ctx.quiet && stored == path => {
-                    eprintln!("removed {} from {file}", escape(stored));
+                    urldb_core::say!("removed {} from {file}", escape(stored));
                 }
-                Change::Removed { stored } if !ctx.quiet => eprintln!(
+                Change::Removed { stored } if !ctx.quiet => urldb_core::say!(
                     "removed {} from {file} (given as {})",
                     escape(stored),
                     escape(input)
                 ),
                 Change::NotFound => {
-                    eprintln!(
+                    urldb_core::say!(
                         "error: {}: no record `{}` in {file}",
                         escape(input),
                         escape(path)

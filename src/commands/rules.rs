@@ -7,7 +7,7 @@ use crate::app::{CommandError, ExitStatus};
 use urldb_core::rules::{self, FixKind, docs::render};
 
 pub(crate) fn list() -> Result<ExitStatus, CommandError> {
-    let mut out = std::io::stdout().lock();
+    let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
     let width = rules::ALL.iter().map(|r| r.code.len()).max().unwrap_or(0);
     for rule in rules::ALL {
         let fix = match rule.fix {
@@ -22,7 +22,7 @@ pub(crate) fn list() -> Result<ExitStatus, CommandError> {
             rule.summary
         )?;
     }
-    out.flush()?;
+    out.finish()?;
     Ok(ExitStatus::Success)
 }
 
@@ -30,8 +30,8 @@ pub(crate) fn show(code: &str) -> Result<ExitStatus, CommandError> {
     let rule = rules::by_code(code).ok_or_else(|| {
         CommandError::Usage(urldb_core::selection::UnknownRule::new(code).to_string())
     })?;
-    let mut out = std::io::stdout().lock();
+    let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
     out.write_all(render(rule).as_bytes())?;
-    out.flush()?;
+    out.finish()?;
     Ok(ExitStatus::Success)
 }

@@ -2,7 +2,6 @@
 //! answers as its record says (`docs/verify.md`).
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -10,6 +9,7 @@ use clap::{Args, ValueEnum};
 
 use crate::app::FailOnArg;
 use crate::app::{CommandError, Context, ExitStatus};
+use urldb_core::gate::{self, Syntax};
 use urldb_verify::history;
 use urldb_verify::http::{Client, ClientOptions};
 use urldb_verify::output;
@@ -56,6 +56,12 @@ pub(crate) struct VerifyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
     pub format: VerifyFormat,
+    /// `--format markdown`: the most bytes the summary takes; lists are cut
+    /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
+    /// issue or comment body).
+    #[arg(long, value_name = "BYTES", default_value_t = urldb_verify::markdown::SUMMARY_LIMIT as u64,
+          value_parser = clap::value_parser!(u64).range(urldb_verify::markdown::SUMMARY_LIMIT_MIN as u64..))]
+    pub summary_limit: u64,
     /// Check only shard K of N (`K/N`): the URLs whose stable hash falls in it, for a CI matrix.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<urldb_verify::shard::Shard>,
@@ -94,19 +100,25 @@ pub(crate) fn write_results(
     format: VerifyFormat,
     results: &Results,
     quiet: bool,
+    summary_limit: usize,
 ) -> Result<(), CommandError> {
-    // Buffered: standard output is line-buffered, and a JSON report of
-    // 100,000 URLs is a million lines.
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let syntax = match format {
+        VerifyFormat::Json => Syntax::Json,
+        VerifyFormat::Junit | VerifyFormat::Html => Syntax::Xml,
+        VerifyFormat::Human | VerifyFormat::Github | VerifyFormat::Markdown => Syntax::Text,
+    };
+    let mut out = gate::stdout(syntax);
     match format {
         VerifyFormat::Human => output::human(&mut out, results, quiet)?,
         VerifyFormat::Json => output::json(&mut out, results)?,
         VerifyFormat::Junit => output::junit(&mut out, results)?,
         VerifyFormat::Github => output::github(&mut out, results)?,
-        VerifyFormat::Markdown => urldb_verify::markdown::markdown(&mut out, results)?,
+        VerifyFormat::Markdown => {
+            urldb_verify::markdown::markdown(&mut out, results, summary_limit)?
+        }
         VerifyFormat::Html => urldb_verify::html::render(&mut out, &output::html_page(results))?,
     }
-    out.flush()?;
+    out.finish()?;
     Ok(())
 }
 
@@ -140,7 +152,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         plan.checks.retain(|c| shard.contains(&c.url));
     }
     for problem in &plan.problems {
-        eprintln!("{}", output::problem_line(problem));
+        urldb_core::say!("{}", output::problem_line(problem));
     }
 
     let client = Client::new(settings.client);
@@ -161,7 +173,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             );
             match &progress {
                 Some(bar) => bar.println(line),
-                None => eprintln!("{line}"),
+                None => urldb_core::say!("{line}"),
             }
         }
     };
@@ -180,10 +192,10 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     };
     if let (Some(h), Some(path)) = (&earlier, &args.history) {
         for warning in h.warnings() {
-            eprintln!("warning: {warning}");
+            urldb_core::say!("warning: {warning}");
         }
         if h.more_warnings() > 0 {
-            eprintln!(
+            urldb_core::say!(
                 "warning: {} more malformed lines in {} skipped",
                 h.more_warnings(),
                 urldb_core::source::shown_path(path)
@@ -204,7 +216,12 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     if let Some(h) = &earlier {
         h.judge(&mut results, args.history_keep);
     }
-    let written = write_results(args.format, &results, ctx.quiet);
+    let written = write_results(
+        args.format,
+        &results,
+        ctx.quiet,
+        usize::try_from(args.summary_limit).unwrap_or(usize::MAX),
+    );
     // The report is out before the lines are added; a failure to add them
     // is still exit 2.
     if let (Some(path), Some(run)) = (&args.history, results.runs.first()) {
@@ -241,7 +258,7 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
     // Each request in flight is a thread: one cap for threads from any
     // source (`urldb.toml` comes with a pull request), as for `--threads`.
     let concurrency = if concurrency > crate::app::MAX_THREADS {
-        eprintln!(
+        urldb_core::say!(
             "note: concurrency {concurrency} is more than urldb runs at once; using {}",
             crate::app::MAX_THREADS
         );
@@ -295,7 +312,7 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
 /// A progress bar on stderr when a person is watching: a terminal, not
 /// `--quiet`, not CI.
 fn progress_bar(ctx: &Context, len: u64) -> Option<indicatif::ProgressBar> {
-    let watching = std::io::stderr().is_terminal()
+    let watching = urldb_core::gate::stderr_is_terminal()
         && !ctx.quiet
         && std::env::var_os("CI").is_none_or(|v| v.is_empty());
     if !watching || len == 0 {

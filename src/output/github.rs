@@ -13,7 +13,10 @@ use urldb_core::rules::diagnostic::Severity;
 use urldb_core::text::{escape, github_data as data, github_property as property};
 use urldb_store::database::FileResult;
 
-pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
+pub(crate) fn write<W: Write>(
+    out: &mut urldb_core::gate::Gate<W>,
+    files: &[FileResult],
+) -> io::Result<()> {
     for file in files {
         for f in super::locate(file) {
             let command = match f.severity {
@@ -25,8 +28,7 @@ pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()>
                 message.push_str("\nhelp: ");
                 message.push_str(&escape(help));
             }
-            writeln!(
-                out,
+            out.command(&format!(
                 "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
                 property(&escape(&f.path)),
                 f.line,
@@ -35,7 +37,7 @@ pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()>
                 f.end_column,
                 property(&format!("urldb ({})", f.code)),
                 data(&message)
-            )?;
+            ))?;
         }
     }
     Ok(())

@@ -209,8 +209,8 @@ impl Counts {
 }
 
 /// Write the findings of `files` in `format`.
-pub(crate) fn write(
-    out: &mut dyn Write,
+pub(crate) fn write<W: Write>(
+    out: &mut urldb_core::gate::Gate<W>,
     format: Format,
     files: &[FileResult],
     color: bool,

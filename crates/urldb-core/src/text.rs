@@ -69,16 +69,11 @@ pub fn escaped_width(c: char) -> usize {
     }
 }
 
-/// A file name as text that can start a line: escaped, and given a `./`
-/// when it would start with `:` (a line must not start with `::` from
-/// data).
+/// A file name as human text: escaped. A name that would start a runner
+/// command (`::error….yaml`) is the output gate's business
+/// ([`crate::gate`]), as for any other text.
 pub fn path_text(path: &str) -> String {
-    let escaped = escape(path);
-    if escaped.starts_with(':') {
-        format!("./{escaped}")
-    } else {
-        escaped.into_owned()
-    }
+    escape(path).into_owned()
 }
 
 /// A URL as one line of a URL list: characters that cannot stand in a URL
@@ -184,7 +179,6 @@ mod tests {
 
     #[test]
     fn paths_cannot_start_a_workflow_command() {
-        assert_eq!(path_text("::error x.yaml"), "./::error x.yaml");
         assert_eq!(path_text("a\n::b.yaml"), "a\\n::b.yaml");
         assert_eq!(path_text("dir/example.org.yaml"), "dir/example.org.yaml");
     }

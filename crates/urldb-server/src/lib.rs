@@ -251,8 +251,8 @@ impl Server<'_> {
                     std::panic::catch_unwind(AssertUnwindSafe(|| self.on_notification(n)));
                 match outcome {
                     Ok(Ok(())) => {}
-                    Ok(Err(message)) => eprintln!("urldb server: {method}: {message}"),
-                    Err(panic) => eprintln!(
+                    Ok(Err(message)) => urldb_core::say!("urldb server: {method}: {message}"),
+                    Err(panic) => urldb_core::say!(
                         "urldb server: internal error handling {method}: {}",
                         panic_message(&*panic)
                     ),
@@ -454,7 +454,7 @@ impl Server<'_> {
                 self.publish_one(&key);
             }));
             if let Err(panic) = outcome {
-                eprintln!(
+                urldb_core::say!(
                     "urldb server: internal error checking {key}: {}",
                     panic_message(&*panic)
                 );
@@ -658,7 +658,7 @@ fn guarded(
                 "internal error handling {method}: {}",
                 panic_message(&*panic)
             );
-            eprintln!("urldb server: {message}");
+            urldb_core::say!("urldb server: {message}");
             Response::new_err(id, ErrorCode::InternalError as i32, message)
         }
     }

@@ -159,7 +159,7 @@ impl Targets {
             return;
         }
         for p in &self.outside {
-            eprintln!(
+            urldb_core::say!(
                 "note: {}: outside the database root; skipped",
                 urldb_core::source::display_path(p)
             );

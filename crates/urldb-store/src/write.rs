@@ -233,7 +233,7 @@ impl Lock {
                         }
                     }
                     if break_stale(&lock) {
-                        eprintln!(
+                        urldb_core::say!(
                             "note: removed {}: left by a urldb that was killed while writing",
                             urldb_core::source::display_path(&lock)
                         );

@@ -373,7 +373,7 @@ fn href(url: &str) -> Option<String> {
 
 /// `s` as HTML text or a quoted attribute value.
 fn html(s: &str) -> Cow<'_, str> {
-    if !s.contains(['&', '<', '>', '"', '\'']) {
+    if !s.contains(['&', '<', '>', '"', '\'', '[']) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 16);
@@ -384,6 +384,9 @@ fn html(s: &str) -> Cow<'_, str> {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            // No `##[` in the page: a CI log that shows it must not read a
+            // runner command in it (docs/security.md).
+            '[' => out.push_str("&#91;"),
             c => out.push(c),
         }
     }
@@ -406,6 +409,13 @@ fn script_json<T: Serialize>(value: &T) -> io::Result<String> {
             '\u{2029}' => out.push_str("\\u2029"),
             c => out.push(c),
         }
+    }
+    // `##[` can only be inside a JSON string (the structure has no `#`),
+    // where `\u005b` is the same `[` to `JSON.parse` and none to a CI log.
+    if out.contains("##") {
+        out = out
+            .replace("##[", "##\\u005b")
+            .replace("##vso[", "##vso\\u005b");
     }
     Ok(out)
 }

@@ -9,14 +9,28 @@
 //! "Code spans".) Numbers and urldb's own words are the only text outside
 //! code spans.
 
+use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
 use super::results::{Results, UrlResult};
 use urldb_core::text::escape;
 
-/// The broken URLs listed at most; the rest are counted. A job summary
-/// is limited to 1 MiB.
+/// The broken URLs listed at most; the rest are counted.
 const MAX_LISTED: usize = 1000;
+
+/// GitHub's limit on one step's job summary (`$GITHUB_STEP_SUMMARY`):
+/// 1 MiB. A summary over it is dropped whole, so urldb's stays under it.
+pub const SUMMARY_LIMIT: usize = 1 << 20;
+
+/// The smallest `--summary-limit`: the counts and every heading fit.
+pub const SUMMARY_LIMIT_MIN: usize = 4096;
+
+/// Room kept for what follows a list (later headings, "and N more" lines).
+const RESERVE: usize = 2048;
+
+/// The most characters of one value shown in a code span; the rest is
+/// cut, with `…`.
+const MAX_SHOWN: usize = 300;
 
 /// `s` as one inline code span: control characters (line breaks
 /// included) written as visible escapes first ([`escape`]), then fenced
@@ -25,6 +39,10 @@ const MAX_LISTED: usize = 1000;
 /// otherwise eat or close on).
 pub fn code(s: &str) -> String {
     let s = escape(s);
+    let s = match s.char_indices().nth(MAX_SHOWN) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s.into_owned(),
+    };
     if s.is_empty() {
         return "` `".to_string();
     }
@@ -49,8 +67,16 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// The whole summary.
-pub fn markdown(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+/// The whole summary, in at most `limit` bytes (at least
+/// [`SUMMARY_LIMIT_MIN`]): lists are cut where the next entry would not fit
+/// and say how many were left out.
+pub fn markdown(out: &mut dyn Write, results: &Results, limit: usize) -> io::Result<()> {
+    let mut doc = String::new();
+    summary(&mut doc, results, limit.max(SUMMARY_LIMIT_MIN)).map_err(io::Error::other)?;
+    out.write_all(doc.as_bytes())
+}
+
+fn summary(out: &mut String, results: &Results, limit: usize) -> fmt::Result {
     let s = &results.summary;
     let history = results.has_history();
     writeln!(out, "## urldb verify")?;
@@ -114,55 +140,75 @@ pub fn markdown(out: &mut dyn Write, results: &Results) -> io::Result<()> {
         let (new, old): (Vec<&UrlResult>, Vec<&UrlResult>) = broken
             .iter()
             .partition(|r| r.history.as_ref().is_some_and(|h| h.is_new()));
-        section(out, "Newly broken", &new)?;
-        section(out, "Still broken", &old)?;
+        section(out, limit, "Newly broken", &new)?;
+        section(out, limit, "Still broken", &old)?;
         let flaky: Vec<&UrlResult> = results
             .results
             .iter()
             .filter(|r| !r.is_broken() && r.history.as_ref().is_some_and(|h| h.flaky))
             .collect();
-        section(out, "Flaky (passing now, failed recently)", &flaky)?;
+        section(out, limit, "Flaky (passing now, failed recently)", &flaky)?;
     } else {
-        section(out, "Broken", &broken)?;
+        section(out, limit, "Broken", &broken)?;
     }
     if !results.problems.is_empty() {
         writeln!(out)?;
         writeln!(out, "### Not verified")?;
         writeln!(out)?;
-        for p in &results.problems {
+        let lines = results.problems.iter().map(|p| {
             let at = match p.line {
                 Some(line) => format!("{}:{line}", p.file),
                 None => p.file.clone(),
             };
-            writeln!(out, "- {} {}", code(&at), code(&p.message))?;
-        }
+            format!("- {} {}\n", code(&at), code(&p.message))
+        });
+        list(out, limit, results.problems.len(), lines)?;
     }
     Ok(())
 }
 
-fn section(out: &mut dyn Write, title: &str, list: &[&UrlResult]) -> io::Result<()> {
-    if list.is_empty() {
+fn section(out: &mut String, limit: usize, title: &str, results: &[&UrlResult]) -> fmt::Result {
+    if results.is_empty() {
         return Ok(());
     }
     writeln!(out)?;
-    writeln!(out, "### {title} ({})", list.len())?;
+    writeln!(out, "### {title} ({})", results.len())?;
     writeln!(out)?;
-    for r in list.iter().take(MAX_LISTED) {
+    let lines = results.iter().map(|r| {
         let flaky = if r.is_broken() && r.history.as_ref().is_some_and(|h| h.flaky) {
             " (flaky)"
         } else {
             ""
         };
-        writeln!(
-            out,
-            "- {} {}{flaky} at {}",
+        format!(
+            "- {} {}{flaky} at {}\n",
             code(&r.url),
             code(r.reason.as_deref().unwrap_or("ok")),
             code(&format!("{}:{}", r.file, r.line))
-        )?;
+        )
+    });
+    list(out, limit, results.len(), lines)
+}
+
+/// The first lines of a list of `len` that fit: at most [`MAX_LISTED`],
+/// and none that would take the summary past `limit` less [`RESERVE`];
+/// then how many were left out.
+fn list(
+    out: &mut String,
+    limit: usize,
+    len: usize,
+    lines: impl Iterator<Item = String>,
+) -> fmt::Result {
+    let mut shown = 0;
+    for line in lines.take(MAX_LISTED) {
+        if out.len() + line.len() + RESERVE > limit {
+            break;
+        }
+        out.push_str(&line);
+        shown += 1;
     }
-    if list.len() > MAX_LISTED {
-        writeln!(out, "- … and {} more", list.len() - MAX_LISTED)?;
+    if shown < len {
+        writeln!(out, "- … and {} more", len - shown)?;
     }
     Ok(())
 }

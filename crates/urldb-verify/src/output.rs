@@ -210,12 +210,11 @@ pub fn junit(out: &mut dyn Write, results: &Results) -> io::Result<()> {
 }
 
 /// GitHub Actions annotations: one `::error` per broken URL, on its record.
-pub fn github(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+pub fn github<W: Write>(out: &mut urldb_core::gate::Gate<W>, results: &Results) -> io::Result<()> {
     use urldb_core::text::{github_data as data, github_property as property};
     for r in results.results.iter().filter(|r| r.is_broken()) {
         let kind = r.kind.as_deref().unwrap_or("broken");
-        writeln!(
-            out,
+        out.command(&format!(
             "::error file={},line={},title={}::{}",
             property(&escape(&r.file)),
             r.line,
@@ -225,16 +224,15 @@ pub fn github(out: &mut dyn Write, results: &Results) -> io::Result<()> {
                 r.url,
                 r.reason.as_deref().unwrap_or("broken")
             )))
-        )?;
+        ))?;
     }
     for p in &results.problems {
         let line = p.line.map(|l| format!(",line={l}")).unwrap_or_default();
-        writeln!(
-            out,
+        out.command(&format!(
             "::error file={}{line},title=urldb verify::{}",
             property(&escape(&p.file)),
             data(&escape(&p.message))
-        )?;
+        ))?;
     }
     Ok(())
 }

@@ -1,5 +1,7 @@
 //! Hostile databases against the file system and the output layer (what
 //! `verify` requests is in `verify::hostile_verdicts`).
 
+mod check_gate;
 mod io;
 mod output;
+mod runner_commands;

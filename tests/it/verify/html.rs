@@ -353,7 +353,7 @@ fn html_history_draws_a_chart_marks_and_badges() {
     );
     // Each bar names its run, escaped.
     assert!(page.contains(
-        "<title>2026-11-19&lt;/script&gt;&lt;script&gt;window.pwned=1&lt;/script&gt;&lt;!--\\x1b[31m\\u{2028}: 1 of 4 URLs broken</title>"
+        "<title>2026-11-19&lt;/script&gt;&lt;script&gt;window.pwned=1&lt;/script&gt;&lt;!--\\x1b&#91;31m\\u{2028}: 1 of 4 URLs broken</title>"
     ), "{page}");
     assert!(page.contains(r#"<th data-key="recent">Recent runs</th>"#));
     assert!(page.contains(r#"<option value="flaky">flaky</option>"#));

@@ -1,6 +1,7 @@
 //! `urldb verify` and `urldb report`: outcomes against a local server, the
 //! CI matrix, the HTML page, and hostile databases.
 
+mod budgets;
 mod hostile_verdicts;
 mod html;
 mod matrix;
