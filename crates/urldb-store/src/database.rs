@@ -588,7 +588,7 @@ fn process_with_facts(
     mode: Mode,
     want_facts: bool,
 ) -> Processed {
-    let checked = lint::check_bytes(path, raw, options);
+    let checked = lint::check_file(path, raw, options);
     let clean = checked.findings.is_empty()
         && checked.blocked_by.is_none()
         && checked.canonical.as_deref() == Some(checked.source.text.as_str());

@@ -368,3 +368,94 @@ fn the_example_database_takes_the_fast_path() {
         assert!(agree(&name, &raw), "{name} did not take the fast path");
     }
 }
+
+/// A file large enough to be checked in pieces on every core
+/// (`lint::check_file`) gives what checking it whole gives: the same
+/// findings in the same order, the same verdicts. Its records hold what
+/// crosses the cuts between pieces: the same `_path` twice (adjacent, as
+/// sorted, a few of them at a cut), a finding in the metadata (reported
+/// once, not once per piece), record findings. Paths that are one URL in
+/// different pieces (upper and lower case on a case-insensitive domain)
+/// and mutations send it back to the whole path, with the same results.
+#[test]
+fn large_files_checked_in_pieces_give_the_same_results() {
+    use urldb_core::lint::check_file;
+    let mut rng = Rng::new(0x9135);
+    let build = |upper: bool| {
+        let mut text = String::from("---\ncase-sensitive-paths: false\nhttps: true\nowner: x\n");
+        let mut paths: Vec<String> = (0..25_000)
+            .map(|i| format!("/p{i:06}/index.html"))
+            .collect();
+        paths.extend(
+            (0..25_000)
+                .step_by(97)
+                .map(|i| format!("/p{i:06}/index.html")),
+        );
+        if upper {
+            paths.extend(
+                (0..25_000)
+                    .step_by(1_499)
+                    .map(|i| format!("/P{i:06}/INDEX.html")),
+            );
+        }
+        paths.sort();
+        for (n, path) in paths.iter().enumerate() {
+            text.push_str(&format!("---\n_path: {path}\n"));
+            if n % 1_234 == 0 {
+                text.push_str("categories:\n- Blog\n- news\n");
+            }
+            let content_type = if n % 2_345 == 0 { "text" } else { "text/html" };
+            text.push_str(&format!("content-type: {content_type}\n"));
+        }
+        text
+    };
+    let path = Path::new("example.com.yaml");
+    let options = Options::default();
+    let same = |raw: &[u8]| {
+        let pieces = check_file(path, raw, &options);
+        let whole = check_bytes(path, raw, &options);
+        let seen = |c: &Checked| format!("{:?}\n{:?}\n{:?}", c.findings, c.blocked_by, c.canonical);
+        assert_eq!(seen(&pieces), seen(&whole), "pieces and whole disagree");
+        pieces
+    };
+    let text = build(false);
+    assert!(
+        text.len() > 1 << 20,
+        "{} bytes: too small for pieces",
+        text.len()
+    );
+    let checked = same(text.as_bytes());
+    // It was checked in pieces (no tree kept), and each kind is there.
+    assert!(checked.documents.is_none());
+    let codes: Vec<&str> = checked.findings.iter().map(|f| f.rule.code).collect();
+    for code in [
+        "duplicate-path",
+        "unknown-metadata-key",
+        "invalid-content-type",
+    ] {
+        assert!(codes.contains(&code), "{code} missing");
+    }
+    assert_eq!(
+        codes
+            .iter()
+            .filter(|c| **c == "unknown-metadata-key")
+            .count(),
+        1
+    );
+    assert_eq!(
+        codes.iter().filter(|c| **c == "duplicate-path").count(),
+        258
+    );
+
+    let upper = build(true);
+    let checked = same(upper.as_bytes());
+    assert!(
+        checked
+            .findings
+            .iter()
+            .any(|f| f.rule.code == "equivalent-paths")
+    );
+    for _ in 0..4 {
+        same(&mutate(&mut rng, &text));
+    }
+}

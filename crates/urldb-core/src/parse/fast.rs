@@ -25,29 +25,38 @@ const MAX_KEY: usize = 128;
 
 /// Read canonical-shaped `text` (no byte order mark), or `None`.
 pub fn parse(text: &str) -> Option<Tree> {
+    parse_range(text, 0..text.len())
+}
+
+/// [`parse`] the documents in `range` of `text` (it starts at a `---` line
+/// and ends after a line break), with spans in the whole text: a large
+/// file is read in pieces, one per thread (`lint::pieces`).
+pub(crate) fn parse_range(text: &str, range: std::ops::Range<usize>) -> Option<Tree> {
+    let text = text.get(..range.end)?;
     let bytes = text.as_bytes();
+    let piece = bytes.get(range.clone())?;
     // One pass over the bytes rules out what the line reader does not
     // handle: CR, tabs, control characters, non-ASCII, comments. Each
     // chunk is folded without a branch per byte, so it vectorizes.
     let readable = |b: u8| ((0x20..0x7F).contains(&b) && b != b'#') | (b == b'\n');
-    if !bytes
+    if !piece
         .chunks(64)
         .all(|chunk| chunk.iter().fold(true, |ok, &b| ok & readable(b)))
     {
         return None;
     }
-    if !text.starts_with("---") || !text.ends_with('\n') {
+    if !piece.starts_with(b"---") || !piece.ends_with(b"\n") {
         return None;
     }
     let mut reader = Reader {
         text,
         bytes,
-        pos: 0,
+        pos: range.start,
         // Sized once from the text (canonical records run about 110 bytes,
         // ten scalars to a record), not grown by doubling.
         tree: Tree {
-            documents: Vec::with_capacity(bytes.len() / 64 + 1),
-            scalar_spans: Vec::with_capacity(bytes.len() / 8 + 1),
+            documents: Vec::with_capacity(piece.len() / 64 + 1),
+            scalar_spans: Vec::with_capacity(piece.len() / 8 + 1),
             ..Tree::default()
         },
     };

@@ -44,20 +44,26 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    let mut first: HashMap<&str, &Node> = HashMap::default();
-    for (_, entry, path) in domain::paths(ctx.documents) {
+    let paths: Vec<(&str, &Span)> = domain::paths(ctx.documents)
+        .map(|(_, entry, path)| (path, &entry.value.span))
+        .collect();
+    find(&paths, out);
+}
+
+/// The findings for `paths` (each record's `_path` and the span of its
+/// value, in file order): also run on a large file's paths gathered from
+/// its pieces (`lint::pieces`).
+pub(crate) fn find(paths: &[(&str, &Span)], out: &mut Vec<Finding>) {
+    let mut first: HashMap<&str, &Span> = HashMap::default();
+    for &(path, span) in paths {
         let Some(earlier) = first.get(path) else {
-            first.insert(path, &entry.value);
+            first.insert(path, span);
             continue;
         };
         out.push(
-            Finding::new(
-                &RULE,
-                entry.value.span.clone(),
-                format!("`{path}` is listed twice"),
-            )
-            .label(earlier.span.clone(), "first defined here")
-            .help("keep one record for each URL: merge the two by hand"),
+            Finding::new(&RULE, span.clone(), format!("`{path}` is listed twice"))
+                .label((*earlier).clone(), "first defined here")
+                .help("keep one record for each URL: merge the two by hand"),
         );
     }
 }

@@ -49,22 +49,32 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    let case_sensitive = domain::case_sensitive_paths(ctx.documents);
+    let paths: Vec<(&str, &Span)> = domain::paths(ctx.documents)
+        .map(|(_, entry, path)| (path, &entry.value.span))
+        .collect();
+    find(&paths, domain::case_sensitive_paths(ctx.documents), out);
+}
+
+/// The findings for `paths` (each record's `_path` and the span of its
+/// value, in file order) on a domain whose paths are `case_sensitive` or
+/// not: also run on a large file's paths gathered from its pieces
+/// (`lint::pieces`).
+pub(crate) fn find(paths: &[(&str, &Span)], case_sensitive: bool, out: &mut Vec<Finding>) {
     // Without escapes and with case mattering, every path is its own key:
     // equal keys are equal texts, which are `duplicate-path`'s finding.
-    if case_sensitive && records(ctx.documents).all(|r| r.path().is_none_or(|p| !p.contains('%'))) {
+    if case_sensitive && paths.iter().all(|(p, _)| !p.contains('%')) {
         return;
     }
     let mut seen_text: HashSet<&str> = HashSet::default();
-    let mut first_by_key: HashMap<std::borrow::Cow<str>, (&str, &Node)> = HashMap::default();
-    for (_, entry, path) in domain::paths(ctx.documents) {
+    let mut first_by_key: HashMap<std::borrow::Cow<str>, (&str, &Span)> = HashMap::default();
+    for &(path, span) in paths {
         // The same text again is `duplicate-path`'s finding.
         if !seen_text.insert(path) {
             continue;
         }
         let key = equivalence_key(path, case_sensitive);
-        let Some(&(first, first_node)) = first_by_key.get(&key) else {
-            first_by_key.insert(key, (path, &entry.value));
+        let Some(&(first, first_span)) = first_by_key.get(&key) else {
+            first_by_key.insert(key, (path, span));
             continue;
         };
         let why = if equivalence_key(path, true) == equivalence_key(first, true) {
@@ -75,10 +85,10 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         out.push(
             Finding::new(
                 &RULE,
-                entry.value.span.clone(),
+                span.clone(),
                 format!("`{path}` is the same URL as `{first}`"),
             )
-            .label(first_node.span.clone(), "first defined here")
+            .label(first_span.clone(), "first defined here")
             .help(format!("{why}; keep one of the two records")),
         );
     }

@@ -15,6 +15,8 @@ use crate::rules::{self, Check, FileContext, FileFacts, LayoutContext, Rule, Tex
 use crate::selection::Selection;
 use crate::source::Source;
 
+mod pieces;
+
 /// How files are checked and written: one value for a whole run.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -44,6 +46,18 @@ pub struct Checked {
     pub canonical: Option<String>,
 }
 
+/// Check one file of a run: a large canonical file in pieces on every
+/// core and without its tree (so [`Checked::documents`] is `None` for it),
+/// any other whole, as [`check_bytes`] does.
+pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
+    if raw.len() >= 2 * pieces::PIECE_BYTES && !options.general_path_only {
+        if let Some(checked) = pieces::check(path, raw, options) {
+            return checked;
+        }
+    }
+    check_bytes(path, raw, options)
+}
+
 /// Check one file's bytes. `path` is shown to the user and gives the domain.
 pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     let text = match std::str::from_utf8(raw) {
@@ -63,19 +77,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
             canonical: None,
         };
     }
-    let mut all: Vec<Finding> = Vec::new();
-
-    for rule in rules::ALL {
-        if let Check::Text(check) = rule.check {
-            check(
-                &TextContext {
-                    raw,
-                    source: &source,
-                },
-                &mut all,
-            );
-        }
-    }
+    let mut all = text_findings(raw, &source);
 
     let bom = if source.text.starts_with('\u{FEFF}') {
         3
@@ -155,6 +157,17 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
         blocked_by,
         canonical,
     }
+}
+
+/// The findings of the rules that read the text before it is parsed.
+fn text_findings(raw: &[u8], source: &Source) -> Vec<Finding> {
+    let mut all = Vec::new();
+    for rule in rules::ALL {
+        if let Check::Text(check) = rule.check {
+            check(&TextContext { raw, source }, &mut all);
+        }
+    }
+    all
 }
 
 fn blocking(findings: &[Finding]) -> Option<&'static Rule> {

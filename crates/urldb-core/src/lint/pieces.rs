@@ -1,0 +1,239 @@
+//! A large canonical file, checked in pieces on every core.
+//!
+//! The tree of a file takes about ten times its text in memory, so a file of
+//! 200,000 records held whole needs several hundred megabytes and one core.
+//! Documents are independent of each other but for the metadata (which
+//! every record reads: `case-sensitive-paths`, `https`) and for three
+//! questions across records: is the order canonical, is a `_path` listed
+//! twice (`duplicate-path`), and are two paths one URL (`equivalent-paths`).
+//! So the records are cut at `---` lines into pieces of about
+//! [`PIECE_BYTES`]; each piece is read by the fast reader, checked with the
+//! metadata document in front of it and dropped, keeping only its findings,
+//! its records' paths and whether it is canonical. The three questions are
+//! then answered on the paths.
+//!
+//! This is only for text the fast reader takes, in a file whose findings
+//! need no tree afterwards. Anything else — a piece the fast reader
+//! refuses, a file that is not canonical (its layout findings compare the
+//! whole canonical text), a finding with a fix (`check --fix` edits the
+//! tree) — returns `None`, and the caller checks the file whole. The
+//! results are the same either way: `tests/it/check/fast_path.rs` holds
+//! them to it.
+
+use std::path::Path;
+
+use compact_str::CompactString;
+use rayon::prelude::*;
+
+use super::{Checked, Options, blocking, render_options, text_findings};
+use crate::model::node::Document;
+use crate::rules::diagnostic::Finding;
+use crate::rules::{self, Check, FileContext};
+use crate::source::{Source, Span};
+
+/// The size of a piece: small enough that a tree per core stays a few
+/// megabytes, large enough that a piece's own cost (the metadata copied in
+/// front, a task) is lost in it.
+pub(crate) const PIECE_BYTES: usize = 1 << 19;
+
+/// What a piece leaves behind when its tree is dropped.
+struct Piece {
+    findings: Vec<Finding>,
+    /// Each record's `_path` value's span, in file order, and the value
+    /// when it is not the text in the span (a quoted scalar): the paths of
+    /// a file are not copied.
+    paths: Vec<(Span, Option<CompactString>)>,
+    /// The `_path` of its first and last record (as the canonical order
+    /// compares them: a record without one sorts first).
+    first: Option<Option<CompactString>>,
+    last: Option<Option<CompactString>>,
+    canonical: bool,
+}
+
+/// Check `raw` in pieces, or `None` when it must be checked whole.
+pub(crate) fn check(path: &Path, raw: &[u8], options: &Options) -> Option<Checked> {
+    let text = std::str::from_utf8(raw).ok()?;
+    if text.starts_with('\u{FEFF}') || !text.starts_with("---") {
+        return None;
+    }
+    let metadata_end = next_document(text, 1)?;
+    let bounds = cut(text, metadata_end);
+    let source = Source::new(path, text.to_string());
+    if rules::engine::before_parsing(&source.text).is_some() {
+        return None;
+    }
+    let text = source.text.as_str();
+    let metadata = crate::parse::fast::parse_range(text, 0..metadata_end)?
+        .documents
+        .pop()?;
+    let domain = rules::domain_of(path);
+    let pieces: Vec<Option<Piece>> = bounds
+        .par_windows(2)
+        .map(|w| piece(&source, &metadata, w[0]..w[1], &domain, options))
+        .collect();
+    let pieces: Vec<Piece> = pieces.into_iter().collect::<Option<_>>()?;
+
+    let mut all = text_findings(raw, &source);
+    // The metadata's own findings come from the first piece only: every
+    // piece checks it again for what its records read of it.
+    for (i, piece) in pieces.iter().enumerate() {
+        all.extend(
+            piece
+                .findings
+                .iter()
+                .filter(|f| i == 0 || f.span.start >= metadata_end)
+                .cloned(),
+        );
+    }
+    let paths: Vec<(&str, &Span)> = pieces
+        .iter()
+        .flat_map(|p| p.paths.iter())
+        .map(|(span, value)| match value {
+            Some(value) => (value.as_str(), span),
+            None => (&text[span.clone()], span),
+        })
+        .collect();
+    let case_sensitive =
+        crate::model::domain::case_sensitive_paths(std::slice::from_ref(&metadata));
+    rules::duplicate_path::find(&paths, &mut all);
+    rules::equivalent_paths::find(&paths, case_sensitive, &mut all);
+
+    let sorted = pieces
+        .iter()
+        .filter_map(|p| Some((p.first.as_ref()?, p.last.as_ref()?)))
+        .collect::<Vec<_>>()
+        .windows(2)
+        .all(|w| w[0].1 <= w[1].0);
+    let canonical = sorted && pieces.iter().all(|p| p.canonical);
+    // What the whole path does past this point needs the tree: layout
+    // findings of a file that is not canonical, and fixes.
+    if !canonical || all.iter().any(Finding::fixable) {
+        return None;
+    }
+    let blocked_by = blocking(&all);
+    let mut findings = options.selection.apply(all);
+    findings.sort_by_key(|f| (f.span.start, f.span.end));
+    Some(Checked {
+        canonical: blocked_by.is_none().then(|| source.text.clone()),
+        source,
+        documents: None,
+        findings,
+        blocked_by,
+    })
+}
+
+/// Check the records in `range`, the metadata document in front of them.
+fn piece(
+    source: &Source,
+    metadata: &Document,
+    range: std::ops::Range<usize>,
+    domain: &str,
+    options: &Options,
+) -> Option<Piece> {
+    let tree = crate::parse::fast::parse_range(&source.text, range)?;
+    let mut documents = Vec::with_capacity(tree.documents.len() + 1);
+    documents.push(metadata.clone());
+    documents.extend(tree.documents);
+    let ctx = FileContext {
+        source,
+        documents: &documents,
+        domain,
+        settings: &options.settings,
+    };
+    let mut findings = Vec::new();
+    for rule in rules::ALL {
+        if std::ptr::eq(*rule, &rules::duplicate_path::RULE)
+            || std::ptr::eq(*rule, &rules::equivalent_paths::RULE)
+        {
+            continue;
+        }
+        if let Check::File(check) = rule.check {
+            check(&ctx, &mut findings);
+        }
+    }
+    crate::fix::guard_path_fixes(&documents, &mut findings);
+    let canonical = crate::render::is_canonical(
+        &documents,
+        &render_options(&source.text, &documents, options),
+    );
+    let record_path = |d: &Document| -> Option<CompactString> {
+        let entries = d.root.as_ref()?.as_map()?;
+        let entry = crate::model::node::get(entries, crate::model::domain::PATH)?;
+        Some(entry.value.as_scalar()?.value.clone())
+    };
+    let paths = crate::model::domain::paths(&documents)
+        .map(|(_, entry, path)| {
+            let span = entry.value.span.clone();
+            let copy = (source.text.get(span.clone()) != Some(path)).then(|| path.into());
+            (span, copy)
+        })
+        .collect();
+    Some(Piece {
+        findings,
+        paths,
+        first: documents.get(1).map(record_path),
+        last: documents
+            .last()
+            .filter(|_| documents.len() > 1)
+            .map(record_path),
+        canonical,
+    })
+}
+
+/// Where the `n`th document after the first starts: the offset of a line
+/// `---` or `--- {}` (canonical text has no other document start).
+fn next_document(text: &str, n: usize) -> Option<usize> {
+    let mut seen = 0;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if at > 0 && (line == "---\n" || line == "--- {}\n") {
+            seen += 1;
+            if seen == n {
+                return Some(at);
+            }
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// The starts of the pieces after the metadata, each about
+/// [`PIECE_BYTES`] and at a document start, then the end of the text.
+fn cut(text: &str, metadata_end: usize) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut bounds = vec![metadata_end];
+    let mut at = metadata_end;
+    while text.len() - at > PIECE_BYTES {
+        // The first `\n---\n` after the next piece's worth of bytes.
+        let from = at + PIECE_BYTES;
+        let Some(found) = memchr::memmem::find(&bytes[from..], b"\n---\n") else {
+            break;
+        };
+        at = from + found + 1;
+        bounds.push(at);
+    }
+    bounds.push(text.len());
+    bounds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_start_at_documents_and_cover_the_text() {
+        let mut text = String::from("---\nhttps: true\n");
+        for i in 0..30_000 {
+            text.push_str(&format!("---\n_path: /p{i:06}\ncontent-type: text/html\n"));
+        }
+        let metadata_end = next_document(&text, 1).unwrap_or_default();
+        assert_eq!(&text[..metadata_end], "---\nhttps: true\n");
+        let bounds = cut(&text, metadata_end);
+        assert!(bounds.len() > 3, "{bounds:?}");
+        assert_eq!(bounds.last(), Some(&text.len()));
+        for w in bounds.windows(2) {
+            assert!(text[w[0]..].starts_with("---\n_path: "), "{}", w[0]);
+            assert!(w[1] - w[0] < PIECE_BYTES + 64, "{w:?}");
+        }
+    }
+}
