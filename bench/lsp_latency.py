@@ -3,9 +3,13 @@
 domain file (a benchmark, never a test: the numbers depend on the machine).
 
 usage: python3 bench/lsp_latency.py [URLDB] [--records N] [--edits N]
-                                    [--open N] [--open-records N]
+                                    [--open N] [--open-records N] [--note N]
 
 URLDB defaults to target/release/urldb (`cargo build --release` first).
+--note N gives each record a last key `z-note` of N characters (default
+none): longer records, for a large buffer under the 200,000-document limit
+(190,000 records with --note 230 make about 50 MB).
+
 Writes a canonical domain file of N records (default 10,000) to a temporary
 database, opens it in the server, then makes N edits (default 50), one at a
 time: each changes one record's media type (alternately to uppercase, which
@@ -44,14 +48,16 @@ records = option("--records", 10_000)
 edits = option("--edits", 50)
 open_files = option("--open", 100)
 open_records = option("--open-records", 1_000)
+note = option("--note", 0)
 urldb = os.path.abspath(args[0]) if args else os.path.join(os.path.dirname(__file__), "..", "target/release/urldb")
 
 work = tempfile.mkdtemp(prefix="urldb-lsp-bench-")
 with open(os.path.join(work, "urldb.toml"), "w") as f:
     f.write("")
 lines = ["---\n"]
+note_line = f"z-note: {'x' * note}\n" if note else ""
 for i in range(records):
-    lines.append(f"---\n_path: /page/{i:07d}\ncontent-type: text/html\n")
+    lines.append(f"---\n_path: /page/{i:07d}\ncontent-type: text/html\n{note_line}")
 text = "".join(lines)
 path = os.path.join(work, "example.com.yaml")
 with open(path, "w") as f:
@@ -111,7 +117,7 @@ for n in range(edits):
     # Even edits uppercase one record's media type (`content-type-case`),
     # odd ones undo the edit before.
     record = (n // 2 * 7919) % records
-    line = 3 + record * 3  # its `content-type: text/html` line (0-based)
+    line = 3 + record * (4 if note else 3)  # its `content-type: text/html` line (0-based)
     change = {"range": {"start": {"line": line, "character": 19},
                         "end": {"line": line, "character": 23}},
               "text": "HTML" if n % 2 == 0 else "html"}

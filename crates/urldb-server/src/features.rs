@@ -24,12 +24,19 @@ use urldb_core::source::Source;
 pub(crate) const FIX_ALL: &str = "source.fixAll.urldb";
 
 /// Check a buffer. A buffer over `max-file-size` is not parsed: it gets
-/// the one `file-too-large` finding, as a file on disk would.
-pub fn check(path: &std::path::Path, text: &str, options: &Options) -> Checked {
+/// the one `file-too-large` finding, as a file on disk would. For its
+/// findings alone (diagnostics), a large buffer is checked in pieces on
+/// every core, without its tree (`lint::check_file`); what needs the tree
+/// (symbols, hover, fixes) asks for it with `tree`.
+pub fn check(path: &std::path::Path, text: &str, options: &Options, tree: bool) -> Checked {
     if text.len() as u64 > options.settings.max_file_size {
         return urldb_store::database::too_large(path, text.len() as u64, options);
     }
-    lint::check_bytes(path, text.as_bytes(), options)
+    if tree {
+        lint::check_bytes(path, text.as_bytes(), options)
+    } else {
+        lint::check_findings(path, text.as_bytes(), options)
+    }
 }
 
 pub fn diagnostics(checked: &Checked, uri: &Uri, pos: &Positions) -> Vec<Diagnostic> {

@@ -201,6 +201,24 @@ struct Server<'a> {
     next_id: i32,
 }
 
+/// The ids of the requests that `$/cancelRequest` notifications in
+/// `batch` cancel.
+fn cancelled_in(batch: &[Message]) -> Vec<RequestId> {
+    batch
+        .iter()
+        .filter_map(|m| match m {
+            Message::Notification(n) if n.method == notification::Cancel::METHOD => {
+                serde_json::from_value::<lsp_types::CancelParams>(n.params.clone()).ok()
+            }
+            _ => None,
+        })
+        .map(|p| match p.id {
+            lsp_types::NumberOrString::Number(n) => RequestId::from(n),
+            lsp_types::NumberOrString::String(s) => RequestId::from(s),
+        })
+        .collect()
+}
+
 /// An error answer to a request.
 struct Failure {
     code: ErrorCode,
@@ -216,19 +234,36 @@ fn invalid_params(e: serde_json::Error) -> Failure {
 
 impl Server<'_> {
     /// Handle messages until `exit`; true when `shutdown` came first.
+    ///
+    /// Messages are taken in batches: everything waiting when the server
+    /// is free again (after checking a large document, say). A batch's
+    /// edits are all applied before any document is checked, so a version
+    /// superseded by a newer one is never checked; a request that a
+    /// `$/cancelRequest` in the same batch cancels is answered
+    /// `RequestCancelled` without being worked on.
     fn main_loop(&mut self) -> bool {
         loop {
-            let Ok(message) = self.connection.receiver.recv() else {
+            let Ok(first) = self.connection.receiver.recv() else {
                 // The client went away without `exit`.
                 return false;
             };
-            if self.handle(message) {
-                return self.shut_down;
-            }
-            // Handle everything already waiting before checking anything.
-            while let Ok(message) = self.connection.receiver.try_recv() {
-                if self.handle(message) {
-                    return self.shut_down;
+            let mut batch = vec![first];
+            batch.extend(self.connection.receiver.try_iter());
+            let cancelled = cancelled_in(&batch);
+            for message in batch {
+                match message {
+                    Message::Request(req) if cancelled.contains(&req.id) => {
+                        self.send(Response::new_err(
+                            req.id,
+                            ErrorCode::RequestCanceled as i32,
+                            "cancelled".to_string(),
+                        ));
+                    }
+                    message => {
+                        if self.handle(message) {
+                            return self.shut_down;
+                        }
+                    }
                 }
             }
             self.publish_dirty();
@@ -310,9 +345,10 @@ impl Server<'_> {
             request::DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams =
                     serde_json::from_value(req.params).map_err(invalid_params)?;
-                let symbols = self.with_checked(&p.text_document.uri, |checked, _, _, pos| {
-                    features::symbols(checked, pos)
-                });
+                let symbols =
+                    self.with_checked(&p.text_document.uri, true, |checked, _, _, pos| {
+                        features::symbols(checked, pos)
+                    });
                 to_value(serde_json::to_value(
                     symbols.map(DocumentSymbolResponse::Nested),
                 ))
@@ -321,7 +357,7 @@ impl Server<'_> {
                 let p: HoverParams = serde_json::from_value(req.params).map_err(invalid_params)?;
                 let at = p.text_document_position_params;
                 let hover = self
-                    .with_checked(&at.text_document.uri, |checked, _, _, pos| {
+                    .with_checked(&at.text_document.uri, true, |checked, _, _, pos| {
                         features::hover(checked, pos, pos.offset(at.position))
                     })
                     .flatten();
@@ -466,7 +502,7 @@ impl Server<'_> {
         let Ok(uri) = key.parse::<Uri>() else { return };
         let version = self.documents.get(key).map(|d| d.version);
         let diagnostics = self
-            .with_checked(&uri, |checked, _, _, pos| {
+            .with_checked(&uri, false, |checked, _, _, pos| {
                 features::diagnostics(checked, &uri, pos)
             })
             .unwrap_or_default();
@@ -479,6 +515,7 @@ impl Server<'_> {
     fn with_checked<T>(
         &mut self,
         uri: &Uri,
+        tree: bool,
         f: impl FnOnce(&urldb_core::lint::Checked, &workspace::Setup, &Document, &Positions) -> T,
     ) -> Option<T> {
         let doc = self.documents.get(uri.as_str())?;
@@ -510,7 +547,7 @@ impl Server<'_> {
             .as_ref()
             .map(|root| self.disk_facts(root, &setup));
         let doc = self.documents.get(uri.as_str())?;
-        let mut checked = features::check(&setup.path, &doc.text, &setup.options);
+        let mut checked = features::check(&setup.path, &doc.text, &setup.options, tree);
         if let (Some(root), Some(disk)) = (&setup.root, disk) {
             let others: Vec<(PathBuf, &str)> = self
                 .documents
@@ -533,7 +570,7 @@ impl Server<'_> {
     }
 
     fn formatting(&mut self, uri: &Uri) -> Option<Vec<lsp_types::TextEdit>> {
-        let result = self.with_checked(uri, |checked, _, _, pos| {
+        let result = self.with_checked(uri, true, |checked, _, _, pos| {
             features::format(checked)
                 .map(|text| text.map(|t| features::replace_all(pos, t)))
                 .map_err(|e| e.to_string())
@@ -551,7 +588,7 @@ impl Server<'_> {
 
     fn code_actions(&mut self, p: &CodeActionParams) -> Vec<lsp_types::CodeActionOrCommand> {
         let uri = &p.text_document.uri;
-        self.with_checked(uri, |checked, setup, _, pos| {
+        self.with_checked(uri, true, |checked, setup, _, pos| {
             let range = pos.offset(p.range.start)..pos.offset(p.range.end);
             features::code_actions(
                 checked,
@@ -568,7 +605,7 @@ impl Server<'_> {
     fn completion(&mut self, p: &CompletionParams) -> Option<Vec<lsp_types::CompletionItem>> {
         let at = &p.text_document_position;
         let (root, exclude, configured) =
-            self.with_checked(&at.text_document.uri, |_, setup, _, _| {
+            self.with_checked(&at.text_document.uri, false, |_, setup, _, _| {
                 (
                     setup.root.clone(),
                     setup.exclude.clone(),

@@ -361,3 +361,142 @@ fn a_document_outside_the_workspace_is_left_alone() {
         }
     }
 }
+
+/// Work made stale while the server was busy is not done: edits that a
+/// newer one supersedes are not checked (diagnostics come for the last
+/// version only), and a request cancelled by `$/cancelRequest` is answered
+/// `RequestCancelled` (-32800) without being worked on, while one not
+/// cancelled is answered. The server is kept busy by checking a large
+/// document (some megabytes, checked in pieces) when the later messages
+/// arrive, so they wait as one batch.
+#[test]
+fn stale_edits_and_cancelled_requests_are_not_worked_on() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let work = dir.path().canonicalize().expect("canonical");
+    write(&work, "urldb.toml", "");
+    let mut big = String::from("---\n");
+    for i in 0..60_000 {
+        big.push_str(&format!(
+            "---\n_path: /page/{i:07}\ncontent-type: text/html\n"
+        ));
+    }
+    let uri = format!("file://{}", work.join("example.com.yaml").display());
+    let mut child = support::urldb()
+        .current_dir(&work)
+        .arg("server")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start urldb server");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let send = |stdin: &mut std::process::ChildStdin, messages: &[serde_json::Value]| {
+        for m in messages {
+            stdin.write_all(&frame(&m.to_string())).expect("write");
+        }
+        stdin.flush().expect("flush");
+    };
+    send(
+        &mut stdin,
+        &[
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"capabilities": {}, "rootUri": format!("file://{}", work.display())}}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": big}}}),
+        ],
+    );
+    // While version 1 is checked: two edits, a request and its cancel,
+    // and a request that stays.
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    let edit = |version: i32, text: &str| {
+        serde_json::json!({"jsonrpc": "2.0",
+        "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": {"line": 3, "character": 19},
+                "end": {"line": 3, "character": 23}}, "text": text}]}})
+    };
+    let hover = |id: i32| {
+        serde_json::json!({"jsonrpc": "2.0", "id": id,
+        "method": "textDocument/hover", "params": {"textDocument": {"uri": uri},
+            "position": {"line": 3, "character": 2}}})
+    };
+    send(
+        &mut stdin,
+        &[
+            edit(2, "HTML"),
+            edit(3, "html"),
+            hover(7),
+            serde_json::json!({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 7}}),
+            hover(8),
+        ],
+    );
+    // Read the answers as they come, until version 3's diagnostics.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        loop {
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                if let Some(n) = line.trim().strip_prefix("Content-Length: ") {
+                    length = n.parse().unwrap_or(0);
+                }
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = vec![0; length];
+            if std::io::Read::read_exact(&mut stdout, &mut body).is_err() {
+                return;
+            }
+            let value: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            if tx.send(value).is_err() {
+                return;
+            }
+        }
+    });
+    let mut answers = Vec::new();
+    while let Ok(answer) = rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        let last = answer["params"]["version"] == 3;
+        answers.push(answer);
+        if last {
+            break;
+        }
+    }
+    send(
+        &mut stdin,
+        &[
+            serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown", "params": null}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+        ],
+    );
+    drop(stdin);
+    let status = child.wait().expect("urldb server");
+    answers.extend(rx.iter());
+    assert_eq!(status.code(), Some(0));
+    let answer = |id: i32| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(answer(7)["error"]["code"], -32800, "{:?}", answer(7));
+    assert!(answer(8).get("result").is_some(), "{:?}", answer(8));
+    let versions: Vec<i64> = answers
+        .iter()
+        .filter(|a| a["method"] == "textDocument/publishDiagnostics")
+        .filter_map(|a| a["params"]["version"].as_i64())
+        .collect();
+    assert_eq!(
+        versions,
+        [1, 3],
+        "version 2 was superseded before it was checked"
+    );
+}

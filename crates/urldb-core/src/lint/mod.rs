@@ -51,11 +51,25 @@ pub struct Checked {
 /// any other whole, as [`check_bytes`] does.
 pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
     if raw.len() >= 2 * pieces::PIECE_BYTES && !options.general_path_only {
-        if let Some(checked) = pieces::check(path, raw, options) {
+        if let Some(checked) = pieces::check(path, raw, options, true) {
             return checked;
         }
     }
     check_bytes(path, raw, options)
+}
+
+/// [`check_file`] for the findings alone, with no fix (an editor's
+/// diagnostics): a large canonical file stays in pieces even when a
+/// finding could be fixed, since no fix is weighed.
+pub fn check_findings(path: &Path, raw: &[u8], options: &Options) -> Checked {
+    if raw.len() >= 2 * pieces::PIECE_BYTES && !options.general_path_only {
+        if let Some(checked) = pieces::check(path, raw, options, false) {
+            return checked;
+        }
+    }
+    let mut checked = check_bytes(path, raw, options);
+    checked.findings.iter_mut().for_each(|f| f.fix = None);
+    checked
 }
 
 /// Check one file's bytes. `path` is shown to the user and gives the domain.

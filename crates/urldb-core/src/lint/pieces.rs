@@ -16,7 +16,8 @@
 //! need no tree afterwards. Anything else — a piece the fast reader
 //! refuses, a file that is not canonical (its layout findings compare the
 //! whole canonical text), a finding with a fix (`check --fix` edits the
-//! tree) — returns `None`, and the caller checks the file whole. The
+//! tree; the language server's diagnostics need no fix and keep the
+//! pieces) — returns `None`, and the caller checks the file whole. The
 //! results are the same either way: `tests/it/check/fast_path.rs` holds
 //! them to it.
 
@@ -50,8 +51,11 @@ struct Piece {
     canonical: bool,
 }
 
-/// Check `raw` in pieces, or `None` when it must be checked whole.
-pub(crate) fn check(path: &Path, raw: &[u8], options: &Options) -> Option<Checked> {
+/// Check `raw` in pieces, or `None` when it must be checked whole. With
+/// `fixes`, a finding with a fix sends the file to the whole path (fixes
+/// are weighed against every record's path, `fix::guard_path_fixes`);
+/// without, the findings keep no fix.
+pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> Option<Checked> {
     let text = std::str::from_utf8(raw).ok()?;
     if text.starts_with('\u{FEFF}') || !text.starts_with("---") {
         return None;
@@ -107,8 +111,11 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options) -> Option<Checke
     let canonical = sorted && pieces.iter().all(|p| p.canonical);
     // What the whole path does past this point needs the tree: layout
     // findings of a file that is not canonical, and fixes.
-    if !canonical || all.iter().any(Finding::fixable) {
+    if !canonical || (fixes && all.iter().any(Finding::fixable)) {
         return None;
+    }
+    if !fixes {
+        all.iter_mut().for_each(|f| f.fix = None);
     }
     let blocked_by = blocking(&all);
     let mut findings = options.selection.apply(all);
