@@ -50,10 +50,11 @@ pub struct Checked {
 /// core and without its tree (so [`Checked::documents`] is `None` for it),
 /// any other whole, as [`check_bytes`] does.
 pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
-    if raw.len() >= 2 * pieces::PIECE_BYTES && !options.general_path_only {
-        if let Some(checked) = pieces::check(path, raw, options, true) {
-            return checked;
-        }
+    if raw.len() >= 2 * pieces::PIECE_BYTES
+        && !options.general_path_only
+        && let Some(checked) = pieces::check(path, raw, options, true)
+    {
+        return checked;
     }
     check_bytes(path, raw, options)
 }
@@ -62,10 +63,11 @@ pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
 /// diagnostics): a large canonical file stays in pieces even when a
 /// finding could be fixed, since no fix is weighed.
 pub fn check_findings(path: &Path, raw: &[u8], options: &Options) -> Checked {
-    if raw.len() >= 2 * pieces::PIECE_BYTES && !options.general_path_only {
-        if let Some(checked) = pieces::check(path, raw, options, false) {
-            return checked;
-        }
+    if raw.len() >= 2 * pieces::PIECE_BYTES
+        && !options.general_path_only
+        && let Some(checked) = pieces::check(path, raw, options, false)
+    {
+        return checked;
     }
     let mut checked = check_bytes(path, raw, options);
     checked.findings.iter_mut().for_each(|f| f.fix = None);
