@@ -119,6 +119,7 @@ fn prepare(dir: &Path) -> Result<(), CacheError> {
             if let Some(base) = d.parent() {
                 std::fs::create_dir_all(base).map_err(io_at(base))?;
             }
+            #[cfg_attr(not(unix), allow(unused_mut))]
             let mut builder = std::fs::DirBuilder::new();
             #[cfg(unix)]
             {

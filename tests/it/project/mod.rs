@@ -1,6 +1,6 @@
 //! The project as users meet it: the README and docs run as written, the
-//! Action and pre-commit hooks, the schema, the generator, and the crate
-//! layering.
+//! Action and pre-commit hooks, the wheel and the release, the schema, the
+//! generator, and the crate layering.
 
 mod action;
 mod coming_from;
@@ -10,3 +10,4 @@ mod layers;
 mod pre_commit;
 mod readme;
 mod schema;
+mod wheel;

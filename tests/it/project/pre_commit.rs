@@ -1,9 +1,10 @@
 //! The real pre-commit framework runs this repository's hooks
 //! (`pre-commit try-repo`). One test lets pre-commit build urldb itself
-//! from the repository (`language: rust`, the hooks users pin); the others
-//! run the `-system` hooks with the release build the end-to-end tests
-//! share: the fmt hook fails on a non-canonical file and fixes it, the next
-//! run passes, and the check hook fails on a finding.
+//! from the repository (`language: rust`); the others run the `-system`
+//! hooks with the release build the end-to-end tests share: the fmt hook
+//! fails on a non-canonical file and fixes it, the next run passes, and the
+//! check hook fails on a finding. The hooks the README recommends, the
+//! pre-commit mirror's, are tested in `wheel.rs`.
 
 use crate::support::{git, oracles};
 
@@ -90,7 +91,7 @@ fn pre_commit_hooks_fail_fix_and_pass() {
     assert_eq!(passing.status.code(), Some(0), "{}", text(&passing));
 }
 
-/// The hooks users pin (`language: rust`): pre-commit clones this
+/// This repository's own hooks (`language: rust`): pre-commit clones this
 /// repository, builds urldb with cargo and runs it. The one place the
 /// suite lets pre-commit build.
 #[test]

@@ -45,7 +45,24 @@ pub(crate) fn locked<T>(name: &str, make: impl FnOnce() -> T) -> T {
 /// The virtual environment with the oracles, made on first use.
 pub(crate) fn venv() -> &'static Path {
     static VENV: OnceLock<PathBuf> = OnceLock::new();
-    VENV.get_or_init(|| locked("oracles-venv", make_venv))
+    VENV.get_or_init(|| {
+        locked("oracles-venv", || {
+            make_venv("oracles-venv", "tests/requirements.txt")
+        })
+    })
+}
+
+/// The virtual environment of the release tests' linters
+/// (`tests/release-requirements.txt`: actionlint, zizmor, shellcheck),
+/// made on first use: only the ignored tests of
+/// `tests/it/project/wheel.rs` need it.
+pub(crate) fn release_tools_venv() -> &'static Path {
+    static VENV: OnceLock<PathBuf> = OnceLock::new();
+    VENV.get_or_init(|| {
+        locked("release-tools-venv", || {
+            make_venv("release-tools-venv", "tests/release-requirements.txt")
+        })
+    })
 }
 
 /// The environment's Python (it has every package of the requirements).
@@ -88,11 +105,11 @@ pub(crate) fn venv_bin(name: &str) -> PathBuf {
     venv().join("bin").join(name)
 }
 
-fn make_venv() -> PathBuf {
-    let dir = target_tmp().join("oracles-venv");
-    let requirements_file = repo().join("tests/requirements.txt");
-    let requirements =
-        std::fs::read_to_string(&requirements_file).expect("read tests/requirements.txt");
+fn make_venv(name: &str, requirements: &str) -> PathBuf {
+    let dir = target_tmp().join(name);
+    let requirements_file = repo().join(requirements);
+    let requirements = std::fs::read_to_string(&requirements_file)
+        .unwrap_or_else(|e| panic!("read {}: {e}", requirements_file.display()));
     // The requirements it was made from: the same text, nothing to do.
     let stamp = dir.join("urldb-requirements.txt");
     if dir.join("bin/python").exists()
@@ -137,8 +154,9 @@ fn make_venv() -> PathBuf {
         .expect("run pip in the new environment");
     assert!(
         pip.status.success(),
-        "installing tests/requirements.txt into {} failed (PyPI must be reachable \
+        "installing {} into {} failed (PyPI must be reachable \
          the first time):\n{}",
+        requirements_file.display(),
         dir.display(),
         String::from_utf8_lossy(&pip.stderr)
     );
