@@ -109,7 +109,7 @@ impl Trend {
 }
 
 /// How many URLs one run checked and found broken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunCount {
     pub id: String,
