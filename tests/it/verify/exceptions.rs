@@ -558,3 +558,83 @@ fn max_age_skips_what_passed_recently_and_checks_the_oldest_first() {
     let run = verify(db.path(), &["--max-age", "7d"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
+
+/// The fenced block after `<!-- example: NAME -->` in a doc page.
+fn doc_example(doc: &str, name: &str) -> String {
+    let marker = format!("<!-- example: {name} -->");
+    let after = doc
+        .split_once(&marker)
+        .unwrap_or_else(|| panic!("no {marker}"))
+        .1;
+    let body = after
+        .split_once("```")
+        .and_then(|(_, rest)| rest.split_once('\n'))
+        .expect("a fenced block")
+        .1;
+    body.split_once("```").expect("its end").0.to_string()
+}
+
+#[test]
+fn the_documented_example_runs_as_shown() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/verify-exceptions.md")).expect("read");
+    let server = support::http::listen(|mut stream: TcpStream, path| {
+        let html = [("Content-Type", "text/html")];
+        let answer = match path {
+            "/status" => response("503 Service Unavailable", &html, "maintenance"),
+            "/search" => response(
+                "403 Forbidden",
+                &[("Content-Type", "text/html"), ("cf-mitigated", "challenge")],
+                "",
+            ),
+            _ => response("200 OK", &html, "ok"),
+        };
+        let _ = stream.write_all(answer.as_bytes());
+    });
+    let dir = tempfile::tempdir().expect("tempdir");
+    for name in ["urldb.toml", "www.example.org.yaml"] {
+        std::fs::write(dir.path().join(name), doc_example(&doc, name)).expect("write");
+    }
+    let addr = format!("127.0.0.1:{}", server.port);
+    let out = support::urldb()
+        .current_dir(dir.path())
+        .args(["verify", "--allow-private", "--retries", "0", "--map"])
+        .arg(format!("www.example.org=http://{addr}"))
+        .env("EXAMPLE_TOKEN", "t0ken")
+        .env("NO_COLOR", "1")
+        .env_remove("URLDB_FORMAT")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run urldb");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout)
+        .replace(&format!("http://{addr}"), "https://www.example.org");
+    // The time taken is the run's own.
+    let shown: Vec<String> = stdout
+        .lines()
+        .map(|l| match l.rsplit_once(" in ") {
+            Some((head, tail)) if tail.ends_with(" s.") => format!("{head} in 0.01 s."),
+            _ => l.to_string(),
+        })
+        .collect();
+    assert_eq!(shown.join("\n") + "\n", doc_example(&doc, "output"));
+    let mut requested = server.requests.lock().expect("lock").clone();
+    requested.sort();
+    assert_eq!(requested, ["/", "/members", "/search", "/status"]);
+    let heads = server.heads.lock().expect("lock").clone();
+    assert!(
+        heads
+            .iter()
+            .all(|h| h.contains("Authorization: t0ken") || h.contains("authorization: t0ken")),
+        "{heads:?}"
+    );
+    assert!(heads.iter().all(|h| {
+        h.to_ascii_lowercase()
+            .contains("user-agent: example-link-check/1.0 (+https://www.example.org/bot)")
+    }));
+}
