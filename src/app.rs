@@ -262,21 +262,23 @@ pub(crate) fn capped_threads(asked: usize) -> usize {
 
 /// `--fail-on` of `verify` and `report`: what exits 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum FailOnArg {
+pub(crate) enum FailOnArg {
     /// Any broken URL.
     #[default]
     Any,
     /// Only URLs broken now that were not in their previous run (every
     /// failure, without history).
     New,
+    /// URLs answered by a bot wall fail too (with `any` or `new`: `any`
+    /// when given alone).
+    Blocked,
 }
 
-impl From<FailOnArg> for FailOn {
-    fn from(arg: FailOnArg) -> FailOn {
-        match arg {
-            FailOnArg::Any => FailOn::Any,
-            FailOnArg::New => FailOn::New,
-        }
+/// The `--fail-on` values given (comma-separated or repeated) as one rule.
+pub(crate) fn fail_on(args: &[FailOnArg]) -> FailOn {
+    FailOn {
+        new_only: args.contains(&FailOnArg::New) && !args.contains(&FailOnArg::Any),
+        blocked: args.contains(&FailOnArg::Blocked),
     }
 }
 

@@ -32,9 +32,9 @@ pub(crate) struct ReportArgs {
     #[arg(long, value_name = "BYTES", default_value_t = urldb_verify::markdown::SUMMARY_LIMIT as u64,
           value_parser = clap::value_parser!(u64).range(urldb_verify::markdown::SUMMARY_LIMIT_MIN as u64..))]
     pub summary_limit: u64,
-    /// What exits 1: any broken URL, or only newly broken ones (every one, without history).
-    #[arg(long, value_enum, default_value_t = FailOnArg::Any)]
-    pub fail_on: FailOnArg,
+    /// What exits 1: any broken URL, or only newly broken ones (every one, without history); `blocked` adds URLs a bot wall answered. Comma-separated or repeated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "any")]
+    pub fail_on: Vec<FailOnArg>,
 }
 
 pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
@@ -79,7 +79,7 @@ pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandE
         usize::try_from(args.summary_limit).unwrap_or(usize::MAX),
     )?;
     Ok(crate::app::verify_exit_status(
-        merged.conclusion(args.fail_on.into()),
+        merged.conclusion(crate::app::fail_on(&args.fail_on)),
     ))
 }
 

@@ -71,12 +71,15 @@ pub(crate) struct VerifyArgs {
     /// Runs kept in the history file, this one included.
     #[arg(long, value_name = "N", default_value_t = history::DEFAULT_KEEP, requires = "history")]
     pub history_keep: usize,
+    /// With --history: skip URLs that passed within this age (`7d`, `12h`, `30m`) and check the rest, the longest unchecked first.
+    #[arg(long, value_name = "AGE", requires = "history", value_parser = parse_age)]
+    pub max_age: Option<Duration>,
     /// This run's id in the history (the shards of one CI run share it) [default: the start time].
     #[arg(long, value_name = "ID")]
     pub run_id: Option<String>,
-    /// What exits 1: any broken URL, or only newly broken ones (every one, without history).
-    #[arg(long, value_enum, default_value_t = FailOnArg::Any)]
-    pub fail_on: FailOnArg,
+    /// What exits 1: any broken URL, or only newly broken ones (every one, without history); `blocked` adds URLs a bot wall answered. Comma-separated or repeated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "any")]
+    pub fail_on: Vec<FailOnArg>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -202,6 +205,9 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             );
         }
     }
+    if let (Some(age), Some(h)) = (args.max_age, &earlier) {
+        fresh_first(&mut plan, h, age);
+    }
     let checks = urldb_verify::run(&plan.checks, &client, &settings.run, &on_result);
     if let Some(bar) = &progress {
         bar.finish_and_clear();
@@ -232,7 +238,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     Ok(if !targets.errors.is_empty() {
         ExitStatus::Error
     } else {
-        crate::app::verify_exit_status(results.conclusion(args.fail_on.into()))
+        crate::app::verify_exit_status(results.conclusion(crate::app::fail_on(&args.fail_on)))
     })
 }
 
@@ -289,6 +295,11 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
             maps,
             cnames: args.cnames,
             both_schemes: args.both_schemes,
+            // `env:` values are read here, once; no message shows one.
+            exceptions: urldb_verify::exceptions::Exceptions::resolve(config, &|name| {
+                std::env::var(name).ok()
+            })
+            .map_err(|e| CommandError::Usage(e.to_string()))?,
         },
         client: ClientOptions {
             timeout,
@@ -307,6 +318,47 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
             ..RunOptions::default()
         },
     })
+}
+
+/// `--max-age`: leave out the URLs that passed within `age` (counted as
+/// fresh), and order the rest by when they were last judged, never first:
+/// a run cut short has checked the longest-unchecked URLs.
+fn fresh_first(plan: &mut plan::Plan, history: &history::History, age: Duration) {
+    let now = jiff::Timestamp::now();
+    let age = jiff::SignedDuration::try_from(age).unwrap_or(jiff::SignedDuration::MAX);
+    let cutoff = now.checked_sub(age).unwrap_or(jiff::Timestamp::MIN);
+    let before = plan.checks.len();
+    // A URL not requested (skipped, not checked) is never fresh.
+    plan.checks.retain(|c| {
+        c.skip.is_some()
+            || c.not_checked.is_some()
+            || history.last_passed(&c.url).is_none_or(|t| t < cutoff)
+    });
+    plan.fresh = before - plan.checks.len();
+    plan.checks
+        .sort_by_cached_key(|c| history.last_judged(&c.url));
+}
+
+/// `7d`, `12h`, `30m`, `90s`, `2w`: a whole number and a unit.
+fn parse_age(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("`{t}` is not an age like 7d, 12h or 30m"))?;
+    let unit_secs = match unit.trim() {
+        "s" => 1,
+        "m" | "min" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        "w" => 7 * 86_400,
+        _ => return Err(format!("`{t}` is not an age like 7d, 12h or 30m")),
+    };
+    n.checked_mul(unit_secs)
+        .filter(|&s| s > 0)
+        .map(Duration::from_secs)
+        .ok_or_else(|| format!("`{t}` is not an age like 7d, 12h or 30m"))
 }
 
 /// A progress bar on stderr when a person is watching: a terminal, not

@@ -83,6 +83,282 @@ pub struct VerifyConfig {
     pub concurrency: Option<usize>,
     pub timeout: Option<String>,
     pub retries: Option<u32>,
+    /// Statuses that pass for every host (`docs/verify-exceptions.md`).
+    #[serde(default)]
+    pub accept: Vec<StatusSpec>,
+    /// URLs and path patterns never requested, on any host.
+    #[serde(default)]
+    pub skip: Vec<String>,
+    /// The `User-Agent` sent instead of `urldb/VERSION`.
+    pub user_agent: Option<String>,
+    /// Request headers sent to every host (no `env:` values here).
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// The exceptions of one host (a domain file's name or a cname), on
+    /// top of those above: `[verify.domains."example.org"]`.
+    #[serde(default)]
+    pub domains: BTreeMap<String, VerifyExceptions>,
+}
+
+/// What `verify` accepts, skips and sends for one host
+/// (`[verify.domains."HOST"]`), or, as [`VerifyConfig::exceptions`], for
+/// every host.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct VerifyExceptions {
+    /// Statuses that pass whatever the record says: numbers or ranges,
+    /// `[403, 429, "500-599"]`.
+    #[serde(default)]
+    pub accept: Vec<StatusSpec>,
+    /// URLs never requested: robots.txt-style path patterns (`/private/`,
+    /// a prefix match after `%xx` decoding) or, in `[verify]` only, URLs
+    /// (`https://example.org/login`: that host, paths starting so).
+    #[serde(default)]
+    pub skip: Vec<String>,
+    /// The `User-Agent` sent instead of `urldb/VERSION`.
+    pub user_agent: Option<String>,
+    /// Request headers: `{ Accept-Language = "en" }`. A value
+    /// `"env:NAME"` is read from the environment when `verify` runs and
+    /// never printed; it is allowed only for one host
+    /// (`[verify.domains."HOST"]`).
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+}
+
+impl VerifyConfig {
+    /// The exceptions of `[verify]` itself, for every host.
+    pub fn exceptions(&self) -> VerifyExceptions {
+        VerifyExceptions {
+            accept: self.accept.clone(),
+            skip: self.skip.clone(),
+            user_agent: self.user_agent.clone(),
+            headers: self.headers.clone(),
+        }
+    }
+}
+
+/// One entry of `accept`: a status or a range of them (`"500-599"`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum StatusSpec {
+    Status(i64),
+    Range(String),
+}
+
+impl StatusSpec {
+    /// The statuses named, or the error (what is wrong, the text to point at).
+    pub fn range(&self) -> Result<std::ops::RangeInclusive<u16>, String> {
+        let status = |n: i64| {
+            u16::try_from(n)
+                .ok()
+                .filter(|n| (100..=599).contains(n))
+                .ok_or_else(|| format!("`{n}` is not an HTTP status (100 to 599)"))
+        };
+        match self {
+            StatusSpec::Status(n) => status(*n).map(|s| s..=s),
+            StatusSpec::Range(text) => {
+                let not = || format!("`{text}` is not a status or a range like \"500-599\"");
+                let (low, high) = match text.split_once('-') {
+                    Some((l, h)) => (l.trim(), h.trim()),
+                    None => (text.trim(), text.trim()),
+                };
+                let parse = |t: &str| t.parse::<i64>().map_err(|_| not());
+                let (low, high) = (status(parse(low)?)?, status(parse(high)?)?);
+                if low > high {
+                    return Err(not());
+                }
+                Ok(low..=high)
+            }
+        }
+    }
+}
+
+/// The prefix of a header value read from the environment.
+pub const ENV_PREFIX: &str = "env:";
+
+/// Headers urldb sets itself, or that would change what is judged
+/// (`Accept-Encoding` would make bodies compressed), or that name another
+/// host: never taken from the configuration.
+const RESERVED_HEADERS: [&str; 9] = [
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "accept-encoding",
+    "te",
+    "upgrade",
+    "user-agent",
+    "proxy-authorization",
+];
+
+/// A header name: an HTTP token (RFC 9110, section 5.6.2).
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// A header value written in the file: visible ASCII, spaces and tabs
+/// inside; no line break can end the header early.
+pub fn is_header_value(s: &str) -> bool {
+    s.bytes().all(|b| b == b'\t' || (b' '..=b'~').contains(&b)) && s.trim() == s
+}
+
+/// `env:NAME`: the variable's name, when it is one.
+pub fn env_name(value: &str) -> Option<&str> {
+    value.strip_prefix(ENV_PREFIX)
+}
+
+impl VerifyExceptions {
+    /// Check what serde cannot; `host` is the section's host (`None` for
+    /// `[verify]`). The error comes with the text to point at.
+    fn validate(&self, section: &str, host: Option<&str>) -> Result<(), (String, String)> {
+        for spec in &self.accept {
+            spec.range().map_err(|e| {
+                let needle = match spec {
+                    StatusSpec::Status(n) => n.to_string(),
+                    StatusSpec::Range(t) => format!("\"{t}\""),
+                };
+                (format!("{section}.accept: {e}"), needle)
+            })?;
+        }
+        for skip in &self.skip {
+            SkipPattern::parse(skip, host.is_some())
+                .map_err(|e| (format!("{section}.skip: {e}"), format!("\"{skip}\"")))?;
+        }
+        if let Some(agent) = &self.user_agent
+            && (agent.is_empty() || !is_header_value(agent) || env_name(agent).is_some())
+        {
+            return Err((
+                format!(
+                    "{section}.user-agent: expected printable ASCII text (no line breaks, no `env:`)"
+                ),
+                "user-agent".to_string(),
+            ));
+        }
+        for (name, value) in &self.headers {
+            let at = || name.clone();
+            if !is_token(name) {
+                return Err((
+                    format!(
+                        "{section}.headers: `{}` is not a header name",
+                        crate::text::escape(name)
+                    ),
+                    at(),
+                ));
+            }
+            if RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+                return Err((
+                    format!(
+                        "{section}.headers: `{name}` is set by urldb itself{}",
+                        if name.eq_ignore_ascii_case("user-agent") {
+                            " (use `user-agent = ...`)"
+                        } else {
+                            ""
+                        }
+                    ),
+                    at(),
+                ));
+            }
+            // The value is never quoted in an error: it may be a secret.
+            match env_name(value) {
+                Some(_) if host.is_none() => {
+                    return Err((
+                        format!(
+                            "{section}.headers.{name}: a value from the environment belongs to one host: \
+                             put it under [verify.domains.\"HOST\"]"
+                        ),
+                        at(),
+                    ));
+                }
+                Some(var) if !is_env_name(var) => {
+                    return Err((
+                        format!(
+                            "{section}.headers.{name}: `env:` must be followed by a variable name (letters, digits, `_`)"
+                        ),
+                        at(),
+                    ));
+                }
+                Some(_) => {}
+                None if !is_header_value(value) => {
+                    return Err((
+                        format!(
+                            "{section}.headers.{name}: the value must be printable ASCII, without line breaks or surrounding spaces"
+                        ),
+                        at(),
+                    ));
+                }
+                None => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_env_name(s: &str) -> bool {
+    s.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// One `skip` entry, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkipPattern {
+    /// The host a URL entry names; `None` for a path pattern.
+    pub host: Option<String>,
+    /// The scheme a URL entry names.
+    pub scheme: Option<String>,
+    /// A robots.txt-style path pattern (`crate::url::matches`).
+    pub path: String,
+}
+
+impl SkipPattern {
+    /// `/path-prefix`, or (outside a host's section) a URL.
+    pub fn parse(text: &str, in_host_section: bool) -> Result<SkipPattern, String> {
+        if text.starts_with('/') {
+            if text.chars().any(char::is_control) {
+                return Err(format!(
+                    "`{}` holds a control character",
+                    crate::text::escape(text)
+                ));
+            }
+            return Ok(SkipPattern {
+                host: None,
+                scheme: None,
+                path: text.to_string(),
+            });
+        }
+        let lower = text.to_ascii_lowercase();
+        if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+            return Err(format!(
+                "`{}` is neither a path pattern (starting with `/`) nor an http(s) URL",
+                crate::text::escape(text)
+            ));
+        }
+        if in_host_section {
+            return Err(format!(
+                "`{}`: a host's section skips paths (`/...`); URLs go in [verify] skip",
+                crate::text::escape(text)
+            ));
+        }
+        let url = crate::url::canonicalize_given(text).map_err(|e| e.to_string())?;
+        Ok(SkipPattern {
+            host: Some(url.host.clone()),
+            scheme: Some(url.scheme.as_str().to_string()),
+            path: url.path_and_query.clone(),
+        })
+    }
+}
+
+/// A `[verify.domains]` key as a host: lowercase, IDN as A-labels, no
+/// trailing dot.
+pub fn domain_key(key: &str) -> Result<String, String> {
+    let url = crate::url::canonicalize_given(key).map_err(|e| e.to_string())?;
+    if url.path_and_query != "/" || key.contains(['/', ':', '@', '?', '#']) {
+        return Err(format!("`{}` is not a host name", crate::text::escape(key)));
+    }
+    Ok(url.host)
 }
 
 /// A configuration problem: always exit code 2.
@@ -201,6 +477,17 @@ impl Config {
                 "verify.concurrency must be at least 1".to_string(),
                 "concurrency".to_string(),
             ));
+        }
+        config.verify.exceptions().validate("verify", None)?;
+        let mut hosts = std::collections::BTreeSet::new();
+        for (key, section) in &config.verify.domains {
+            let needle = format!("\"{key}\"");
+            let host =
+                domain_key(key).map_err(|e| (format!("verify.domains: {e}"), needle.clone()))?;
+            if !hosts.insert(host.clone()) {
+                return Err((format!("verify.domains: `{host}` has two sections"), needle));
+            }
+            section.validate(&format!("verify.domains.\"{host}\""), Some(&host))?;
         }
         Ok(())
     }
@@ -341,5 +628,62 @@ mod tests {
         assert_eq!(super::parse_duration("soon"), None);
         assert_eq!(super::parse_duration("3h"), None);
         assert_eq!(super::parse_duration(""), None);
+    }
+}
+
+#[cfg(test)]
+mod verify_tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, String> {
+        Config::parse(text).map_err(|(m, _)| m)
+    }
+
+    #[test]
+    fn statuses_and_ranges() {
+        let c = parse("[verify]\naccept = [403, \"500-503\", \"429\"]\n").expect("valid");
+        let ranges: Vec<_> = c.verify.accept.iter().map(|s| s.range()).collect();
+        assert_eq!(ranges, [Ok(403..=403), Ok(500..=503), Ok(429..=429)]);
+        for bad in ["[99]", "[600]", "[\"503-500\"]", "[\"5xx\"]", "[-1]"] {
+            let e = parse(&format!("[verify]\naccept = {bad}\n")).unwrap_err();
+            assert!(e.starts_with("verify.accept: "), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn secrets_belong_to_one_host_and_are_never_quoted() {
+        let ok = "[verify.domains.\"Example.ORG.\"]\nheaders = { Authorization = \"env:GITHUB_TOKEN\" }\n";
+        let c = parse(ok).expect("valid");
+        assert!(c.verify.domains.contains_key("Example.ORG."));
+        let e = parse("[verify]\nheaders = { Authorization = \"env:TOKEN\" }\n").unwrap_err();
+        assert!(e.contains("belongs to one host"), "{e}");
+        let e = parse("[verify]\nheaders = { X-A = \"se cret\\n\" }\n").unwrap_err();
+        assert!(!e.contains("se cret"), "{e}");
+        for bad in ["Host", "user-agent", "Accept-Encoding", "a b"] {
+            let text = format!("[verify]\nheaders = {{ \"{bad}\" = \"x\" }}\n");
+            assert!(parse(&text).is_err(), "{bad}");
+        }
+        let e = parse("[verify.domains.\"a.test\"]\nheaders = { A = \"env:1X\" }\n").unwrap_err();
+        assert!(e.contains("variable name"), "{e}");
+        let e = parse("[verify.domains.\"a.test\"]\n[verify.domains.\"A.test\"]\n").unwrap_err();
+        assert!(e.contains("two sections"), "{e}");
+        assert!(parse("[verify.domains.\"a.test/x\"]\n").is_err());
+    }
+
+    #[test]
+    fn skip_patterns() {
+        assert_eq!(
+            SkipPattern::parse("https://Example.org/login", false),
+            Ok(SkipPattern {
+                host: Some("example.org".into()),
+                scheme: Some("https".into()),
+                path: "/login".into()
+            })
+        );
+        assert!(SkipPattern::parse("https://example.org/x", true).is_err());
+        assert!(SkipPattern::parse("login", false).is_err());
+        assert!(SkipPattern::parse("/a\nb", false).is_err());
+        assert!(parse("[verify]\nskip = [\"/private/\", \"http://a.test/b\"]\n").is_ok());
+        assert!(parse("[verify]\nuser-agent = \"a\\nb\"\n").is_err());
     }
 }

@@ -64,6 +64,10 @@ struct Line<'a> {
     time: &'a str,
     status: Option<u16>,
     verdict: Verdict,
+    /// What kind of failure, skip, block or acceptance (`status`,
+    /// `accepted`, `challenge`, `skip`, ...), as in the JSON results.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'a str>,
     reason: Option<&'a str>,
     ms: u64,
 }
@@ -76,6 +80,8 @@ struct Key {
     started: String,
     url: String,
     verdict: Verdict,
+    #[serde(default)]
+    kind: Option<String>,
 }
 
 /// One run met in a history: its id, earliest start, URLs checked and
@@ -86,6 +92,9 @@ struct Run {
     started: String,
     checked: usize,
     broken: usize,
+    blocked: usize,
+    skipped: usize,
+    accepted: usize,
 }
 
 /// A history file as read: its runs in time order, each URL's verdicts,
@@ -133,6 +142,26 @@ impl History {
         self.malformed - self.warnings.len()
     }
 
+    /// When `url` was last judged (ok or broken) by a run, by that run's
+    /// start; `None` when never, or when no start time can be read.
+    pub fn last_judged(&self, url: &str) -> Option<jiff::Timestamp> {
+        self.last(url, Verdict::judged)
+    }
+
+    /// When `url` last passed, by that run's start.
+    pub fn last_passed(&self, url: &str) -> Option<jiff::Timestamp> {
+        self.last(url, |v| v == Verdict::Ok)
+    }
+
+    fn last(&self, url: &str, which: impl Fn(Verdict) -> bool) -> Option<jiff::Timestamp> {
+        self.urls
+            .get(url)?
+            .iter()
+            .filter(|(_, v)| which(*v))
+            .filter_map(|(run, _)| self.runs[*run].started.parse::<jiff::Timestamp>().ok())
+            .max()
+    }
+
     /// The ids of the runs, oldest first.
     pub fn run_ids(&self) -> impl Iterator<Item = &str> {
         self.runs.iter().map(|r| r.id.as_str())
@@ -169,6 +198,9 @@ impl History {
                 started: self.runs[r].started.clone(),
                 checked: self.runs[r].checked,
                 broken: self.runs[r].broken,
+                blocked: self.runs[r].blocked,
+                skipped: self.runs[r].skipped,
+                accepted: self.runs[r].accepted,
             })
             .collect();
         counts.push(RunCount {
@@ -176,6 +208,13 @@ impl History {
             started: run.started.clone(),
             checked: results.results.len(),
             broken: results.results.iter().filter(|r| r.is_broken()).count(),
+            blocked: results.results.iter().filter(|r| r.is_blocked()).count(),
+            skipped: results
+                .results
+                .iter()
+                .filter(|r| r.outcome == Verdict::Skipped)
+                .count(),
+            accepted: results.results.iter().filter(|r| r.is_accepted()).count(),
         });
         results.history = counts;
         let (deprecated, elapsed) = (results.summary.skipped_deprecated, results.summary.elapsed);
@@ -249,6 +288,9 @@ fn scan(shown: &str, mut input: impl BufRead, keep_lines: bool) -> Result<Scan, 
                             started: key.started.clone(),
                             checked: 0,
                             broken: 0,
+                            blocked: 0,
+                            skipped: 0,
+                            accepted: 0,
                         });
                         met.len() - 1
                     });
@@ -258,6 +300,12 @@ fn scan(shown: &str, mut input: impl BufRead, keep_lines: bool) -> Result<Scan, 
                     }
                     run.checked += 1;
                     run.broken += usize::from(key.verdict == Verdict::Broken);
+                    run.blocked += usize::from(key.verdict == Verdict::Blocked);
+                    run.skipped += usize::from(key.verdict == Verdict::Skipped);
+                    run.accepted += usize::from(
+                        key.verdict == Verdict::Ok
+                            && key.kind.as_deref() == Some(crate::results::ACCEPTED),
+                    );
                     history
                         .urls
                         .entry(key.url)
@@ -330,6 +378,7 @@ pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
             time: &run.started,
             status: r.status,
             verdict: r.outcome,
+            kind: r.kind.as_deref(),
             reason: r.reason.as_deref(),
             ms: r.ms,
         };

@@ -4,8 +4,9 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("urldb-data").textContent);
-  var rank = { broken: 0, "not-checked": 1, skipped: 2, ok: 3 };
-  var words = { broken: "broken", "not-checked": "not checked", skipped: "skipped", ok: "ok" };
+  var rank = { broken: 0, "not-checked": 1, blocked: 2, skipped: 3, excluded: 4, accepted: 5, ok: 6 };
+  var words = { broken: "broken", "not-checked": "not checked", blocked: "blocked", skipped: "skipped",
+    excluded: "skipped (urldb.toml)", accepted: "accepted", ok: "ok" };
   var tbody = document.querySelector("#urls tbody");
   var verdict = document.getElementById("verdict");
   var search = document.getElementById("search");
@@ -92,6 +93,8 @@
     var v = verdict.value;
     if (v === "broken") {
       if (r.verdict !== "broken" && r.verdict !== "not-checked") return false;
+    } else if (v === "ok") {
+      if (r.verdict !== "ok" && r.verdict !== "accepted") return false;
     } else if (v === "new" || v === "persistent" || v === "flaky") {
       if (r.trend !== v) return false;
     } else if (v !== "all" && r.verdict !== v) {

@@ -78,6 +78,12 @@ pub enum PageVerdict {
     NotChecked,
     /// Skipped by robots.txt.
     Skipped,
+    /// Not requested: a `skip` entry of `urldb.toml`, or `skip-verify`.
+    Excluded,
+    /// Passed by a status `urldb.toml` accepts.
+    Accepted,
+    /// A bot wall answered.
+    Blocked,
 }
 
 /// A broken URL's place in the history.
@@ -194,8 +200,20 @@ fn summary_line(c: &Summary) -> String {
     if c.not_checked > 0 {
         parts.push(format!("{} not checked for a faulty _path", c.not_checked));
     }
+    if c.accepted > 0 {
+        parts.push(format!("{} accepted", c.accepted));
+    }
+    if c.blocked > 0 {
+        parts.push(format!("{} blocked", c.blocked));
+    }
+    if c.skipped > 0 {
+        parts.push(format!("{} skipped by urldb.toml", c.skipped));
+    }
     if c.skipped_robots > 0 {
         parts.push(format!("{} skipped by robots.txt", c.skipped_robots));
+    }
+    if c.fresh > 0 {
+        parts.push(format!("{} fresh, not checked", c.fresh));
     }
     if c.skipped_deprecated > 0 {
         parts.push(format!("{} deprecated not checked", c.skipped_deprecated));
@@ -217,6 +235,10 @@ fn counts_section(body: &mut String, c: &Summary) {
     count("ok", "ok", c.ok, true);
     count("broken", "broken", c.broken, true);
     count("not-checked", "not checked", c.not_checked, false);
+    count("blocked", "blocked (bot wall)", c.blocked, false);
+    count("accepted", "accepted", c.accepted, false);
+    count("excluded", "skipped (urldb.toml)", c.skipped, false);
+    count("fresh", "fresh (--max-age)", c.fresh, false);
     count("private", "private address", c.private, false);
     count("skipped", "skipped (robots.txt)", c.skipped_robots, false);
     count("deprecated", "deprecated", c.skipped_deprecated, false);
@@ -302,8 +324,11 @@ fn table_section(body: &mut String, history: bool) {
          <option value=\"all\">all</option>\
          <option value=\"broken\">broken</option>\
          <option value=\"not-checked\">not checked</option>\
+         <option value=\"blocked\">blocked</option>\
          <option value=\"ok\">ok</option>\
-         <option value=\"skipped\">skipped</option>",
+         <option value=\"accepted\">accepted</option>\
+         <option value=\"excluded\">skipped (urldb.toml)</option>\
+         <option value=\"skipped\">skipped (robots.txt)</option>",
     );
     if history {
         body.push_str(

@@ -12,6 +12,8 @@
 //! record with `content-length` / `content-sha256` gets its body streamed
 //! and compared.
 
+pub mod blocked;
+pub mod exceptions;
 pub mod history;
 pub mod html;
 pub mod http;
@@ -199,9 +201,47 @@ impl Failure {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     Ok,
+    /// A status that would fail, accepted by `urldb.toml` (`accept`).
+    Accepted(u16),
     Broken(Failure),
+    /// A bot wall answered, not the URL's server.
+    Blocked(Blocked),
     /// `/robots.txt` disallows the path.
     SkippedByRobots,
+    /// Never requested: a `skip` entry or the record's `skip-verify`.
+    Skipped(exceptions::Skip),
+}
+
+/// Why an answer is `blocked` rather than broken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Blocked {
+    /// A 403, 429 or 503 that is a bot challenge ([`blocked`]).
+    Challenge(u16),
+    /// A 429 asking for a wait longer than urldb's cap.
+    RetryAfter(u64),
+}
+
+impl Blocked {
+    /// A stable name for machines: `challenge` or `retry-after`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Blocked::Challenge(_) => "challenge",
+            Blocked::RetryAfter(_) => "retry-after",
+        }
+    }
+}
+
+impl fmt::Display for Blocked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Blocked::Challenge(s) => write!(f, "blocked: a bot challenge (HTTP {s}{})", reason(*s)),
+            Blocked::RetryAfter(secs) => write!(
+                f,
+                "blocked: HTTP 429 Too Many Requests, Retry-After {secs} s (urldb waits at most {} s)",
+                MAX_RETRY_AFTER.as_secs()
+            ),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -293,16 +333,51 @@ pub fn judge(expect: &Expect, response: &Response) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Fetch one URL (never one that is not to be checked), retrying on connection errors, 5xx and 429, and judge
-/// the last answer.
+/// The outcome of an answer: the record's judgement ([`judge`]), then
+/// what the configuration accepts, then a bot wall.
+pub fn outcome(check: &UrlCheck, response: &Response) -> Outcome {
+    let failure = match judge(&check.expect, response) {
+        Ok(()) => return Outcome::Ok,
+        Err(f) => f,
+    };
+    let status = response.status;
+    let about_the_status = matches!(
+        failure,
+        Failure::Status(_)
+            | Failure::UnexpectedRedirect { .. }
+            | Failure::WrongRedirect { .. }
+            | Failure::NotARedirect { .. }
+    );
+    if about_the_status && check.request.accepts(status) {
+        return Outcome::Accepted(status);
+    }
+    if response.challenge {
+        return Outcome::Blocked(Blocked::Challenge(status));
+    }
+    if status == 429
+        && let Some(wait) = response.retry_after
+        && wait > MAX_RETRY_AFTER.as_secs()
+    {
+        return Outcome::Blocked(Blocked::RetryAfter(wait));
+    }
+    Outcome::Broken(failure)
+}
+
+/// Fetch one URL (never one that is not to be checked), retrying on
+/// connection errors, 5xx and 429 that would be broken, and judge the
+/// last answer.
 pub(crate) fn check_one(client: &Client, check: &UrlCheck, options: &RunOptions) -> CheckResult {
+    let unrequested = |outcome| CheckResult {
+        outcome,
+        status: None,
+        attempts: 0,
+        elapsed: Duration::ZERO,
+    };
     if let Some(reason) = &check.not_checked {
-        return CheckResult {
-            outcome: Outcome::Broken(Failure::NotChecked(reason.clone())),
-            status: None,
-            attempts: 0,
-            elapsed: Duration::ZERO,
-        };
+        return unrequested(Outcome::Broken(Failure::NotChecked(reason.clone())));
+    }
+    if let Some(skip) = &check.skip {
+        return unrequested(Outcome::Skipped(skip.clone()));
     }
     let start = Instant::now();
     let mode = if check.expect.wants_body() {
@@ -315,29 +390,30 @@ pub(crate) fn check_one(client: &Client, check: &UrlCheck, options: &RunOptions)
     loop {
         attempts += 1;
         let last = attempts > options.retries;
-        let result = client.get(&check.url, mode, None);
-        let retry_after = match &result {
-            Err(e) if e.is_transient() && !last => None,
-            Ok(r) if (r.status >= 500 || r.status == 429) && !last => r.retry_after,
-            _ => {
-                let (outcome, status) = match result {
-                    Err(e) => (Outcome::Broken(Failure::NoAnswer(e)), None),
-                    Ok(r) => (
-                        match judge(&check.expect, &r) {
-                            Ok(()) => Outcome::Ok,
-                            Err(f) => Outcome::Broken(f),
-                        },
-                        Some(r.status),
-                    ),
-                };
-                return CheckResult {
-                    outcome,
-                    status,
-                    attempts,
-                    elapsed: start.elapsed(),
-                };
+        let result = client.get_with(&check.url, mode, None, &check.request);
+        let (outcome, status, retry_after) = match result {
+            Err(e) if e.is_transient() && !last => (None, None, None),
+            Err(e) => (Some(Outcome::Broken(Failure::NoAnswer(e))), None, None),
+            Ok(r) => {
+                let outcome = outcome(check, &r);
+                let again = matches!(outcome, Outcome::Broken(_))
+                    && (r.status >= 500 || r.status == 429)
+                    && !last;
+                if again {
+                    (None, None, r.retry_after)
+                } else {
+                    (Some(outcome), Some(r.status), None)
+                }
             }
         };
+        if let Some(outcome) = outcome {
+            return CheckResult {
+                outcome,
+                status,
+                attempts,
+                elapsed: start.elapsed(),
+            };
+        }
         let pause = retry_after
             .map(|s| Duration::from_secs(s).min(MAX_RETRY_AFTER))
             .unwrap_or(wait)
@@ -374,7 +450,7 @@ pub fn run(
             scope.spawn(|| {
                 while let Some(ticket) = scheduler.next() {
                     let check = &checks[ticket.check];
-                    let result = if check.not_checked.is_some() {
+                    let result = if check.not_checked.is_some() || check.skip.is_some() {
                         check_one(client, check, options)
                     } else if options.respect_robots
                         && !robots.allowed(client, &check.origin, &check.path)
@@ -435,6 +511,7 @@ mod tests {
             retry_after: None,
             body: None,
             bytes: None,
+            challenge: false,
         }
     }
 

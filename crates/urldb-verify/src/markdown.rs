@@ -104,9 +104,12 @@ fn summary(out: &mut String, results: &Results, limit: usize) -> fmt::Result {
     writeln!(out)?;
     writeln!(
         out,
-        "| URLs | ok | broken | new | flaky | skipped (robots) | deprecated, not checked | problems |"
+        "| URLs | ok | broken | new | flaky | blocked | accepted | skipped | skipped (robots) | fresh | deprecated, not checked | problems |"
     )?;
-    writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|")?;
+    writeln!(
+        out,
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    )?;
     let dash = |n: usize| {
         if history {
             n.to_string()
@@ -116,13 +119,17 @@ fn summary(out: &mut String, results: &Results, limit: usize) -> fmt::Result {
     };
     writeln!(
         out,
-        "| {} | {} | {} | {} | {} | {} | {} | {} |",
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
         s.urls,
         s.ok,
         s.broken,
         dash(s.new),
         dash(s.flaky),
+        s.blocked,
+        s.accepted,
+        s.skipped,
         s.skipped_robots,
+        s.fresh,
         s.skipped_deprecated,
         s.problems
     )?;
@@ -151,6 +158,13 @@ fn summary(out: &mut String, results: &Results, limit: usize) -> fmt::Result {
     } else {
         section(out, limit, "Broken", &broken)?;
     }
+    let blocked: Vec<&UrlResult> = results.results.iter().filter(|r| r.is_blocked()).collect();
+    section(
+        out,
+        limit,
+        "Blocked by a bot wall (not counted as broken)",
+        &blocked,
+    )?;
     if !results.problems.is_empty() {
         writeln!(out)?;
         writeln!(out, "### Not verified")?;

@@ -24,7 +24,7 @@ fn plural(n: usize) -> &'static str {
 /// ([`urldb_core::text::escape`]); a newly broken URL is marked when the
 /// history says so.
 pub(crate) fn human_line(out: &mut dyn Write, r: &UrlResult) -> io::Result<()> {
-    if r.is_broken() {
+    if r.is_broken() || r.is_blocked() {
         writeln!(
             out,
             "{}:{}: {}: {}{}",
@@ -91,6 +91,27 @@ pub fn problem_line(problem: &Problem) -> String {
 /// The closing lines of a human report.
 pub(crate) fn human_summary(out: &mut dyn Write, s: &Summary, history: bool) -> io::Result<()> {
     let mut extra = vec![format!("{} ok", s.ok)];
+    if s.accepted > 0 {
+        extra.push(format!(
+            "{} of them by a status urldb.toml accepts",
+            s.accepted
+        ));
+    }
+    if s.blocked > 0 {
+        extra.push(format!("{} blocked by a bot wall", s.blocked));
+    }
+    if s.skipped > 0 {
+        extra.push(format!(
+            "{} skipped by urldb.toml or skip-verify",
+            s.skipped
+        ));
+    }
+    if s.fresh > 0 {
+        extra.push(format!(
+            "{} skipped as fresh (passed within --max-age)",
+            s.fresh
+        ));
+    }
     if history {
         extra.push(format!("{} newly broken", s.new));
         if s.flaky > 0 {
@@ -154,20 +175,33 @@ pub fn json(out: &mut dyn Write, results: &Results) -> io::Result<()> {
 /// JUnit XML: one test suite, one test case per URL.
 pub fn junit(out: &mut dyn Write, results: &Results) -> io::Result<()> {
     let summary = &results.summary;
+    // Blocked URLs are neither failures nor passes: JUnit's `skipped`,
+    // with a message that says which; the properties count each apart.
+    let skipped = summary.skipped_robots + summary.skipped + summary.blocked;
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
-        r#"<testsuites name="urldb verify" tests="{}" failures="{}" skipped="{}">"#,
-        summary.urls, summary.broken, summary.skipped_robots
+        r#"<testsuites name="urldb verify" tests="{}" failures="{}" skipped="{skipped}">"#,
+        summary.urls, summary.broken
     )?;
     writeln!(
         out,
-        r#"  <testsuite name="urldb verify" tests="{}" failures="{}" skipped="{}" time="{:.3}">"#,
+        r#"  <testsuite name="urldb verify" tests="{}" failures="{}" skipped="{skipped}" time="{:.3}">"#,
         summary.urls,
         summary.broken,
-        summary.skipped_robots,
         summary.elapsed.as_secs_f64()
     )?;
+    writeln!(out, "    <properties>")?;
+    for (name, n) in [
+        ("blocked", summary.blocked),
+        ("accepted", summary.accepted),
+        ("skipped", summary.skipped),
+        ("skipped-robots", summary.skipped_robots),
+        ("fresh", summary.fresh),
+    ] {
+        writeln!(out, r#"      <property name="{name}" value="{n}"/>"#)?;
+    }
+    writeln!(out, "    </properties>")?;
     for r in &results.results {
         write!(
             out,
@@ -179,12 +213,23 @@ pub fn junit(out: &mut dyn Write, results: &Results) -> io::Result<()> {
             r.ms as f64 / 1000.0
         )?;
         match r.outcome {
-            Verdict::Ok => writeln!(out, "/>")?,
-            Verdict::Skipped => {
+            Verdict::Ok if r.is_accepted() => {
                 writeln!(out, ">")?;
                 writeln!(
                     out,
-                    r#"      <skipped message="disallowed by robots.txt"/>"#
+                    r#"      <system-out>{}</system-out>"#,
+                    xml(r.reason.as_deref().unwrap_or("accepted"))
+                )?;
+                writeln!(out, "    </testcase>")?;
+            }
+            Verdict::Ok => writeln!(out, "/>")?,
+            Verdict::Skipped | Verdict::Blocked => {
+                writeln!(out, ">")?;
+                writeln!(
+                    out,
+                    r#"      <skipped type="{}" message="{}"/>"#,
+                    xml(r.kind.as_deref().unwrap_or("skipped")),
+                    xml(r.reason.as_deref().unwrap_or("skipped"))
                 )?;
                 writeln!(out, "    </testcase>")?;
             }
@@ -226,6 +271,29 @@ pub fn github<W: Write>(out: &mut urldb_core::gate::Gate<W>, results: &Results) 
             )))
         ))?;
     }
+    for r in results.results.iter().filter(|r| r.is_blocked()) {
+        out.command(&format!(
+            "::warning file={},line={},title={}::{}",
+            property(&escape(&r.file)),
+            r.line,
+            property(&escape(&format!(
+                "urldb verify (blocked: {})",
+                r.kind.as_deref().unwrap_or("blocked")
+            ))),
+            data(&escape(&format!(
+                "{}: {}",
+                r.url,
+                r.reason.as_deref().unwrap_or("blocked")
+            )))
+        ))?;
+    }
+    let s = &results.summary;
+    if s.blocked + s.accepted + s.skipped + s.fresh > 0 {
+        out.command(&format!(
+            "::notice title=urldb verify::{} blocked, {} accepted, {} skipped, {} fresh",
+            s.blocked, s.accepted, s.skipped, s.fresh
+        ))?;
+    }
     for p in &results.problems {
         let line = p.line.map(|l| format!(",line={l}")).unwrap_or_default();
         out.command(&format!(
@@ -250,6 +318,10 @@ pub fn html_page(results: &Results) -> HtmlPage {
             status: r.status,
             verdict: if r.is_not_checked() {
                 html::PageVerdict::NotChecked
+            } else if r.is_accepted() {
+                html::PageVerdict::Accepted
+            } else if r.is_skipped_by_choice() {
+                html::PageVerdict::Excluded
             } else {
                 html_verdict(r.outcome)
             },
@@ -264,7 +336,7 @@ pub fn html_page(results: &Results) -> HtmlPage {
                 _ if t.flaky => Some(html::PageTrend::Flaky),
                 Class::New => Some(html::PageTrend::New),
                 Class::Persistent => Some(html::PageTrend::Persistent),
-                Class::Passing | Class::Skipped => None,
+                Class::Passing | Class::Skipped | Class::Blocked => None,
             }),
         })
         .collect();
@@ -282,5 +354,6 @@ fn html_verdict(v: Verdict) -> html::PageVerdict {
         Verdict::Ok => html::PageVerdict::Ok,
         Verdict::Broken => html::PageVerdict::Broken,
         Verdict::Skipped => html::PageVerdict::Skipped,
+        Verdict::Blocked => html::PageVerdict::Blocked,
     }
 }

@@ -3,6 +3,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::exceptions::{Exceptions, Request, SKIP_VERIFY, Skip};
 
 use urldb_core::model::domain::{self, Record};
 use urldb_core::model::media_type;
@@ -96,6 +99,8 @@ pub struct PlanOptions {
     pub cnames: bool,
     /// Both `http` and `https`, whatever the `https` key says.
     pub both_schemes: bool,
+    /// `urldb.toml`'s `[verify]` exceptions.
+    pub exceptions: Exceptions,
 }
 
 /// What a record promises about its URL.
@@ -146,6 +151,10 @@ pub struct UrlCheck {
     /// Why this record is not requested at all (a [`BLOCKING`] finding, or
     /// a URL that cannot be built from its parts).
     pub not_checked: Option<String>,
+    /// Why this URL is skipped (a `skip` entry, the record's `skip-verify`).
+    pub skip: Option<Skip>,
+    /// What the request carries for its host, and the statuses accepted.
+    pub request: Arc<Request>,
 }
 
 /// A file or record that cannot be verified (exit 2: `check` reports why).
@@ -161,6 +170,8 @@ pub struct Plan {
     pub checks: Vec<UrlCheck>,
     /// Records skipped because they are `deprecated`.
     pub deprecated: usize,
+    /// URLs left out by `--max-age`: they passed recently.
+    pub fresh: usize,
     pub problems: Vec<Problem>,
 }
 
@@ -218,6 +229,7 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
         return;
     }
     let https = domain::https(docs);
+    let case_sensitive = domain::case_sensitive_paths(docs);
     let mut hosts = vec![domain.as_str()];
     if options.cnames {
         hosts.extend(cnames.iter().copied());
@@ -259,11 +271,19 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                 .as_ref()
                 .is_some_and(|s| s.start <= f.span.start && f.span.start <= s.end)
         });
+        let skip_verify = categories.contains(&SKIP_VERIFY).then(|| Skip {
+            kind: SKIP_VERIFY,
+            reason: format!("skipped: the record has the category `{SKIP_VERIFY}`"),
+        });
         // A map can make two hosts or schemes one URL: fetch it once.
         let first = plan.checks.len();
         for host in &hosts {
             let mapped = options.maps.get(*host);
+            let request = options.exceptions.request(host);
             for scheme in schemes {
+                let skip = skip_verify
+                    .clone()
+                    .or_else(|| options.exceptions.skip(scheme, host, path, case_sensitive));
                 let (scheme, authority) = match mapped {
                     Some(t) => (t.scheme.as_deref().unwrap_or(scheme), t.authority.as_str()),
                     None => (*scheme, *host),
@@ -281,6 +301,8 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                         line,
                         expect: expect.clone(),
                         not_checked: None,
+                        skip,
+                        request: Arc::clone(&request),
                     },
                     Err(reason) => UrlCheck {
                         url: format!("{scheme}://{authority}{path}"),
@@ -290,6 +312,8 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                         line,
                         expect: expect.clone(),
                         not_checked: Some(reason),
+                        skip: None,
+                        request: Arc::clone(&request),
                     },
                 };
                 if plan.checks[first..].iter().any(|c| c.url == check.url) {

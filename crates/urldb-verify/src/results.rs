@@ -20,6 +20,11 @@ use super::{CheckResult, Failure, Outcome};
 use crate::http::FetchError;
 use urldb_core::source::display_path;
 
+/// [`UrlResult::kind`] of a URL passed by an accepted status.
+pub const ACCEPTED: &str = "accepted";
+/// [`UrlResult::kind`] of a URL that robots.txt disallows.
+pub const ROBOTS: &str = "robots";
+
 /// One URL checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -50,6 +55,21 @@ pub struct UrlResult {
 impl UrlResult {
     pub fn is_broken(&self) -> bool {
         self.outcome == Verdict::Broken
+    }
+
+    pub fn is_blocked(&self) -> bool {
+        self.outcome == Verdict::Blocked
+    }
+
+    /// Passed by a status that `urldb.toml` accepts.
+    pub fn is_accepted(&self) -> bool {
+        self.outcome == Verdict::Ok && self.kind.as_deref() == Some(ACCEPTED)
+    }
+
+    /// Not requested by `urldb.toml`'s `skip` or the record's `skip-verify`
+    /// (robots.txt skips are counted apart).
+    pub fn is_skipped_by_choice(&self) -> bool {
+        self.outcome == Verdict::Skipped && self.kind.as_deref() != Some(ROBOTS)
     }
 
     /// Broken without a request: the record's `_path` is at fault.
@@ -92,6 +112,19 @@ pub struct Summary {
     pub urls: usize,
     pub ok: usize,
     pub broken: usize,
+    /// Answered by a bot wall: not broken, not ok.
+    #[serde(default)]
+    pub blocked: usize,
+    /// Of the ok ones: passed by a status `urldb.toml` accepts.
+    #[serde(default)]
+    pub accepted: usize,
+    /// Not requested: a `skip` entry of `urldb.toml`, or the record's
+    /// category `skip-verify`.
+    #[serde(default)]
+    pub skipped: usize,
+    /// With `--max-age`: URLs left out because they passed within it.
+    #[serde(default)]
+    pub fresh: usize,
     pub skipped_robots: usize,
     /// `deprecated` records not checked.
     pub skipped_deprecated: usize,
@@ -140,15 +173,15 @@ pub enum Conclusion {
     Problems,
 }
 
-/// What exits 1: any broken URL, or only newly broken ones.
+/// What exits 1: any broken URL or only newly broken ones, and whether
+/// blocked URLs fail too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum FailOn {
-    /// Any broken URL.
-    #[default]
-    Any,
+pub struct FailOn {
     /// Only URLs broken now that were not in their previous run (every
-    /// failure, without history).
-    New,
+    /// failure, without history); else any broken URL.
+    pub new_only: bool,
+    /// URLs answered by a bot wall fail too.
+    pub blocked: bool,
 }
 
 impl Results {
@@ -161,10 +194,28 @@ impl Results {
             .map(|(c, r)| {
                 let (outcome, kind, reason) = match &r.outcome {
                     Outcome::Ok => (Verdict::Ok, None, None),
+                    Outcome::Accepted(status) => (
+                        Verdict::Ok,
+                        Some(ACCEPTED.to_string()),
+                        Some(format!(
+                            "{}, accepted by urldb.toml",
+                            Failure::Status(*status)
+                        )),
+                    ),
+                    Outcome::Blocked(b) => (
+                        Verdict::Blocked,
+                        Some(b.kind().to_string()),
+                        Some(b.to_string()),
+                    ),
                     Outcome::SkippedByRobots => (
                         Verdict::Skipped,
-                        Some("robots".to_string()),
+                        Some(ROBOTS.to_string()),
                         Some("disallowed by robots.txt".to_string()),
+                    ),
+                    Outcome::Skipped(skip) => (
+                        Verdict::Skipped,
+                        Some(skip.kind.to_string()),
+                        Some(skip.reason.clone()),
                     ),
                     Outcome::Broken(f) => (
                         Verdict::Broken,
@@ -206,6 +257,7 @@ impl Results {
         };
         results.sort();
         results.recount(plan.deprecated, elapsed);
+        results.summary.fresh = plan.fresh;
         // The private and not-checked counts need the failure itself.
         results.summary.private = checks
             .iter()
@@ -225,19 +277,25 @@ impl Results {
 
     /// Count again from the results (after a merge or a classification).
     pub fn recount(&mut self, deprecated: usize, elapsed: Duration) {
-        let private = self.summary.private;
+        let (private, fresh) = (self.summary.private, self.summary.fresh);
         let mut s = Summary {
             urls: self.results.len(),
             skipped_deprecated: deprecated,
             problems: self.problems.len(),
             private,
+            fresh,
             elapsed,
             ..Summary::default()
         };
         for r in &self.results {
             match r.outcome {
-                Verdict::Ok => s.ok += 1,
+                Verdict::Ok => {
+                    s.ok += 1;
+                    s.accepted += usize::from(r.is_accepted());
+                }
+                Verdict::Skipped if r.is_skipped_by_choice() => s.skipped += 1,
                 Verdict::Skipped => s.skipped_robots += 1,
+                Verdict::Blocked => s.blocked += 1,
                 Verdict::Broken => {
                     s.broken += 1;
                     if r.is_not_checked() {
@@ -259,10 +317,17 @@ impl Results {
     /// everything), failures (broken URLs: all, or only new ones), or
     /// neither. The binary turns this into its exit code.
     pub fn conclusion(&self, fail_on: FailOn) -> Conclusion {
-        let failing = match fail_on {
-            FailOn::Any => self.summary.broken,
-            FailOn::New => self.summary.new,
+        let broken = if fail_on.new_only {
+            self.summary.new
+        } else {
+            self.summary.broken
         };
+        let failing = broken
+            + if fail_on.blocked {
+                self.summary.blocked
+            } else {
+                0
+            };
         if !self.problems.is_empty() {
             Conclusion::Problems
         } else if failing > 0 {
@@ -302,6 +367,7 @@ pub fn merge(inputs: Vec<Results>) -> (Results, Vec<Duplicate>) {
     let mut duplicates = Vec::new();
     let mut deprecated = 0;
     let mut private = 0;
+    let mut fresh = 0;
     let mut elapsed = Duration::ZERO;
     let mut own_runs = HashSet::new();
     let mut counts: Vec<RunCount> = Vec::new();
@@ -313,6 +379,7 @@ pub fn merge(inputs: Vec<Results>) -> (Results, Vec<Duplicate>) {
     for (i, input) in inputs.into_iter().enumerate() {
         deprecated = deprecated.max(input.summary.skipped_deprecated);
         private += input.summary.private;
+        fresh += input.summary.fresh;
         for run in &input.runs {
             elapsed = elapsed.max(Duration::from_millis(run.elapsed_ms));
         }
@@ -344,6 +411,9 @@ pub fn merge(inputs: Vec<Results>) -> (Results, Vec<Duplicate>) {
                 Some(k) if own_runs.contains(&c.id) => {
                     k.checked += c.checked;
                     k.broken += c.broken;
+                    k.blocked += c.blocked;
+                    k.skipped += c.skipped;
+                    k.accepted += c.accepted;
                 }
                 Some(_) => {}
                 None => counts.push(c),
@@ -355,6 +425,7 @@ pub fn merge(inputs: Vec<Results>) -> (Results, Vec<Duplicate>) {
         runs,
         summary: Summary {
             private,
+            fresh,
             ..Summary::default()
         },
         results: by_key.into_values().map(|(_, r)| r).collect(),

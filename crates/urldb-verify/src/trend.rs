@@ -11,8 +11,11 @@ use serde::{Deserialize, Serialize};
 pub enum Verdict {
     Ok,
     Broken,
-    /// Disallowed by `/robots.txt`.
+    /// Not requested: disallowed by `/robots.txt`, or skipped by
+    /// `urldb.toml` or the record's `skip-verify`.
     Skipped,
+    /// A bot wall answered (`docs/verify-exceptions.md`): neither ok nor broken.
+    Blocked,
 }
 
 /// Where a URL stands against its history.
@@ -26,8 +29,10 @@ pub enum Class {
     Persistent,
     /// Passing now.
     Passing,
-    /// Skipped by robots.txt now.
+    /// Skipped now.
     Skipped,
+    /// Blocked by a bot wall now.
+    Blocked,
 }
 
 /// A URL's trend: its class, whether it is flaky, and its verdicts in the
@@ -38,7 +43,8 @@ pub struct Trend {
     pub class: Class,
     /// It recovered from a failure (broken, then ok) within the kept runs.
     pub flaky: bool,
-    /// In JSON one letter a run: `o` ok, `x` broken, `-` skipped, e.g.
+    /// In JSON one letter a run: `o` ok, `x` broken, `-` skipped, `b`
+    /// blocked, e.g.
     /// `"oox"` (a list would be a line a run in pretty-printed JSON, 30
     /// lines for each URL).
     #[serde(with = "letters")]
@@ -55,6 +61,7 @@ mod letters {
             Verdict::Ok => b'o',
             Verdict::Broken => b'x',
             Verdict::Skipped => b'-',
+            Verdict::Blocked => b'b',
         };
         // Written for every URL of a report: on the stack when it fits
         // (the default keeps 30 runs).
@@ -79,11 +86,19 @@ mod letters {
                 'o' => Ok(Verdict::Ok),
                 'x' => Ok(Verdict::Broken),
                 '-' => Ok(Verdict::Skipped),
+                'b' => Ok(Verdict::Blocked),
                 _ => Err(serde::de::Error::custom(
-                    "recent: expected only the letters o, x and -",
+                    "recent: expected only the letters o, x, - and b",
                 )),
             })
             .collect()
+    }
+}
+
+impl Verdict {
+    /// The URL's own server answered for it: ok or broken.
+    pub fn judged(self) -> bool {
+        matches!(self, Verdict::Ok | Verdict::Broken)
     }
 }
 
@@ -94,13 +109,22 @@ impl Trend {
 }
 
 /// How many URLs one run checked and found broken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunCount {
     pub id: String,
     pub started: String,
     pub checked: usize,
     pub broken: usize,
+    /// Answered by a bot wall.
+    #[serde(default)]
+    pub blocked: usize,
+    /// Not requested (robots.txt, `urldb.toml`, `skip-verify`).
+    #[serde(default)]
+    pub skipped: usize,
+    /// Passed by a status `urldb.toml` accepts.
+    #[serde(default)]
+    pub accepted: usize,
 }
 
 /// Classify one URL's verdict now against its verdicts in the kept
@@ -111,13 +135,14 @@ pub(crate) fn classify(earlier: &[Verdict], now: Verdict) -> Trend {
     let class = match now {
         Verdict::Ok => Class::Passing,
         Verdict::Skipped => Class::Skipped,
-        Verdict::Broken => match earlier.iter().rev().find(|v| **v != Verdict::Skipped) {
+        Verdict::Blocked => Class::Blocked,
+        Verdict::Broken => match earlier.iter().rev().find(|v| v.judged()) {
             Some(Verdict::Broken) => Class::Persistent,
             _ => Class::New,
         },
     };
-    // Broken, then ok, in the runs that checked it (skips left out).
-    let checked = recent.iter().filter(|v| **v != Verdict::Skipped);
+    // Broken, then ok, in the runs that judged it (skips and walls left out).
+    let checked = recent.iter().filter(|v| v.judged());
     let flaky = checked
         .clone()
         .zip(checked.skip(1))
@@ -132,7 +157,7 @@ pub(crate) fn classify(earlier: &[Verdict], now: Verdict) -> Trend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Verdict::{Broken, Ok as Pass, Skipped};
+    use Verdict::{Blocked, Broken, Ok as Pass, Skipped};
 
     #[test]
     fn classes() {
@@ -144,6 +169,12 @@ mod tests {
             Class::Persistent
         );
         assert_eq!(classify(&[Broken], Pass).class, Class::Passing);
+        assert_eq!(
+            classify(&[Broken, Blocked], Broken).class,
+            Class::Persistent
+        );
+        assert_eq!(classify(&[Broken], Blocked).class, Class::Blocked);
+        assert!(classify(&[Broken, Blocked], Pass).flaky);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! `schemas/domain-file.schema.json` accepts every document of the example
+//! The schemas: `schemas/urldb.toml.schema.json` agrees with urldb on
+//! configurations (last test); `schemas/domain-file.schema.json` accepts every document of the example
 //! database and rejects broken ones — checked by the real `jsonschema`
 //! validator (Python) over documents loaded by PyYAML, as an editor's YAML
 //! language server would see them.
@@ -87,6 +88,89 @@ fn broken_documents_are_rejected() {
             last.ends_with(":invalid"),
             "{name} ({}) accepted: {results:?}",
             cases[i]
+        );
+    }
+}
+
+/// `schemas/urldb.toml.schema.json` and urldb agree on which `urldb.toml`
+/// files are valid: the `jsonschema` validator over Python's `tomllib`,
+/// against `urldb check` reading the same file (exit 2 for a bad one).
+#[test]
+fn urldb_toml_schema_agrees_with_urldb() {
+    const VALIDATE_TOML: &str = r#"
+import json, sys, tomllib, jsonschema
+validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+for path in sys.argv[2:]:
+    errors = list(validator.iter_errors(tomllib.load(open(path, "rb"))))
+    print("ok" if not errors else "invalid")
+"#;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/verify-exceptions.md")).expect("read");
+    let documented = doc
+        .split_once("<!-- example: urldb.toml -->\n```toml\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("the documented example")
+        .0
+        .to_string();
+    let cases: Vec<(String, bool)> = [
+        (documented.as_str(), true),
+        ("", true),
+        ("style = \"pyyaml\"\n[lint]\nignore = [\"path-case\"]\nseverity = { path-case = \"warning\" }\n[verify]\nconcurrency = 4\ntimeout = \"10s\"\n", true),
+        ("[verify]\naccept = [403, \"500-599\", \" 429 \"]\nskip = [\"/a\", \"HTTPS://b.test/x\"]\nheaders = { X-A = \"b c\" }\n", true),
+        ("[verify.domains.\"a.test\"]\nskip = [\"/x\"]\nheaders = { Authorization = \"env:TOKEN_1\" }\nuser-agent = \"bot/1\"\n", true),
+        ("[verify]\naccept = [600]\n", false),
+        ("[verify]\naccept = [\"5xx\"]\n", false),
+        ("[verify]\nskip = [\"private\"]\n", false),
+        ("[verify]\nheaders = { Authorization = \"env:TOKEN\" }\n", false),
+        ("[verify]\nheaders = { Host = \"evil.test\" }\n", false),
+        ("[verify]\nheaders = { user-agent = \"x\" }\n", false),
+        ("[verify]\nheaders = { X-A = \" padded\" }\n", false),
+        ("[verify]\nuser-agent = \"env:UA\"\n", false),
+        ("[verify]\nexclude = [\"/x\"]\n", false),
+        ("[verify.domains.\"a.test\"]\nskip = [\"https://a.test/x\"]\n", false),
+        ("[verify.domains.\"a.test\"]\nheaders = { A = \"env:1X\" }\n", false),
+        ("[verify.domains.\"a.test\"]\nretries = 1\n", false),
+    ]
+    .into_iter()
+    .map(|(t, v)| (t.to_string(), v))
+    .collect();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut files = Vec::new();
+    for (i, (text, _)) in cases.iter().enumerate() {
+        let case = dir.path().join(format!("case{i}"));
+        std::fs::create_dir(&case).expect("mkdir");
+        std::fs::write(case.join("urldb.toml"), text).expect("write");
+        std::fs::write(
+            case.join("a.test.yaml"),
+            "---\n---\n_path: /\ncontent-type: text/html\n",
+        )
+        .expect("write");
+        files.push(case.join("urldb.toml"));
+    }
+    let out = Command::new(support::python())
+        .arg("-c")
+        .arg(VALIDATE_TOML)
+        .arg(root.join("schemas/urldb.toml.schema.json"))
+        .args(&files)
+        .output()
+        .expect("python3 with jsonschema");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let schema: Vec<bool> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l == "ok")
+        .collect();
+    for (i, (text, valid)) in cases.iter().enumerate() {
+        let urldb = support::run_in(&dir.path().join(format!("case{i}")), &["check"]);
+        let urldb_valid = urldb.status.code() != Some(2);
+        assert_eq!(
+            (schema[i], urldb_valid),
+            (*valid, *valid),
+            "case {i} (schema, urldb):\n{text}\n{}",
+            String::from_utf8_lossy(&urldb.stderr)
         );
     }
 }

@@ -27,6 +27,7 @@ impl Server {
             port,
             connections,
             requests,
+            ..
         } = support::http::listen(|mut stream, _| {
             let _ = stream.write_all(
                 b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nok",

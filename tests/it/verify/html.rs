@@ -308,12 +308,14 @@ fn history_page() -> HtmlPage {
                 started: format!("{d}T00:00:00.000Z"),
                 broken: [1, 2, 1, 3][i],
                 checked: 4,
+                ..RunCount::default()
             })
             .chain(std::iter::once(RunCount {
                 id: "latest".to_string(),
                 started: "2026-11-23T00:00:00.000Z".to_string(),
                 broken: 3,
                 checked: 4,
+                ..RunCount::default()
             }))
             .collect(),
         problems: vec![format!("error: bad.yaml{evil}")],

@@ -331,8 +331,8 @@ fn history_tells_new_from_persistent_and_flaky_and_keeps_n_runs() {
     assert_eq!(
         second["history"],
         serde_json::json!([
-            {"id": "r1", "started": first["runs"][0]["started"], "checked": 300, "broken": 4},
-            {"id": "r2", "started": second["runs"][0]["started"], "checked": 300, "broken": 4},
+            {"id": "r1", "started": first["runs"][0]["started"], "checked": 300, "broken": 4, "blocked": 0, "skipped": 0, "accepted": 0},
+            {"id": "r2", "started": second["runs"][0]["started"], "checked": 300, "broken": 4, "blocked": 0, "skipped": 0, "accepted": 0},
         ])
     );
 
@@ -550,7 +550,7 @@ fn shard_histories_concatenate() {
     assert_eq!(report["summary"]["new"], 0, "{}", run.stdout);
     assert_eq!(
         report["history"][0],
-        serde_json::json!({"id": "ci-1", "started": report["history"][0]["started"], "checked": 60, "broken": 3})
+        serde_json::json!({"id": "ci-1", "started": report["history"][0]["started"], "checked": 60, "broken": 3, "blocked": 0, "skipped": 0, "accepted": 0})
     );
     assert_eq!(
         history_lines(&d.join("h.jsonl")).len(),

@@ -2,6 +2,7 @@
 //! CI matrix, the HTML page, and hostile databases.
 
 mod budgets;
+mod exceptions;
 mod hostile_verdicts;
 mod html;
 mod matrix;

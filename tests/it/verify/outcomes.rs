@@ -33,6 +33,7 @@ impl Server {
             port,
             connections,
             requests,
+            ..
         } = support::http::listen(move |stream, path| serve(stream, path, &hits));
         Server {
             port,

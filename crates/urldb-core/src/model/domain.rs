@@ -25,6 +25,11 @@ pub const METADATA_KEYS: [&str; 3] = [CASE_SENSITIVE_PATHS, CNAMES, HTTPS];
 pub const DEPRECATED: &str = "deprecated";
 pub const REDIRECT_OK: &str = "redirect-ok";
 pub const CONTENT_TYPE_CHANGE_OK: &str = "content-type-change-ok";
+/// A record `verify` never requests (`docs/format.md`).
+pub const SKIP_VERIFY: &str = "skip-verify";
+/// Every category that means something to `verify`.
+pub const VERIFY_CATEGORIES: [&str; 4] =
+    [DEPRECATED, REDIRECT_OK, CONTENT_TYPE_CHANGE_OK, SKIP_VERIFY];
 
 /// A digest as `content-sha256` writes it: lowercase hex.
 pub fn hex_digest(bytes: &[u8]) -> String {

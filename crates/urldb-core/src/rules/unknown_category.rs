@@ -2,6 +2,9 @@
 //! A category that is not in the closed vocabulary of `urldb.toml`
 //! (`[lint] categories = [...]`), with a "did you mean" for near misses.
 //! Without a vocabulary any category is allowed and this rule is silent.
+//! The categories that mean something to `verify` (`deprecated`,
+//! `redirect-ok`, `content-type-change-ok`, `skip-verify`) are part of the
+//! format: always allowed, listed or not.
 //!
 //! ## Why it matters
 //! Categories drive `ls --category`, `verify` (`deprecated`, `redirect-ok`,
@@ -57,10 +60,16 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         for item in list_items(record.doc, record.entries, domain::CATEGORIES) {
             let category = item.text;
             // An empty category is `empty-category`'s business.
-            if category.is_empty() || vocabulary.iter().any(|c| c == category) {
+            if category.is_empty()
+                || vocabulary.iter().any(|c| c == category)
+                || domain::VERIFY_CATEGORIES.contains(&category)
+            {
                 continue;
             }
-            let known = vocabulary.iter().map(String::as_str);
+            let known = vocabulary
+                .iter()
+                .map(String::as_str)
+                .chain(domain::VERIFY_CATEGORIES);
             let message = match crate::suggest::closest(category, known) {
                 Some(best) => format!("unknown category `{category}` (did you mean `{best}`?)"),
                 None => format!("unknown category `{category}`"),
@@ -125,6 +134,12 @@ mod tests {
     #[test]
     fn accepts_known_categories() {
         let text = categories_at_root("- frontend\n- redirect-ok\n");
+        assert!(!codes_with("example.com.yaml", &text, &options()).contains(&"unknown-category"));
+    }
+
+    #[test]
+    fn the_categories_verify_reads_are_always_known() {
+        let text = categories_at_root("- skip-verify\n- deprecated\n");
         assert!(!codes_with("example.com.yaml", &text, &options()).contains(&"unknown-category"));
     }
 

@@ -37,6 +37,7 @@ use ureq::http::Uri;
 use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
+pub use crate::exceptions::Request;
 pub use guard::AddressClass;
 
 /// The `User-Agent` urldb sends by default.
@@ -115,6 +116,8 @@ pub struct Response {
     pub body: Option<Digest>,
     /// The body's first bytes in [`BodyMode::Collect`].
     pub bytes: Option<Vec<u8>>,
+    /// A 403, 429 or 503 that is a bot challenge ([`crate::blocked`]).
+    pub challenge: bool,
 }
 
 /// Why a request got no (complete) answer.
@@ -204,10 +207,37 @@ impl Client {
         mode: BodyMode,
         progress: Option<&dyn Fn(u64)>,
     ) -> Result<Response, FetchError> {
+        self.get_with(url, mode, progress, &Request::default())
+    }
+
+    /// [`Client::get`] with `request`'s `User-Agent` and headers (the
+    /// configuration's, for this URL's host only: `verify` never follows
+    /// a redirect, so they go nowhere else). An error never quotes a
+    /// header value.
+    pub fn get_with(
+        &self,
+        url: &str,
+        mode: BodyMode,
+        progress: Option<&dyn Fn(u64)>,
+        request: &Request,
+    ) -> Result<Response, FetchError> {
         let uri: Uri = url.parse().map_err(|e: ureq::http::uri::InvalidUri| {
             FetchError::InvalidUrl(format!("{url}: {e}"))
         })?;
-        let mut response = self.agent.get(uri).call().map_err(map_error)?;
+        let mut call = self.agent.get(uri);
+        if let Some(agent) = &request.user_agent {
+            call = call.header("user-agent", agent.as_str());
+        }
+        for (name, value) in &request.headers {
+            call = call.header(name.as_str(), value.expose());
+        }
+        let mut response = call.call().map_err(|e| match e {
+            // The one error that could carry a header: never shown.
+            ureq::Error::Http(_) => {
+                FetchError::InvalidUrl("a configured header cannot be sent".to_string())
+            }
+            e => map_error(e),
+        })?;
         let header = |name: &str| {
             response
                 .headers()
@@ -221,8 +251,22 @@ impl Client {
             retry_after: header("retry-after").and_then(|v| v.trim().parse().ok()),
             body: None,
             bytes: None,
+            challenge: false,
         };
+        let cf_mitigated = header("cf-mitigated");
         let mut reader = response.body_mut().as_reader();
+        if crate::blocked::may_be_challenge(result.status) && !matches!(mode, BodyMode::Collect(_))
+        {
+            // The start of the page tells a bot wall from a refusal; a
+            // body that cannot be read is judged by its header alone.
+            let mut start = Vec::new();
+            let _ = (&mut reader)
+                .take(crate::blocked::SNIFF)
+                .read_to_end(&mut start);
+            result.challenge =
+                crate::blocked::is_challenge(result.status, cf_mitigated.as_deref(), &start);
+            return Ok(result);
+        }
         match mode {
             BodyMode::Ignore => {
                 // Errors here don't change the answer: the status and headers
@@ -239,6 +283,8 @@ impl Client {
                     .take(limit)
                     .read_to_end(&mut bytes)
                     .map_err(|e| map_io(&e))?;
+                result.challenge =
+                    crate::blocked::is_challenge(result.status, cf_mitigated.as_deref(), &bytes);
                 result.bytes = Some(bytes);
             }
         }
