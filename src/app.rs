@@ -213,8 +213,10 @@ impl Context {
             extend_select: s.extend_select.clone(),
             ignore: s.ignore.clone(),
         });
-        urldb_store::settings::lint_options(&self.config, overrides.as_ref())
-            .map_err(|e| CommandError::Usage(e.to_string()))
+        let mut options = urldb_store::settings::lint_options(&self.config, overrides.as_ref())
+            .map_err(|e| CommandError::Usage(e.to_string()))?;
+        urldb_store::settings::with_root(&mut options, &self.root);
+        Ok(options)
     }
 
     pub(crate) fn exclude(&self) -> Result<globset::GlobSet, CommandError> {

@@ -203,6 +203,7 @@ fn clone_checked(checked: &Checked) -> Checked {
         source: Source::new(&checked.source.path, checked.source.text.clone()),
         documents: checked.documents.clone(),
         findings: checked.findings.clone(),
+        suppressed: checked.suppressed.clone(),
         blocked_by: checked.blocked_by,
         canonical: checked.canonical.clone(),
     }
