@@ -14,3 +14,4 @@ mod output_errors;
 mod robustness;
 mod rules;
 mod sarif;
+mod suppressions;
