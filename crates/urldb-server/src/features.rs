@@ -113,7 +113,8 @@ pub(crate) fn replace_all(pos: &Positions, new_text: String) -> TextEdit {
     }
 }
 
-/// Quick fixes for the fixable findings overlapping `range` (bytes), and
+/// Quick fixes for the fixable findings overlapping `range` (bytes), "ignore
+/// `code` here" (a suppression comment) for every finding there, and
 /// "fix all" when any finding is fixable, filtered by the kinds the
 /// client asked for (`only`).
 // `WorkspaceEdit::changes` is keyed by `Uri`, whose cache cell clippy
@@ -162,6 +163,31 @@ pub(crate) fn code_actions(
                 diagnostics: Some(vec![diagnostic(f, uri, pos)]),
                 edit: Some(edit(text)),
                 is_preferred: Some(true),
+                ..CodeAction::default()
+            }));
+        }
+    }
+    // Every finding may be excused where it is (`docs/suppressions.md`).
+    if wanted(&CodeActionKind::QUICKFIX) {
+        for f in &checked.findings {
+            let touches = f.span.start <= range.end && range.start <= f.span.end;
+            if !touches || f.rule.code == urldb_core::rules::unused_suppression::RULE.code {
+                continue;
+            }
+            let Some(text) = urldb_core::suppress::ignore_here(
+                &checked.source.path,
+                &checked.source.text,
+                f.span.start,
+                f.rule.code,
+                options,
+            ) else {
+                continue;
+            };
+            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: format!("Ignore `{}` here", f.rule.code),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![diagnostic(f, uri, pos)]),
+                edit: Some(edit(text)),
                 ..CodeAction::default()
             }));
         }
