@@ -124,6 +124,10 @@ pub(crate) struct Context {
     pub verbose: bool,
     /// `--no-cache`.
     pub no_cache: bool,
+    /// No `urldb.toml` and no `--db`: the database is a guess (the
+    /// current directory), said so, and files whose names are no domain
+    /// names are not domain files (`docs/suppressions.md`, "A bare run").
+    pub bare: bool,
 }
 
 impl Context {
@@ -160,7 +164,9 @@ impl Context {
                 .build_global()
                 .map_err(|e| CommandError::Failed(format!("--threads: {e}")))?;
         }
+        let bare = settings.config_path.is_none() && global.db.is_none();
         Ok(Context {
+            bare,
             config: settings.config,
             root: settings.root,
             color,

@@ -2,6 +2,7 @@
 //! cache, configuration, git selection, the rules and their fixtures, the
 //! output formats, and bad input.
 
+mod bare_run;
 mod cache;
 mod cli;
 mod config;
