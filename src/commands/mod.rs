@@ -183,7 +183,7 @@ impl Run {
 /// names (a domain name has a dot); say which directory was taken as the
 /// database when it was a guess, and what to do when it holds no domain
 /// file.
-fn bare_run(ctx: &crate::app::Context, targets: &mut urldb_store::database::Targets) {
+pub(crate) fn bare_run(ctx: &crate::app::Context, targets: &mut urldb_store::database::Targets) {
     use urldb_core::source::display_path;
     use urldb_core::text::escape;
     let is_domain = |p: &std::path::Path| {
