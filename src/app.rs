@@ -124,6 +124,10 @@ pub(crate) struct Context {
     pub verbose: bool,
     /// `--no-cache`.
     pub no_cache: bool,
+    /// No `urldb.toml` and no `--db`: the database is a guess (the
+    /// current directory), said so, and files whose names are no domain
+    /// names are not domain files (`docs/suppressions.md`, "A bare run").
+    pub bare: bool,
 }
 
 impl Context {
@@ -160,7 +164,9 @@ impl Context {
                 .build_global()
                 .map_err(|e| CommandError::Failed(format!("--threads: {e}")))?;
         }
+        let bare = settings.config_path.is_none() && global.db.is_none();
         Ok(Context {
+            bare,
             config: settings.config,
             root: settings.root,
             color,
@@ -213,8 +219,10 @@ impl Context {
             extend_select: s.extend_select.clone(),
             ignore: s.ignore.clone(),
         });
-        urldb_store::settings::lint_options(&self.config, overrides.as_ref())
-            .map_err(|e| CommandError::Usage(e.to_string()))
+        let mut options = urldb_store::settings::lint_options(&self.config, overrides.as_ref())
+            .map_err(|e| CommandError::Usage(e.to_string()))?;
+        urldb_store::settings::with_root(&mut options, &self.root);
+        Ok(options)
     }
 
     pub(crate) fn exclude(&self) -> Result<globset::GlobSet, CommandError> {

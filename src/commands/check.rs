@@ -21,6 +21,10 @@ pub(crate) struct CheckArgs {
     /// Show what `--fix` would change, as a unified diff; write nothing.
     #[arg(long)]
     pub diff: bool,
+    /// Write a `# urldb: ignore[...]` suppression for every finding that
+    /// `--fix` cannot repair (ruff's `--add-noqa`); then report what is left.
+    #[arg(long, conflicts_with_all = ["fix", "diff", "stdin_filename"])]
+    pub add_suppressions: bool,
     /// Output format.
     #[arg(long, value_enum, env = "URLDB_FORMAT", default_value_t = crate::output::Format::Full)]
     pub format: crate::output::Format,
@@ -49,6 +53,9 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     } else {
         Mode::Check
     };
+    if args.add_suppressions {
+        add_suppressions(ctx, args, &options)?;
+    }
     let mut run: Option<super::Run> = None;
     let mut outcome = if let Some(name) = &args.stdin_filename {
         let raw = super::read_stdin()?;
@@ -128,6 +135,78 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     result?;
     super::print_errors(&outcome.errors);
     Ok(status(counts.total() > 0, &outcome.errors, args.exit_zero))
+}
+
+/// `--add-suppressions`: check, then write into every file with findings
+/// that `--fix` cannot repair a suppression for each (through the renderer,
+/// by the same lock, re-check and rename as every write).
+fn add_suppressions(
+    ctx: &Context,
+    args: &CheckArgs,
+    options: &urldb_core::lint::Options,
+) -> Result<(), CommandError> {
+    let mut selected = super::Run::select(ctx, &args.paths, &args.git, false)?;
+    if let Some((k, n)) = args.shard {
+        database::shard(&mut selected.targets, k, n);
+    }
+    let outcome = database::run(&selected.targets, options, Mode::Check, None);
+    let (mut files, mut findings) = (0, 0);
+    let mut errors = Vec::new();
+    for file in &outcome.files {
+        if file.checked.findings.iter().all(|f| f.fixable()) {
+            continue;
+        }
+        let raw = match selected
+            .targets
+            .snapshot
+            .read(&file.path, options.settings.max_file_size)
+        {
+            Ok(raw) => raw,
+            Err(e) => {
+                errors.push(FileError {
+                    path: file.path.clone(),
+                    message: e.to_string(),
+                });
+                continue;
+            }
+        };
+        // The file's cross-file findings were found over the whole
+        // database: they are passed in, the rest is found again.
+        let cross_file: Vec<_> = file
+            .checked
+            .findings
+            .iter()
+            .filter(|f| matches!(f.rule.check, urldb_core::rules::Check::Database(_)))
+            .cloned()
+            .collect();
+        let added = urldb_core::suppress::add(&file.path, &raw, options, &cross_file);
+        let Some(new) = added.text else { continue };
+        match selected.write(&file.path, &raw, &new) {
+            Ok(()) => {
+                files += 1;
+                findings += added.suppressed;
+            }
+            Err(not_written) => errors.push(FileError {
+                path: file.path.clone(),
+                message: not_written.message(),
+            }),
+        }
+    }
+    if !ctx.quiet {
+        urldb_core::say!(
+            "Added suppressions for {findings} finding{} in {files} file{}.",
+            if findings == 1 { "" } else { "s" },
+            if files == 1 { "" } else { "s" }
+        );
+    }
+    super::print_errors(&errors);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(CommandError::Failed(
+            "some suppressions were not written".to_string(),
+        ))
+    }
 }
 
 fn status(found: bool, errors: &[FileError], exit_zero: bool) -> ExitStatus {

@@ -103,6 +103,9 @@ impl Run {
             });
         }
         let mut targets = database::targets(&ctx.root, paths, &exclude);
+        if ctx.bare && paths.is_empty() {
+            bare_run(ctx, &mut targets);
+        }
         targets.note_outside(ctx.quiet);
         let repo = match &git.since {
             Some(rev) => {
@@ -171,6 +174,82 @@ impl Run {
                     .map_err(|e| error(&e))
             }
         }
+    }
+}
+
+/// A run with no `urldb.toml` and no `--db` over the whole current
+/// directory: a repository's own YAML files (`readthedocs.yml`,
+/// `mkdocs.yml`) are not domain files, since their names are no domain
+/// names (a domain name has a dot); say which directory was taken as the
+/// database when it was a guess, and what to do when it holds no domain
+/// file.
+pub(crate) fn bare_run(ctx: &crate::app::Context, targets: &mut urldb_store::database::Targets) {
+    use urldb_core::source::display_path;
+    use urldb_core::text::escape;
+    let is_domain = |p: &std::path::Path| {
+        p.file_stem()
+            .and_then(|s| s.to_str())
+            .is_some_and(|s| s.contains('.'))
+    };
+    let skipped: Vec<std::path::PathBuf> = targets
+        .all
+        .iter()
+        .filter(|p| !is_domain(p))
+        .cloned()
+        .collect();
+    targets.all.retain(|p| is_domain(p));
+    targets.checked.retain(|p| is_domain(p));
+    if ctx.quiet {
+        return;
+    }
+    let root = escape(&display_path(&ctx.root)).into_owned();
+    let listed = |list: Vec<String>| {
+        let more = if list.len() > 5 { ", ..." } else { "" };
+        let shown: Vec<String> = list.iter().take(5).map(|n| format!("`{n}`")).collect();
+        format!("{}{more}", shown.join(", "))
+    };
+    if targets.all.is_empty() {
+        urldb_core::say!(
+            "note: no urldb.toml, and no domain file (`<domain>.yaml`) below `{root}`; \
+             run `urldb init` in the database directory, or pass `--db DIR`"
+        );
+    } else {
+        let mut dirs: Vec<String> = targets
+            .all
+            .iter()
+            .map(|p| {
+                let dir = p.parent().unwrap_or(std::path::Path::new(""));
+                let shown = display_path(dir);
+                if shown.is_empty() {
+                    ".".to_string()
+                } else {
+                    escape(&shown).into_owned()
+                }
+            })
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        // Said when it was a guess: files below the directory, or files
+        // left out; a directory of domain files is plainly the database.
+        if !skipped.is_empty() || dirs.len() != 1 || dirs[0] != root {
+            let n = targets.all.len();
+            urldb_core::say!(
+                "note: no urldb.toml: taking `{root}` as the database ({n} domain file{} in {}); \
+                 `urldb init` writes a urldb.toml, `--db DIR` names another directory",
+                if n == 1 { "" } else { "s" },
+                listed(dirs)
+            );
+        }
+    }
+    if !skipped.is_empty() {
+        let names = skipped
+            .iter()
+            .map(|p| escape(&display_path(p)).into_owned())
+            .collect();
+        urldb_core::say!(
+            "note: not domain files (their names are no domain names): {}",
+            listed(names)
+        );
     }
 }
 

@@ -78,7 +78,10 @@ pub(crate) fn records_named(
         return records(ctx, paths, filter);
     }
     let exclude = ctx.exclude()?;
-    let targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
+    let mut targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
+    if ctx.bare && paths.is_empty() {
+        super::bare_run(ctx, &mut targets);
+    }
     let known = listing::known_hosts(&ctx.root, &targets.checked);
     listing::require_known("--domain", &filter.domains, &known)
         .map_err(|e| CommandError::Usage(e.to_string()))?;
@@ -109,7 +112,10 @@ pub(crate) fn records(
         .config
         .max_file_size()
         .map_err(|e| CommandError::Usage(e.to_string()))?;
-    let targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
+    let mut targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
+    if ctx.bare && paths.is_empty() {
+        super::bare_run(ctx, &mut targets);
+    }
     targets.note_outside(ctx.quiet);
     let (records, mut errors) = listing::collect(&ctx.root, &targets.checked, filter, max);
     errors.extend(targets.errors);

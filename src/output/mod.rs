@@ -54,12 +54,17 @@ pub(crate) struct Located<'a> {
 /// cursors (starts, ends) walk forward along each line: many findings on
 /// one long line cost the line once, not once per finding.
 pub(crate) fn locate(file: &FileResult) -> Vec<Located<'_>> {
+    locate_in(file, &file.checked.findings)
+}
+
+/// `findings` (in file order) of `file`, located: its findings, or those
+/// a suppression comment excused.
+pub(crate) fn locate_in<'a>(file: &'a FileResult, findings: &'a [Finding]) -> Vec<Located<'a>> {
     let source = &file.checked.source;
     let path = display_path(&file.path);
     let mut starts = Cursor::new(source);
     let mut ends = Cursor::new(source);
-    file.checked
-        .findings
+    findings
         .iter()
         .map(|f| {
             Located::new(

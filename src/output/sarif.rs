@@ -21,10 +21,23 @@ pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()>
 /// The whole SARIF log.
 pub(crate) fn log(files: &[FileResult]) -> Value {
     let rules: Vec<Value> = rules::ALL.iter().map(|r| rule(r)).collect();
-    let results: Vec<Value> = files
-        .iter()
-        .flat_map(super::locate)
-        .map(|f| {
+    // Findings a suppression comment excused are results too, marked as
+    // suppressed in the source (`docs/suppressions.md`).
+    let located = files.iter().flat_map(|file| {
+        let mut all: Vec<(bool, super::Located<'_>)> = super::locate(file)
+            .into_iter()
+            .map(|f| (false, f))
+            .chain(
+                super::locate_in(file, &file.checked.suppressed)
+                    .into_iter()
+                    .map(|f| (true, f)),
+            )
+            .collect();
+        all.sort_by_key(|(_, f)| (f.line, f.column));
+        all
+    });
+    let results: Vec<Value> = located
+        .map(|(suppressed, f)| {
             let index = rules::ALL.iter().position(|r| r.code == f.code);
             let mut message = f.message.to_string();
             if let Some(help) = f.help {
@@ -49,6 +62,12 @@ pub(crate) fn log(files: &[FileResult]) -> Value {
             });
             if let Some(index) = index {
                 result["ruleIndex"] = json!(index);
+            }
+            if suppressed {
+                result["suppressions"] = json!([{
+                    "kind": "inSource",
+                    "justification": "a `# urldb: ignore[...]` comment",
+                }]);
             }
             if let Some(fix) = &f.finding.fix {
                 // The edits are tree edits, not text replacements: the fix is

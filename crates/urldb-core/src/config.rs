@@ -75,6 +75,10 @@ pub struct LintConfig {
     pub severity: BTreeMap<String, Severity>,
     /// A closed vocabulary of categories (enables `unknown-category`).
     pub categories: Option<Vec<String>>,
+    /// Rule codes turned off in some files: globs (relative to the
+    /// database root) to codes, `{ "legacy/**" = ["path-case"] }`.
+    #[serde(default)]
+    pub per_file_ignores: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -458,6 +462,13 @@ impl Config {
             if code != "ALL" && crate::rules::by_code(code).is_none() {
                 return Err((UnknownRule::new(code).to_string(), format!("\"{code}\"")));
             }
+        }
+        if let Err(e) = crate::suppress::PerFileIgnores::new(&config.lint.per_file_ignores) {
+            let needle = match &e {
+                crate::suppress::BadPerFileIgnore::Glob { glob, .. } => glob.clone(),
+                crate::suppress::BadPerFileIgnore::Rule(r) => format!("\"{}\"", r.code),
+            };
+            return Err((e.to_string(), needle));
         }
         config
             .max_file_size()

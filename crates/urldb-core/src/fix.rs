@@ -59,7 +59,7 @@ pub(crate) fn guard_path_fixes(docs: &[Document], findings: &mut [Finding]) {
             Edit::SetScalar { at, value } => {
                 by_place.get(at).map(|&i| (i, value.value.to_string()))
             }
-            Edit::Remove { .. } => None,
+            Edit::Remove { .. } | Edit::Comment { .. } => None,
         });
         let Some((mine, new_path)) = new_path else {
             continue;
@@ -95,20 +95,26 @@ pub(crate) fn guard_path_fixes(docs: &[Document], findings: &mut [Finding]) {
     }
 }
 
-/// Apply edits to the documents: scalar replacements first, then removals
-/// from the last to the first so that indexes stay valid.
+/// Apply edits to the documents: comments and scalar replacements first,
+/// then removals from the last to the first so that indexes stay valid.
 pub fn apply_edits(mut docs: Vec<Document>, mut edits: Vec<Edit>) -> Vec<Document> {
+    let rank = |e: &Edit| match e {
+        Edit::Comment { .. } => 0,
+        Edit::SetScalar { .. } => 1,
+        Edit::Remove { .. } => 2,
+    };
     edits.sort_by(|a, b| match (a, b) {
-        (Edit::SetScalar { .. }, Edit::Remove { .. }) => std::cmp::Ordering::Less,
-        (Edit::Remove { .. }, Edit::SetScalar { .. }) => std::cmp::Ordering::Greater,
         (Edit::Remove { at: x }, Edit::Remove { at: y }) => y.cmp(x),
-        _ => std::cmp::Ordering::Equal,
+        _ => rank(a).cmp(&rank(b)),
     });
     edits.dedup_by(
         |a, b| matches!((a, b), (Edit::Remove { at: x }, Edit::Remove { at: y }) if x == y),
     );
     for edit in edits {
         match edit {
+            Edit::Comment { span, text } => {
+                crate::model::node::rewrite_comment(&mut docs, &span, text);
+            }
             Edit::SetScalar { at, value } => {
                 if let Some(node) = node_mut(&mut docs, &at) {
                     node.value = Value::Scalar(value);

@@ -18,5 +18,6 @@ pub mod rules;
 pub mod selection;
 pub mod source;
 pub mod suggest;
+pub mod suppress;
 pub mod text;
 pub mod url;

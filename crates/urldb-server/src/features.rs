@@ -120,7 +120,8 @@ pub(crate) fn replace_all(pos: &Positions, new_text: String) -> TextEdit {
     }
 }
 
-/// Quick fixes for the fixable findings overlapping `range` (bytes), and
+/// Quick fixes for the fixable findings overlapping `range` (bytes), "ignore
+/// `code` here" (a suppression comment) for every finding there, and
 /// "fix all" when any finding is fixable, filtered by the kinds the
 /// client asked for (`only`).
 // `WorkspaceEdit::changes` is keyed by `Uri`, whose cache cell clippy
@@ -173,6 +174,31 @@ pub(crate) fn code_actions(
             }));
         }
     }
+    // Every finding may be excused where it is (`docs/suppressions.md`).
+    if wanted(&CodeActionKind::QUICKFIX) {
+        for f in &checked.findings {
+            let touches = f.span.start <= range.end && range.start <= f.span.end;
+            if !touches || f.rule.code == urldb_core::rules::unused_suppression::RULE.code {
+                continue;
+            }
+            let Some(text) = urldb_core::suppress::ignore_here(
+                &checked.source.path,
+                &checked.source.text,
+                f.span.start,
+                f.rule.code,
+                options,
+            ) else {
+                continue;
+            };
+            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: format!("Ignore `{}` here", f.rule.code),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![diagnostic(f, uri, pos)]),
+                edit: Some(edit(text)),
+                ..CodeAction::default()
+            }));
+        }
+    }
     let fix_all = CodeActionKind::from(FIX_ALL);
     if wanted(&fix_all) && checked.findings.iter().any(Finding::fixable) {
         let fixed = lint::fix(clone_checked(checked), options);
@@ -210,6 +236,7 @@ fn clone_checked(checked: &Checked) -> Checked {
         source: Source::new(&checked.source.path, checked.source.text.clone()),
         documents: checked.documents.clone(),
         findings: checked.findings.clone(),
+        suppressed: checked.suppressed.clone(),
         blocked_by: checked.blocked_by,
         canonical: checked.canonical.clone(),
     }

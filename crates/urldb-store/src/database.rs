@@ -589,7 +589,9 @@ fn process_with_facts(
     want_facts: bool,
 ) -> Processed {
     let checked = lint::check_file(path, raw, options);
+    // A file with suppressed findings is not clean: SARIF shows them.
     let clean = checked.findings.is_empty()
+        && checked.suppressed.is_empty()
         && checked.blocked_by.is_none()
         && checked.canonical.as_deref() == Some(checked.source.text.as_str());
     let facts = want_facts.then(|| match &checked.documents {
@@ -620,7 +622,7 @@ fn process_with_facts(
     };
     let interesting = match mode {
         Mode::Format | Mode::FormatCheck => new_text.is_some() || checked.blocked_by.is_some(),
-        _ => !checked.findings.is_empty() || new_text.is_some(),
+        _ => !checked.findings.is_empty() || !checked.suppressed.is_empty() || new_text.is_some(),
     };
     let read = (new_text.is_some() && mode != Mode::FormatCheck).then(|| raw.to_vec());
     // A result waits for the end of the run: keep what the report and the
@@ -654,6 +656,7 @@ pub fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
         source: Source::new(path, String::new()),
         documents: None,
         findings: options.selection.apply(vec![finding]),
+        suppressed: Vec::new(),
         blocked_by: Some(&rules::file_too_large::RULE),
         canonical: None,
     }
@@ -674,11 +677,20 @@ fn add_cross_file(
             check(&ctx, &mut found);
         }
     }
+    // Each file's suppression comments, read again only for the files
+    // that have a cross-file finding.
+    let mut directives: HashMap<usize, urldb_core::suppress::Directives> = HashMap::new();
     for db in found {
         let Some(file) = facts.get(db.file) else {
             continue;
         };
-        let findings: Vec<Finding> = options.selection.apply(vec![db.finding]);
+        let off = options.per_file_ignores.codes_for(&file.path);
+        let findings: Vec<Finding> = options
+            .selection
+            .apply(vec![db.finding])
+            .into_iter()
+            .filter(|f| !off.contains(f.rule.code))
+            .collect();
         if findings.is_empty() {
             continue;
         }
@@ -695,6 +707,7 @@ fn add_cross_file(
                         source: Source::new(&file.path, text),
                         documents: None,
                         findings: Vec::new(),
+                        suppressed: Vec::new(),
                         blocked_by: None,
                         canonical: None,
                     },
@@ -706,6 +719,12 @@ fn add_cross_file(
             }
         };
         let result = &mut outcome.files[index];
+        let excused = directives.entry(db.file).or_insert_with(|| {
+            urldb_core::suppress::Directives::of_text(&result.checked.source.text)
+        });
+        let (suppressed, findings): (Vec<Finding>, Vec<Finding>) =
+            findings.into_iter().partition(|f| excused.suppresses(f));
+        result.checked.suppressed.extend(suppressed);
         result.checked.findings.extend(findings);
         result
             .checked

@@ -11,6 +11,7 @@ use globset::GlobSet;
 use urldb_core::config::{BadExclude, Config, ConfigError, FILE_NAME, MAX_CONFIG_SIZE};
 use urldb_core::lint::Options;
 use urldb_core::selection::{Selection, UnknownRule};
+use urldb_core::suppress::{BadPerFileIgnore, PerFileIgnores};
 
 use crate::read::{ReadError, Root};
 
@@ -112,7 +113,9 @@ impl Settings {
     /// The lint options of a run: the file's `[lint]` with `overrides` on
     /// top. The error names the unknown rule code.
     pub fn lint_options(&self, overrides: Option<&RuleOverrides>) -> Result<Options, UnknownRule> {
-        lint_options(&self.config, overrides)
+        let mut options = lint_options(&self.config, overrides)?;
+        with_root(&mut options, &self.root);
+        Ok(options)
     }
 
     /// The compiled `exclude` globs.
@@ -153,6 +156,11 @@ pub fn lint_options(
         &lint.severity,
         config.style,
     )?;
+    // Validated with the file; a code an override made unknown cannot be.
+    let per_file_ignores = PerFileIgnores::new(&lint.per_file_ignores).map_err(|e| match e {
+        BadPerFileIgnore::Rule(r) => r,
+        BadPerFileIgnore::Glob { glob, .. } => UnknownRule::new(&glob),
+    })?;
     Ok(Options {
         settings: config.lint_settings(),
         selection,
@@ -160,7 +168,14 @@ pub fn lint_options(
         empty_metadata: config.empty_metadata,
         drop_comments: false,
         general_path_only: false,
+        per_file_ignores,
     })
+}
+
+/// Give the options the database root that `[lint.per-file-ignores]`
+/// globs are relative to.
+pub fn with_root(options: &mut Options, root: &Root) {
+    options.per_file_ignores.root = Some((root.to_path_buf(), root.resolved().to_path_buf()));
 }
 
 /// Walk up from `dir` to find `urldb.toml`.

@@ -2,6 +2,7 @@
 //! cache, configuration, git selection, the rules and their fixtures, the
 //! output formats, and bad input.
 
+mod bare_run;
 mod cache;
 mod cli;
 mod config;
@@ -14,3 +15,4 @@ mod output_errors;
 mod robustness;
 mod rules;
 mod sarif;
+mod suppressions;

@@ -133,6 +133,7 @@ rule_tests!(
     unknown_category,
     wrong_extension,
     not_canonical,
+    unused_suppression,
 );
 
 #[test]

@@ -158,6 +158,9 @@ proptest! {
             );
         });
         let db = tempfile::tempdir().expect("tempdir");
+        // A configuration: every `.yaml` file is a domain file, dotless names
+        // included (a bare run would leave those out).
+        std::fs::write(db.path().join("urldb.toml"), "").expect("write");
         database(db.path(), &name, &key, &value);
         for args in commands(server.port) {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -186,6 +189,9 @@ fn the_older_form_and_unicode_white_space_forge_nothing() {
             .write_all(b"HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
     });
     let db = tempfile::tempdir().expect("tempdir");
+    // Configured: every `*.yaml` is a domain file, whatever its name (a
+    // bare run leaves out names that are no domain names).
+    std::fs::write(db.path().join("urldb.toml"), "").expect("write");
     let text =
         "---\n\"##[warning]key\": 1\n---\n_path: \"/##[warning]p\"\ncontent-type: text/html\n";
     for name in [

@@ -63,3 +63,46 @@ fn tests_named_in_security_md_exist() {
         "docs/security.md names tests that do not exist: {missing:?}"
     );
 }
+
+/// docs/suppressions.md's examples, run in their order: each
+/// `<!-- file: NAME -->` block is written, each `<!-- run: ARGS -->` block
+/// is urldb's exact standard output for those arguments, and each
+/// `<!-- file-now: NAME -->` block is the file's text at that point.
+#[test]
+fn suppressions_md_examples_run() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/suppressions.md")).expect("read");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("urldb.toml"), "").expect("write");
+    let mut steps = 0;
+    let mut rest = doc.as_str();
+    while let Some(at) = rest.find("<!-- ") {
+        rest = &rest[at + 5..];
+        let Some(end) = rest.find(" -->") else { break };
+        let (what, arg) = rest[..end].split_once(": ").unwrap_or(("", ""));
+        let after = &rest[end..];
+        let Some(open) = after.find("```") else { break };
+        let body_start = open + after[open..].find('\n').expect("fence line") + 1;
+        let body_end = body_start + after[body_start..].find("```").expect("closing fence");
+        let body = &after[body_start..body_end];
+        match what {
+            "file" => std::fs::write(dir.path().join(arg), body).expect("write"),
+            "file-now" => {
+                let now = std::fs::read_to_string(dir.path().join(arg)).expect("read");
+                assert_eq!(now, body, "docs/suppressions.md: {arg} at this point");
+            }
+            "run" => {
+                let args: Vec<&str> = arg.split(' ').collect();
+                let out = crate::support::run_in(dir.path(), &args);
+                assert_eq!(
+                    String::from_utf8_lossy(&out.stdout),
+                    body,
+                    "docs/suppressions.md: urldb {arg}"
+                );
+            }
+            _ => continue,
+        }
+        steps += 1;
+    }
+    assert_eq!(steps, 5, "every example of docs/suppressions.md ran");
+}

@@ -14,6 +14,7 @@ use crate::rules::diagnostic::{Applicability, Edit, Finding};
 use crate::rules::{self, Check, FileContext, FileFacts, LayoutContext, Rule, TextContext};
 use crate::selection::Selection;
 use crate::source::Source;
+use crate::suppress::{Directives, PerFileIgnores};
 
 mod pieces;
 
@@ -30,6 +31,8 @@ pub struct Options {
     /// Parse every file with the general YAML parser, never the fast path
     /// (for tests that hold the two to the same findings).
     pub general_path_only: bool,
+    /// `[lint.per-file-ignores]`.
+    pub per_file_ignores: PerFileIgnores,
 }
 
 /// One file, checked.
@@ -40,6 +43,9 @@ pub struct Checked {
     pub documents: Option<Vec<Document>>,
     /// Enabled findings, in file order.
     pub findings: Vec<Finding>,
+    /// Enabled findings that a suppression comment excuses (SARIF shows
+    /// them as suppressed; nothing counts them).
+    pub suppressed: Vec<Finding>,
     /// A finding (enabled or not) forbids rewriting the file.
     pub blocked_by: Option<&'static Rule>,
     /// The canonical text, when the file may be rewritten.
@@ -87,6 +93,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
         let blocked_by = Some(finding.rule);
         return Checked {
             findings: options.selection.apply(vec![finding]),
+            suppressed: Vec::new(),
             source,
             documents: None,
             blocked_by,
@@ -111,8 +118,19 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     tree.shift(bom);
     all.extend(tree.problems.iter().map(rules::engine::of_problem));
     // The parser has given every comment to its node; a rule (off by
-    // default) reports where they are.
-    all.extend(tree.comments.iter().cloned().map(rules::engine::of_comment));
+    // default) reports where they are, but for suppression comments.
+    all.extend(
+        tree.comments
+            .iter()
+            .filter(|span| {
+                !source
+                    .text
+                    .get((*span).clone())
+                    .is_some_and(crate::suppress::is_directive)
+            })
+            .cloned()
+            .map(rules::engine::of_comment),
+    );
 
     let domain = rules::domain_of(path);
     let documents = (!tree.incomplete).then_some(tree.documents);
@@ -157,19 +175,27 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
         }
     }
     let blocked_by = blocking(&all);
+    // The one place findings are excused: after every rule, before
+    // anything is reported, cached or fixed (`crate::suppress`).
+    let mut findings = options.selection.apply(all);
+    let off = options.per_file_ignores.codes_for(path);
+    findings.retain(|f| !off.contains(f.rule.code));
+    let directives = Directives::new(&source.text, &tree.comments, documents.as_deref());
+    let suppressed = directives.apply(&mut findings, &options.selection, documents.is_some());
+    findings.retain(|f| !off.contains(f.rule.code));
     if blocked_by.is_some() {
         // Nothing in a file that cannot be rewritten gets fixed: say so.
         canonical = None;
-        for finding in &mut all {
+        for finding in &mut findings {
             finding.fix = None;
         }
     }
-    let mut findings = options.selection.apply(all);
     findings.sort_by_key(|f| (f.span.start, f.span.end));
     Checked {
         source,
         documents,
         findings,
+        suppressed,
         blocked_by,
         canonical,
     }

@@ -119,12 +119,17 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     }
     let blocked_by = blocking(&all);
     let mut findings = options.selection.apply(all);
+    // Excused as the whole path excuses them: per-file ignores; the text
+    // has no comment (the fast reader takes none), so no suppression.
+    let off = options.per_file_ignores.codes_for(path);
+    findings.retain(|f| !off.contains(f.rule.code));
     findings.sort_by_key(|f| (f.span.start, f.span.end));
     Some(Checked {
         canonical: blocked_by.is_none().then(|| source.text.clone()),
         source,
         documents: None,
         findings,
+        suppressed: Vec::new(),
         blocked_by,
     })
 }

@@ -370,3 +370,64 @@ pub(crate) fn comments_at_mut<'d>(
         Value::Scalar(_) => None,
     }
 }
+
+/// Rewrite the comment read at `span`, wherever it is now (`None`:
+/// remove it). `false` when no comment has that span.
+pub fn rewrite_comment(docs: &mut [Document], span: &Span, text: Option<String>) -> bool {
+    fn in_list(list: &mut Vec<Comment>, span: &Span, text: &mut Option<Option<String>>) -> bool {
+        let Some(i) = list.iter().position(|c| c.span == *span) else {
+            return false;
+        };
+        match text.take().flatten() {
+            Some(t) => list[i].text = t,
+            None => {
+                list.remove(i);
+            }
+        }
+        true
+    }
+    fn in_comments(c: &mut Comments, span: &Span, text: &mut Option<Option<String>>) -> bool {
+        if in_list(&mut c.before, span, text) || in_list(&mut c.after, span, text) {
+            return true;
+        }
+        if c.trailing.as_ref().is_some_and(|t| t.span == *span) {
+            match text.take().flatten() {
+                Some(t) => {
+                    if let Some(trailing) = &mut c.trailing {
+                        trailing.text = t;
+                    }
+                }
+                None => c.trailing = None,
+            }
+            return true;
+        }
+        false
+    }
+    fn in_node(n: &mut Node, span: &Span, text: &mut Option<Option<String>>) -> bool {
+        if let Some(c) = &mut n.comments
+            && in_comments(c, span, text)
+        {
+            return true;
+        }
+        match &mut n.value {
+            Value::Scalar(_) => false,
+            Value::Seq(items) => items.iter_mut().any(|i| in_node(i, span, text)),
+            Value::Map(entries) => entries
+                .iter_mut()
+                .any(|e| in_node(&mut e.key, span, text) || in_node(&mut e.value, span, text)),
+        }
+    }
+    let mut text = Some(text);
+    for doc in docs.iter_mut() {
+        if in_comments(&mut doc.comments, span, &mut text)
+            || in_list(&mut doc.footer, span, &mut text)
+            || doc
+                .root
+                .as_mut()
+                .is_some_and(|r| in_node(r, span, &mut text))
+        {
+            return true;
+        }
+    }
+    false
+}

@@ -148,4 +148,6 @@ pub enum Edit {
     SetScalar { at: NodePath, value: Scalar },
     /// Remove this mapping entry or sequence item.
     Remove { at: NodePath },
+    /// Rewrite the comment read at `span` (`None`: remove it).
+    Comment { span: Span, text: Option<String> },
 }

@@ -95,6 +95,8 @@ pub mod unsorted_records;
 pub mod wrong_extension;
 // Formatting.
 pub mod not_canonical;
+// Suppressions.
+pub mod unused_suppression;
 
 pub(crate) mod engine;
 
@@ -157,6 +159,7 @@ pub static ALL: &[&Rule] = &[
     &unknown_category::RULE,
     &wrong_extension::RULE,
     &not_canonical::RULE,
+    &unused_suppression::RULE,
 ];
 
 /// Rules that run only when selected: by code or `ALL` in `select`, or in

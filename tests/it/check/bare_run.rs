@@ -1,0 +1,68 @@
+//! A bare run (no `urldb.toml`, no `--db`) at the root of a repository
+//! whose database is in a subdirectory, as a new user tries it: the
+//! repository's own YAML files are not domain files, and urldb says which
+//! directory it took as the database, or what to do when it found none.
+
+use crate::support;
+
+#[test]
+fn a_bare_run_at_a_repository_root_finds_the_database_and_says_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::write(
+        root.join("readthedocs.yml"),
+        "version: 2\nbuild:\n  os: ubuntu-22.04\n",
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("mkdocs.yml"),
+        "site_name: x\nnav:\n- Home: index.md\n",
+    )
+    .expect("write");
+    std::fs::write(root.join(".pre-commit-config.yaml"), "repos: []\n").expect("write");
+    std::fs::create_dir(root.join("database")).expect("mkdir");
+    std::fs::write(
+        root.join("database/example.com.yaml"),
+        "---\n---\n_path: /a\ncontent-type: text/nope/x\n",
+    )
+    .expect("write");
+    let out = support::run_in(root, &["check", "--format", "concise"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The one real finding; nothing about the repository's own files.
+    assert_eq!(
+        stdout
+            .lines()
+            .map(|l| l.split(' ').take(3).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>(),
+        ["database/example.com.yaml:4:15: error invalid-content-type"],
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("taking `.` as the database (1 domain file in `database`)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "not domain files (their names are no domain names): `mkdocs.yml`, `readthedocs.yml`"
+        ),
+        "{stderr}"
+    );
+    // With a configuration, the file names are the user's business again.
+    std::fs::write(root.join("urldb.toml"), "").expect("write");
+    let configured = support::run_in(root, &["check", "--format", "concise"]);
+    let stdout = String::from_utf8_lossy(&configured.stdout);
+    assert!(stdout.contains("readthedocs.yml"), "{stdout}");
+}
+
+#[test]
+fn a_bare_run_without_domain_files_points_to_init_and_db() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("mkdocs.yml"), "site_name: x\n").expect("write");
+    let out = support::run_in(dir.path(), &["check"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no domain file (`<domain>.yaml`) below `.`; run `urldb init` in the database directory, or pass `--db DIR`"),
+        "{stderr}"
+    );
+}
