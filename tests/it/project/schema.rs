@@ -118,6 +118,8 @@ for path in sys.argv[2:]:
         ("style = \"pyyaml\"\n[lint]\nignore = [\"path-case\"]\nseverity = { path-case = \"warning\" }\n[verify]\nconcurrency = 4\ntimeout = \"10s\"\n", true),
         ("[verify]\naccept = [403, \"500-599\", \" 429 \"]\nskip = [\"/a\", \"HTTPS://b.test/x\"]\nheaders = { X-A = \"b c\" }\n", true),
         ("[verify.domains.\"a.test\"]\nskip = [\"/x\"]\nheaders = { Authorization = \"env:TOKEN_1\" }\nuser-agent = \"bot/1\"\n", true),
+        ("[lint.per-file-ignores]\n\"legacy/*.yaml\" = [\"path-case\", \"unknown-category\"]\n", true),
+        ("[lint.per-file-ignores]\n\"legacy/*.yaml\" = \"path-case\"\n", false),
         ("[verify]\naccept = [600]\n", false),
         ("[verify]\naccept = [\"5xx\"]\n", false),
         ("[verify]\nskip = [\"private\"]\n", false),
