@@ -141,6 +141,28 @@ fn forged(output: &str, github: bool) -> Vec<&str> {
         .collect()
 }
 
+/// Run every command of [`commands`] in `dir`: everything they printed, or
+/// the first line a runner reads as a command that urldb did not mean.
+fn run_every_command(dir: &Path, port: u16) -> Result<String, String> {
+    let mut seen = String::new();
+    for args in commands(port) {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run_in(dir, &args);
+        let github = args.contains(&"github");
+        for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            let output = String::from_utf8_lossy(bytes);
+            let forged = forged(&output, github && stream == "stdout");
+            if !forged.is_empty() {
+                return Err(format!(
+                    "urldb {args:?}, {stream}: the runner reads {forged:?}\n{output}"
+                ));
+            }
+            seen.push_str(&output);
+        }
+    }
+    Ok(seen)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
         std::env::var("URLDB_PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(16)
@@ -162,18 +184,8 @@ proptest! {
         // included (a bare run would leave those out).
         std::fs::write(db.path().join("urldb.toml"), "").expect("write");
         database(db.path(), &name, &key, &value);
-        for args in commands(server.port) {
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let out = run_in(db.path(), &args);
-            let github = args.contains(&"github");
-            for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
-                let output = String::from_utf8_lossy(bytes);
-                let forged = forged(&output, github && stream == "stdout");
-                prop_assert!(
-                    forged.is_empty(),
-                    "urldb {args:?}, {stream}: the runner reads {forged:?}\nname {name:?} key {key:?} value {value:?}\n{output}"
-                );
-            }
+        if let Err(forged) = run_every_command(db.path(), server.port) {
+            prop_assert!(false, "{forged}\nname {name:?} key {key:?} value {value:?}");
         }
     }
 }
@@ -202,21 +214,10 @@ fn the_older_form_and_unicode_white_space_forge_nothing() {
     ] {
         std::fs::write(db.path().join(name), text).expect("write");
     }
-    let mut seen = String::new();
-    for args in commands(server.port) {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = run_in(db.path(), &args);
-        let github = args.contains(&"github");
-        for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
-            let output = String::from_utf8_lossy(bytes);
-            let forged = forged(&output, github && stream == "stdout");
-            assert!(
-                forged.is_empty(),
-                "urldb {args:?}, {stream}: {forged:?}\n{output}"
-            );
-            seen.push_str(&output);
-        }
-    }
+    let seen = match run_every_command(db.path(), server.port) {
+        Ok(seen) => seen,
+        Err(forged) => panic!("{forged}"),
+    };
     // The data was printed, in each stream's own escape.
     for shown in [
         "##\\x5berror]X.invalid.yaml",

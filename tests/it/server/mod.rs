@@ -18,17 +18,22 @@ fn write(dir: &Path, name: &str, text: &str) {
     std::fs::write(path, text).expect("write");
 }
 
-/// `urldb server` run in `dir` on the framed messages `input` (which end
-/// with `exit`), and what it did.
-fn server_on(input: &[u8], dir: impl AsRef<std::path::Path>) -> std::process::Output {
-    let mut child = support::urldb()
+/// `urldb server` started in `dir`, its three streams piped.
+fn spawn_server(dir: impl AsRef<std::path::Path>) -> std::process::Child {
+    support::urldb()
         .current_dir(dir)
         .arg("server")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .expect("start urldb server");
+        .expect("start urldb server")
+}
+
+/// `urldb server` run in `dir` on the framed messages `input` (which end
+/// with `exit`), and what it did.
+fn server_on(input: &[u8], dir: impl AsRef<std::path::Path>) -> std::process::Output {
+    let mut child = spawn_server(dir);
     let mut stdin = child.stdin.take().expect("stdin");
     std::io::Write::write_all(&mut stdin, input).expect("write the messages");
     drop(stdin);
@@ -382,14 +387,7 @@ fn stale_edits_and_cancelled_requests_are_not_worked_on() {
         ));
     }
     let uri = format!("file://{}", work.join("example.com.yaml").display());
-    let mut child = support::urldb()
-        .current_dir(&work)
-        .arg("server")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start urldb server");
+    let mut child = spawn_server(&work);
     let mut stdin = child.stdin.take().expect("stdin");
     let send = |stdin: &mut std::process::ChildStdin, messages: &[serde_json::Value]| {
         for m in messages {
