@@ -168,6 +168,7 @@ pub fn lint_options(
         empty_metadata: config.empty_metadata,
         drop_comments: false,
         general_path_only: false,
+        piece_bytes: None,
         per_file_ignores,
     })
 }

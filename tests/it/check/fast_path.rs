@@ -259,6 +259,39 @@ fn agree_in(name: &str, raw: &[u8], style: TextStyle) -> bool {
         "fast and general paths disagree on {:?}",
         String::from_utf8_lossy(raw)
     );
+    // In pieces of a few records (`lint::check_file`), the same findings,
+    // blocking and canonical text (no tree is kept there).
+    let pieces = urldb_core::lint::check_file(
+        path,
+        raw,
+        &Options {
+            piece_bytes: Some(48),
+            ..options(style, false)
+        },
+    );
+    let seen = |c: &Checked| {
+        let findings: Vec<String> = c.findings.iter().map(|f| format!("{f:?}")).collect();
+        format!(
+            "{}\n{:?}\n{:?}",
+            findings.join("\n"),
+            c.blocked_by,
+            c.canonical
+        )
+    };
+    let (a, b) = (seen(&pieces), seen(&slow));
+    let only = |x: &str, y: &str| -> Vec<String> {
+        x.lines()
+            .filter(|l| !y.lines().any(|m| m == *l))
+            .map(String::from)
+            .collect()
+    };
+    assert!(
+        a == b,
+        "pieces and the whole file disagree on {:?}\npieces only: {:?}\nwhole only: {:?}",
+        String::from_utf8_lossy(raw),
+        only(&a, &b),
+        only(&b, &a)
+    );
     // Whether the fast path took it, the trees must match where it did.
     let text = String::from_utf8_lossy(raw);
     match urldb_core::parse::fast::parse(&text) {

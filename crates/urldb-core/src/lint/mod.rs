@@ -31,6 +31,10 @@ pub struct Options {
     /// Parse every file with the general YAML parser, never the fast path
     /// (for tests that hold the two to the same findings).
     pub general_path_only: bool,
+    /// The size of a piece of a large file (`None`: 512 KiB); a file of
+    /// two pieces or more is checked in pieces. Tests and the fuzzer make
+    /// it small, so that small texts are cut many times.
+    pub piece_bytes: Option<usize>,
     /// `[lint.per-file-ignores]`.
     pub per_file_ignores: PerFileIgnores,
 }
@@ -56,7 +60,7 @@ pub struct Checked {
 /// core and without its tree (so [`Checked::documents`] is `None` for it),
 /// any other whole, as [`check_bytes`] does.
 pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
-    if raw.len() >= 2 * pieces::PIECE_BYTES
+    if raw.len() >= 2 * options.piece_bytes.unwrap_or(pieces::PIECE_BYTES)
         && !options.general_path_only
         && let Some(checked) = pieces::check(path, raw, options, true)
     {
@@ -69,7 +73,7 @@ pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
 /// diagnostics): a large canonical file stays in pieces even when a
 /// finding could be fixed, since no fix is weighed.
 pub fn check_findings(path: &Path, raw: &[u8], options: &Options) -> Checked {
-    if raw.len() >= 2 * pieces::PIECE_BYTES
+    if raw.len() >= 2 * options.piece_bytes.unwrap_or(pieces::PIECE_BYTES)
         && !options.general_path_only
         && let Some(checked) = pieces::check(path, raw, options, false)
     {

@@ -28,8 +28,8 @@ use rayon::prelude::*;
 
 use super::{Checked, Options, blocking, render_options, text_findings};
 use crate::model::node::Document;
-use crate::rules::diagnostic::Finding;
-use crate::rules::{self, Check, FileContext};
+use crate::rules::diagnostic::{Edit, Finding};
+use crate::rules::{self, Check, FileContext, Rule};
 use crate::source::{Source, Span};
 
 /// The size of a piece: small enough that a tree per core stays a few
@@ -40,6 +40,8 @@ pub(crate) const PIECE_BYTES: usize = 1 << 19;
 /// What a piece leaves behind when its tree is dropped.
 struct Piece {
     findings: Vec<Finding>,
+    /// How many documents it holds (the metadata in front not counted).
+    documents: usize,
     /// Each record's `_path` value's span, in file order, and the value
     /// when it is not the text in the span (a quoted scalar): the paths of
     /// a file are not copied.
@@ -61,7 +63,11 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
         return None;
     }
     let metadata_end = next_document(text, 1)?;
-    let bounds = cut(text, metadata_end);
+    let bounds = cut(
+        text,
+        metadata_end,
+        options.piece_bytes.unwrap_or(PIECE_BYTES),
+    );
     let source = Source::new(path, text.to_string());
     if rules::engine::before_parsing(&source.text).is_some() {
         return None;
@@ -79,15 +85,27 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
 
     let mut all = text_findings(raw, &source);
     // The metadata's own findings come from the first piece only: every
-    // piece checks it again for what its records read of it.
+    // piece checks it again for what its records read of it. A fix names
+    // its document by its place in the piece: moved to the file's.
+    let mut first_document = 1;
     for (i, piece) in pieces.iter().enumerate() {
-        all.extend(
-            piece
-                .findings
-                .iter()
-                .filter(|f| i == 0 || f.span.start >= metadata_end)
-                .cloned(),
-        );
+        for finding in &piece.findings {
+            if i > 0 && finding.span.start < metadata_end {
+                continue;
+            }
+            let mut finding = finding.clone();
+            if let Some(fix) = &mut finding.fix {
+                for edit in &mut fix.edits {
+                    if let Edit::SetScalar { at, .. } | Edit::Remove { at } = edit
+                        && at.doc > 0
+                    {
+                        at.doc += first_document - 1;
+                    }
+                }
+            }
+            all.push(finding);
+        }
+        first_document += piece.documents;
     }
     let paths: Vec<(&str, &Span)> = pieces
         .iter()
@@ -123,7 +141,13 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     // has no comment (the fast reader takes none), so no suppression.
     let off = options.per_file_ignores.codes_for(path);
     findings.retain(|f| !off.contains(f.rule.code));
-    findings.sort_by_key(|f| (f.span.start, f.span.end));
+    if blocked_by.is_some() {
+        // Nothing in a file that cannot be rewritten gets fixed (as whole).
+        findings.iter_mut().for_each(|f| f.fix = None);
+    }
+    // In the order the whole path gives: by place, then as its rules ran
+    // (text rules, then the file rules in catalogue order).
+    findings.sort_by_key(|f| (f.span.start, f.span.end, rank(f.rule)));
     Some(Checked {
         canonical: blocked_by.is_none().then(|| source.text.clone()),
         source,
@@ -132,6 +156,20 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
         suppressed: Vec::new(),
         blocked_by,
     })
+}
+
+/// Where the whole path finds a rule's findings: its stage, then its place
+/// in the catalogue.
+fn rank(rule: &'static Rule) -> (u8, usize) {
+    let stage = match rule.check {
+        Check::Text(_) => 0,
+        Check::Parse => 1,
+        Check::File(_) => 2,
+        Check::Layout(_) => 3,
+        Check::Database(_) => 4,
+    };
+    let place = rules::ALL.iter().position(|r| std::ptr::eq(*r, rule));
+    (stage, place.unwrap_or(usize::MAX))
 }
 
 /// Check the records in `range`, the metadata document in front of them.
@@ -181,6 +219,7 @@ fn piece(
         })
         .collect();
     Some(Piece {
+        documents: documents.len() - 1,
         findings,
         paths,
         first: documents.get(1).map(record_path),
@@ -209,15 +248,15 @@ fn next_document(text: &str, n: usize) -> Option<usize> {
     None
 }
 
-/// The starts of the pieces after the metadata, each about
-/// [`PIECE_BYTES`] and at a document start, then the end of the text.
-fn cut(text: &str, metadata_end: usize) -> Vec<usize> {
+/// The starts of the pieces after the metadata, each about `piece` bytes
+/// and at a document start, then the end of the text.
+fn cut(text: &str, metadata_end: usize, piece: usize) -> Vec<usize> {
     let bytes = text.as_bytes();
     let mut bounds = vec![metadata_end];
     let mut at = metadata_end;
-    while text.len() - at > PIECE_BYTES {
+    while text.len() - at > piece {
         // The first `\n---\n` after the next piece's worth of bytes.
-        let from = at + PIECE_BYTES;
+        let from = at + piece;
         let Some(found) = memchr::memmem::find(&bytes[from..], b"\n---\n") else {
             break;
         };
@@ -240,7 +279,7 @@ mod tests {
         }
         let metadata_end = next_document(&text, 1).unwrap_or_default();
         assert_eq!(&text[..metadata_end], "---\nhttps: true\n");
-        let bounds = cut(&text, metadata_end);
+        let bounds = cut(&text, metadata_end, PIECE_BYTES);
         assert!(bounds.len() > 3, "{bounds:?}");
         assert_eq!(bounds.last(), Some(&text.len()));
         for w in bounds.windows(2) {
