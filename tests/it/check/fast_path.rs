@@ -492,3 +492,15 @@ fn large_files_checked_in_pieces_give_the_same_results() {
         same(&mutate(&mut rng, &text));
     }
 }
+
+/// Found by the `pieces` fuzz target: two rules that forbid a rewrite in
+/// different pieces (`missing-path` in the first record, `duplicate-key` in
+/// the second). The whole path names the rule that runs first, whatever
+/// the record; so do the pieces.
+#[test]
+fn pieces_name_the_blocking_rule_the_whole_path_names() {
+    let text = "---\ncnames:\n- www.example.comtph\nts: true\n---\n_palh: /\ncategories:\n\
+                - coreapp\n- frontend\ncontent-type: text/html\n---\n_path: /about/\n\
+                categories:\n- frontend\ncontent-type: text7<dfef\ncontent-type: text/plain\n";
+    agree("example.com.yaml", text.as_bytes());
+}

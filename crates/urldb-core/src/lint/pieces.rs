@@ -26,7 +26,7 @@ use std::path::Path;
 use compact_str::CompactString;
 use rayon::prelude::*;
 
-use super::{Checked, Options, blocking, render_options, text_findings};
+use super::{Checked, Options, render_options, text_findings};
 use crate::model::node::Document;
 use crate::rules::diagnostic::{Edit, Finding};
 use crate::rules::{self, Check, FileContext, Rule};
@@ -135,7 +135,13 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     if !fixes {
         all.iter_mut().for_each(|f| f.fix = None);
     }
-    let blocked_by = blocking(&all);
+    // The rule the whole path would name: the first to run of those that
+    // forbid a rewrite (it collects the findings rule by rule).
+    let blocked_by = all
+        .iter()
+        .map(|f| f.rule)
+        .filter(|r| r.blocks_rewrite)
+        .min_by_key(|r| rank(r));
     let mut findings = options.selection.apply(all);
     // Excused as the whole path excuses them: per-file ignores; the text
     // has no comment (the fast reader takes none), so no suppression.
