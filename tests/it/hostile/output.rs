@@ -443,3 +443,22 @@ proptest! {
         prop_assert_eq!(text.lines().count(), findings, "github: {}", text);
     }
 }
+
+/// A write that is refused names the file with its control characters
+/// written visibly: a link whose name holds ESC, which `fmt` will not
+/// write through, gives an error without a raw ESC.
+#[cfg(unix)]
+#[test]
+fn a_refused_write_names_the_file_escaped() {
+    let db = database(&[(
+        "real.org.yaml",
+        "--- {}\n--- {_path: /a, content-type: text/html}\n",
+    )]);
+    std::os::unix::fs::symlink("real.org.yaml", db.path().join("a\u{1b}[2Jb.org.yaml"))
+        .expect("symlink");
+    let out = run_in(db.path(), &["--no-cache", "fmt"]);
+    let err = stderr(&out);
+    assert!(err.contains("a\\x1b[2Jb.org.yaml"), "{err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    assert_unforged("fmt (stderr)", &err);
+}
