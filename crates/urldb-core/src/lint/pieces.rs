@@ -12,7 +12,9 @@
 //! its records' paths and whether it is canonical. The three questions are
 //! then answered on the paths.
 //!
-//! This is only for text the fast reader takes, in a file whose findings
+//! Each piece is read by the fast reader where it takes the text, else by
+//! the general parser (a file with comments or quoted values). This is
+//! only for a file whose findings
 //! need no tree afterwards. Anything else — a piece the fast reader
 //! refuses, a file that is not canonical (its layout findings compare the
 //! whole canonical text), a finding with a fix (`check --fix` edits the
@@ -28,6 +30,8 @@ use rayon::prelude::*;
 
 use super::{Checked, Options, render_options, text_findings};
 use crate::model::node::Document;
+use crate::parse::tree::parse_tree;
+use crate::render::render;
 use crate::rules::diagnostic::{Edit, Finding};
 use crate::rules::{self, Check, FileContext, Rule};
 use crate::source::{Source, Span};
@@ -51,6 +55,10 @@ struct Piece {
     first: Option<Option<CompactString>>,
     last: Option<Option<CompactString>>,
     canonical: bool,
+    /// A finding's fix would set a record's `_path`: the whole path weighs
+    /// such fixes against every record (`fix::guard_path_fixes`), which a
+    /// piece cannot.
+    sets_a_path: bool,
 }
 
 /// Check `raw` in pieces, or `None` when it must be checked whole. With
@@ -62,7 +70,7 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     if text.starts_with('\u{FEFF}') || !text.starts_with("---") {
         return None;
     }
-    let metadata_end = next_document(text, 1)?;
+    let metadata_end = lead_in(text, next_document(text, 1)?);
     let bounds = cut(
         text,
         metadata_end,
@@ -73,17 +81,31 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
         return None;
     }
     let text = source.text.as_str();
-    let metadata = crate::parse::fast::parse_range(text, 0..metadata_end)?
-        .documents
-        .pop()?;
+    let metadata = read(text, 0..metadata_end)?;
+    let metadata_comments = metadata.comments;
+    let [metadata] = <[Document; 1]>::try_from(metadata.documents).ok()?;
     let domain = rules::domain_of(path);
+    // The metadata's canonical text: what every piece's rendering starts
+    // with, and what the file must start with.
+    let alone = std::slice::from_ref(&metadata);
+    let metadata_text = render(alone, &render_options(text, alone, options));
     let pieces: Vec<Option<Piece>> = bounds
         .par_windows(2)
-        .map(|w| piece(&source, &metadata, w[0]..w[1], &domain, options))
+        .map(|w| {
+            piece(
+                &source,
+                &metadata,
+                &metadata_text,
+                w[0]..w[1],
+                &domain,
+                options,
+            )
+        })
         .collect();
     let pieces: Vec<Piece> = pieces.into_iter().collect::<Option<_>>()?;
 
     let mut all = text_findings(raw, &source);
+    all.extend(metadata_comments.into_iter().map(rules::engine::of_comment));
     // The metadata's own findings come from the first piece only: every
     // piece checks it again for what its records read of it. A fix names
     // its document by its place in the piece: moved to the file's.
@@ -126,7 +148,12 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
         .collect::<Vec<_>>()
         .windows(2)
         .all(|w| w[0].1 <= w[1].0);
-    let canonical = sorted && pieces.iter().all(|p| p.canonical);
+    if pieces.iter().any(|p| p.sets_a_path) {
+        return None;
+    }
+    let canonical = sorted
+        && text.get(..metadata_end) == Some(metadata_text.as_str())
+        && pieces.iter().all(|p| p.canonical);
     // What the whole path does past this point needs the tree: layout
     // findings of a file that is not canonical, and fixes.
     if !canonical || (fixes && all.iter().any(Finding::fixable)) {
@@ -182,11 +209,13 @@ fn rank(rule: &'static Rule) -> (u8, usize) {
 fn piece(
     source: &Source,
     metadata: &Document,
+    metadata_text: &str,
     range: std::ops::Range<usize>,
     domain: &str,
     options: &Options,
 ) -> Option<Piece> {
-    let tree = crate::parse::fast::parse_range(&source.text, range)?;
+    let tree = read(&source.text, range.clone())?;
+    let from_fast = tree.from_fast;
     let mut documents = Vec::with_capacity(tree.documents.len() + 1);
     documents.push(metadata.clone());
     documents.extend(tree.documents);
@@ -196,7 +225,13 @@ fn piece(
         domain,
         settings: &options.settings,
     };
-    let mut findings = Vec::new();
+    // Where the whole path reports comments (`yaml-comment`, off by
+    // default): after the parser's problems, of which a piece has none.
+    let mut findings: Vec<Finding> = tree
+        .comments
+        .into_iter()
+        .map(rules::engine::of_comment)
+        .collect();
     for rule in rules::ALL {
         if std::ptr::eq(*rule, &rules::duplicate_path::RULE)
             || std::ptr::eq(*rule, &rules::equivalent_paths::RULE)
@@ -207,11 +242,23 @@ fn piece(
             check(&ctx, &mut findings);
         }
     }
-    crate::fix::guard_path_fixes(&documents, &mut findings);
-    let canonical = crate::render::is_canonical(
-        &documents,
-        &render_options(&source.text, &documents, options),
-    );
+    let path_places: std::collections::HashSet<_> = crate::model::domain::records(&documents)
+        .filter_map(|r| rules::entry_path(r.doc, r.entries, crate::model::domain::PATH))
+        .collect();
+    let sets_a_path = findings.iter().any(|f| {
+        f.fix.as_ref().is_some_and(|fix| {
+            fix.edits
+                .iter()
+                .any(|e| matches!(e, Edit::SetScalar { at, .. } if path_places.contains(at)))
+        })
+    });
+    let render_options = render_options(&source.text, &documents, options);
+    let canonical = if from_fast {
+        crate::render::is_canonical(&documents, &render_options)
+    } else {
+        let rendered = render(&documents, &render_options);
+        rendered.strip_prefix(metadata_text) == source.text.get(range)
+    };
     let record_path = |d: &Document| -> Option<CompactString> {
         let entries = d.root.as_ref()?.as_map()?;
         let entry = crate::model::node::get(entries, crate::model::domain::PATH)?;
@@ -225,6 +272,7 @@ fn piece(
         })
         .collect();
     Some(Piece {
+        sets_a_path,
         documents: documents.len() - 1,
         findings,
         paths,
@@ -235,6 +283,62 @@ fn piece(
             .map(record_path),
         canonical,
     })
+}
+
+/// A piece's documents as either reader gives them, spans in the whole
+/// text: the fast reader where it takes the text, else the general parser.
+/// `None` for what only the whole file can answer: a parser problem, a
+/// suppression comment (`crate::suppress` reads them over the whole file),
+/// or comments after the piece's last node (the whole file gives those to
+/// its first document).
+fn read(text: &str, range: std::ops::Range<usize>) -> Option<Read> {
+    if let Some(tree) = crate::parse::fast::parse_range(text, range.clone()) {
+        return Some(Read {
+            documents: tree.documents,
+            comments: Vec::new(),
+            from_fast: true,
+        });
+    }
+    let mut tree = parse_tree(text.get(range.clone())?);
+    if tree.incomplete || !tree.problems.is_empty() {
+        return None;
+    }
+    tree.shift(range.start);
+    let directive = |span: &Span| {
+        text.get(span.clone())
+            .is_some_and(crate::suppress::is_directive)
+    };
+    if tree.comments.iter().any(directive) || tree.documents.iter().any(|d| !d.footer.is_empty()) {
+        return None;
+    }
+    Some(Read {
+        documents: tree.documents,
+        comments: tree.comments,
+        from_fast: false,
+    })
+}
+
+/// What [`read`] gives.
+struct Read {
+    documents: Vec<Document>,
+    comments: Vec<Span>,
+    from_fast: bool,
+}
+
+/// Where the lines before `at` that belong to the document starting there
+/// begin: whole-line comments and blank lines just above its `---` are its
+/// own (`Document::comments`), so a cut goes above them.
+fn lead_in(text: &str, at: usize) -> usize {
+    let mut start = at;
+    for line in text[..at].split_inclusive('\n').rev() {
+        let body = line.trim_start();
+        if body.starts_with('#') || body.trim().is_empty() {
+            start -= line.len();
+        } else {
+            break;
+        }
+    }
+    start
 }
 
 /// Where the `n`th document after the first starts: the offset of a line
@@ -267,7 +371,10 @@ fn cut(text: &str, metadata_end: usize, piece: usize) -> Vec<usize> {
             break;
         };
         at = from + found + 1;
-        bounds.push(at);
+        let start = lead_in(text, at);
+        if start > *bounds.last().unwrap_or(&0) {
+            bounds.push(start);
+        }
     }
     bounds.push(text.len());
     bounds
