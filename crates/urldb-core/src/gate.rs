@@ -166,18 +166,11 @@ impl<W: Write> Gate<W> {
     }
 
     fn write_line(&mut self, line: &[u8]) -> io::Result<()> {
-        match std::str::from_utf8(line) {
-            Ok(text) => self
-                .inner
-                .write_all(neutralize(text, self.syntax).as_bytes()),
-            // urldb writes UTF-8; bytes that are not are printed as the
-            // replacement character rather than passed unchecked.
-            Err(_) => {
-                let text = String::from_utf8_lossy(line);
-                self.inner
-                    .write_all(neutralize(&text, self.syntax).as_bytes())
-            }
-        }
+        // urldb writes UTF-8 (borrowed as it is); bytes that are not are
+        // printed as the replacement character rather than passed unchecked.
+        let text = String::from_utf8_lossy(line);
+        self.inner
+            .write_all(neutralize(&text, self.syntax).as_bytes())
     }
 }
 

@@ -32,7 +32,7 @@ use super::{Checked, Options, render_options, text_findings};
 use crate::model::node::Document;
 use crate::parse::tree::parse_tree;
 use crate::render::render;
-use crate::rules::diagnostic::{Edit, Finding};
+use crate::rules::diagnostic::{Edit, Finding, NodePath};
 use crate::rules::{self, Check, FileContext, Rule};
 use crate::source::{Source, Span};
 
@@ -102,7 +102,7 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
             )
         })
         .collect();
-    let pieces: Vec<Piece> = pieces.into_iter().collect::<Option<_>>()?;
+    let mut pieces: Vec<Piece> = pieces.into_iter().collect::<Option<_>>()?;
 
     let mut all = text_findings(raw, &source);
     all.extend(metadata_comments.into_iter().map(rules::engine::of_comment));
@@ -110,12 +110,11 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     // piece checks it again for what its records read of it. A fix names
     // its document by its place in the piece: moved to the file's.
     let mut first_document = 1;
-    for (i, piece) in pieces.iter().enumerate() {
-        for finding in &piece.findings {
+    for (i, piece) in pieces.iter_mut().enumerate() {
+        for mut finding in std::mem::take(&mut piece.findings) {
             if i > 0 && finding.span.start < metadata_end {
                 continue;
             }
-            let mut finding = finding.clone();
             if let Some(fix) = &mut finding.fix {
                 for edit in &mut fix.edits {
                     if let Edit::SetScalar { at, .. } | Edit::Remove { at } = edit
@@ -180,7 +179,7 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     }
     // In the order the whole path gives: by place, then as its rules ran
     // (text rules, then the file rules in catalogue order).
-    findings.sort_by_key(|f| (f.span.start, f.span.end, rank(f.rule)));
+    findings.sort_by_cached_key(|f| (f.span.start, f.span.end, rank(f.rule)));
     Some(Checked {
         canonical: blocked_by.is_none().then(|| source.text.clone()),
         source,
@@ -242,16 +241,24 @@ fn piece(
             check(&ctx, &mut findings);
         }
     }
-    let path_places: std::collections::HashSet<_> = crate::model::domain::records(&documents)
-        .filter_map(|r| rules::entry_path(r.doc, r.entries, crate::model::domain::PATH))
-        .collect();
-    let sets_a_path = findings.iter().any(|f| {
-        f.fix.as_ref().is_some_and(|fix| {
-            fix.edits
-                .iter()
-                .any(|e| matches!(e, Edit::SetScalar { at, .. } if path_places.contains(at)))
+    // Where the records' `_path`s are, looked up only when a fix sets a
+    // value at all (most pieces have none).
+    let sets: Vec<&NodePath> = findings
+        .iter()
+        .filter_map(|f| f.fix.as_ref())
+        .flat_map(|fix| &fix.edits)
+        .filter_map(|e| match e {
+            Edit::SetScalar { at, .. } => Some(at),
+            _ => None,
         })
-    });
+        .collect();
+    let sets_a_path = !sets.is_empty() && {
+        let path_places: std::collections::HashSet<NodePath> =
+            crate::model::domain::records(&documents)
+                .filter_map(|r| rules::entry_path(r.doc, r.entries, crate::model::domain::PATH))
+                .collect();
+        sets.iter().any(|at| path_places.contains(*at))
+    };
     let render_options = render_options(&source.text, &documents, options);
     let canonical = if from_fast {
         crate::render::is_canonical(&documents, &render_options)
