@@ -372,8 +372,9 @@ fn a_document_outside_the_workspace_is_left_alone() {
 /// version only), and a request cancelled by `$/cancelRequest` is answered
 /// `RequestCancelled` (-32800) without being worked on, while one not
 /// cancelled is answered. The server is kept busy by checking a large
-/// document (some megabytes, checked in pieces) when the later messages
-/// arrive, so they wait as one batch.
+/// document (some megabytes, checked in pieces, and with a comment in each
+/// record, so that no piece is proven clean from its text and each is
+/// parsed) when the later messages arrive, so they wait as one batch.
 #[test]
 fn stale_edits_and_cancelled_requests_are_not_worked_on() {
     use std::io::Write;
@@ -383,7 +384,7 @@ fn stale_edits_and_cancelled_requests_are_not_worked_on() {
     let mut big = String::from("---\n");
     for i in 0..60_000 {
         big.push_str(&format!(
-            "---\n_path: /page/{i:07}\ncontent-type: text/html\n"
+            "---\n_path: /page/{i:07}\ncontent-type: text/html\n# reviewed\n"
         ));
     }
     let uri = format!("file://{}", work.join("example.com.yaml").display());

@@ -17,6 +17,7 @@ use crate::source::Source;
 use crate::suppress::{Directives, PerFileIgnores};
 
 mod pieces;
+mod silent;
 
 /// How files are checked and written: one value for a whole run.
 #[derive(Debug, Clone, Default)]
@@ -56,26 +57,30 @@ pub struct Checked {
     pub canonical: Option<String>,
 }
 
-/// Check one file of a run: a large canonical file in pieces on every
-/// core and without its tree (so [`Checked::documents`] is `None` for it),
-/// any other whole, as [`check_bytes`] does.
+/// Check one file of a run without its tree where that is possible (so
+/// [`Checked::documents`] is `None` for it): a clean canonical file from
+/// its text, a large canonical file in pieces on every core; any other
+/// whole, as [`check_bytes`] does.
 pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
-    if raw.len() >= 2 * options.piece_bytes.unwrap_or(pieces::PIECE_BYTES)
-        && !options.general_path_only
-        && let Some(checked) = pieces::check(path, raw, options, true)
+    if !options.general_path_only
+        && let Some(checked) = pieces::check(path, raw, options, true, !is_large(raw, options))
     {
         return checked;
     }
     check_bytes(path, raw, options)
 }
 
+/// Large enough to be checked in pieces however it reads.
+fn is_large(raw: &[u8], options: &Options) -> bool {
+    raw.len() >= 2 * options.piece_bytes.unwrap_or(pieces::PIECE_BYTES)
+}
+
 /// [`check_file`] for the findings alone, with no fix (an editor's
 /// diagnostics): a large canonical file stays in pieces even when a
 /// finding could be fixed, since no fix is weighed.
 pub fn check_findings(path: &Path, raw: &[u8], options: &Options) -> Checked {
-    if raw.len() >= 2 * options.piece_bytes.unwrap_or(pieces::PIECE_BYTES)
-        && !options.general_path_only
-        && let Some(checked) = pieces::check(path, raw, options, false)
+    if !options.general_path_only
+        && let Some(checked) = pieces::check(path, raw, options, false, !is_large(raw, options))
     {
         return checked;
     }
@@ -312,7 +317,8 @@ pub fn facts(path: &Path, text: &str, checked: bool) -> FileFacts {
     let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
     let text = &text[bom..];
     let first_doc_end = second_document_start(text);
-    let mut tree = parse_tree(&text[..first_doc_end]);
+    let metadata = &text[..first_doc_end];
+    let mut tree = crate::parse::fast::parse(metadata).unwrap_or_else(|| parse_tree(metadata));
     tree.shift(bom);
     facts_of(path, &tree.documents, checked)
 }

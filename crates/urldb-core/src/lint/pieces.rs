@@ -28,7 +28,7 @@ use std::path::Path;
 use compact_str::CompactString;
 use rayon::prelude::*;
 
-use super::{Checked, Options, render_options, text_findings};
+use super::{Checked, Options, render_options, silent, text_findings};
 use crate::model::node::Document;
 use crate::parse::tree::parse_tree;
 use crate::render::render;
@@ -59,13 +59,24 @@ struct Piece {
     /// such fixes against every record (`fix::guard_path_fixes`), which a
     /// piece cannot.
     sets_a_path: bool,
+    /// Proven clean from its text (`super::silent`): no rule ran on it, so
+    /// it holds none of the metadata's findings either.
+    silent: bool,
 }
 
 /// Check `raw` in pieces, or `None` when it must be checked whole. With
 /// `fixes`, a finding with a fix sends the file to the whole path (fixes
 /// are weighed against every record's path, `fix::guard_path_fixes`);
-/// without, the findings keep no fix.
-pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> Option<Checked> {
+/// without, the findings keep no fix. With `silent_only`, only pieces
+/// proven clean from their text are taken (a small file, which the whole
+/// path checks as fast as its pieces).
+pub(crate) fn check(
+    path: &Path,
+    raw: &[u8],
+    options: &Options,
+    fixes: bool,
+    silent_only: bool,
+) -> Option<Checked> {
     let text = std::str::from_utf8(raw).ok()?;
     if text.starts_with('\u{FEFF}') || !text.starts_with("---") {
         return None;
@@ -89,23 +100,34 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     // with, and what the file must start with.
     let alone = std::slice::from_ref(&metadata);
     let metadata_text = render(alone, &render_options(text, alone, options));
+    if text.get(..metadata_end) != Some(metadata_text.as_str()) {
+        return None;
+    }
+    let case_sensitive = crate::model::domain::case_sensitive_paths(alone);
+    let facts = silent::Facts {
+        case_sensitive,
+        categories: options.settings.categories.as_deref(),
+        style: options.settings.style,
+    };
     let pieces: Vec<Option<Piece>> = bounds
         .par_windows(2)
         .map(|w| {
-            piece(
-                &source,
-                &metadata,
-                &metadata_text,
-                w[0]..w[1],
-                &domain,
-                options,
-            )
+            let range = w[0]..w[1];
+            match silent::records(text, range.clone(), &facts) {
+                Some(silent) => Some(Piece::silent(text, silent)),
+                None if silent_only => None,
+                None => piece(&source, &metadata, &metadata_text, range, &domain, options),
+            }
         })
         .collect();
     let mut pieces: Vec<Piece> = pieces.into_iter().collect::<Option<_>>()?;
 
     let mut all = text_findings(raw, &source);
     all.extend(metadata_comments.into_iter().map(rules::engine::of_comment));
+    if pieces.first().is_some_and(|p| p.silent) {
+        // The metadata's findings, which a piece's rules would have given.
+        all.extend(metadata_findings(&source, &metadata, &domain, options));
+    }
     // The metadata's own findings come from the first piece only: every
     // piece checks it again for what its records read of it. A fix names
     // its document by its place in the piece: moved to the file's.
@@ -136,23 +158,22 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
             None => (&text[span.clone()], span),
         })
         .collect();
-    let case_sensitive =
-        crate::model::domain::case_sensitive_paths(std::slice::from_ref(&metadata));
-    rules::duplicate_path::find(&paths, &mut all);
-    rules::equivalent_paths::find(&paths, case_sensitive, &mut all);
-
     let sorted = pieces
         .iter()
         .filter_map(|p| Some((p.first.as_ref()?, p.last.as_ref()?)))
         .collect::<Vec<_>>()
         .windows(2)
         .all(|w| w[0].1 <= w[1].0);
+    let distinct =
+        sorted && pieces.iter().all(|p| p.silent) && distinct_urls(&paths, case_sensitive);
+    if !distinct {
+        rules::duplicate_path::find(&paths, &mut all);
+        rules::equivalent_paths::find(&paths, case_sensitive, &mut all);
+    }
     if pieces.iter().any(|p| p.sets_a_path) {
         return None;
     }
-    let canonical = sorted
-        && text.get(..metadata_end) == Some(metadata_text.as_str())
-        && pieces.iter().all(|p| p.canonical);
+    let canonical = sorted && pieces.iter().all(|p| p.canonical);
     // What the whole path does past this point needs the tree: layout
     // findings of a file that is not canonical, and fixes.
     if !canonical || (fixes && all.iter().any(Finding::fixable)) {
@@ -190,6 +211,32 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     })
 }
 
+/// No two of these paths, proven clean and in order, name one URL (so
+/// `duplicate-path` and `equivalent-paths` have nothing to say), answered
+/// without a table of every path: `false` when unsure. A clean path
+/// without an escape is its own equivalence key (`silent` allows no
+/// uppercase letter where case does not count), so equal keys among those
+/// are equal neighbours; the few paths with an escape are looked up by
+/// their key.
+fn distinct_urls(paths: &[(&str, &Span)], case_sensitive: bool) -> bool {
+    if paths.windows(2).any(|w| w[0].0 == w[1].0) {
+        return false;
+    }
+    let mut keys = Vec::new();
+    for &(path, _) in paths {
+        if memchr::memchr(b'%', path.as_bytes()).is_none() {
+            continue;
+        }
+        let key = crate::model::path::equivalence_key(path, case_sensitive);
+        match paths.binary_search_by(|(p, _)| (*p).cmp(&*key)) {
+            Ok(i) if paths[i].0 != path => return false,
+            _ => keys.push(key),
+        }
+    }
+    keys.sort_unstable();
+    keys.windows(2).all(|w| w[0] != w[1])
+}
+
 /// Where the whole path finds a rule's findings: its stage, then its place
 /// in the catalogue.
 fn rank(rule: &'static Rule) -> (u8, usize) {
@@ -202,6 +249,46 @@ fn rank(rule: &'static Rule) -> (u8, usize) {
     };
     let place = rules::ALL.iter().position(|r| std::ptr::eq(*r, rule));
     (stage, place.unwrap_or(usize::MAX))
+}
+
+impl Piece {
+    /// Records [`silent::records`] proved clean: canonical, no finding.
+    fn silent(text: &str, silent: silent::Silent) -> Piece {
+        let value = |span: Option<&Span>| span.and_then(|s| text.get(s.clone())).map(Into::into);
+        Piece {
+            findings: Vec::new(),
+            documents: silent.documents,
+            first: Some(value(silent.paths.first())),
+            last: Some(value(silent.paths.last())),
+            paths: silent.paths.into_iter().map(|span| (span, None)).collect(),
+            canonical: true,
+            sets_a_path: false,
+            silent: true,
+        }
+    }
+}
+
+/// The findings of the metadata document alone (every rule on records
+/// finds nothing without them).
+fn metadata_findings(
+    source: &Source,
+    metadata: &Document,
+    domain: &str,
+    options: &Options,
+) -> Vec<Finding> {
+    let ctx = FileContext {
+        source,
+        documents: std::slice::from_ref(metadata),
+        domain,
+        settings: &options.settings,
+    };
+    let mut findings = Vec::new();
+    for rule in rules::ALL {
+        if let Check::File(check) = rule.check {
+            check(&ctx, &mut findings);
+        }
+    }
+    findings
 }
 
 /// Check the records in `range`, the metadata document in front of them.
@@ -289,6 +376,7 @@ fn piece(
             .filter(|_| documents.len() > 1)
             .map(record_path),
         canonical,
+        silent: false,
     })
 }
 

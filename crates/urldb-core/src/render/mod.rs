@@ -390,17 +390,51 @@ fn text_of(t: Text<'_>) -> &str {
 /// A plain scalar PyYAML cannot load (`=`, `0b_`, `2001-02-30`) has no
 /// value but its text, so it is written as that string: quoted.
 fn scalar_text(s: &Scalar, kind: FieldKind) -> Text<'_> {
+    text_of_value(&s.value, s.style == ScalarStyle::Plain, kind)
+}
+
+/// [`scalar_text`] for a value read from `value`'s text, plain or quoted.
+fn text_of_value(value: &str, plain: bool, kind: FieldKind) -> Text<'_> {
     if matches!(kind, FieldKind::String)
-        || s.style != ScalarStyle::Plain
-        || crate::model::resolve::unloadable(&s.value).is_some()
+        || !plain
+        || crate::model::resolve::unloadable(value).is_some()
     {
-        return Text::Str(&s.value);
+        return Text::Str(value);
     }
-    match Implicit::of(&s.value) {
-        Implicit::Str => Text::Str(&s.value),
-        Implicit::Null if s.value.is_empty() => Text::Verbatim("null"),
-        _ => Text::Verbatim(&s.value),
+    match Implicit::of(value) {
+        Implicit::Str => Text::Str(value),
+        Implicit::Null if value.is_empty() => Text::Verbatim("null"),
+        _ => Text::Verbatim(value),
     }
+}
+
+/// `value`, written on one line after `before` columns (`key: ` or `- `),
+/// plain or (`quoted`) in single quotes with no quote inside, is what
+/// [`render`] writes for the value it reads as: the question
+/// [`mapping_is_canonical`] asks of each scalar, asked of text with no
+/// tree (the scanner of clean records, `lint::silent`).
+pub(crate) fn written_as_is(
+    value: &str,
+    quoted: bool,
+    kind: FieldKind,
+    before: usize,
+    style: TextStyle,
+) -> bool {
+    let written = text_of_value(value, !quoted, kind);
+    if let Text::Verbatim(v) = written
+        && v != value
+    {
+        return false;
+    }
+    let quotes = if quoted { 2 } else { 0 };
+    matches!(
+        (emitter::style(written, false, false, style), quoted),
+        (Style::Plain, false) | (Style::Single, true)
+    ) && !value.contains('\n')
+        && !(quoted && value.contains('\''))
+        && style
+            .width()
+            .is_none_or(|width| before + value.len() + quotes <= width)
 }
 
 #[cfg(test)]

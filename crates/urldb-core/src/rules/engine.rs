@@ -14,6 +14,11 @@ use crate::source::Span;
 /// A finding that keeps the file from being parsed at all (it would take
 /// many times its size in memory), counted before anything is built.
 pub(crate) fn before_parsing(text: &str) -> Option<Finding> {
+    // Each marker but the last takes four bytes at least (`---` and what
+    // ends it): a shorter text cannot hold too many, and is not scanned.
+    if text.len() < 4 * too_many_documents::MAX_DOCUMENTS + 3 {
+        return None;
+    }
     let markers = too_many_documents::markers(text);
     (markers > too_many_documents::MAX_DOCUMENTS)
         .then(|| too_many_documents::finding(text, markers))

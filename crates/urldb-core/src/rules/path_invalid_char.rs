@@ -91,7 +91,7 @@ fn allowed(c: char) -> bool {
 }
 
 /// [`allowed`] for every byte (non-ASCII bytes are not allowed).
-static ALLOWED: [bool; 256] = {
+pub(crate) static ALLOWED: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
     while b < 128 {
