@@ -626,6 +626,23 @@ const NEAR_CATEGORIES: &[&str] = &[
     "a b",
     "caf\u{e9}",
 ];
+const CLEAN_EXTRAS: &[&str] = &["z-note", "owner", "a-note", "zz", "last-seen"];
+const NEAR_EXTRAS: &[&str] = &[
+    "content_type",
+    "category",
+    "Content-Type",
+    "_paths",
+    "sha256",
+    "1",
+    "yes",
+    "x y",
+    "a:b",
+    "",
+    "Note",
+    "-x",
+    "?x",
+    "https",
+];
 const DIGEST: &str = "0180b2ecbbdf946ed889802c74bd1fcab66ce31e6c6c34ec2f4f3d21a7b351c8";
 const NEAR_DIGESTS: &[&str] = &[
     "0180B2ECBBDF946ED889802C74BD1FCAB66CE31E6C6C34EC2F4F3D21A7B351C8",
@@ -650,7 +667,7 @@ fn near_clean(rng: &mut Rng) -> Option<String> {
     let odd_one = rng.below(records);
     for r in 0..records {
         let odd = near && r == odd_one;
-        let field = if odd { rng.below(7) } else { usize::MAX };
+        let field = if odd { rng.below(8) } else { usize::MAX };
         let path = if field == 0 {
             rng.pick(NEAR_PATHS)
         } else {
@@ -686,6 +703,27 @@ fn near_clean(rng: &mut Rng) -> Option<String> {
             )),
             _ => {}
         }
+        // Extras: keys the format allows, and keys rules report.
+        if rng.chance(20) || field == 7 {
+            let key = if field == 7 {
+                rng.pick(NEAR_EXTRAS)
+            } else {
+                rng.pick(CLEAN_EXTRAS)
+            };
+            let value = rng.pick(&[
+                "x",
+                "long text here",
+                "yes",
+                "12",
+                "~",
+                "=",
+                "a: b",
+                "it's",
+                "2001-02-30",
+                "",
+            ]);
+            text.push_str(&format!("{}: {}\n", quoted(key), quoted(value)));
+        }
         match field {
             4 => text.push_str(&format!("content-type: {}\n", quoted(rng.pick(NEAR_TYPES)))),
             5 => {}
@@ -706,6 +744,14 @@ fn near_clean(rng: &mut Rng) -> Option<String> {
     let digits = NEAR_DIGESTS[3];
     let canonical = if rng.chance(50) {
         canonical.replace(&format!("'{digits}'"), digits)
+    } else {
+        canonical
+    };
+    // So is a key YAML would read as something else than a string.
+    let canonical = if rng.chance(50) {
+        canonical
+            .replace("\n'1': ", "\n1: ")
+            .replace("\n'yes': ", "\nyes: ")
     } else {
         canonical
     };

@@ -60,8 +60,11 @@ struct Piece {
     /// piece cannot.
     sets_a_path: bool,
     /// Proven clean from its text (`super::silent`): no rule ran on it, so
-    /// it holds none of the metadata's findings either.
+    /// it holds none of the metadata's findings either. Its paths are then
+    /// in strict order.
     silent: bool,
+    /// Which of `paths` hold an escape, when `silent`.
+    escaped: Vec<usize>,
 }
 
 /// Check `raw` in pieces, or `None` when it must be checked whole. With
@@ -164,8 +167,22 @@ pub(crate) fn check(
         .collect::<Vec<_>>()
         .windows(2)
         .all(|w| w[0].1 <= w[1].0);
-    let distinct =
-        sorted && pieces.iter().all(|p| p.silent) && distinct_urls(&paths, case_sensitive);
+    let distinct = pieces.iter().all(|p| p.silent) && {
+        let ends: Vec<_> = pieces
+            .iter()
+            .filter_map(|p| Some((p.first.as_ref()?, p.last.as_ref()?)))
+            .collect();
+        let mut offset = 0;
+        let escaped: Vec<usize> = pieces
+            .iter()
+            .flat_map(|p| {
+                let at = offset;
+                offset += p.paths.len();
+                p.escaped.iter().map(move |i| at + i)
+            })
+            .collect();
+        ends.windows(2).all(|w| w[0].1 < w[1].0) && distinct_urls(&paths, &escaped, case_sensitive)
+    };
     if !distinct {
         rules::duplicate_path::find(&paths, &mut all);
         rules::equivalent_paths::find(&paths, case_sensitive, &mut all);
@@ -211,22 +228,18 @@ pub(crate) fn check(
     })
 }
 
-/// No two of these paths, proven clean and in order, name one URL (so
-/// `duplicate-path` and `equivalent-paths` have nothing to say), answered
-/// without a table of every path: `false` when unsure. A clean path
-/// without an escape is its own equivalence key (`silent` allows no
-/// uppercase letter where case does not count), so equal keys among those
-/// are equal neighbours; the few paths with an escape are looked up by
-/// their key.
-fn distinct_urls(paths: &[(&str, &Span)], case_sensitive: bool) -> bool {
-    if paths.windows(2).any(|w| w[0].0 == w[1].0) {
-        return false;
-    }
+/// No two of these paths, proven clean and in strict order, name one URL
+/// (so `duplicate-path` and `equivalent-paths` have nothing to say),
+/// answered without a table of every path: `false` when unsure. A clean
+/// path without an escape is its own equivalence key (`silent` allows no
+/// uppercase letter where case does not count), and no two are equal; the
+/// few paths with an escape (`escaped`, indexes) are looked up by their key.
+fn distinct_urls(paths: &[(&str, &Span)], escaped: &[usize], case_sensitive: bool) -> bool {
     let mut keys = Vec::new();
-    for &(path, _) in paths {
-        if memchr::memchr(b'%', path.as_bytes()).is_none() {
-            continue;
-        }
+    for &i in escaped {
+        let Some(&(path, _)) = paths.get(i) else {
+            return false;
+        };
         let key = crate::model::path::equivalence_key(path, case_sensitive);
         match paths.binary_search_by(|(p, _)| (*p).cmp(&*key)) {
             Ok(i) if paths[i].0 != path => return false,
@@ -264,6 +277,7 @@ impl Piece {
             canonical: true,
             sets_a_path: false,
             silent: true,
+            escaped: silent.escaped,
         }
     }
 }
@@ -377,6 +391,7 @@ fn piece(
             .map(record_path),
         canonical,
         silent: false,
+        escaped: Vec::new(),
     })
 }
 

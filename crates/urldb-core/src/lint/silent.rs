@@ -8,10 +8,10 @@
 //! record in it is written exactly as `fmt` writes it and that no rule
 //! would report anything in it:
 //!
-//! - the record keys `_path`, `categories`, `content-length`,
-//!   `content-sha256`, `content-type` in canonical order, each once, at the
-//!   left margin, with `_path` and `content-type` present and the two
-//!   static fields together;
+//! - keys in canonical order, each once, at the left margin: the record
+//!   keys `_path`, `categories`, `content-length`, `content-sha256`,
+//!   `content-type` (with `_path` and `content-type` present and the two
+//!   static fields together), and extras with a value on their line;
 //! - every value on its line, plain (a category may be single-quoted), and
 //!   what the renderer writes for it (`render::written_as_is`, the
 //!   renderer's own decision);
@@ -68,13 +68,16 @@ const ANSWERS: &[(&str, &str)] = &[
     ("yaml-tag", "a value starting with `!` is not written plain"),
     ("yaml-comment", "no `#` in the records"),
     ("duplicate-key", "keys strictly in canonical order"),
-    ("non-string-key", "only the five record keys"),
+    ("non-string-key", "`extra_key_is_clean`: keys written plain"),
     (
         "unloadable-value",
         "every value written as the renderer writes it",
     ),
     ("file-too-large", "text rules run on the whole text"),
-    ("nesting-too-deep", "no nested value"),
+    (
+        "nesting-too-deep",
+        "no nested value: only categories take items",
+    ),
     (
         "too-many-documents",
         "counted before parsing, by the caller",
@@ -129,7 +132,7 @@ const ANSWERS: &[(&str, &str)] = &[
         "incomplete-static",
         "`content-length` and `content-sha256` together",
     ),
-    ("suspicious-key", "only the five record keys"),
+    ("suspicious-key", "`extra_key_is_clean`"),
     ("unknown-category", "`category_is_clean`"),
     ("wrong-extension", "a rule across files, run by the caller"),
     ("not-canonical", "written as `fmt` writes it"),
@@ -150,13 +153,16 @@ pub(super) struct Facts<'a> {
 pub(super) struct Silent {
     /// How many records.
     pub(super) documents: usize,
-    /// Each record's `_path` value, in file order (plain: the value is the
-    /// text in the span).
+    /// Each record's `_path` value, in file order, each greater than the
+    /// one before (plain: the value is the text in the span).
     pub(super) paths: Vec<Span>,
+    /// Which of them hold an escape (indexes into `paths`).
+    pub(super) escaped: Vec<usize>,
 }
 
+/// What comes before a value on its line, as the `pyyaml` style's width
+/// counts it.
 const PATH: &str = "_path: ";
-const CATEGORIES: &str = "categories:";
 const LENGTH: &str = "content-length: ";
 const DIGEST: &str = "content-sha256: ";
 const CONTENT_TYPE: &str = "content-type: ";
@@ -186,77 +192,202 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
     let mut silent = Silent {
         documents: 0,
         paths: Vec::with_capacity(piece.len() / 96 + 1),
+        escaped: Vec::new(),
     };
-    // A media type or a category (as written) once proven is not proven
-    // again: a file has few.
-    let mut proven_types: Vec<&str> = Vec::new();
-    let mut proven_categories: Vec<&str> = Vec::new();
+    let mut proven = Proven::default();
     let mut previous_path: &str = "";
-    let mut line = lines.next()?;
-    loop {
-        if line.1 != "---" {
+    let mut next = lines.next();
+    while let Some((_, marker)) = next {
+        if !is_marker(marker) {
             return None;
         }
         silent.documents += 1;
-
-        let (at, path) = value(lines.next()?, PATH)?;
-        if !path_is_clean(path, facts.case_sensitive)
-            || !path_written_plain(path, facts.style)
-            || path < previous_path
-        {
-            return None;
-        }
-        silent.paths.push(at..at + path.len());
-        previous_path = path;
-
-        line = lines.next()?;
-        if line.1 == CATEGORIES {
-            let mut previous: Option<&str> = None;
-            line = lines.next()?;
-            while let Some(written) = line.1.strip_prefix("- ") {
-                let (item, quoted) = match written.strip_prefix('\'') {
-                    Some(quoted) => (quoted.strip_suffix('\'')?, true),
-                    None => (written, false),
-                };
-                if previous.is_some_and(|p| p >= item) {
-                    return None;
-                }
-                if !proven_categories.contains(&written) {
-                    if !category_is_clean(item, quoted, facts) {
+        let mut record = Record::default();
+        next = lines.next();
+        while let Some((at, line)) = next.filter(|(_, line)| !is_marker(line)) {
+            next = lines.next();
+            // `key: value`, or `key:` and its items on the lines below.
+            let (key, value) = split_key(line)?;
+            let field = Field::of(key);
+            // `duplicate-key`, `unsorted-keys`: the record keys by their
+            // place, without comparing text.
+            let after = match (field, record.last_field) {
+                (Field::Extra, _) | (_, Some(Field::Extra)) => key > record.last_key,
+                (_, last) => last.is_none_or(|last| last < field),
+            };
+            if !after {
+                return None;
+            }
+            record.last_key = key;
+            record.last_field = Some(field);
+            let at = at + key.len() + ": ".len();
+            match (field, value) {
+                (Field::Path, Some(path)) => {
+                    // A path listed twice is left to the rules (`duplicate-path`).
+                    let escaped = path_is_clean(path, facts.case_sensitive)?;
+                    if !path_written_plain(path, facts.style) || path <= previous_path {
                         return None;
                     }
-                    if proven_categories.len() < 64 {
-                        proven_categories.push(written);
+                    if escaped {
+                        silent.escaped.push(silent.paths.len());
+                    }
+                    silent.paths.push(at..at + path.len());
+                    previous_path = path;
+                    record.path = true;
+                }
+                (Field::Categories, None) => {
+                    let mut previous: Option<&str> = None;
+                    while let Some(written) = next.and_then(|(_, line)| line.strip_prefix("- ")) {
+                        next = lines.next();
+                        let (item, quoted) = unquoted(written)?;
+                        if previous.is_some_and(|p| p >= item)
+                            || !proven.category(written, || category_is_clean(item, quoted, facts))
+                        {
+                            return None;
+                        }
+                        previous = Some(item);
+                    }
+                    // `empty-categories`.
+                    previous?;
+                }
+                (Field::Length, Some(length)) => {
+                    if domain::content_length(length).is_none()
+                        || !written_as_is(length, false, FieldKind::Any, LENGTH.len(), facts.style)
+                    {
+                        return None;
+                    }
+                    record.length = true;
+                }
+                (Field::Digest, Some(digest)) => {
+                    if !digest_is_clean(digest, facts.style) {
+                        return None;
+                    }
+                    record.digest = true;
+                }
+                (Field::MediaType, Some(media_type)) => {
+                    if !proven
+                        .media_type(media_type, || media_type_is_clean(media_type, facts.style))
+                    {
+                        return None;
+                    }
+                    record.media_type = true;
+                }
+                (Field::Extra, Some(value)) => {
+                    let (value, quoted) = unquoted(value)?;
+                    let columns = key.len() + ": ".len();
+                    if !proven.extra_key(key, || extra_key_is_clean(key, facts.style))
+                        || !written_as_is(value, quoted, FieldKind::Any, columns, facts.style)
+                    {
+                        return None;
                     }
                 }
-                previous = Some(item);
-                line = lines.next()?;
-            }
-            previous?;
-        }
-        if let Some((_, length)) = value(line, LENGTH) {
-            let (_, digest) = value(lines.next()?, DIGEST)?;
-            if domain::content_length(length).is_none()
-                || !written_as_is(length, false, FieldKind::Any, LENGTH.len(), facts.style)
-                || !digest_is_clean(digest, facts.style)
-            {
-                return None;
-            }
-            line = lines.next()?;
-        }
-        let (_, media_type) = value(line, CONTENT_TYPE)?;
-        if !proven_types.contains(&media_type) {
-            if !media_type_is_clean(media_type, facts.style) {
-                return None;
-            }
-            if proven_types.len() < 64 {
-                proven_types.push(media_type);
+                _ => return None,
             }
         }
-        match lines.next() {
-            Some(next) => line = next,
-            None => return Some(silent),
+        // `missing-path`, `missing-content-type`, `incomplete-static`.
+        if !record.path || !record.media_type || record.length != record.digest {
+            return None;
         }
+    }
+    Some(silent)
+}
+
+/// A document marker line, `---`.
+fn is_marker(line: &str) -> bool {
+    matches!(line.as_bytes(), [b'-', b'-', b'-'])
+}
+
+/// A record key, in canonical order; an extra sorts by its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Field {
+    Path,
+    Categories,
+    Length,
+    Digest,
+    MediaType,
+    Extra,
+}
+
+impl Field {
+    /// Told apart by length and last byte, then compared once.
+    fn of(key: &str) -> Field {
+        let (field, name) = match (key.len(), key.as_bytes().last()) {
+            (5, Some(b'h')) => (Field::Path, domain::PATH),
+            (10, Some(b's')) => (Field::Categories, domain::CATEGORIES),
+            (14, Some(b'h')) => (Field::Length, domain::CONTENT_LENGTH),
+            (14, Some(b'6')) => (Field::Digest, domain::CONTENT_SHA256),
+            (12, Some(b'e')) => (Field::MediaType, domain::CONTENT_TYPE),
+            _ => return Field::Extra,
+        };
+        if key == name { field } else { Field::Extra }
+    }
+}
+
+/// What one record has shown so far.
+#[derive(Default)]
+struct Record<'a> {
+    last_key: &'a str,
+    last_field: Option<Field>,
+    path: bool,
+    media_type: bool,
+    length: bool,
+    digest: bool,
+}
+
+/// Media types, categories (as written) and extra keys proven clean in
+/// this piece, which are not proven again: a file has few of each.
+#[derive(Default)]
+struct Proven<'a> {
+    media_types: Vec<&'a str>,
+    categories: Vec<&'a str>,
+    extra_keys: Vec<&'a str>,
+}
+
+impl<'a> Proven<'a> {
+    fn media_type(&mut self, text: &'a str, prove: impl FnOnce() -> bool) -> bool {
+        Self::known(&mut self.media_types, text, prove)
+    }
+
+    fn category(&mut self, text: &'a str, prove: impl FnOnce() -> bool) -> bool {
+        Self::known(&mut self.categories, text, prove)
+    }
+
+    fn extra_key(&mut self, text: &'a str, prove: impl FnOnce() -> bool) -> bool {
+        Self::known(&mut self.extra_keys, text, prove)
+    }
+
+    fn known(seen: &mut Vec<&'a str>, text: &'a str, prove: impl FnOnce() -> bool) -> bool {
+        if seen.contains(&text) {
+            return true;
+        }
+        let clean = prove();
+        if clean && seen.len() < 64 {
+            seen.push(text);
+        }
+        clean
+    }
+}
+
+/// A line's key and the value after `: `, or `None` for the value of a
+/// `key:` line (items follow). The key ends at the first `: ` (a `:` in a
+/// plain key is followed by something else), as YAML reads it.
+fn split_key(line: &str) -> Option<(&str, Option<&str>)> {
+    let bytes = line.as_bytes();
+    for colon in memchr::memchr_iter(b':', bytes) {
+        match bytes.get(colon + 1) {
+            Some(b' ') => return Some((line.get(..colon)?, line.get(colon + 2..))),
+            None => return Some((line.get(..colon)?, None)),
+            Some(_) => {}
+        }
+    }
+    None
+}
+
+/// A value as written: plain, or in single quotes with no quote inside.
+fn unquoted(written: &str) -> Option<(&str, bool)> {
+    match written.strip_prefix('\'') {
+        Some(quoted) => Some((quoted.strip_suffix('\'')?, true)),
+        None => Some((written, false)),
     }
 }
 
@@ -282,26 +413,22 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
-/// The value of a `key: value` line, and where it starts.
-fn value<'a>((at, line): (usize, &'a str), key: &str) -> Option<(usize, &'a str)> {
-    let rest = line.strip_prefix(key)?;
-    (!rest.is_empty()).then_some((at + key.len(), rest))
-}
-
-/// A `_path` no path rule reports.
-fn path_is_clean(path: &str, case_sensitive: bool) -> bool {
+/// A `_path` no path rule reports: `Some`, and whether it holds an
+/// escape.
+fn path_is_clean(path: &str, case_sensitive: bool) -> Option<bool> {
     let bytes = path.as_bytes();
     // `path-not-absolute`, `path-network-reference`.
     if bytes.first() != Some(&b'/') || bytes.get(1) == Some(&b'/') {
-        return false;
+        return None;
     }
+    let mut escaped = false;
     let mut in_query = false;
     let mut segment_start = 1;
     let mut i = 1;
     while let Some(&b) = bytes.get(i) {
         // `path-invalid-char`.
         if !ALLOWED[usize::from(b)] {
-            return false;
+            return None;
         }
         match b {
             b'%' => {
@@ -309,29 +436,31 @@ fn path_is_clean(path: &str, case_sensitive: bool) -> bool {
                 let (Some(high), Some(low)) =
                     (upper_hex(bytes.get(i + 1)), upper_hex(bytes.get(i + 2)))
                 else {
-                    return false;
+                    return None;
                 };
                 if is_unreserved(high << 4 | low) {
-                    return false;
+                    return None;
                 }
+                escaped = true;
                 i += 3;
                 continue;
             }
             b'/' | b'?' if !in_query => {
                 // `path-dot-segment`, before the query.
                 if matches!(&bytes[segment_start..i], b"." | b"..") {
-                    return false;
+                    return None;
                 }
                 segment_start = i + 1;
                 in_query = b == b'?';
             }
             // `path-case`, before the query.
-            b'A'..=b'Z' if !in_query && !case_sensitive => return false,
+            b'A'..=b'Z' if !in_query && !case_sensitive => return None,
             _ => {}
         }
         i += 1;
     }
-    in_query || !matches!(&bytes[segment_start.min(bytes.len())..], b"." | b"..")
+    let last = &bytes[segment_start.min(bytes.len())..];
+    (in_query || !matches!(last, b"." | b"..")).then_some(escaped)
 }
 
 fn upper_hex(b: Option<&u8>) -> Option<u8> {
@@ -353,6 +482,15 @@ fn path_written_plain(path: &str, style: TextStyle) -> bool {
         TextStyle::Readable => !path.ends_with(':'),
         TextStyle::Pyyaml => written_as_is(path, false, FieldKind::String, PATH.len(), style),
     }
+}
+
+/// A key other than the record keys (an extra, which the format allows)
+/// that no rule reports: written as the renderer writes it (plain, so a
+/// string: `non-string-key`) and not a near miss of a record key
+/// (`suspicious-key`).
+fn extra_key_is_clean(key: &str, style: TextStyle) -> bool {
+    crate::render::key_written_as_is(key, style)
+        && crate::rules::suspicious_key::near_miss(key).is_none()
 }
 
 /// A category no rule reports: not empty, written as the renderer writes
@@ -449,7 +587,7 @@ mod tests {
                 }
             }
             for case_sensitive in [true, false] {
-                if !path_is_clean(&path, case_sensitive) {
+                if path_is_clean(&path, case_sensitive).is_none() {
                     continue;
                 }
                 clean += 1;

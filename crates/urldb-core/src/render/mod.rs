@@ -408,6 +408,13 @@ fn text_of_value(value: &str, plain: bool, kind: FieldKind) -> Text<'_> {
     }
 }
 
+/// `key`, written plain, is how [`render`] writes a key that is not one of
+/// the format's (an extra): [`mapping_is_canonical`]'s question of a key.
+pub(crate) fn key_written_as_is(key: &str, style: TextStyle) -> bool {
+    let text = Text::Str(key);
+    emitter::is_simple_key(text) && matches!(emitter::style(text, true, false, style), Style::Plain)
+}
+
 /// `value`, written on one line after `before` columns (`key: ` or `- `),
 /// plain or (`quoted`) in single quotes with no quote inside, is what
 /// [`render`] writes for the value it reads as: the question

@@ -105,7 +105,7 @@ fn normal(key: &str) -> String {
 
 /// The known record key that `key` (not itself a known key) is a near
 /// miss of.
-fn near_miss(key: &str) -> Option<&'static str> {
+pub(crate) fn near_miss(key: &str) -> Option<&'static str> {
     let key = normal(key);
     if key.is_empty() {
         return None;
