@@ -40,7 +40,7 @@ use crate::model::domain::{self, FieldKind};
 use crate::model::path::is_unreserved;
 use crate::model::resolve::Implicit;
 use crate::render::{TextStyle, written_as_is};
-use crate::rules::path_invalid_char::ALLOWED;
+use crate::rules::path_invalid_char::{ALLOWED, allowed_byte};
 use crate::source::Span;
 
 /// How the proof answers each rule, one line per rule of the catalogue: a
@@ -309,7 +309,8 @@ enum Field {
 }
 
 impl Field {
-    /// Told apart by length and last byte, then compared once.
+    /// Told apart by length and last byte, then compared once, byte by
+    /// byte (inlined: these keys are a few bytes long).
     fn of(key: &str) -> Field {
         let (field, name) = match (key.len(), key.as_bytes().last()) {
             (5, Some(b'h')) => (Field::Path, domain::PATH),
@@ -319,7 +320,8 @@ impl Field {
             (12, Some(b'e')) => (Field::MediaType, domain::CONTENT_TYPE),
             _ => return Field::Extra,
         };
-        if key == name { field } else { Field::Extra }
+        let same = key.bytes().zip(name.bytes()).all(|(a, b)| a == b);
+        if same { field } else { Field::Extra }
     }
 }
 
@@ -357,7 +359,9 @@ impl<'a> Proven<'a> {
     }
 
     fn known(seen: &mut Vec<&'a str>, text: &'a str, prove: impl FnOnce() -> bool) -> bool {
-        if seen.contains(&text) {
+        // The last one found is looked at first: neighbours repeat.
+        if let Some(i) = seen.iter().position(|s| *s == text) {
+            seen.swap(0, i);
             return true;
         }
         let clean = prove();
@@ -373,14 +377,17 @@ impl<'a> Proven<'a> {
 /// plain key is followed by something else), as YAML reads it.
 fn split_key(line: &str) -> Option<(&str, Option<&str>)> {
     let bytes = line.as_bytes();
-    for colon in memchr::memchr_iter(b':', bytes) {
+    // Keys are short: a plain loop finds the colon sooner than a search
+    // that first sets itself up.
+    let mut from = 0;
+    loop {
+        let colon = from + bytes.get(from..)?.iter().position(|&b| b == b':')?;
         match bytes.get(colon + 1) {
             Some(b' ') => return Some((line.get(..colon)?, line.get(colon + 2..))),
             None => return Some((line.get(..colon)?, None)),
-            Some(_) => {}
+            Some(_) => from = colon + 1,
         }
     }
-    None
 }
 
 /// A value as written: plain, or in single quotes with no quote inside.
@@ -420,6 +427,17 @@ fn path_is_clean(path: &str, case_sensitive: bool) -> Option<bool> {
     // `path-not-absolute`, `path-network-reference`.
     if bytes.first() != Some(&b'/') || bytes.get(1) == Some(&b'/') {
         return None;
+    }
+    // Most paths hold only characters no rule looks at twice, and no `/.`
+    // (where a dot segment would start): clean, without an escape.
+    let plain = if case_sensitive { &PLAIN } else { &PLAIN_LOWER };
+    let mut previous = 0;
+    if bytes.iter().all(|&b| {
+        let dot_after_slash = previous == b'/' && b == b'.';
+        previous = b;
+        plain[usize::from(b)] && !dot_after_slash
+    }) {
+        return Some(false);
     }
     let mut escaped = false;
     let mut in_query = false;
@@ -461,6 +479,22 @@ fn path_is_clean(path: &str, case_sensitive: bool) -> Option<bool> {
     }
     let last = &bytes[segment_start.min(bytes.len())..];
     (in_query || !matches!(last, b"." | b"..")).then_some(escaped)
+}
+
+/// The characters a path may hold (`path-invalid-char`) but `%`, which
+/// starts an escape; `PLAIN_LOWER` has no uppercase letter either.
+static PLAIN: [bool; 256] = plain_bytes(true);
+static PLAIN_LOWER: [bool; 256] = plain_bytes(false);
+
+const fn plain_bytes(uppercase: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let byte = b as u8;
+        table[b] = allowed_byte(byte) && byte != b'%' && (uppercase || !byte.is_ascii_uppercase());
+        b += 1;
+    }
+    table
 }
 
 fn upper_hex(b: Option<&u8>) -> Option<u8> {
@@ -514,7 +548,12 @@ fn digest_is_clean(digest: &str, style: TextStyle) -> bool {
             .bytes()
             .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
         && match style {
-            TextStyle::Readable => Implicit::of(digest) == Implicit::Str,
+            // A letter makes it a string, unless it is the `b` of `0b`
+            // (a binary integer); only then is YAML's resolver asked.
+            TextStyle::Readable => {
+                (digest.bytes().any(|b| b > b'9') && !digest.starts_with("0b"))
+                    || Implicit::of(digest) == Implicit::Str
+            }
             TextStyle::Pyyaml => {
                 written_as_is(digest, false, FieldKind::String, DIGEST.len(), style)
             }
@@ -619,14 +658,18 @@ mod tests {
         let mut rng = Rng(0xd16e57);
         let mut quoted = 0;
         for i in 0..20_000 {
-            let digits: &[u8] = if i % 2 == 0 {
-                b"0123456789"
-            } else {
-                b"0123456789abcdef"
+            let digits: &[u8] = match i % 3 {
+                0 => b"0123456789",
+                1 => b"01",
+                _ => b"0123456789abcdef",
             };
-            let digest: String = (0..64)
+            let mut digest: String = (0..64)
                 .map(|_| char::from(digits[rng.below(digits.len())]))
                 .collect();
+            if i % 6 == 1 {
+                // A binary integer to YAML 1.1, or a string.
+                digest.replace_range(..2, "0b");
+            }
             let emitter = written_as_is(
                 &digest,
                 false,

@@ -102,7 +102,7 @@ pub(crate) static ALLOWED: [bool; 256] = {
 };
 
 /// Unreserved, a sub-delimiter, or one of `:@/?%`.
-const fn allowed_byte(b: u8) -> bool {
+pub(crate) const fn allowed_byte(b: u8) -> bool {
     is_unreserved(b)
         || matches!(
             b,
