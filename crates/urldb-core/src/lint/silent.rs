@@ -174,12 +174,15 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
     // What no clean record holds, ruled out in one pass that vectorizes:
     // control characters, tabs, CR, non-ASCII, and `#` (a comment, or a
     // fragment, which `path-fragment` reports).
-    let plain = |b: u8| ((0x20..0x7F).contains(&b) && b != b'#') | (b == b'\n');
+    // Outside ` `..`~` (`b - 0x20` wraps below it) but a line break, or `#`.
+    let refused = |b: u8| {
+        (u8::from(b.wrapping_sub(0x20) >= 0x5F) & u8::from(b != b'\n')) | u8::from(b == b'#')
+    };
     if !piece.starts_with(b"---\n")
         || !piece.ends_with(b"\n")
         || !piece
             .chunks(64)
-            .all(|chunk| chunk.iter().fold(true, |ok, &b| ok & plain(b)))
+            .all(|chunk| chunk.iter().fold(0, |any, &b| any | refused(b)) == 0)
     {
         return None;
     }
@@ -251,9 +254,7 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
                     previous?;
                 }
                 (Field::Length, Some(length)) => {
-                    if domain::content_length(length).is_none()
-                        || !written_as_is(length, false, FieldKind::Any, LENGTH.len(), facts.style)
-                    {
+                    if !length_is_clean(length, facts.style) {
                         return None;
                     }
                     record.length = true;
@@ -431,12 +432,9 @@ fn path_is_clean(path: &str, case_sensitive: bool) -> Option<bool> {
     // Most paths hold only characters no rule looks at twice, and no `/.`
     // (where a dot segment would start): clean, without an escape.
     let plain = if case_sensitive { &PLAIN } else { &PLAIN_LOWER };
-    let mut previous = 0;
-    if bytes.iter().all(|&b| {
-        let dot_after_slash = previous == b'/' && b == b'.';
-        previous = b;
-        plain[usize::from(b)] && !dot_after_slash
-    }) {
+    if bytes.iter().fold(true, |ok, &b| ok & plain[usize::from(b)])
+        && !bytes.windows(2).any(|w| w == b"/.")
+    {
         return Some(false);
     }
     let mut escaped = false;
@@ -543,20 +541,38 @@ fn category_is_clean(item: &str, quoted: bool, facts: &Facts) -> bool {
 /// something else than a string (`digest_written_plain` of the tests asks
 /// [`written_as_is`] the same).
 fn digest_is_clean(digest: &str, style: TextStyle) -> bool {
+    // Counted without a branch per byte, so that it vectorizes.
+    let (not_hex, letters) = digest.bytes().fold((0u8, 0u8), |(not_hex, letters), b| {
+        let digit = b.is_ascii_digit();
+        let letter = b.wrapping_sub(b'a') < 6;
+        (
+            not_hex | u8::from(!digit & !letter),
+            letters | u8::from(letter),
+        )
+    });
     digest.len() == 64
-        && digest
-            .bytes()
-            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        && not_hex == 0
         && match style {
             // A letter makes it a string, unless it is the `b` of `0b`
             // (a binary integer); only then is YAML's resolver asked.
             TextStyle::Readable => {
-                (digest.bytes().any(|b| b > b'9') && !digest.starts_with("0b"))
-                    || Implicit::of(digest) == Implicit::Str
+                (letters != 0 && !digest.starts_with("0b")) || Implicit::of(digest) == Implicit::Str
             }
             TextStyle::Pyyaml => {
                 written_as_is(digest, false, FieldKind::String, DIGEST.len(), style)
             }
+        }
+}
+
+/// A plain decimal that fits (`invalid-content-length`), which YAML reads
+/// as an integer, so the renderer keeps it as written (in the `pyyaml`
+/// style, within its width: the renderer is asked). A test asks
+/// [`written_as_is`] the same.
+fn length_is_clean(length: &str, style: TextStyle) -> bool {
+    domain::content_length(length).is_some()
+        && match style {
+            TextStyle::Readable => true,
+            TextStyle::Pyyaml => written_as_is(length, false, FieldKind::Any, LENGTH.len(), style),
         }
 }
 
@@ -649,6 +665,24 @@ mod tests {
             clean > 10_000 && quoted > 100,
             "{clean} clean, {quoted} quoted"
         );
+    }
+
+    /// The same for lengths, in both styles.
+    #[test]
+    fn clean_lengths_are_written_as_the_emitter_says() {
+        let mut rng = Rng(0x1e57);
+        for i in 0..20_000 {
+            let digits = 1 + rng.below(25);
+            let length: String = (0..digits)
+                .map(|_| char::from(b'0' + rng.below(10) as u8))
+                .collect();
+            let length = if i % 10 == 0 { "0".to_string() } else { length };
+            for style in [TextStyle::Readable, TextStyle::Pyyaml] {
+                let plain = domain::content_length(&length).is_some()
+                    && written_as_is(&length, false, FieldKind::Any, LENGTH.len(), style);
+                assert_eq!(length_is_clean(&length, style), plain, "{length:?}");
+            }
+        }
     }
 
     /// The same for digests: of decimal digits only (an integer to YAML)
