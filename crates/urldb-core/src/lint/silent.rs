@@ -12,15 +12,17 @@
 //!   keys `_path`, `categories`, `content-length`, `content-sha256`,
 //!   `content-type` (with `_path` and `content-type` present and the two
 //!   static fields together), and extras with a value on their line;
-//! - every value on its line, plain (a category may be single-quoted), and
-//!   what the renderer writes for it (`render::written_as_is`, the
-//!   renderer's own decision);
+//! - every value on its line, plain (a category or an extra's value may be
+//!   single-quoted), and what the renderer writes for it
+//!   (`render::written_as_is`, the renderer's own decision);
 //! - each value in the narrow form every rule on its field accepts: a path
 //!   that starts with one `/`, holds only the characters a path may hold,
 //!   escapes only what needs escaping with uppercase hex, has no `.` or
 //!   `..` segment and, in a case-insensitive domain, no uppercase letter
-//!   before its query; a valid lowercase media type; sorted, distinct,
-//!   known categories; a plain decimal length; a lowercase hex digest.
+//!   before its query; a valid lowercase media type or a redirect marker;
+//!   sorted, distinct, known categories; a plain decimal length; a
+//!   lowercase hex digest; an extra key that is no near miss of a record
+//!   key.
 //!
 //! `ANSWERS` says, rule by rule, how the proof rules its findings out:
 //! a rule added to the catalogue must be added there too (a test holds the
@@ -171,10 +173,11 @@ const CONTENT_TYPE: &str = "content-type: ";
 /// starts at a `---` line and ends after a line break.
 pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<Silent> {
     let piece = text.as_bytes().get(range.clone())?;
-    // What no clean record holds, ruled out in one pass that vectorizes:
-    // control characters, tabs, CR, non-ASCII, and `#` (a comment, or a
-    // fragment, which `path-fragment` reports).
-    // Outside ` `..`~` (`b - 0x20` wraps below it) but a line break, or `#`.
+    // What no clean record holds, ruled out in one pass without a branch
+    // per byte, so that it vectorizes: control characters, tabs, CR,
+    // non-ASCII (outside ` `..`~`: `b - 0x20` wraps below it), but the line
+    // break; and `#` (a comment, or a fragment, which `path-fragment`
+    // reports).
     let refused = |b: u8| {
         (u8::from(b.wrapping_sub(0x20) >= 0x5F) & u8::from(b != b'\n')) | u8::from(b == b'#')
     };
