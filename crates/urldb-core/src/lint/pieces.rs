@@ -90,11 +90,9 @@ pub(crate) fn check(
         metadata_end,
         options.piece_bytes.unwrap_or(PIECE_BYTES),
     );
-    let source = Source::new(path, text.to_string());
-    if rules::engine::before_parsing(&source.text).is_some() {
+    if rules::engine::before_parsing(text).is_some() {
         return None;
     }
-    let text = source.text.as_str();
     let metadata = read(text, 0..metadata_end)?;
     let metadata_comments = metadata.comments;
     let [metadata] = <[Document; 1]>::try_from(metadata.documents).ok()?;
@@ -112,15 +110,29 @@ pub(crate) fn check(
         categories: options.settings.categories.as_deref(),
         style: options.settings.style,
     };
-    let pieces: Vec<Option<Piece>> = bounds
+    // The proofs first: a file taken only when proven is given up before
+    // its text is copied.
+    let proofs: Vec<Option<silent::Silent>> = bounds
         .par_windows(2)
-        .map(|w| {
-            let range = w[0]..w[1];
-            match silent::records(text, range.clone(), &facts) {
-                Some(silent) => Some(Piece::silent(text, silent)),
-                None if silent_only => None,
-                None => piece(&source, &metadata, &metadata_text, range, &domain, options),
-            }
+        .map(|w| silent::records(text, w[0]..w[1], &facts))
+        .collect();
+    if silent_only && proofs.iter().any(Option::is_none) {
+        return None;
+    }
+    let source = Source::new(path, text.to_string());
+    let pieces: Vec<Option<Piece>> = proofs
+        .into_par_iter()
+        .zip(bounds.par_windows(2))
+        .map(|(proof, w)| match proof {
+            Some(silent) => Some(Piece::silent(text, silent)),
+            None => piece(
+                &source,
+                &metadata,
+                &metadata_text,
+                w[0]..w[1],
+                &domain,
+                options,
+            ),
         })
         .collect();
     let mut pieces: Vec<Piece> = pieces.into_iter().collect::<Option<_>>()?;
@@ -161,17 +173,13 @@ pub(crate) fn check(
             None => (&text[span.clone()], span),
         })
         .collect();
-    let sorted = pieces
+    // Each piece's first and last path, for the order across cuts.
+    let ends: Vec<_> = pieces
         .iter()
         .filter_map(|p| Some((p.first.as_ref()?, p.last.as_ref()?)))
-        .collect::<Vec<_>>()
-        .windows(2)
-        .all(|w| w[0].1 <= w[1].0);
-    let distinct = pieces.iter().all(|p| p.silent) && {
-        let ends: Vec<_> = pieces
-            .iter()
-            .filter_map(|p| Some((p.first.as_ref()?, p.last.as_ref()?)))
-            .collect();
+        .collect();
+    let sorted = ends.windows(2).all(|w| w[0].1 <= w[1].0);
+    let distinct = pieces.iter().all(|p| p.silent) && ends.windows(2).all(|w| w[0].1 < w[1].0) && {
         let mut offset = 0;
         let escaped: Vec<usize> = pieces
             .iter()
@@ -181,7 +189,7 @@ pub(crate) fn check(
                 p.escaped.iter().map(move |i| at + i)
             })
             .collect();
-        ends.windows(2).all(|w| w[0].1 < w[1].0) && distinct_urls(&paths, &escaped, case_sensitive)
+        distinct_urls(&paths, &escaped, case_sensitive)
     };
     if !distinct {
         rules::duplicate_path::find(&paths, &mut all);

@@ -173,17 +173,15 @@ fn mapping_is_canonical(node: &Node, doc: Doc, style: TextStyle) -> bool {
             return false;
         }
         previous = Some(&key.value);
-        let key_text = Text::Str(&key.value);
         let known = key.style == ScalarStyle::Plain && KNOWN_KEYS.contains(&key.value.as_str());
-        if !known && (!emitter::is_simple_key(key_text) || !written_as(key, key_text, true, style))
-        {
+        if !known && !key_written_as(&key.value, key.style, style) {
             return false;
         }
         let kind = doc.field_kind(&key.value);
         let ok = match &entry.value.value {
             Value::Scalar(s) => {
-                written_as(s, scalar_text(s, kind), false, style)
-                    && unfolded(style, written_len(key) + ": ".len(), s)
+                written_as(&s.value, s.style, scalar_text(s, kind), style)
+                    && unfolded(style, written_len(&key.value, key.style) + ": ".len(), s)
             }
             Value::Seq(items) => {
                 let item_kind = item_kind(kind);
@@ -196,7 +194,7 @@ fn mapping_is_canonical(node: &Node, doc: Doc, style: TextStyle) -> bool {
                         || previous.is_none_or(|p| p <= s.value.as_str());
                     previous = Some(&s.value);
                     sorted
-                        && written_as(s, scalar_text(s, item_kind), false, style)
+                        && written_as(&s.value, s.style, scalar_text(s, item_kind), style)
                         && unfolded(style, "- ".len(), s)
                 })
             }
@@ -222,16 +220,27 @@ const KNOWN_KEYS: [&str; 8] = [
     crate::model::domain::HTTPS,
 ];
 
-/// The scalar, read in `scalar.style`, is what the emitter writes for
-/// `text`: the same style (and, for verbatim text, the same text).
-fn written_as(scalar: &Scalar, text: Text, simple_key: bool, style: TextStyle) -> bool {
+/// A value read in `read` style is what the emitter writes for `text`
+/// (not as a key): the same style (and, for verbatim text, the same text).
+fn written_as(value: &str, read: ScalarStyle, text: Text, style: TextStyle) -> bool {
     if let Text::Verbatim(v) = text
-        && v != scalar.value
+        && v != value
     {
         return false;
     }
+    same_style(emitter::style(text, false, false, style), read)
+}
+
+/// A key other than the format's, read in `read` style, is what the
+/// emitter writes for it.
+fn key_written_as(key: &str, read: ScalarStyle, style: TextStyle) -> bool {
+    let text = Text::Str(key);
+    emitter::is_simple_key(text) && same_style(emitter::style(text, true, false, style), read)
+}
+
+fn same_style(written: Style, read: ScalarStyle) -> bool {
     matches!(
-        (emitter::style(text, simple_key, false, style), scalar.style),
+        (written, read),
         (Style::Plain, ScalarStyle::Plain) | (Style::Single, ScalarStyle::SingleQuoted)
     )
 }
@@ -242,19 +251,23 @@ fn written_as(scalar: &Scalar, text: Text, simple_key: bool, style: TextStyle) -
 /// key is written whole, and `written_as` has already ruled out anything
 /// but ASCII in the `pyyaml` style).
 fn unfolded(style: TextStyle, before: usize, scalar: &Scalar) -> bool {
+    fits(style, before, &scalar.value, scalar.style)
+}
+
+fn fits(style: TextStyle, before: usize, value: &str, read: ScalarStyle) -> bool {
     let Some(width) = style.width() else {
         return true;
     };
-    !scalar.value.contains('\n') && before + written_len(scalar) <= width
+    !value.contains('\n') && before + written_len(value, read) <= width
 }
 
 /// The columns an ASCII plain or single-quoted scalar takes on its line.
-fn written_len(scalar: &Scalar) -> usize {
-    let quotes = match scalar.style {
-        ScalarStyle::SingleQuoted => 2 + scalar.value.matches('\'').count(),
+fn written_len(value: &str, read: ScalarStyle) -> usize {
+    let quotes = match read {
+        ScalarStyle::SingleQuoted => 2 + value.matches('\'').count(),
         _ => 0,
     };
-    scalar.value.len() + quotes
+    value.len() + quotes
 }
 
 fn record_path(doc: &Document) -> Option<&str> {
@@ -409,17 +422,18 @@ fn text_of_value(value: &str, plain: bool, kind: FieldKind) -> Text<'_> {
 }
 
 /// `key`, written plain, is how [`render`] writes a key that is not one of
-/// the format's (an extra): [`mapping_is_canonical`]'s question of a key.
+/// the format's (an extra): [`mapping_is_canonical`]'s question of a key,
+/// asked of text with no tree (the scanner of clean records,
+/// `lint::silent`).
 pub(crate) fn key_written_as_is(key: &str, style: TextStyle) -> bool {
-    let text = Text::Str(key);
-    emitter::is_simple_key(text) && matches!(emitter::style(text, true, false, style), Style::Plain)
+    key_written_as(key, ScalarStyle::Plain, style)
 }
 
 /// `value`, written on one line after `before` columns (`key: ` or `- `),
-/// plain or (`quoted`) in single quotes with no quote inside, is what
-/// [`render`] writes for the value it reads as: the question
-/// [`mapping_is_canonical`] asks of each scalar, asked of text with no
-/// tree (the scanner of clean records, `lint::silent`).
+/// plain or (`quoted`) in single quotes, is what [`render`] writes for the
+/// value it reads as: [`mapping_is_canonical`]'s question of a scalar,
+/// asked of text with no tree. A quoted value holding a quote (`''`) is
+/// not taken: its text is not its value.
 pub(crate) fn written_as_is(
     value: &str,
     quoted: bool,
@@ -427,21 +441,14 @@ pub(crate) fn written_as_is(
     before: usize,
     style: TextStyle,
 ) -> bool {
-    let written = text_of_value(value, !quoted, kind);
-    if let Text::Verbatim(v) = written
-        && v != value
-    {
-        return false;
-    }
-    let quotes = if quoted { 2 } else { 0 };
-    matches!(
-        (emitter::style(written, false, false, style), quoted),
-        (Style::Plain, false) | (Style::Single, true)
-    ) && !value.contains('\n')
-        && !(quoted && value.contains('\''))
-        && style
-            .width()
-            .is_none_or(|width| before + value.len() + quotes <= width)
+    let read = if quoted {
+        ScalarStyle::SingleQuoted
+    } else {
+        ScalarStyle::Plain
+    };
+    !(quoted && value.contains('\''))
+        && written_as(value, read, text_of_value(value, !quoted, kind), style)
+        && fits(style, before, value, read)
 }
 
 #[cfg(test)]
