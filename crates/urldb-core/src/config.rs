@@ -195,13 +195,6 @@ const RESERVED_HEADERS: [&str; 9] = [
     "proxy-authorization",
 ];
 
-/// A header name: an HTTP token (RFC 9110, section 5.6.2).
-fn is_token(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-}
-
 /// A header value written in the file: visible ASCII, spaces and tabs
 /// inside; no line break can end the header early.
 pub fn is_header_value(s: &str) -> bool {
@@ -242,7 +235,8 @@ impl VerifyExceptions {
         }
         for (name, value) in &self.headers {
             let at = || name.clone();
-            if !is_token(name) {
+            // A header name is an HTTP token (RFC 9110, section 5.6.2).
+            if !crate::model::media_type::is_token(name) {
                 return Err((
                     format!(
                         "{section}.headers: `{}` is not a header name",

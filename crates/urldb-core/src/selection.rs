@@ -30,6 +30,21 @@ impl Default for Selection {
     }
 }
 
+/// The rule codes a list names: codes, or `ALL` for every rule. An unknown
+/// code is an error with a suggestion.
+pub(crate) fn codes(list: &[String]) -> Result<Vec<&'static str>, UnknownRule> {
+    let mut out = Vec::new();
+    for code in list {
+        if code == "ALL" {
+            out.extend(rules::ALL.iter().map(|r| r.code));
+        } else {
+            let rule = rules::by_code(code).ok_or_else(|| UnknownRule::new(code))?;
+            out.push(rule.code);
+        }
+    }
+    Ok(out)
+}
+
 impl Selection {
     /// `select` (default: every rule on by default in `style`, see
     /// [`rules::OFF_BY_DEFAULT`]), plus `extend_select`, minus `ignore`.
@@ -41,18 +56,6 @@ impl Selection {
         severity: &BTreeMap<String, Severity>,
         style: TextStyle,
     ) -> Result<Selection, UnknownRule> {
-        let codes = |list: &[String]| -> Result<Vec<&'static str>, UnknownRule> {
-            let mut out = Vec::new();
-            for code in list {
-                if code == "ALL" {
-                    out.extend(rules::ALL.iter().map(|r| r.code));
-                } else {
-                    let rule = rules::by_code(code).ok_or_else(|| UnknownRule::new(code))?;
-                    out.push(rule.code);
-                }
-            }
-            Ok(out)
-        };
         let mut enabled: BTreeSet<&'static str> = match select {
             Some(list) => codes(list)?.into_iter().collect(),
             None => default_codes(style).collect(),

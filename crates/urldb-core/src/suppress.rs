@@ -57,9 +57,6 @@ pub struct Code {
 pub struct Directive {
     /// The whole comment (`#` to the end of its line).
     pub comment: Span,
-    /// Where the directive itself starts in the comment (`# urldb: …`),
-    /// which may follow a note (`# kept # urldb: ignore[x]`).
-    pub at: usize,
     pub kind: Kind,
     pub codes: Vec<Code>,
     /// The bytes it excuses (a finding starting here, inclusive of the
@@ -208,7 +205,6 @@ impl Directives {
             };
             list.push(Directive {
                 comment: span.clone(),
-                at: span.start + at,
                 kind,
                 codes,
                 scope,
@@ -459,17 +455,7 @@ impl PerFileIgnores {
                     message: e.kind().to_string(),
                 })?
                 .compile_matcher();
-            let mut rules_off = Vec::new();
-            for code in codes {
-                if code == "ALL" {
-                    rules_off.extend(rules::ALL.iter().map(|r| r.code));
-                } else {
-                    let rule = rules::by_code(code)
-                        .ok_or_else(|| crate::selection::UnknownRule::new(code))?;
-                    rules_off.push(rule.code);
-                }
-            }
-            entries.push((matcher, rules_off));
+            entries.push((matcher, crate::selection::codes(codes)?));
         }
         Ok(PerFileIgnores {
             root: None,
@@ -590,15 +576,15 @@ pub fn add(
     cross_file: &[Finding],
 ) -> Added {
     let checked = crate::lint::check_bytes(path, raw, options);
-    let wanted = |findings: &[Finding]| -> Vec<(usize, &'static str)> {
-        findings
-            .iter()
-            .chain(cross_file)
-            .filter(|f| !f.fixable() && f.rule.code != unused_suppression::RULE.code)
-            .map(|f| (f.span.start, f.rule.code))
-            .collect()
-    };
-    let todo = wanted(&checked.findings);
+    // What a directive is written for: what `check --fix` cannot repair.
+    let wanted = |f: &&Finding| !f.fixable() && f.rule.code != unused_suppression::RULE.code;
+    let todo: Vec<(usize, &'static str)> = checked
+        .findings
+        .iter()
+        .chain(cross_file)
+        .filter(wanted)
+        .map(|f| (f.span.start, f.rule.code))
+        .collect();
     // Text that is not UTF-8 is never rewritten: its bytes would change.
     if todo.is_empty() || std::str::from_utf8(raw).is_err() {
         return Added::default();
@@ -632,18 +618,14 @@ pub fn add(
     // What a record's directive could not reach (a finding the renderer
     // moves out of its record) goes to the file's directive: once more.
     for _ in 0..2 {
+        // A file checked alone finds no cross-file finding: what is left
+        // is its own.
         let again = crate::lint::check_bytes(path, text.as_bytes(), options);
-        let left = wanted(&again.findings);
-        let left: Vec<&'static str> = left
+        let left: Vec<&'static str> = again
+            .findings
             .iter()
-            .filter(|(at, code)| {
-                // Cross-file findings are not found again here: they are
-                // left only when no directive of the new text excuses them.
-                !cross_file
-                    .iter()
-                    .any(|f| f.span.start == *at && f.rule.code == *code)
-            })
-            .map(|(_, code)| *code)
+            .filter(wanted)
+            .map(|f| f.rule.code)
             .collect();
         if left.is_empty() && file_codes.is_empty() {
             break;
@@ -697,10 +679,7 @@ fn prepended(text: &str, todo: &[(usize, &'static str)]) -> String {
     let mut codes: Vec<&str> = todo.iter().map(|(_, c)| *c).collect();
     codes.sort_unstable();
     codes.dedup();
-    let newline = match text.find(['\n', '\r']) {
-        Some(i) if text[i..].starts_with("\r\n") => "\r\n",
-        _ => "\n",
-    };
+    let newline = crate::lint::newline_of(text);
     let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
     format!(
         "{}# urldb: ignore-file[{}]{newline}{}",

@@ -28,11 +28,7 @@ fn findings(dir: &Path, extra: &[&str]) -> (Vec<String>, Option<i32>) {
     let out = run(dir, &args);
     let lines = String::from_utf8_lossy(&out.stdout)
         .lines()
-        .map(|l| {
-            let mut parts: Vec<&str> = l.split(' ').take(3).collect();
-            parts.truncate(3);
-            parts.join(" ")
-        })
+        .map(|l| l.split(' ').take(3).collect::<Vec<_>>().join(" "))
         .collect();
     (lines, out.status.code())
 }

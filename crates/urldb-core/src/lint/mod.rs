@@ -237,10 +237,7 @@ pub fn render_options(text: &str, docs: &[Document], options: &Options) -> Rende
                 "\n"
             }
         }
-        LineEnding::Auto => match text.find(['\n', '\r']) {
-            Some(i) if text[i..].starts_with("\r\n") => "\r\n",
-            _ => "\n",
-        },
+        LineEnding::Auto => newline_of(text),
     };
     // Both `---` and `--- {}` are canonical for empty metadata; a file keeps
     // the one it has, and the configuration picks for the others.
@@ -257,6 +254,14 @@ pub fn render_options(text: &str, docs: &[Document], options: &Options) -> Rende
         style: options.settings.style,
         sort: true,
         comments: !options.drop_comments,
+    }
+}
+
+/// The line break a text uses: its first one (`\n` when it has none).
+pub(crate) fn newline_of(text: &str) -> &'static str {
+    match text.find(['\n', '\r']) {
+        Some(i) if text[i..].starts_with("\r\n") => "\r\n",
+        _ => "\n",
     }
 }
 
