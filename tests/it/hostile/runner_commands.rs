@@ -230,3 +230,28 @@ fn the_older_form_and_unicode_white_space_forge_nothing() {
         assert!(seen.contains(shown), "{shown:?} not in the output");
     }
 }
+
+/// A stranger's file name passed on the command line (`urldb check
+/// $(git diff --name-only …)`) that clap refuses is quoted in its usage
+/// error: that message goes through the gate too, with its control
+/// characters escaped, and is still the usage error (exit 2).
+#[test]
+fn a_refused_argument_forges_nothing_in_the_usage_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for name in [
+        "--##[error]x.org.yaml",
+        "--x\n::error file=a.yaml::forged.org.yaml",
+        "--a\u{1b}[31mb.org.yaml",
+    ] {
+        let out = run_in(dir.path(), &["check", name]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("unexpected argument"), "{stderr}");
+        assert_eq!(support::runner::commands(&stderr), Vec::<&str>::new());
+        assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    }
+    // Help still goes to stdout, whole, and exits 0.
+    let out = run_in(dir.path(), &["check", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: urldb check"));
+}
