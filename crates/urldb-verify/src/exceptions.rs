@@ -150,16 +150,14 @@ impl Exceptions {
 }
 
 /// A robots.txt-style prefix match ([`urldb_core::url::matches`]); on a
-/// domain whose paths are not case-sensitive, case is ignored before the
-/// query, as the path equivalence does.
+/// domain whose paths are not case-sensitive, both are folded by the path
+/// equivalence first (escapes decoded, then case ignored before the query),
+/// so that `/%50rivate/` skips `/private/a` there.
 fn path_matches(pattern: &str, path: &str, case_sensitive: bool) -> bool {
     if case_sensitive {
         return urldb_core::url::matches(pattern, path);
     }
-    let fold = |p: &str| match p.split_once('?') {
-        Some((head, query)) => format!("{}?{query}", head.to_lowercase()),
-        None => p.to_lowercase(),
-    };
+    let fold = |p| urldb_core::model::path::equivalence_key(p, false);
     urldb_core::url::matches(&fold(pattern), &fold(path))
 }
 
@@ -263,6 +261,13 @@ mod tests {
         assert!(e.skip("http", "b.test", "/x", true).is_none());
         assert!(e.skip("https", "c.test", "/PRIVATE/a", true).is_none());
         assert!(e.skip("https", "c.test", "/PRIVATE/a", false).is_some());
+        // An escaped letter is that letter, whatever its case, where case
+        // does not count.
+        assert!(e.skip("https", "c.test", "/%70rivate/a", false).is_some());
+        assert!(e.skip("https", "c.test", "/%50RIVATE/a", false).is_some());
+        assert!(e.skip("https", "c.test", "/%50rivate/a", true).is_none());
+        let e = resolve("[verify]\nskip = [\"/%50rivate/\"]\n", &[]).expect("resolved");
+        assert!(e.skip("https", "c.test", "/private/a", false).is_some());
     }
 
     #[test]
