@@ -161,8 +161,13 @@ impl<W: Write> Gate<W> {
     }
 
     fn write_pending(&mut self) -> io::Result<()> {
-        let pending = std::mem::take(&mut self.pending);
-        self.write_line(&pending)
+        // Taken and given back: the buffer keeps its capacity for the
+        // next line.
+        let mut pending = std::mem::take(&mut self.pending);
+        let written = self.write_line(&pending);
+        pending.clear();
+        self.pending = pending;
+        written
     }
 
     fn write_line(&mut self, line: &[u8]) -> io::Result<()> {

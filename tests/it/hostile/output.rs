@@ -26,7 +26,7 @@ fn raw_control(text: &str) -> Option<char> {
 }
 
 /// Output that data cannot have forged: no raw control character, no line
-/// starting with `::`.
+/// a CI runner reads as a command.
 fn assert_unforged(what: &str, text: &str) {
     if let Some(c) = raw_control(text) {
         panic!("{what}: raw {c:?} in output:\n{text}");
@@ -100,7 +100,12 @@ fn forged_output_is_escaped_in_every_human_format() {
     }
     let full = stdout(&run_in(dir, &["--no-cache", "check"]));
     assert!(full.contains("\\x1b[31m"), "{full}");
-    assert!(full.contains("::error file=x.yaml"), "{full}");
+    // The file so named is reported, its name inside a line (the path's
+    // own `::error file=x.yaml` is in the output too, escaped).
+    assert!(
+        full.contains("::error file=x.yaml,line=1::NAME.yaml"),
+        "{full}"
+    );
     assert!(
         full.contains("a\\n::warning ::NL\\x1b[31m.org.yaml"),
         "{full}"

@@ -49,10 +49,15 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
+    let case_sensitive = domain::case_sensitive_paths(ctx.documents);
+    // The common file has nothing to find (see `find`): nothing gathered.
+    if case_sensitive && domain::paths(ctx.documents).all(|(_, _, p)| !p.contains('%')) {
+        return;
+    }
     let paths: Vec<(&str, &Span)> = domain::paths(ctx.documents)
         .map(|(_, entry, path)| (path, &entry.value.span))
         .collect();
-    find(&paths, domain::case_sensitive_paths(ctx.documents), out);
+    find(&paths, case_sensitive, out);
 }
 
 /// The findings for `paths` (each record's `_path` and the span of its

@@ -231,13 +231,7 @@ impl Client {
         for (name, value) in &request.headers {
             call = call.header(name.as_str(), value.expose());
         }
-        let mut response = call.call().map_err(|e| match e {
-            // The one error that could carry a header: never shown.
-            ureq::Error::Http(_) => {
-                FetchError::InvalidUrl("a configured header cannot be sent".to_string())
-            }
-            e => map_error(e),
-        })?;
+        let mut response = call.call().map_err(map_error)?;
         let header = |name: &str| {
             response
                 .headers()
@@ -334,7 +328,11 @@ fn map_error(e: ureq::Error) -> FetchError {
         ureq::Error::Timeout(t) => FetchError::Timeout(t.to_string()),
         ureq::Error::HostNotFound => FetchError::Dns("host not found".to_string()),
         ureq::Error::BadUri(m) => FetchError::InvalidUrl(m),
-        ureq::Error::Http(h) => FetchError::InvalidUrl(h.to_string()),
+        // The one error that could carry a configured header (a secret):
+        // never shown.
+        ureq::Error::Http(_) => FetchError::InvalidUrl(
+            "the request cannot be built (a configured header cannot be sent?)".to_string(),
+        ),
         ureq::Error::ConnectionFailed => FetchError::Refused,
         ureq::Error::Tls(m) => FetchError::Tls(m.to_string()),
         ureq::Error::Rustls(r) => FetchError::Tls(r.to_string()),
