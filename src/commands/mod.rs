@@ -102,11 +102,7 @@ impl Run {
                 root: ctx.root.clone(),
             });
         }
-        let mut targets = database::targets(&ctx.root, paths, &exclude);
-        if ctx.bare && paths.is_empty() {
-            bare_run(ctx, &mut targets);
-        }
-        targets.note_outside(ctx.quiet);
+        let mut targets = targets(ctx, paths, &exclude);
         let repo = match &git.since {
             Some(rev) => {
                 let repo = Repository::discover(&ctx.root, "--since")
@@ -183,7 +179,22 @@ impl Run {
 /// names (a domain name has a dot); say which directory was taken as the
 /// database when it was a guess, and what to do when it holds no domain
 /// file.
-pub(crate) fn bare_run(ctx: &crate::app::Context, targets: &mut urldb_store::database::Targets) {
+/// The files a run takes (`paths`, or the whole database), what a bare run
+/// leaves out and the files outside the database said once.
+pub(crate) fn targets(
+    ctx: &crate::app::Context,
+    paths: &[std::path::PathBuf],
+    exclude: &globset::GlobSet,
+) -> urldb_store::database::Targets {
+    let mut targets = urldb_store::database::targets(&ctx.root, paths, exclude);
+    if ctx.bare && paths.is_empty() {
+        bare_run(ctx, &mut targets);
+    }
+    targets.note_outside(ctx.quiet);
+    targets
+}
+
+fn bare_run(ctx: &crate::app::Context, targets: &mut urldb_store::database::Targets) {
     use urldb_core::source::display_path;
     use urldb_core::text::escape;
     let is_domain = |p: &std::path::Path| {

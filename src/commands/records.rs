@@ -67,25 +67,22 @@ impl RecordArgs {
     }
 }
 
-/// [`records`], when every domain `filter` asks for is named by one of the
-/// files (the error says which is not, with a suggestion).
+/// The records of `paths` (default: the whole database) that `filter`
+/// accepts, when every domain it asks for is named by one of the files
+/// (the error says which is not, with a suggestion); the files are found
+/// once, and their notes said once.
 pub(crate) fn records_named(
     ctx: &Context,
     paths: &[PathBuf],
     filter: &Filter,
 ) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
-    if filter.domains.is_empty() {
-        return records(ctx, paths, filter);
+    let targets = super::targets(ctx, paths, &ctx.exclude()?);
+    if !filter.domains.is_empty() {
+        let known = listing::known_hosts(&ctx.root, &targets.checked);
+        listing::require_known("--domain", &filter.domains, &known)
+            .map_err(|e| CommandError::Usage(e.to_string()))?;
     }
-    let exclude = ctx.exclude()?;
-    let mut targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
-    if ctx.bare && paths.is_empty() {
-        super::bare_run(ctx, &mut targets);
-    }
-    let known = listing::known_hosts(&ctx.root, &targets.checked);
-    listing::require_known("--domain", &filter.domains, &known)
-        .map_err(|e| CommandError::Usage(e.to_string()))?;
-    records(ctx, paths, filter)
+    collect(ctx, targets, filter)
 }
 
 /// After a URL list: say that URLs with control characters were written
@@ -100,23 +97,16 @@ pub(crate) fn note_encoded(encoded: usize, ctx: &Context) {
     }
 }
 
-/// The records of `paths` (default: the whole database) that `filter`
-/// accepts; the error is a configuration problem.
-pub(crate) fn records(
+/// The records of `targets` that `filter` accepts.
+fn collect(
     ctx: &Context,
-    paths: &[PathBuf],
+    targets: urldb_store::database::Targets,
     filter: &Filter,
 ) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
-    let exclude = ctx.exclude()?;
     let max = ctx
         .config
         .max_file_size()
         .map_err(|e| CommandError::Usage(e.to_string()))?;
-    let mut targets = urldb_store::database::targets(&ctx.root, paths, &exclude);
-    if ctx.bare && paths.is_empty() {
-        super::bare_run(ctx, &mut targets);
-    }
-    targets.note_outside(ctx.quiet);
     let (records, mut errors) = listing::collect(&ctx.root, &targets.checked, filter, max);
     errors.extend(targets.errors);
     Ok((records, errors))

@@ -132,11 +132,7 @@ const DEFAULT_RETRIES: u32 = 2;
 pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
     let settings = settings(ctx, args)?;
     let exclude = ctx.exclude()?;
-    let mut targets = urldb_store::database::targets(&ctx.root, &args.paths, &exclude);
-    if ctx.bare && args.paths.is_empty() {
-        super::bare_run(ctx, &mut targets);
-    }
-    targets.note_outside(ctx.quiet);
+    let targets = super::targets(ctx, &args.paths, &exclude);
     if !settings.plan.filters.domains.is_empty() || !settings.plan.maps.is_empty() {
         let known = urldb_store::listing::known_hosts(&ctx.root, &targets.checked);
         let named =

@@ -66,3 +66,29 @@ fn a_bare_run_without_domain_files_points_to_init_and_db() {
         "{stderr}"
     );
 }
+
+/// `ls --domain` finds the files once to check the domain it is asked for
+/// and to list it: its notes are said once.
+#[test]
+fn a_bare_listing_of_one_domain_says_its_notes_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("example.com.yaml"),
+        "---\n---\n_path: /\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    std::fs::write(dir.path().join("mkdocs.yml"), "site_name: x\n").expect("write");
+    let out = support::run_in(dir.path(), &["ls", "--domain", "example.com"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "http://example.com/\n"
+    );
+    assert_eq!(
+        stderr.matches("taking `.` as the database").count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("not domain files").count(), 1, "{stderr}");
+}
