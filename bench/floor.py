@@ -32,12 +32,19 @@ RUNS = int(args[args.index("--runs") + 1]) if "--runs" in args else 5
 LSP = "--lsp" in args
 
 
-def run(cmd, cwd):
-    """One run of `cmd`: (wall s, cpu s, peak MiB)."""
+def run(cmd, cwd, codes=(0, 1)):
+    """One run of `cmd`: (wall s, cpu s, peak MiB). An exit code outside
+    `codes` (urldb: 0 clean, 1 findings) stops the bench: a run that failed
+    must not be timed as if it had worked."""
     start = time.perf_counter()
-    child = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(child.pid, 0)
+    child = subprocess.Popen(
+        cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in codes:
+        sys.exit(f"{' '.join(cmd[:4])} ... exited with {code} in {cwd}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 

@@ -90,6 +90,9 @@ struct Key {
 struct Run {
     id: String,
     started: String,
+    /// `started` read as a time, once the file is read: `last_judged` and
+    /// `last_passed` ask it of every URL's runs.
+    started_at: Option<jiff::Timestamp>,
     checked: usize,
     broken: usize,
     blocked: usize,
@@ -158,7 +161,7 @@ impl History {
             .get(url)?
             .iter()
             .filter(|(_, v)| which(*v))
-            .filter_map(|(run, _)| self.runs[*run].started.parse::<jiff::Timestamp>().ok())
+            .filter_map(|(run, _)| self.runs[*run].started_at)
             .max()
     }
 
@@ -286,6 +289,7 @@ fn scan(shown: &str, mut input: impl BufRead, keep_lines: bool) -> Result<Scan, 
                         met.push(Run {
                             id: key.run.clone(),
                             started: key.started.clone(),
+                            started_at: None,
                             checked: 0,
                             broken: 0,
                             blocked: 0,
@@ -336,7 +340,13 @@ fn scan(shown: &str, mut input: impl BufRead, keep_lines: bool) -> Result<Scan, 
     for (k, &r) in order.iter().enumerate() {
         rank[r] = k;
     }
-    history.runs = order.iter().map(|&r| met[r].clone()).collect();
+    history.runs = order
+        .iter()
+        .map(|&r| Run {
+            started_at: met[r].started.parse().ok(),
+            ..met[r].clone()
+        })
+        .collect();
     for verdicts in history.urls.values_mut() {
         for (r, _) in verdicts.iter_mut() {
             *r = rank[*r];
