@@ -695,15 +695,15 @@ fn prepended(text: &str, todo: &[(usize, &'static str)]) -> String {
 /// change what the file means (the line ends inside a block scalar), in a
 /// directive before the record. Each candidate is checked again: the
 /// finding must be excused and the documents unchanged. `None` when
-/// neither works.
+/// neither works. `before` is the file checked alone (`lint::check_bytes`,
+/// no cross-file finding): asked once for every finding of a request.
 pub fn ignore_here(
-    path: &Path,
-    text: &str,
+    before: &crate::lint::Checked,
     at: usize,
     code: &'static str,
     options: &crate::lint::Options,
 ) -> Option<String> {
-    let before = crate::lint::check_bytes(path, text.as_bytes(), options);
+    let (path, text) = (&before.source.path, before.source.text.as_str());
     let at = at.min(text.len());
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i);
@@ -759,6 +759,6 @@ pub fn ignore_here(
             (None, _) => true,
             _ => false,
         };
-        same && count(&after) < count(&before)
+        same && count(&after) < count(before)
     })
 }

@@ -176,18 +176,24 @@ pub(crate) fn code_actions(
     }
     // Every finding may be excused where it is (`docs/suppressions.md`).
     if wanted(&CodeActionKind::QUICKFIX) {
+        // The buffer checked alone, once for the request: `checked` holds
+        // the cross-file findings too, which no directive's re-check finds.
+        let mut alone = None;
         for f in &checked.findings {
             let touches = f.span.start <= range.end && range.start <= f.span.end;
             if !touches || f.rule.code == urldb_core::rules::unused_suppression::RULE.code {
                 continue;
             }
-            let Some(text) = urldb_core::suppress::ignore_here(
-                &checked.source.path,
-                &checked.source.text,
-                f.span.start,
-                f.rule.code,
-                options,
-            ) else {
+            let before = alone.get_or_insert_with(|| {
+                lint::check_bytes(
+                    &checked.source.path,
+                    checked.source.text.as_bytes(),
+                    options,
+                )
+            });
+            let Some(text) =
+                urldb_core::suppress::ignore_here(before, f.span.start, f.rule.code, options)
+            else {
                 continue;
             };
             actions.push(CodeActionOrCommand::CodeAction(CodeAction {
