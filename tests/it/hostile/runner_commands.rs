@@ -134,9 +134,7 @@ fn forged(output: &str, github: bool) -> Vec<&str> {
     support::runner::commands(output)
         .into_iter()
         .filter(|line| {
-            !(github
-                && (line.starts_with("::error file=") || line.starts_with("::warning file="))
-                && !line.contains('\r'))
+            !(github && (line.starts_with("::error file=") || line.starts_with("::warning file=")))
         })
         .collect()
 }
