@@ -35,9 +35,13 @@ pub(crate) struct VerifyArgs {
     /// Limit for connecting and for the response head, and the longest pause in a body, e.g. `10s`, `500ms` [default: `[verify] timeout`, else 30s].
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
-    /// Extra tries after a connection error, a 5xx or a 429 [default: `[verify] retries`, else 2].
-    #[arg(long, value_name = "N")]
+    /// Extra tries after a connection error, a 5xx or a 429, at most 10 [default: `[verify] retries`, else 2].
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(..=i64::from(urldb_core::config::MAX_RETRIES)))]
     pub retries: Option<u32>,
+    /// Let urldb.toml's `env:NAME` headers read the environment variable NAME; repeatable, comma-separated (also `URLDB_ALLOW_ENV`).
+    #[arg(long, value_name = "NAME", value_delimiter = ',', value_parser = env_var_name)]
+    pub allow_env: Vec<String>,
     /// The largest body read for a static record, e.g. `100 MiB`.
     #[arg(long, value_name = "SIZE", default_value = "1 GiB")]
     pub max_body: String,
@@ -179,17 +183,17 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             }
         }
     };
-    let started = jiff::Timestamp::now();
+    let now = jiff::Timestamp::now();
     let start = Instant::now();
     // Milliseconds, always three digits: the text sorts as the time does.
-    let started = format!("{started:.3}");
+    let started = format!("{now:.3}");
     let run_id = args.run_id.clone().unwrap_or_else(|| started.clone());
     // Read before the URLs are fetched: a history that cannot be used
     // stops the run before it costs anything.
     let earlier = match args.history.as_deref() {
-        Some(path) => {
-            Some(history::History::read(path).map_err(|e| CommandError::Failed(e.to_string()))?)
-        }
+        Some(path) => Some(
+            history::History::read(path, now).map_err(|e| CommandError::Failed(e.to_string()))?,
+        ),
         None => None,
     };
     if let (Some(h), Some(path)) = (&earlier, &args.history) {
@@ -205,7 +209,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         }
     }
     if let (Some(age), Some(h)) = (args.max_age, &earlier) {
-        fresh_first(&mut plan, h, age);
+        fresh_first(&mut plan, h, age, now);
     }
     let checks = urldb_verify::run(&plan.checks, &client, &settings.run, &on_result);
     if let Some(bar) = &progress {
@@ -294,10 +298,13 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
             maps,
             cnames: args.cnames,
             both_schemes: args.both_schemes,
-            // `env:` values are read here, once; no message shows one.
-            exceptions: urldb_verify::exceptions::Exceptions::resolve(config, &|name| {
-                std::env::var(name).ok()
-            })
+            // `env:` values are read here, once, and only those the run
+            // allows; no message shows one.
+            exceptions: urldb_verify::exceptions::Exceptions::resolve(
+                config,
+                &allowed_env(&args.allow_env)?,
+                &|name| std::env::var(name).ok(),
+            )
             .map_err(|e| CommandError::Usage(e.to_string()))?,
         },
         client: ClientOptions {
@@ -319,11 +326,53 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
     })
 }
 
-/// `--max-age`: leave out the URLs that passed within `age` (counted as
-/// fresh), and order the rest by when they were last judged, never first:
-/// a run cut short has checked the longest-unchecked URLs.
-fn fresh_first(plan: &mut plan::Plan, history: &history::History, age: Duration) {
-    let now = jiff::Timestamp::now();
+/// The environment variable that adds to `--allow-env`: names separated
+/// by commas or white space (the Action's `allow-env` input sets it).
+const ALLOW_ENV: &str = "URLDB_ALLOW_ENV";
+
+/// `--allow-env NAME`: a variable's name.
+fn env_var_name(text: &str) -> Result<String, String> {
+    if urldb_core::config::is_env_name(text) {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "`{}` is not an environment variable's name (letters, digits and `_`)",
+            urldb_core::text::escape(text)
+        ))
+    }
+}
+
+/// The variables `env:` headers may read: `--allow-env` and
+/// `URLDB_ALLOW_ENV`, both chosen by whoever runs urldb, never by
+/// `urldb.toml` (`docs/verify-exceptions.md`, "Secrets").
+fn allowed_env(given: &[String]) -> Result<urldb_verify::exceptions::Allowed, CommandError> {
+    let mut names = given.to_vec();
+    if let Some(value) = std::env::var_os(ALLOW_ENV) {
+        let value = value
+            .to_str()
+            .ok_or_else(|| CommandError::Usage(format!("{ALLOW_ENV}: not UTF-8 text")))?;
+        for name in value.split(|c: char| c == ',' || c.is_whitespace()) {
+            if !name.is_empty() {
+                names.push(
+                    env_var_name(name)
+                        .map_err(|e| CommandError::Usage(format!("{ALLOW_ENV}: {e}")))?,
+                );
+            }
+        }
+    }
+    Ok(urldb_verify::exceptions::Allowed::new(names))
+}
+
+/// `--max-age`: leave out the URLs whose latest verdict is a pass within
+/// `age` before `now` (counted as fresh), and order the rest by when they
+/// were last judged, never first: a run cut short has checked the
+/// longest-unchecked URLs.
+fn fresh_first(
+    plan: &mut plan::Plan,
+    history: &history::History,
+    age: Duration,
+    now: jiff::Timestamp,
+) {
     let age = jiff::SignedDuration::try_from(age).unwrap_or(jiff::SignedDuration::MAX);
     let cutoff = now.checked_sub(age).unwrap_or(jiff::Timestamp::MIN);
     let before = plan.checks.len();
@@ -331,7 +380,7 @@ fn fresh_first(plan: &mut plan::Plan, history: &history::History, age: Duration)
     plan.checks.retain(|c| {
         c.skip.is_some()
             || c.not_checked.is_some()
-            || history.last_passed(&c.url).is_none_or(|t| t < cutoff)
+            || history.passed_last(&c.url).is_none_or(|t| t < cutoff)
     });
     plan.fresh = before - plan.checks.len();
     plan.checks

@@ -177,6 +177,11 @@ impl StatusSpec {
     }
 }
 
+/// The most retries `[verify] retries` and `--retries` take: with each
+/// wait at most 30 s, a URL that never answers costs at most five minutes
+/// of waiting (`docs/security.md`, "Work and output are bounded").
+pub const MAX_RETRIES: u32 = 10;
+
 /// The prefix of a header value read from the environment.
 pub const ENV_PREFIX: &str = "env:";
 
@@ -293,7 +298,9 @@ impl VerifyExceptions {
     }
 }
 
-fn is_env_name(s: &str) -> bool {
+/// A name `env:` and `--allow-env` take: letters, digits and `_`, not
+/// starting with a digit.
+pub fn is_env_name(s: &str) -> bool {
     s.bytes()
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
@@ -475,6 +482,17 @@ impl Config {
             return Err((
                 format!("verify.timeout: `{t}` is not a duration (try \"30s\" or \"500ms\")"),
                 "timeout".to_string(),
+            ));
+        }
+        if let Some(n) = config.verify.retries
+            && n > MAX_RETRIES
+        {
+            return Err((
+                format!(
+                    "verify.retries: {n} is too many; urldb tries a URL again at most \
+                     {MAX_RETRIES} times (each wait is at most 30 s)"
+                ),
+                "retries".to_string(),
             ));
         }
         if config.verify.concurrency == Some(0) {

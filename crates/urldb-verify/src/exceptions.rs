@@ -6,9 +6,12 @@
 //! A header value read from the environment is a [`Secret`]: its `Debug`
 //! is `<secret>`, no error names it, and it is only ever handed to the
 //! HTTP client with a request for its own host (redirects are never
-//! followed, so it cannot travel to another).
+//! followed, so it cannot travel to another). Which variables may be read
+//! is the caller's choice ([`Allowed`]: `--allow-env`), never the
+//! configuration's alone, and a header that carries a credential is named
+//! in [`Request::credentials`] so that the plan sends it over https only.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
@@ -39,11 +42,19 @@ pub struct Request {
     pub user_agent: Option<String>,
     /// Names and values (every value treated as a secret).
     pub headers: Vec<(String, Secret)>,
+    /// The names of the headers among them that carry a credential: a
+    /// value from the environment, or `Authorization` or `Cookie`
+    /// (`docs/verify-exceptions.md`, "Secrets"). They go over https only.
+    pub credentials: Vec<String>,
     /// Statuses that pass whatever the record says.
     pub accept: Vec<RangeInclusive<u16>>,
 }
 
 impl Request {
+    /// Headers whose name alone makes them credentials (RFC 9110, section
+    /// 11.6.2; RFC 6265, section 5.4), whatever their value.
+    const CREDENTIAL_NAMES: [&str; 2] = ["authorization", "cookie"];
+
     /// `status` is one the configuration accepts for this host.
     pub fn accepts(&self, status: u16) -> bool {
         self.accept.iter().any(|r| r.contains(&status))
@@ -54,6 +65,19 @@ impl Request {
 /// variable, never a value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExceptionError {
+    /// Read before the environment is looked at, so that the error says
+    /// nothing about whether the variable exists.
+    #[error(
+        "urldb.toml: {section}.headers.{header}: reads the environment variable `{variable}`, \
+         which this run does not allow: only the person running urldb chooses what it may read. \
+         To send it, run `urldb verify --allow-env {variable}` (or set URLDB_ALLOW_ENV={variable}; \
+         the Action's input `allow-env`)"
+    )]
+    NotAllowed {
+        section: String,
+        header: String,
+        variable: String,
+    },
     #[error(
         "urldb.toml: {section}.headers.{header}: the environment variable `{variable}` is not set"
     )]
@@ -71,6 +95,23 @@ pub enum ExceptionError {
         header: String,
         variable: String,
     },
+}
+
+/// The environment variables a run may read for `env:` headers: those the
+/// person running urldb named (`--allow-env`, `URLDB_ALLOW_ENV`). Nothing
+/// in `urldb.toml` adds to them: a pull request may change that file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Allowed(BTreeSet<String>);
+
+impl Allowed {
+    /// The variables of `names`, each a variable's name.
+    pub fn new<I: IntoIterator<Item = String>>(names: I) -> Allowed {
+        Allowed(names.into_iter().collect())
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.0.contains(name)
+    }
 }
 
 /// Why a URL is never requested.
@@ -100,12 +141,16 @@ pub struct Exceptions {
 }
 
 impl Exceptions {
-    /// Resolve `config`, reading `env:` values with `env` (the process's
-    /// environment, or a test's).
+    /// Resolve `config`, reading the `env:` values `allowed` names with
+    /// `env` (the process's environment, or a test's); `env` is never
+    /// asked for another.
     pub fn resolve(
         config: &VerifyConfig,
+        allowed: &Allowed,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Exceptions, ExceptionError> {
+        let env = |name: &str| allowed.contains(name).then(|| env(name));
+        let env: Env<'_> = &env;
         let every = config.exceptions();
         let every_rules = rules("verify", &every, None, env)?;
         let mut hosts = BTreeMap::new();
@@ -161,13 +206,17 @@ fn path_matches(pattern: &str, path: &str, case_sensitive: bool) -> bool {
     urldb_core::url::matches(&fold(pattern), &fold(path))
 }
 
+/// A variable's value: `None` when it may not be read, `Some(None)` when
+/// it is not set.
+type Env<'a> = &'a dyn Fn(&str) -> Option<Option<String>>;
+
 /// One section's rules; a host's section adds to `every` (statuses,
 /// skips, headers) and replaces its `User-Agent` and same-named headers.
 fn rules(
     section: &str,
     own: &VerifyExceptions,
     every: Option<&VerifyExceptions>,
-    env: &dyn Fn(&str) -> Option<String>,
+    env: Env<'_>,
 ) -> Result<HostRules, ExceptionError> {
     let mut request = Request::default();
     let mut skip = Vec::new();
@@ -184,31 +233,34 @@ fn rules(
             request.user_agent.clone_from(&s.user_agent);
         }
         for (name, value) in &s.headers {
-            let value = match config::env_name(value) {
+            let variable = config::env_name(value);
+            let value = match variable {
                 None => value.clone(),
                 Some(variable) => {
-                    let failed = |unset: bool| {
-                        let (section, header, variable) =
-                            (section.to_string(), name.clone(), variable.to_string());
-                        if unset {
-                            ExceptionError::Unset {
-                                section,
-                                header,
-                                variable,
-                            }
-                        } else {
-                            ExceptionError::Unsendable {
-                                section,
-                                header,
-                                variable,
-                            }
-                        }
+                    let (section, header, variable) =
+                        (section.to_string(), name.clone(), variable.to_string());
+                    let Some(set) = env(&variable) else {
+                        return Err(ExceptionError::NotAllowed {
+                            section,
+                            header,
+                            variable,
+                        });
                     };
-                    let v = env(variable).ok_or_else(|| failed(true))?;
+                    let Some(v) = set else {
+                        return Err(ExceptionError::Unset {
+                            section,
+                            header,
+                            variable,
+                        });
+                    };
                     // Surrounding spaces are dropped as HTTP drops them.
                     let v = v.trim().to_string();
                     if !config::is_header_value(&v) {
-                        return Err(failed(false));
+                        return Err(ExceptionError::Unsendable {
+                            section,
+                            header,
+                            variable,
+                        });
                     }
                     v
                 }
@@ -217,6 +269,13 @@ fn rules(
                 .headers
                 .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
             request.headers.push((name.clone(), Secret(value)));
+            request
+                .credentials
+                .retain(|n| !n.eq_ignore_ascii_case(name));
+            let lower = name.to_ascii_lowercase();
+            if variable.is_some() || Request::CREDENTIAL_NAMES.contains(&lower.as_str()) {
+                request.credentials.push(name.clone());
+            }
         }
     }
     Ok(HostRules {
@@ -235,7 +294,8 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        Exceptions::resolve(&config.verify, &|k| {
+        let allowed = Allowed::new(["TOKEN".to_string()]);
+        Exceptions::resolve(&config.verify, &allowed, &|k| {
             env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
         })
     }
@@ -277,5 +337,30 @@ mod tests {
         assert!(e.to_string().contains("`TOKEN` is not set"), "{e}");
         let e = resolve(text, &[("TOKEN", "a\r\nX-Evil: 1")]).unwrap_err();
         assert!(!e.to_string().contains("Evil"), "{e}");
+    }
+
+    #[test]
+    fn a_variable_not_allowed_is_never_read() {
+        let text = "[verify.domains.\"a.test\"]\nheaders = { X = \"env:OTHER\" }\n";
+        let config = urldb_core::config::Config::parse(text).expect("valid");
+        let asked = std::cell::Cell::new(false);
+        let e = Exceptions::resolve(&config.verify, &Allowed::default(), &|_| {
+            asked.set(true);
+            Some("set".to_string())
+        })
+        .unwrap_err();
+        assert!(!asked.get(), "the environment was read");
+        assert!(e.to_string().contains("--allow-env OTHER"), "{e}");
+    }
+
+    #[test]
+    fn credentials_are_values_from_the_environment_or_named_so() {
+        let text = "[verify]\nheaders = { cookie = \"a=b\", Accept-Language = \"en\" }\n\
+                    [verify.domains.\"a.test\"]\nheaders = { X-Key = \"env:TOKEN\", Cookie = \"c=d\" }\n";
+        let e = resolve(text, &[("TOKEN", "t")]).expect("resolved");
+        assert_eq!(e.request("a.test").credentials, ["Cookie", "X-Key"]);
+        assert_eq!(e.request("b.test").credentials, ["cookie"]);
+        let e = resolve("[verify]\nheaders = { Accept-Language = \"en\" }\n", &[]).expect("ok");
+        assert!(e.request("b.test").credentials.is_empty());
     }
 }

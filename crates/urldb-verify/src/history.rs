@@ -10,20 +10,30 @@
 //!
 //! History files concatenate: the lines of the shards of one CI run share
 //! its run id, and a line read twice (two shards' copies of the same
-//! earlier history, `cat`-ed together) counts once.
+//! earlier history, `cat`-ed together) counts once. A run that starts after
+//! the run reading the file (beyond [`CLOCK_ALLOWANCE`]), or whose start is
+//! no time, is skipped as a malformed line is: a line dated 2099 would
+//! otherwise stay the newest run for ever.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasher;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use urldb_core::source::shown_path;
 use urldb_store::read::ReadError;
-use urldb_store::write::{Lock, WriteError};
+use urldb_store::write::WriteError;
 
-use crate::results::{Results, RunInfo, UrlResult};
+use crate::results::Results;
 use crate::trend::{RunCount, Verdict, classify};
+
+mod append;
+pub use append::{append, limit, lines};
+
+/// How far another machine's clock may be ahead of this one's: a run
+/// starting later than this after the current run is not trusted.
+pub const CLOCK_ALLOWANCE: jiff::SignedDuration = jiff::SignedDuration::from_mins(5);
 
 /// The runs kept when `--history-keep` is not given.
 pub const DEFAULT_KEEP: usize = 30;
@@ -51,27 +61,6 @@ pub enum HistoryError {
     Write { path: PathBuf, source: WriteError },
 }
 
-/// One line of a history file, as written: one URL in one run.
-#[derive(Serialize)]
-struct Line<'a> {
-    run: &'a str,
-    /// The run's start time, RFC 3339 in UTC: runs are ordered by it.
-    started: &'a str,
-    url: &'a str,
-    file: &'a str,
-    line: usize,
-    /// When this URL was checked (the run's start time).
-    time: &'a str,
-    status: Option<u16>,
-    verdict: Verdict,
-    /// What kind of failure, skip, block or acceptance (`status`,
-    /// `accepted`, `challenge`, `skip`, ...), as in the JSON results.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    kind: Option<&'a str>,
-    reason: Option<&'a str>,
-    ms: u64,
-}
-
 /// What a reader needs of a line; the other fields are for people and
 /// other tools, checked to be JSON and kept as written.
 #[derive(Deserialize)]
@@ -84,35 +73,30 @@ struct Key {
     kind: Option<String>,
 }
 
-/// One run met in a history: its id, earliest start, URLs checked and
-/// found broken.
+/// One run met in a history: its id, earliest start and counts, and that
+/// start read as a time once the file is read (`--max-age` asks it of
+/// every URL's runs).
 #[derive(Debug, Clone)]
 struct Run {
-    id: String,
-    started: String,
-    /// `started` read as a time, once the file is read: `last_judged` and
-    /// `last_passed` ask it of every URL's runs.
-    started_at: Option<jiff::Timestamp>,
-    checked: usize,
-    broken: usize,
-    blocked: usize,
-    skipped: usize,
-    accepted: usize,
+    count: RunCount,
+    started_at: jiff::Timestamp,
 }
 
 /// A history file as read: its runs in time order, each URL's verdicts,
 /// and what was skipped.
 #[derive(Debug, Default)]
 pub struct History {
-    /// Ordered by earliest start, then id (shard files come in any order).
+    /// Ordered by earliest start, then id (shard files come in any order);
+    /// none starts after the reading run.
     runs: Vec<Run>,
     /// Each URL's (run index, verdict), oldest run first.
     urls: HashMap<String, Vec<(usize, Verdict)>>,
     /// Lines seen twice (two copies of one earlier history concatenated).
     pub duplicates: usize,
-    /// `FILE:LINE: why`, for the first [`MAX_WARNINGS`] malformed lines.
+    /// `FILE:LINE: why`, for the first [`MAX_WARNINGS`] malformed lines
+    /// (a run from the future counts as one).
     warnings: Vec<String>,
-    /// Every malformed line skipped.
+    /// Every malformed line (or run from the future) skipped.
     malformed: usize,
 }
 
@@ -126,13 +110,21 @@ impl History {
     /// Read the history at `path` before a run. A file that does not
     /// exist is an empty history (the first run); a symbolic link, or a
     /// file that cannot be read, is an error; a malformed line is skipped
-    /// with a warning. Opened as every file urldb reads is: regular files
+    /// with a warning, as is a run starting after `now` (the reading run's
+    /// start). Opened as every file urldb reads is: regular files
     /// only, never a FIFO, a device or `/proc`.
-    pub fn read(path: &Path) -> Result<History, HistoryError> {
+    pub fn read(path: &Path, now: jiff::Timestamp) -> Result<History, HistoryError> {
         let Some((file, _)) = open(path)? else {
             return Ok(History::default());
         };
-        Ok(scan(&shown_path(path), BufReader::new(file), false)?.history)
+        Ok(scan(&shown_path(path), BufReader::new(file), false, now)?.history)
+    }
+
+    fn skip(&mut self, why: String) {
+        self.malformed += 1;
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(why);
+        }
     }
 
     /// `FILE:LINE: why`, for the first [`MAX_WARNINGS`] malformed lines.
@@ -146,28 +138,26 @@ impl History {
     }
 
     /// When `url` was last judged (ok or broken) by a run, by that run's
-    /// start; `None` when never, or when no start time can be read.
+    /// start; `None` when never.
     pub fn last_judged(&self, url: &str) -> Option<jiff::Timestamp> {
-        self.last(url, Verdict::judged)
+        let verdicts = self.urls.get(url)?;
+        let (run, _) = verdicts.iter().rev().find(|(_, v)| v.judged())?;
+        Some(self.runs[*run].started_at)
     }
 
-    /// When `url` last passed, by that run's start.
-    pub fn last_passed(&self, url: &str) -> Option<jiff::Timestamp> {
-        self.last(url, |v| v == Verdict::Ok)
-    }
-
-    fn last(&self, url: &str, which: impl Fn(Verdict) -> bool) -> Option<jiff::Timestamp> {
-        self.urls
-            .get(url)?
-            .iter()
-            .filter(|(_, v)| which(*v))
-            .filter_map(|(run, _)| self.runs[*run].started_at)
-            .max()
+    /// When `url` passed, by that run's start, if its latest verdict is
+    /// that pass: a URL that failed, was skipped or blocked after it
+    /// passed is not fresh (`--max-age`).
+    pub fn passed_last(&self, url: &str) -> Option<jiff::Timestamp> {
+        match self.urls.get(url)?.last()? {
+            (run, Verdict::Ok) => Some(self.runs[*run].started_at),
+            _ => None,
+        }
     }
 
     /// The ids of the runs, oldest first.
     pub fn run_ids(&self) -> impl Iterator<Item = &str> {
-        self.runs.iter().map(|r| r.id.as_str())
+        self.runs.iter().map(|r| r.count.id.as_str())
     }
 
     /// Give each of `results` its trend against the runs kept with `keep`
@@ -194,18 +184,7 @@ impl History {
                 .collect();
             r.history = Some(classify(&earlier, r.outcome));
         }
-        let mut counts: Vec<RunCount> = kept
-            .iter()
-            .map(|&r| RunCount {
-                id: self.runs[r].id.clone(),
-                started: self.runs[r].started.clone(),
-                checked: self.runs[r].checked,
-                broken: self.runs[r].broken,
-                blocked: self.runs[r].blocked,
-                skipped: self.runs[r].skipped,
-                accepted: self.runs[r].accepted,
-            })
-            .collect();
+        let mut counts: Vec<RunCount> = kept.iter().map(|&r| self.runs[r].count.clone()).collect();
         counts.push(RunCount {
             id: run.id.clone(),
             started: run.started.clone(),
@@ -243,15 +222,21 @@ fn open(path: &Path) -> Result<Option<(std::fs::File, std::fs::Metadata)>, Histo
 }
 
 /// Read a history's lines from `input` (`shown`: its name in warnings);
-/// with `keep_lines`, keep each well-formed line with its run.
-fn scan(shown: &str, mut input: impl BufRead, keep_lines: bool) -> Result<Scan, HistoryError> {
+/// with `keep_lines`, keep each well-formed line with its run. Runs that
+/// start after `now` (beyond [`CLOCK_ALLOWANCE`]) are skipped.
+fn scan(
+    shown: &str,
+    mut input: impl BufRead,
+    keep_lines: bool,
+    now: jiff::Timestamp,
+) -> Result<Scan, HistoryError> {
     let io = |e: std::io::Error| HistoryError::Read {
         path: PathBuf::from(shown),
         source: ReadError::Io(e),
     };
     let mut history = History::default();
     let mut lines = Vec::new();
-    let (mut met, mut index): (Vec<Run>, HashMap<String, usize>) = Default::default();
+    let (mut met, mut index): (Vec<RunCount>, HashMap<String, usize>) = Default::default();
     // A repeat is found by two hashes of the line's bytes, not a copy of it.
     let hashers = (
         foldhash::quality::FixedState::with_seed(1),
@@ -286,15 +271,10 @@ fn scan(shown: &str, mut input: impl BufRead, keep_lines: bool) -> Result<Scan, 
                         continue;
                     }
                     let r = *index.entry(key.run.clone()).or_insert_with(|| {
-                        met.push(Run {
+                        met.push(RunCount {
                             id: key.run.clone(),
                             started: key.started.clone(),
-                            started_at: None,
-                            checked: 0,
-                            broken: 0,
-                            blocked: 0,
-                            skipped: 0,
-                            accepted: 0,
+                            ..RunCount::default()
                         });
                         met.len() - 1
                     });
@@ -326,131 +306,64 @@ fn scan(shown: &str, mut input: impl BufRead, keep_lines: bool) -> Result<Scan, 
                 ),
             }
         };
-        history.malformed += 1;
-        if history.warnings.len() < MAX_WARNINGS {
-            history
-                .warnings
-                .push(format!("{shown}:{n}: {why}; line skipped"));
+        history.skip(format!("{shown}:{n}: {why}; line skipped"));
+    }
+    // Runs in time order, those from the future left out, and everything
+    // that names a run renumbered (`usize::MAX`: left out).
+    let horizon = now.checked_add(CLOCK_ALLOWANCE).unwrap_or(now);
+    let mut runs: Vec<(usize, Run)> = Vec::new();
+    for (r, count) in met.into_iter().enumerate() {
+        match count.started.parse::<jiff::Timestamp>() {
+            Ok(started_at) if started_at <= horizon => runs.push((r, Run { count, started_at })),
+            Ok(_) => history.skip(format!(
+                "{shown}: run `{}` starts at {}, after this run (more than 5 minutes ahead of \
+                 this machine's clock); its lines skipped",
+                urldb_core::text::escape(&count.id),
+                urldb_core::text::escape(&count.started),
+            )),
+            Err(_) => history.skip(format!(
+                "{shown}: run `{}` has a start that is no time (`{}`); its lines skipped",
+                urldb_core::text::escape(&count.id),
+                urldb_core::text::escape(&count.started),
+            )),
         }
     }
-    // Runs in time order, and everything that names a run renumbered.
-    let mut order: Vec<usize> = (0..met.len()).collect();
-    order.sort_by(|&a, &b| (&met[a].started, &met[a].id).cmp(&(&met[b].started, &met[b].id)));
-    let mut rank = vec![0; met.len()];
-    for (k, &r) in order.iter().enumerate() {
-        rank[r] = k;
+    runs.sort_by(|(_, a), (_, b)| (a.started_at, &a.count.id).cmp(&(b.started_at, &b.count.id)));
+    let mut rank = vec![usize::MAX; index.len()];
+    for (k, (r, _)) in runs.iter().enumerate() {
+        rank[*r] = k;
     }
-    history.runs = order
-        .iter()
-        .map(|&r| Run {
-            started_at: met[r].started.parse().ok(),
-            ..met[r].clone()
-        })
-        .collect();
-    for verdicts in history.urls.values_mut() {
-        for (r, _) in verdicts.iter_mut() {
+    history.runs = runs.into_iter().map(|(_, run)| run).collect();
+    history.urls.retain(|_, verdicts| {
+        verdicts.retain_mut(|(r, _)| {
             *r = rank[*r];
-        }
+            *r != usize::MAX
+        });
         verdicts.sort_by_key(|(r, _)| *r);
-    }
-    for (r, _) in &mut lines {
+        !verdicts.is_empty()
+    });
+    lines.retain_mut(|(r, _)| {
         *r = rank[*r];
-    }
+        *r != usize::MAX
+    });
     Ok(Scan { history, lines })
 }
 
 /// The earlier runs kept beside run `current`: the newest `keep - 1` that
 /// are not `current` itself. What is judged and what a rewrite keeps.
 fn kept_runs(runs: &[Run], current: &str, keep: usize) -> Vec<usize> {
-    let mut earlier: Vec<usize> = (0..runs.len()).filter(|&r| runs[r].id != current).collect();
+    let mut earlier: Vec<usize> = (0..runs.len())
+        .filter(|&r| runs[r].count.id != current)
+        .collect();
     let skip = earlier.len().saturating_sub(keep.saturating_sub(1));
     earlier.drain(..skip);
     earlier
 }
 
-/// The most runs a history file holds before its oldest are dropped:
-/// `keep` and a quarter more. Until then a run only adds its lines at the
-/// end, so the file is rewritten once every few runs, not on every run.
-pub fn limit(keep: usize) -> usize {
-    keep.saturating_add(keep.div_ceil(4))
-}
-
-/// The history lines of a run's results, each ending in a newline.
-pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for r in results {
-        let line = Line {
-            run: &run.id,
-            started: &run.started,
-            url: &r.url,
-            file: &r.file,
-            line: r.line,
-            time: &run.started,
-            status: r.status,
-            verdict: r.outcome,
-            kind: r.kind.as_deref(),
-            reason: r.reason.as_deref(),
-            ms: r.ms,
-        };
-        // Writing plain data to a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut out, &line);
-        out.push(b'\n');
-    }
-    out
-}
-
-/// Add run `run`'s lines for `results` to the history at `path`, under
-/// the file's lock: read again under it (lines another process added
-/// meanwhile are kept), then appended when the file has room and nothing
-/// malformed or repeated, else rewritten with the newest `keep - 1`
-/// earlier runs (and any earlier lines of `run` itself) and these.
-pub fn append(
-    path: &Path,
-    run: &RunInfo,
-    results: &[UrlResult],
-    keep: usize,
-) -> Result<(), HistoryError> {
-    let failed = |source| HistoryError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(HistoryError::Symlink(path.to_path_buf()));
-    }
-    let lock = Lock::acquire(path).map_err(failed)?;
-    let new = lines(run, results);
-    let Some((mut file, _)) = open(path)? else {
-        return lock.create(&new).map_err(failed);
-    };
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
-        .map_err(|e| HistoryError::Read {
-            path: path.to_path_buf(),
-            source: ReadError::Io(e),
-        })?;
-    let Scan { history, lines } = scan(&shown_path(path), &bytes[..], true)?;
-    let earlier = history.runs.iter().filter(|r| r.id != run.id).count();
-    if history.malformed == 0 && history.duplicates == 0 && earlier < limit(keep) {
-        let mut appending = lock.append().map_err(failed)?;
-        appending.write(&new).map_err(failed)?;
-        return appending.finish().map_err(failed);
-    }
-    let mut is_kept: Vec<bool> = history.runs.iter().map(|r| r.id == run.id).collect();
-    for r in kept_runs(&history.runs, &run.id, keep) {
-        is_kept[r] = true;
-    }
-    let mut text: Vec<u8> = lines
-        .into_iter()
-        .filter(|(r, _)| is_kept[*r])
-        .flat_map(|(_, line)| line)
-        .collect();
-    text.extend_from_slice(&new);
-    lock.replace(&bytes, &text).map_err(failed)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::{RunInfo, UrlResult};
     use crate::trend::Verdict::{Broken, Ok as Pass};
 
     fn result(url: &str, outcome: Verdict) -> UrlResult {
@@ -482,7 +395,7 @@ mod tests {
     fn malformed_lines_are_skipped_with_their_line_number_and_counted_past_the_cap() {
         let good = r#"{"run":"r1","started":"2026-01-01T00:00:00Z","url":"http://a/","file":"a.yaml","line":3,"time":"2026-01-01T00:00:00Z","status":404,"verdict":"broken","reason":"HTTP 404","ms":1}"#;
         let text = format!("{good}\nnot json\n{{\"run\":1}}\n{good}\n\u{1b}[31m\n");
-        let h = scan("h.jsonl", text.as_bytes(), false)
+        let h = scan("h.jsonl", text.as_bytes(), false, jiff::Timestamp::now())
             .expect("scan")
             .history;
         assert_eq!(h.runs.len(), 1);
@@ -493,8 +406,45 @@ mod tests {
         assert!(h.warnings[1].starts_with("h.jsonl:3: "), "{:?}", h.warnings);
         assert!(!h.warnings[2].contains('\u{1b}'), "{:?}", h.warnings);
         let junk = "x\n".repeat(MAX_WARNINGS + 5) + &"y".repeat(MAX_LINE + 10) + "\n";
-        let h = scan("h", junk.as_bytes(), false).expect("scan").history;
+        let h = scan("h", junk.as_bytes(), false, jiff::Timestamp::now())
+            .expect("scan")
+            .history;
         assert_eq!((h.warnings.len(), h.more_warnings()), (MAX_WARNINGS, 6));
+    }
+
+    #[test]
+    fn runs_from_the_future_are_skipped_and_dropped_by_the_next_write() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        let now: jiff::Timestamp = "2026-06-01T00:00:00Z".parse().expect("time");
+        let at = |id: &str, started: &str, verdict| {
+            lines(&run(id, started), &[result("http://a/", verdict)])
+        };
+        let text = [
+            at("past", "2026-05-01T00:00:00.000Z", Pass),
+            at("skewed", "2026-06-01T00:04:00.000Z", Broken),
+            at("future", "2099-01-01T00:00:00.000Z", Pass),
+            at("no-time", "yesterday", Pass),
+        ]
+        .concat();
+        std::fs::write(&path, &text).expect("write");
+        let h = History::read(&path, now).expect("read");
+        assert_eq!(h.run_ids().collect::<Vec<_>>(), ["past", "skewed"]);
+        assert_eq!(h.warnings.len(), 2, "{:?}", h.warnings);
+        assert!(
+            h.warnings[0].contains("run `future` starts at 2099-01-01"),
+            "{:?}",
+            h.warnings
+        );
+        assert!(h.warnings[1].contains("`no-time` has a start that is no time"));
+        // The latest verdict is the failure within the clock allowance.
+        assert_eq!(h.passed_last("http://a/"), None);
+        assert!(h.last_judged("http://a/").is_some_and(|t| t > now));
+        // The next run's lines rewrite the file without them.
+        append(&path, &run("next", "2026-06-01T00:00:01.000Z"), &[], 30).expect("append");
+        let kept = History::read(&path, now).expect("read");
+        assert_eq!(kept.run_ids().collect::<Vec<_>>(), ["past", "skewed"]);
+        assert!(kept.warnings.is_empty());
     }
 
     #[test]
@@ -509,7 +459,7 @@ mod tests {
             written.push(lines(&r, &results));
         }
         // limit(2) = 3 earlier runs: r4 found three and rewrote, keeping r3.
-        let h = History::read(&path).expect("read");
+        let h = History::read(&path, jiff::Timestamp::now()).expect("read");
         assert_eq!(h.run_ids().collect::<Vec<_>>(), ["r3", "r4"]);
         assert_eq!(
             std::fs::read(&path).expect("read"),
@@ -546,7 +496,7 @@ mod tests {
             let r = run(id, &format!("2026-01-01T00:00:0{}.000Z", &id[1..]));
             append(&path, &r, &[result("http://a/", verdict)], 30).expect("append");
         }
-        let h = History::read(&path).expect("read");
+        let h = History::read(&path, jiff::Timestamp::now()).expect("read");
         let mut results = Results::default();
         results.runs.push(run("r4", "2026-01-01T00:00:04.000Z"));
         results.results.push(result("http://a/", Broken));

@@ -198,7 +198,7 @@ fn sha256_source(text: &str) -> String {
 fn summary_line(c: &Summary) -> String {
     let mut parts = vec![format!("{} ok", c.ok)];
     if c.not_checked > 0 {
-        parts.push(format!("{} not checked for a faulty _path", c.not_checked));
+        parts.push(format!("{} not checked", c.not_checked));
     }
     if c.accepted > 0 {
         parts.push(format!("{} accepted", c.accepted));

@@ -42,7 +42,8 @@ pub struct RunOptions {
     pub per_host: usize,
     /// Extra tries after a connection error, a 5xx or a 429.
     pub retries: u32,
-    /// The wait before the first retry; it doubles for each next one.
+    /// The wait before the first retry; it doubles for each next one, up
+    /// to 8 s.
     pub backoff: Duration,
     /// Skip paths that `/robots.txt` disallows for urldb.
     pub respect_robots: bool,
@@ -414,13 +415,27 @@ pub(crate) fn check_one(client: &Client, check: &UrlCheck, options: &RunOptions)
                 elapsed: start.elapsed(),
             };
         }
-        let pause = retry_after
-            .map(|s| Duration::from_secs(s).min(MAX_RETRY_AFTER))
-            .unwrap_or(wait)
-            .max(wait);
+        let (pause, next) = pause(wait, retry_after);
         std::thread::sleep(pause);
-        wait = wait.saturating_mul(2);
+        wait = next;
     }
+}
+
+/// The longest wait the doubling reaches. A `Retry-After` may ask for up
+/// to [`MAX_RETRY_AFTER`], so no wait is longer than that, and a URL waits
+/// at most `retries` times as long (`docs/security.md`, "Work and output
+/// are bounded").
+const MAX_BACKOFF: Duration = Duration::from_secs(8);
+
+/// The wait before the next try (`wait`, or the server's `Retry-After`
+/// when longer, never more than [`MAX_RETRY_AFTER`]), and the wait after
+/// that one: doubled, up to [`MAX_BACKOFF`].
+fn pause(wait: Duration, retry_after: Option<u64>) -> (Duration, Duration) {
+    let asked = retry_after.map_or(Duration::ZERO, Duration::from_secs);
+    (
+        asked.max(wait).min(MAX_RETRY_AFTER),
+        wait.saturating_mul(2).min(MAX_BACKOFF),
+    )
 }
 
 /// Run every check: `concurrency` worker threads, at most `per_host` per
@@ -492,6 +507,28 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::http::Digest;
+
+    #[test]
+    fn every_wait_is_capped_whatever_the_retries_or_the_server_ask() {
+        let max = urldb_core::config::MAX_RETRIES;
+        let (mut wait, mut total, mut waits) =
+            (RunOptions::default().backoff, Duration::ZERO, vec![]);
+        for _ in 0..max {
+            let (now, next) = pause(wait, None);
+            waits.push(now.as_millis());
+            total += now;
+            wait = next;
+        }
+        assert_eq!(
+            waits,
+            [250, 500, 1000, 2000, 4000, 8000, 8000, 8000, 8000, 8000]
+        );
+        assert_eq!(total, Duration::from_millis(47_750));
+        // A server's Retry-After is honoured up to 30 s, never more.
+        assert_eq!(pause(wait, Some(3600)).0, MAX_RETRY_AFTER);
+        assert_eq!(pause(wait, Some(12)).0, Duration::from_secs(12));
+        assert_eq!(pause(Duration::from_secs(600), None).0, MAX_RETRY_AFTER);
+    }
 
     fn expect(content_type: &str) -> Expect {
         Expect {

@@ -120,7 +120,7 @@ pub(crate) fn human_summary(out: &mut dyn Write, s: &Summary, history: bool) -> 
     }
     if s.not_checked > 0 {
         extra.push(format!(
-            "{} not checked for a faulty `_path`",
+            "{} not checked (see each one's reason)",
             s.not_checked
         ));
     }

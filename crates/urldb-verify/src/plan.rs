@@ -288,9 +288,15 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
                     Some(t) => (t.scheme.as_deref().unwrap_or(scheme), t.authority.as_str()),
                     None => (*scheme, *host),
                 };
-                let built = match blocked {
-                    Some(f) => Err(format!("{} ({})", f.message, f.rule.code)),
-                    None => build_url(scheme, authority, path).map_err(|e| e.to_string()),
+                // A skipped URL is not requested anyway.
+                let plain = match skip {
+                    None => plain_credentials(scheme, host, mapped, &request),
+                    Some(_) => None,
+                };
+                let built = match (blocked, plain) {
+                    (Some(f), _) => Err(format!("{} ({})", f.message, f.rule.code)),
+                    (None, Some(reason)) => Err(reason),
+                    (None, None) => build_url(scheme, authority, path).map_err(|e| e.to_string()),
                 };
                 let check = match built {
                     Ok((url, origin)) => UrlCheck {
@@ -330,6 +336,29 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
             }
         }
     }
+}
+
+/// Why a request for `host` over `scheme` is not made: it would carry a
+/// credential ([`Request::credentials`]) over plain http. Credentials go
+/// over https only, unless the person running urldb maps the host to an
+/// explicit `http://` address (a test server); a record without
+/// `https: true`, `--both-schemes` or a map without a scheme never sends
+/// one in clear text (`docs/verify-exceptions.md`, "Secrets").
+fn plain_credentials(
+    scheme: &str,
+    host: &str,
+    mapped: Option<&Target>,
+    request: &Request,
+) -> Option<String> {
+    let header = request.credentials.first()?;
+    if scheme != "http" || mapped.is_some_and(|t| t.scheme.as_deref() == Some("http")) {
+        return None;
+    }
+    Some(format!(
+        "an http URL, and urldb.toml sends {host} a credential (`{header}`), which goes \
+         over https only (`https: true` in the domain file; for a test server, \
+         `--map {host}=http://HOST:PORT`)"
+    ))
 }
 
 /// The findings of the [`BLOCKING`] rules in one file.
@@ -618,6 +647,66 @@ mod tests {
         assert!(reasons[0].ends_with("(path-not-absolute)"), "{reasons:?}");
         assert!(reasons[1].ends_with("(path-dot-segment)"), "{reasons:?}");
         assert_eq!(reasons[2..], ["-", "-"]);
+    }
+
+    #[test]
+    fn credentials_never_go_over_plain_http_unless_mapped_so() {
+        let config = urldb_core::config::Config::parse(
+            "[verify.domains.\"example.com\"]\nheaders = { Authorization = \"env:T\" }\n",
+        )
+        .expect("valid");
+        let allowed = crate::exceptions::Allowed::new(["T".to_string()]);
+        let exceptions =
+            Exceptions::resolve(&config.verify, &allowed, &|_| Some("t".into())).expect("resolved");
+        let reasons = |text: &str, both_schemes: bool, map: Option<&str>| {
+            let options = PlanOptions {
+                both_schemes,
+                maps: map
+                    .map(|m| parse_map(m).expect("map"))
+                    .into_iter()
+                    .collect(),
+                exceptions: exceptions.clone(),
+                ..PlanOptions::default()
+            };
+            let plan = plan_text(text, &options);
+            plan.checks
+                .iter()
+                .map(|c| (c.url.clone(), c.not_checked.is_some()))
+                .collect::<Vec<_>>()
+        };
+        let http = "---\n---\n_path: /a\ncontent-type: text/html\n";
+        let https = "---\nhttps: true\n---\n_path: /a\ncontent-type: text/html\n";
+        let refused = |url: &str| vec![(url.to_string(), true)];
+        assert_eq!(reasons(http, false, None), refused("http://example.com/a"));
+        // A map without a scheme keeps the record's: no downgrade either way.
+        assert_eq!(
+            reasons(http, false, Some("example.com=127.0.0.1:9")),
+            refused("http://127.0.0.1:9/a")
+        );
+        assert_eq!(
+            reasons(http, false, Some("example.com=http://127.0.0.1:9")),
+            [("http://127.0.0.1:9/a".to_string(), false)]
+        );
+        assert_eq!(
+            reasons(https, true, None),
+            [
+                ("http://example.com/a".to_string(), true),
+                ("https://example.com/a".to_string(), false)
+            ]
+        );
+        assert_eq!(
+            reasons(https, false, None),
+            [("https://example.com/a".to_string(), false)]
+        );
+        // Another host carries nothing, and is requested over http.
+        let plan = plan_text(
+            http,
+            &PlanOptions {
+                exceptions: Exceptions::default(),
+                ..PlanOptions::default()
+            },
+        );
+        assert!(plan.checks[0].not_checked.is_none());
     }
 
     #[test]

@@ -111,8 +111,9 @@ fn html(path: &str) -> String {
     record(path, "text/html", &[])
 }
 
+/// An explicit `http://` map: the one way credentials go over plain http.
 fn map(domain: &str, server: &Server) -> String {
-    format!("{domain}={}", server.addr())
+    format!("{domain}=http://{}", server.addr())
 }
 
 /// Path → (outcome, kind) of a JSON report.
@@ -261,6 +262,7 @@ fn verify_with_secret(dir: &Path, args: &[&str]) -> Run {
         .args(args)
         .env("NO_COLOR", "1")
         .env("URLDB_TEST_TOKEN", SECRET)
+        .env("URLDB_ALLOW_ENV", "URLDB_TEST_TOKEN")
         .env_remove("URLDB_FORMAT")
         .stdin(std::process::Stdio::null())
         .output()
@@ -349,7 +351,16 @@ fn a_secret_is_never_in_any_output_nor_the_history() {
     assert!(a.heads().iter().all(|h| h.contains(SECRET)));
     // An unset variable stops the run before any request, naming it.
     let before = a.requests().len();
-    let run = verify(db.path(), &["--allow-private", "--map", &ma]);
+    let run = verify(
+        db.path(),
+        &[
+            "--allow-private",
+            "--map",
+            &ma,
+            "--allow-env",
+            "URLDB_TEST_TOKEN",
+        ],
+    );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.stderr.contains("`URLDB_TEST_TOKEN` is not set"),
@@ -599,7 +610,8 @@ fn the_documented_example_runs_as_shown() {
     let addr = format!("127.0.0.1:{}", server.port);
     let out = support::urldb()
         .current_dir(dir.path())
-        .args(["verify", "--allow-private", "--retries", "0", "--map"])
+        .args(["verify", "--allow-env", "EXAMPLE_TOKEN"])
+        .args(["--allow-private", "--retries", "0", "--map"])
         .arg(format!("www.example.org=http://{addr}"))
         .env("EXAMPLE_TOKEN", "t0ken")
         .env("NO_COLOR", "1")

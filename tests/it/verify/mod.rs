@@ -7,3 +7,4 @@ mod hostile_verdicts;
 mod html;
 mod matrix;
 pub(crate) mod outcomes;
+mod trust;
