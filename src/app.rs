@@ -4,7 +4,7 @@
 //! [`ExitStatus`]; `cli` builds the one and turns the other into the
 //! process's exit code.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
@@ -78,6 +78,9 @@ pub(crate) struct GlobalArgs {
     /// The configuration file (default: urldb.toml, found upward from the current directory).
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Read urldb.toml through git from this revision (a pull request's base), not from the working tree; the data is still the working tree's.
+    #[arg(long, global = true, value_name = "REV", env = "URLDB_CONFIG_FROM")]
+    pub config_from: Option<String>,
     /// When to use colors.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -143,14 +146,44 @@ impl Context {
         };
         let cwd = std::env::current_dir()
             .map_err(|e| CommandError::Failed(format!("cannot read the current directory: {e}")))?;
-        let settings = Settings::resolve(&cwd, global.db.as_deref(), global.config.as_deref())
-            .map_err(|e| match e {
-                SettingsError::Config(e) => CommandError::Config(e.render(color)),
-                SettingsError::RootOutside { .. } => CommandError::Config(format!("error: {e}")),
-                SettingsError::NoRoot(_)
-                | SettingsError::UnknownRule(_)
-                | SettingsError::BadExclude(_) => CommandError::Usage(e.to_string()),
-            })?;
+        let (db, config) = (global.db.as_deref(), global.config.as_deref());
+        // `URLDB_CONFIG_FROM=` (empty, as the Action leaves it outside
+        // pull requests) is no revision.
+        let rev = global.config_from.as_deref().filter(|r| !r.is_empty());
+        let settings = match rev {
+            Some(rev) => Settings::resolve_from_revision(&cwd, db, config, rev),
+            None => Settings::resolve(&cwd, db, config),
+        }
+        .map_err(|e| match e {
+            SettingsError::Config(e) => CommandError::Config(e.render(color)),
+            SettingsError::RootOutside { .. } => CommandError::Config(format!("error: {e}")),
+            SettingsError::NoRoot(_)
+            | SettingsError::UnknownRule(_)
+            | SettingsError::BadExclude(_)
+            | SettingsError::Git(_)
+            | SettingsError::NotAtRevision { .. } => CommandError::Usage(e.to_string()),
+        })?;
+        // Said when it matters: the working tree has a configuration that
+        // this run does not read.
+        let unread = config
+            .map(Path::to_path_buf)
+            .or_else(|| urldb_store::settings::find_config(&cwd));
+        if let (Some(rev), None, Some(unread)) = (rev, &settings.config_path, unread)
+            && !global.quiet
+        {
+            urldb_core::say!(
+                "note: --config-from {}: that revision has no {}; using the defaults, not {}",
+                urldb_core::text::escape(rev),
+                urldb_core::config::FILE_NAME,
+                urldb_core::text::escape(
+                    &unread
+                        .strip_prefix(&cwd)
+                        .unwrap_or(&unread)
+                        .display()
+                        .to_string()
+                )
+            );
+        }
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
             if n < asked {

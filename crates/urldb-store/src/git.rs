@@ -1,6 +1,7 @@
 //! The git repository around a database (gix): the *staged* contents of the
 //! domain files (`--staged`), the files changed since a revision
-//! (`--since`), and writing a formatted file back to the index.
+//! (`--since`), one file as a revision has it (`--config-from`), and
+//! writing a formatted file back to the index.
 //!
 //! Paths inside the repository are `/`-separated and relative to its work
 //! tree; paths shown to the user and given to the rest of urldb are the
@@ -200,6 +201,48 @@ impl Repository {
         Ok(files)
     }
 
+    /// The tree of revision `rev`.
+    fn tree<'r>(repo: &'r gix::Repository, rev: &str) -> Result<gix::Tree<'r>, GitError> {
+        let revision_error = |e: &dyn std::fmt::Display| GitError::Revision {
+            rev: rev.to_string(),
+            message: e.to_string(),
+        };
+        let id = repo
+            .rev_parse_single(rev.as_bytes().as_bstr())
+            .map_err(|e| revision_error(&e))?;
+        id.object()
+            .map_err(|e| revision_error(&e))?
+            .peel_to_tree()
+            .map_err(|e| revision_error(&e))
+    }
+
+    /// The bytes of the file at `repo_path` in revision `rev`, when it has
+    /// a regular file there (`None`: nothing, or a directory). A symbolic
+    /// link or a submodule there is an error, and so is a file over `max`
+    /// bytes ([`GitError::BlobTooLarge`]).
+    pub fn file_at(
+        &self,
+        rev: &str,
+        repo_path: &str,
+        max: u64,
+    ) -> Result<Option<Vec<u8>>, GitError> {
+        let repo = self.repo.to_thread_local();
+        let tree = Self::tree(&repo, rev)?;
+        let Some(entry) = tree.lookup_entry_by_path(repo_path).map_err(other)? else {
+            return Ok(None);
+        };
+        let mode = entry.mode();
+        if mode.is_tree() {
+            return Ok(None);
+        }
+        if !mode.is_blob() {
+            return Err(GitError::Other(format!(
+                "`{repo_path}` at `{rev}` is not a regular file"
+            )));
+        }
+        self.blobs().read(entry.object_id(), max).map(Some)
+    }
+
     /// Files among `paths` whose work-tree content differs from `rev`'s
     /// (or that `rev` does not have).
     pub fn changed_since(
@@ -209,18 +252,7 @@ impl Repository {
         paths: &[PathBuf],
     ) -> Result<Vec<PathBuf>, GitError> {
         let repo = self.repo.to_thread_local();
-        let revision_error = |e: &dyn std::fmt::Display| GitError::Revision {
-            rev: rev.to_string(),
-            message: e.to_string(),
-        };
-        let id = repo
-            .rev_parse_single(rev.as_bytes().as_bstr())
-            .map_err(|e| revision_error(&e))?;
-        let tree = id
-            .object()
-            .map_err(|e| revision_error(&e))?
-            .peel_to_tree()
-            .map_err(|e| revision_error(&e))?;
+        let tree = Self::tree(&repo, rev)?;
         let entries = tree.traverse().breadthfirst.files().map_err(other)?;
         let at_rev: HashMap<String, ObjectId> = entries
             .into_iter()

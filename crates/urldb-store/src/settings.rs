@@ -3,7 +3,9 @@
 //! given, read within its size limit, validated, and the database root is
 //! taken from the caller, the file's `root`, or the directory itself. The
 //! language server resolves its workspace's settings here too, so the two
-//! never disagree.
+//! never disagree. With `--config-from REV` the file is read through git
+//! from that revision instead, and the database is still the work tree's
+//! (`docs/security.md`, "Who controls what").
 
 use std::path::{Path, PathBuf};
 
@@ -13,6 +15,7 @@ use urldb_core::lint::Options;
 use urldb_core::selection::{Selection, UnknownRule};
 use urldb_core::suppress::{BadPerFileIgnore, PerFileIgnores};
 
+use crate::git::{GitError, Repository};
 use crate::read::{ReadError, Root};
 
 /// Why the settings of a run cannot be resolved.
@@ -37,6 +40,15 @@ pub enum SettingsError {
         urldb_core::text::escape(&.root.display().to_string())
     )]
     RootOutside { config: PathBuf, root: PathBuf },
+    /// `--config-from`: the repository or the revision cannot be read.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// `--config-from REV` with `--config FILE` that REV does not have.
+    #[error(
+        "--config-from {rev}: that revision has no `{}`",
+        urldb_core::text::escape(&.path.display().to_string())
+    )]
+    NotAtRevision { rev: String, path: PathBuf },
 }
 
 /// Rule selection given by the caller (`--select`, `--extend-select`,
@@ -78,6 +90,71 @@ impl Settings {
             Some(p) => load_config(p)?,
             None => Config::default(),
         };
+        Settings::with_config(dir, db, config, config_path)
+    }
+
+    /// Resolve as [`Settings::resolve`] does, with `urldb.toml` read
+    /// through git from revision `rev` (`--config-from`): `config` (a path
+    /// in the work tree) as `rev` has it, else the nearest `urldb.toml`
+    /// upward from `dir` that `rev` has, within the repository. `root` is
+    /// then relative to where that file is in the work tree, and the
+    /// database is the work tree's. A `rev` without any `urldb.toml` is
+    /// the defaults (`config_path` is `None`); a `config` it lacks is an
+    /// error.
+    pub fn resolve_from_revision(
+        dir: &Path,
+        db: Option<&Path>,
+        config: Option<&Path>,
+        rev: &str,
+    ) -> Result<Settings, SettingsError> {
+        let repo = Repository::discover(dir, "--config-from")?;
+        let candidates: Vec<PathBuf> = match config {
+            Some(p) => vec![p.to_path_buf()],
+            None => dir.ancestors().map(|d| d.join(FILE_NAME)).collect(),
+        };
+        for path in candidates {
+            // Above the work tree: no further.
+            let Some(repo_path) = repo.repo_path(&path) else {
+                break;
+            };
+            let shown = PathBuf::from(format!("{rev}:{repo_path}"));
+            let read_error = |message: String| ConfigError::Read {
+                path: shown.clone(),
+                message,
+            };
+            let bytes = match repo.file_at(rev, &repo_path, MAX_CONFIG_SIZE) {
+                Ok(Some(bytes)) => bytes,
+                Ok(None) => continue,
+                Err(GitError::BlobTooLarge { size }) => {
+                    return Err(read_error(format!(
+                        "too large ({size} bytes; a configuration file is at most 1 MiB)"
+                    ))
+                    .into());
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let text =
+                String::from_utf8(bytes).map_err(|_| read_error("not UTF-8 text".to_string()))?;
+            let config = Config::from_text(&shown, &text)?;
+            return Settings::with_config(dir, db, config, Some(path));
+        }
+        if let Some(path) = config {
+            return Err(SettingsError::NotAtRevision {
+                rev: rev.to_string(),
+                path: path.to_path_buf(),
+            });
+        }
+        Settings::with_config(dir, db, Config::default(), None)
+    }
+
+    /// The settings of `config`, read from `config_path` (or its place in
+    /// the work tree), and the database root.
+    fn with_config(
+        dir: &Path,
+        db: Option<&Path>,
+        config: Config,
+        config_path: Option<PathBuf>,
+    ) -> Result<Settings, SettingsError> {
         let cwd = std::env::current_dir().unwrap_or_else(|_| dir.to_path_buf());
         let root = match (db, &config.root, &config_path) {
             (Some(db), _, _) => db.to_path_buf(),

@@ -2,6 +2,7 @@
 //! `verify` requests is in `verify::hostile_verdicts`).
 
 mod check_gate;
+mod config_from;
 mod io;
 mod output;
 mod runner_commands;
