@@ -23,11 +23,33 @@ fn run_action_with(
     wheels: &Path,
     path: &[&Path],
 ) -> Output {
+    action_command(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        workspace,
+        temp,
+        inputs,
+        wheels,
+        path,
+    )
+    .output()
+    .expect("run the action with the tests' Python")
+}
+
+/// The command that runs the action of `action_dir` (see [`run_action_with`]);
+/// the caller may add an event and environment variables.
+fn action_command(
+    action_dir: &Path,
+    workspace: &Path,
+    temp: &Path,
+    inputs: &serde_json::Value,
+    wheels: &Path,
+    path: &[&Path],
+) -> Command {
     oracles::release_bin_dir();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    Command::new(support::python())
-        .arg(repo.join("tests/it/support/run_action.py"))
-        .arg(repo)
+    let mut cmd = Command::new(support::python());
+    cmd.arg(repo.join("tests/it/support/run_action.py"))
+        .arg(action_dir)
         .arg(workspace)
         .arg(temp)
         .arg(inputs.to_string())
@@ -37,8 +59,10 @@ fn run_action_with(
         .env("PIP_NO_INDEX", "1")
         .env("PIP_FIND_LINKS", wheels)
         .env("PATH", oracles::path_with(path))
-        .output()
-        .expect("run the action with the tests' Python")
+        .env_remove("URLDB_ALLOW_ENV")
+        .env_remove("URLDB_CONFIG_FROM")
+        .env_remove("URLDB_NO_SUPPRESSIONS");
+    cmd
 }
 
 /// Run the action where no wheel exists: the `cargo install` fallback.
@@ -225,4 +249,243 @@ fn action_installs_the_prebuilt_wheel_without_cargo() {
     assert!(stdout.contains(FALLBACK), "{stdout}");
     assert!(mark.exists(), "the fallback did not reach cargo:\n{stdout}");
     assert_ne!(out.status.code(), Some(0), "{stdout}");
+}
+
+/// Attack 8: `python3 -m pip` in the checkout ran a committed `pip/`
+/// package instead of pip, which could drop its own `urldb` where the next
+/// step runs it (and `actions/cache` saves it). Nothing of the checkout
+/// runs while urldb is installed.
+#[test]
+fn the_install_step_runs_no_code_of_the_checkout() {
+    let workspace = tempfile::tempdir().expect("tempdir");
+    let temp = tempfile::tempdir().expect("tempdir");
+    let db = workspace.path().join("database");
+    std::fs::create_dir(&db).expect("mkdir");
+    std::fs::write(
+        db.join("example.com.yaml"),
+        "---\n---\n_path: /caf%c3%a9\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    let mark = workspace.path().join("pwned");
+    // A `pip` package in the checkout's root and in the database: it
+    // leaves a mark and says it installed urldb.
+    for dir in [workspace.path(), db.as_path()] {
+        let pip = dir.join("pip");
+        std::fs::create_dir(&pip).expect("mkdir");
+        std::fs::write(pip.join("__init__.py"), "").expect("write");
+        std::fs::write(
+            pip.join("__main__.py"),
+            format!(
+                "open({:?}, 'w').write('pip from the checkout ran')\n",
+                mark.display().to_string()
+            ),
+        )
+        .expect("write");
+    }
+    let out = run_action(
+        workspace.path(),
+        temp.path(),
+        &serde_json::json!({"working-directory": "database"}),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!mark.exists(), "the checkout's pip ran:\n{stdout}");
+    // The real pip ran, found no wheel, and cargo built urldb, which ran.
+    assert!(stdout.contains(FALLBACK), "{stdout}");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("title=urldb (path-escape-case)::"),
+        "{stdout}"
+    );
+}
+
+/// The cache key is the version in the action's own Cargo.toml and the
+/// runner's OS and architecture: a tag moved to a release of another
+/// version misses the old binary. Here the action's files are copied with
+/// another version (its install then fails: there is nothing to build).
+#[test]
+fn the_cache_is_keyed_on_the_actions_own_version() {
+    let workspace = tempfile::tempdir().expect("tempdir");
+    let temp = tempfile::tempdir().expect("tempdir");
+    let key = |action_dir: &Path| {
+        let no_wheels = tempfile::tempdir().expect("tempdir");
+        let out = action_command(
+            action_dir,
+            workspace.path(),
+            temp.path(),
+            &serde_json::json!({}),
+            no_wheels.path(),
+            &[],
+        )
+        .output()
+        .expect("run the action");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        stdout
+            .lines()
+            .find_map(|l| l.split(" key=").nth(1).map(str::to_string))
+            .unwrap_or_else(|| panic!("no cache key in\n{stdout}"))
+    };
+    assert_eq!(
+        key(Path::new(env!("CARGO_MANIFEST_DIR"))),
+        format!("urldb-Linux-X64-{}", env!("CARGO_PKG_VERSION"))
+    );
+    let moved = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("action.yml"),
+        moved.path().join("action.yml"),
+    )
+    .expect("copy");
+    std::fs::write(
+        moved.path().join("Cargo.toml"),
+        "[package]\nname = \"urldb\"\nversion = \"9.9.9\"\n",
+    )
+    .expect("write");
+    assert_eq!(key(moved.path()), "urldb-Linux-X64-9.9.9");
+}
+
+/// The inputs `allow-env` and `suppressions` reach urldb as the variables
+/// it reads (`URLDB_ALLOW_ENV`, `URLDB_NO_SUPPRESSIONS`): seen by a server
+/// on 127.0.0.1 as headers that urldb.toml reads from them.
+#[test]
+fn the_inputs_allow_env_and_suppressions_reach_urldb() {
+    let server = support::http::listen(|mut stream, _| {
+        use std::io::Write;
+        let _ = stream.write_all(
+            b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: 0\r\n\r\n",
+        );
+    });
+    let heads = || server.heads.lock().expect("lock").clone();
+    let workspace = tempfile::tempdir().expect("tempdir");
+    let temp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        workspace.path().join("urldb.toml"),
+        "[verify.domains.\"example.test\"]\n\
+         headers = { X-Token = \"env:ACTION_SECRET\", X-No-Suppressions = \"env:URLDB_NO_SUPPRESSIONS\" }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        workspace.path().join("example.test.yaml"),
+        "---\n---\n_path: /ok\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    let args = format!(
+        "verify --allow-private --retries 0 --map example.test=http://127.0.0.1:{}",
+        server.port
+    );
+    let run = |inputs: serde_json::Value| {
+        let no_wheels = tempfile::tempdir().expect("tempdir");
+        action_command(
+            Path::new(env!("CARGO_MANIFEST_DIR")),
+            workspace.path(),
+            temp.path(),
+            &inputs,
+            no_wheels.path(),
+            &[],
+        )
+        .env("ACTION_SECRET", "s3cret-from-the-workflow")
+        .output()
+        .expect("run the action")
+    };
+    // Not allowed: urldb refuses before any request.
+    let out = run(serde_json::json!({"args": args}));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(heads().is_empty());
+    let out = run(serde_json::json!({
+        "args": args,
+        "allow-env": "ACTION_SECRET URLDB_NO_SUPPRESSIONS",
+        "suppressions": "false",
+    }));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(heads().len(), 1);
+    let head = heads().join("\n").to_ascii_lowercase();
+    assert!(head.contains("x-token: s3cret-from-the-workflow"), "{head}");
+    assert!(head.contains("x-no-suppressions: true"), "{head}");
+    // Anything but true or false is refused.
+    let out = run(serde_json::json!({"args": "check", "suppressions": "no"}));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("The input suppressions is true or false."),
+        "{stdout}"
+    );
+}
+
+/// In a pull-request run, urldb.toml comes from the base commit (fetched
+/// into a shallow checkout that lacks it): the pull request's own
+/// urldb.toml, which ignores the rule its bad file breaks, is not read.
+/// `config-from: ''` reads the working tree's, so the test is not vacuous.
+#[test]
+fn in_a_pull_request_the_configuration_is_the_bases() {
+    let git = |dir: &Path, args: &[&str]| support::git(dir, args);
+    let origin = tempfile::tempdir().expect("tempdir");
+    let author = tempfile::tempdir().expect("tempdir");
+    git(origin.path(), &["init", "-q", "--bare"]);
+    let a = author.path();
+    git(a, &["init", "-q"]);
+    std::fs::write(a.join("urldb.toml"), "root = \"database\"\n").expect("write");
+    std::fs::create_dir(a.join("database")).expect("mkdir");
+    std::fs::write(
+        a.join("database/example.com.yaml"),
+        "---\n---\n_path: /ok\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    git(a, &["add", "-A"]);
+    git(a, &["commit", "-qm", "base"]);
+    let base = git(a, &["rev-parse", "HEAD"]).trim().to_string();
+    std::fs::write(
+        a.join("urldb.toml"),
+        "root = \"database\"\n[lint]\nignore = [\"path-escape-case\"]\n",
+    )
+    .expect("write");
+    std::fs::write(
+        a.join("database/bad.example.yaml"),
+        "---\n---\n_path: /caf%c3%a9\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    git(a, &["add", "-A"]);
+    git(a, &["commit", "-qm", "pull request"]);
+    let url = format!("file://{}", origin.path().display());
+    git(a, &["push", "-q", &url, "HEAD:refs/heads/pr"]);
+    let checkout = tempfile::tempdir().expect("tempdir");
+    git(
+        checkout.path(),
+        &["clone", "-q", "--depth", "1", "--branch", "pr", &url, "."],
+    );
+    let temp = tempfile::tempdir().expect("tempdir");
+    let event = serde_json::json!({"pull_request": {"base": {"sha": base}}});
+    let run = |inputs: serde_json::Value| {
+        let no_wheels = tempfile::tempdir().expect("tempdir");
+        action_command(
+            Path::new(env!("CARGO_MANIFEST_DIR")),
+            checkout.path(),
+            temp.path(),
+            &inputs,
+            no_wheels.path(),
+            &[],
+        )
+        .arg(event.to_string())
+        .output()
+        .expect("run the action")
+    };
+    let out = run(serde_json::json!({}));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("::error file=database/bad.example.yaml,line=3,col=12"),
+        "{stdout}"
+    );
+    // The pull request's urldb.toml when asked for.
+    let out = run(serde_json::json!({"config-from": ""}));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
