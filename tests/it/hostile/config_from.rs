@@ -219,7 +219,7 @@ fn config_from_that_cannot_be_read_is_an_error() {
                 "--config".into(),
                 "other.toml".into(),
             ],
-            &"that revision has no `other.toml`",
+            "that revision has no `other.toml`",
         ),
     ];
     for (args, want) in &cases {
