@@ -200,6 +200,11 @@ const RESERVED_HEADERS: [&str; 9] = [
     "proxy-authorization",
 ];
 
+/// Headers whose name alone makes them credentials (RFC 9110, section
+/// 11.6.2; RFC 6265, section 5.4), whatever their value: like a value from
+/// the environment, they belong to one host and go over https only.
+pub const CREDENTIAL_HEADERS: [&str; 2] = ["authorization", "cookie"];
+
 /// A header value written in the file: visible ASCII, spaces and tabs
 /// inside; no line break can end the header early.
 pub fn is_header_value(s: &str) -> bool {
@@ -259,6 +264,15 @@ impl VerifyExceptions {
                         } else {
                             ""
                         }
+                    ),
+                    at(),
+                ));
+            }
+            if host.is_none() && CREDENTIAL_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+                return Err((
+                    format!(
+                        "{section}.headers.{name}: a credential belongs to one host: \
+                         put it under [verify.domains.\"HOST\"]"
                     ),
                     at(),
                 ));
@@ -680,6 +694,8 @@ mod verify_tests {
         assert!(c.verify.domains.contains_key("Example.ORG."));
         let e = parse("[verify]\nheaders = { Authorization = \"env:TOKEN\" }\n").unwrap_err();
         assert!(e.contains("belongs to one host"), "{e}");
+        let e = parse("[verify]\nheaders = { cookie = \"a=b\" }\n").unwrap_err();
+        assert!(e.contains("a credential belongs to one host"), "{e}");
         let e = parse("[verify]\nheaders = { X-A = \"se cret\\n\" }\n").unwrap_err();
         assert!(!e.contains("se cret"), "{e}");
         for bad in ["Host", "user-agent", "Accept-Encoding", "a b"] {

@@ -51,10 +51,6 @@ pub struct Request {
 }
 
 impl Request {
-    /// Headers whose name alone makes them credentials (RFC 9110, section
-    /// 11.6.2; RFC 6265, section 5.4), whatever their value.
-    const CREDENTIAL_NAMES: [&str; 2] = ["authorization", "cookie"];
-
     /// `status` is one the configuration accepts for this host.
     pub fn accepts(&self, status: u16) -> bool {
         self.accept.iter().any(|r| r.contains(&status))
@@ -273,7 +269,7 @@ fn rules(
                 .credentials
                 .retain(|n| !n.eq_ignore_ascii_case(name));
             let lower = name.to_ascii_lowercase();
-            if variable.is_some() || Request::CREDENTIAL_NAMES.contains(&lower.as_str()) {
+            if variable.is_some() || config::CREDENTIAL_HEADERS.contains(&lower.as_str()) {
                 request.credentials.push(name.clone());
             }
         }
@@ -355,11 +351,11 @@ mod tests {
 
     #[test]
     fn credentials_are_values_from_the_environment_or_named_so() {
-        let text = "[verify]\nheaders = { cookie = \"a=b\", Accept-Language = \"en\" }\n\
+        let text = "[verify]\nheaders = { Accept-Language = \"en\" }\n\
                     [verify.domains.\"a.test\"]\nheaders = { X-Key = \"env:TOKEN\", Cookie = \"c=d\" }\n";
         let e = resolve(text, &[("TOKEN", "t")]).expect("resolved");
         assert_eq!(e.request("a.test").credentials, ["Cookie", "X-Key"]);
-        assert_eq!(e.request("b.test").credentials, ["cookie"]);
+        assert!(e.request("b.test").credentials.is_empty());
         let e = resolve("[verify]\nheaders = { Accept-Language = \"en\" }\n", &[]).expect("ok");
         assert!(e.request("b.test").credentials.is_empty());
     }

@@ -232,6 +232,22 @@ fn a_credential_never_goes_over_plain_http_unless_the_run_maps_it_so() {
         .collect();
     assert_eq!(sent.len(), 1, "{:?}", heads(&owner));
     assert!(sent[0].to_ascii_lowercase().contains("accept-language: en"));
+
+    // `[verify]`'s headers go to every host, a pull request's new one
+    // too: no credential there.
+    let db = database(
+        "[verify]\nheaders = { Cookie = \"session=1\" }\n",
+        "www.example.org",
+        "",
+    );
+    let run = verify(db.path(), &["--allow-private", "--map", &explicit], &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("verify.headers.Cookie: a credential belongs to one host"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A history line of run `id`, started at `started`, for `url`.
