@@ -165,23 +165,17 @@ impl Context {
         })?;
         // Said when it matters: the working tree has a configuration that
         // this run does not read.
-        let unread = config
-            .map(Path::to_path_buf)
-            .or_else(|| urldb_store::settings::find_config(&cwd));
-        if let (Some(rev), None, Some(unread)) = (rev, &settings.config_path, unread)
-            && !global.quiet
+        if let (Some(rev), None, false) = (rev, &settings.config_path, global.quiet)
+            && let Some(unread) = config
+                .map(Path::to_path_buf)
+                .or_else(|| urldb_store::settings::find_config(&cwd))
         {
+            let unread = unread.strip_prefix(&cwd).unwrap_or(&unread);
             urldb_core::say!(
                 "note: --config-from {}: that revision has no {}; using the defaults, not {}",
                 urldb_core::text::escape(rev),
                 urldb_core::config::FILE_NAME,
-                urldb_core::text::escape(
-                    &unread
-                        .strip_prefix(&cwd)
-                        .unwrap_or(&unread)
-                        .display()
-                        .to_string()
-                )
+                urldb_core::text::escape(&unread.display().to_string())
             );
         }
         if let Some(asked) = global.threads {

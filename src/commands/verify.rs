@@ -330,15 +330,18 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
 /// by commas or white space (the Action's `allow-env` input sets it).
 const ALLOW_ENV: &str = "URLDB_ALLOW_ENV";
 
+/// A name given to `--allow-env` or in `URLDB_ALLOW_ENV` that no
+/// variable can have.
+#[derive(Debug, thiserror::Error)]
+#[error("`{}` is not an environment variable's name (letters, digits and `_`)", urldb_core::text::escape(.0))]
+struct NotAVariableName(String);
+
 /// `--allow-env NAME`: a variable's name.
-fn env_var_name(text: &str) -> Result<String, String> {
+fn env_var_name(text: &str) -> Result<String, NotAVariableName> {
     if urldb_core::config::is_env_name(text) {
         Ok(text.to_string())
     } else {
-        Err(format!(
-            "`{}` is not an environment variable's name (letters, digits and `_`)",
-            urldb_core::text::escape(text)
-        ))
+        Err(NotAVariableName(text.to_string()))
     }
 }
 
