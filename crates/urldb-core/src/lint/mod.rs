@@ -126,6 +126,10 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     let mut tree = fast.unwrap_or_else(|| parse_tree(&source.text[bom..]));
     tree.shift(bom);
     all.extend(tree.problems.iter().map(rules::engine::of_problem));
+    // Tabs PyYAML refuses where YAML 1.2 and the parser take them.
+    if !tree.incomplete && !from_fast {
+        rules::engine::refused_tabs(&source.text, &tree, &mut all);
+    }
     // The parser has given every comment to its node; a rule (off by
     // default) reports where they are, but for suppression comments.
     all.extend(
@@ -221,8 +225,15 @@ fn text_findings(raw: &[u8], source: &Source) -> Vec<Finding> {
     all
 }
 
+/// The rule of the first finding that forbids a rewrite. A finding that
+/// carries a fix does not forbid the rewrite that is its fix (a tab
+/// PyYAML refuses in a file that parsed: `fmt` writes spaces).
 fn blocking(findings: &[Finding]) -> Option<&'static Rule> {
-    findings.iter().map(|f| f.rule).find(|r| r.blocks_rewrite)
+    findings
+        .iter()
+        .filter(|f| f.fix.is_none())
+        .map(|f| f.rule)
+        .find(|r| r.blocks_rewrite)
 }
 
 /// The line break and empty-metadata form a file's canonical text uses.

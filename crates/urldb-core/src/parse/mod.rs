@@ -5,4 +5,5 @@
 
 pub mod comments;
 pub mod fast;
+mod quoted_tabs;
 pub mod tree;

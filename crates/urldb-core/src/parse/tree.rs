@@ -73,6 +73,11 @@ struct Builder<'s> {
 
 /// Parse `text` (a domain file without its byte order mark).
 pub fn parse_tree(text: &str) -> Tree {
+    super::quoted_tabs::as_pyyaml_reads(text, parse_once(text))
+}
+
+/// One pass of the event parser over `text`.
+pub(crate) fn parse_once(text: &str) -> Tree {
     let mut parser = Parser::new_from_str(text).keep_tags(true);
     let mut b = Builder {
         text,
