@@ -56,6 +56,26 @@ pub fn unused(span: Span, names: &str, edit: Edit) -> Finding {
         ))
 }
 
+/// Codes of a directive that name gate findings, which no suppression
+/// excuses (`rules::gate_findings`); `edit` removes them.
+pub fn gate(span: Span, names: &[String], edit: Edit) -> Finding {
+    let what = if names.len() == 1 {
+        "it is a gate finding"
+    } else {
+        "they are gate findings"
+    };
+    Finding::new(
+        &RULE,
+        span,
+        format!("{} cannot be suppressed: {what}", names.join(", ")),
+    )
+    .help("fix what it reports; a gate finding is always checked (see `docs/suppressions.md`)")
+    .fix(Fix::safe(
+        "remove what the suppression cannot excuse",
+        vec![edit],
+    ))
+}
+
 /// A code no rule has.
 pub fn unknown(span: Span, code: &str) -> Finding {
     let help = match crate::suggest::closest(code, crate::rules::ALL.iter().map(|r| r.code)) {
