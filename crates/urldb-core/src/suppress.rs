@@ -300,13 +300,13 @@ impl Directives {
         *findings = kept;
         if selection.is_enabled(unused_suppression::RULE.code) {
             let mut problems = Vec::new();
-            let seen = Seen {
+            let found = Found {
                 used: &used,
                 gated: &gated,
                 only_gate: !(report_unused && honour),
             };
             for (d, directive) in self.list.iter().enumerate() {
-                problems.extend(self.problems(d, directive, &seen, selection));
+                problems.extend(self.problems(d, directive, &found, selection));
             }
             // A directive may excuse `unused-suppression` itself.
             for problem in problems {
@@ -323,12 +323,12 @@ impl Directives {
         &self,
         d: usize,
         directive: &Directive,
-        seen: &Seen<'_>,
+        found: &Found<'_>,
         selection: &Selection,
     ) -> Vec<Finding> {
         let mut out = Vec::new();
         if let Some(why) = &directive.malformed {
-            if seen.only_gate {
+            if found.only_gate {
                 return out;
             }
             out.push(unused_suppression::malformed(
@@ -337,7 +337,6 @@ impl Directives {
             ));
             return out;
         }
-        let found = seen;
         let mut unused = Vec::new();
         let mut seen = BTreeSet::new();
         for (c, code) in directive.codes.iter().enumerate() {
@@ -419,8 +418,8 @@ impl Directives {
 /// Why a code of a directive excuses nothing: it names a gate finding.
 const GATE: &str = "a gate finding: it cannot be suppressed";
 
-/// What [`Directives::apply`] saw, for the directives' own findings.
-struct Seen<'a> {
+/// What [`Directives::apply`] found, for the directives' own findings.
+struct Found<'a> {
     /// The directive and code that excused a finding.
     used: &'a BTreeSet<(usize, usize)>,
     /// The directive and code that name a gate finding in their scope.

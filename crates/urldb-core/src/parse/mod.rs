@@ -5,5 +5,4 @@
 
 pub mod comments;
 pub mod fast;
-mod quoted_tabs;
 pub mod tree;

@@ -16,7 +16,6 @@
 //! The lists say why; `docs/suppressions.md` prints them.
 
 use super::Rule;
-use super::diagnostic::Finding;
 
 /// Rules every finding of which is a gate finding, and why.
 pub static ALWAYS: &[(&str, &str)] = &[
@@ -140,11 +139,6 @@ pub fn describe(rule: &Rule) -> Option<String> {
              `--ignore`, `[lint]`, per-file ignores or suppression comments say: {which}."
         )
     })
-}
-
-/// `finding` is a gate finding.
-pub fn is_gate(finding: &Finding) -> bool {
-    finding.gate
 }
 
 #[cfg(test)]

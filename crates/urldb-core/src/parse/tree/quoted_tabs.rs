@@ -14,7 +14,7 @@
 //! holds for the text as written. At most two more passes, and only for
 //! a text the first pass refused this way.
 
-use super::tree::{Problem, Tree, parse_once};
+use super::{Problem, Tree, parse_once};
 use crate::model::node::{Document, Node, ScalarStyle, Value};
 use crate::source::Span;
 
@@ -111,7 +111,7 @@ fn inside(spans: &[Span], at: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tree::parse_tree;
+    use super::super::parse_tree;
 
     #[test]
     fn a_tab_starting_a_quoted_continuation_line_is_folded_away() {
