@@ -2,6 +2,7 @@
 //! `verify` requests is in `verify::hostile_verdicts`).
 
 mod check_gate;
+mod gate;
 mod io;
 mod output;
 mod runner_commands;
