@@ -3,8 +3,10 @@
 //! `# urldb: ignore-file[rule-code]`) that excuses nothing: a code whose
 //! rule finds nothing where the comment applies, a rule that is not
 //! enabled, a code named twice, a code no rule has (with the nearest one),
-//! or a directive urldb cannot read (`# urldb: ignore` without codes).
-//! Like ruff's `RUF100`.
+//! a directive urldb cannot read (`# urldb: ignore` without codes), or a
+//! gate finding's code, which no suppression excuses (`docs/suppressions.md`,
+//! "Gate findings"; said even in a file that does not parse). Like ruff's
+//! `RUF100`.
 //!
 //! ## Why it matters
 //! A suppression outlives the finding it was written for: the record gets
@@ -30,8 +32,8 @@
 //! ```
 //!
 //! ## Fix
-//! Sometimes, by `urldb check --fix`: codes that excuse nothing are
-//! removed (the whole comment when none is left; a note before the
+//! Sometimes, by `urldb check --fix`: codes that excuse nothing (gate
+//! findings' among them) are removed (the whole comment when none is left; a note before the
 //! directive is kept). An unknown code or a malformed directive needs a
 //! person: the finding says the nearest code.
 

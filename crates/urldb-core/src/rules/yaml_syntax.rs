@@ -1,6 +1,16 @@
 //! ## What it checks
 //! Text that is not valid YAML: the parser's error, where it stopped.
 //!
+//! A tab that PyYAML (the reference tool) refuses is reported here too,
+//! though YAML 1.2 and urldb's parser may read the file: PyYAML takes a
+//! tab only inside quotes, inside a comment, and in a block scalar's
+//! text after its indentation; anywhere else (before a comment, after a
+//! value, in indentation, between flow items, in a plain value) it stops
+//! with "found character '\t' that cannot start any token". A quoted
+//! value continued on a line that starts with a tab is read by both.
+//!
+//! `_path: /a` then a tab then `# note`, for instance, is such a line.
+//!
 //! ## Why it matters
 //! A file that does not parse cannot be checked any further, and every tool
 //! that reads the database (the reference tool, CI scripts) fails on it.
@@ -20,16 +30,6 @@
 //! _path: /a
 //! content-type: text/html
 //! ```
-//!
-//! A tab that PyYAML (the reference tool) refuses is reported here too,
-//! though YAML 1.2 and urldb's parser may read the file: PyYAML takes a
-//! tab only inside quotes, inside a comment, and in a block scalar's
-//! text after its indentation; anywhere else (before a comment, after a
-//! value, in indentation, between flow items, in a plain value) it stops
-//! with "found character '\t' that cannot start any token". A quoted
-//! value continued on a line that starts with a tab is read by both.
-//!
-//! `_path: /a` then a tab then `# note`, for instance, is such a line.
 //!
 //! ## Fix
 //! For a tab PyYAML refuses in a file that otherwise parses: `urldb fmt`
