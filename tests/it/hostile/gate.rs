@@ -120,7 +120,7 @@ fn suppression_comments_do_not_excuse_gate_findings() {
         assert_eq!(out.status.code(), Some(1), "{code}: {}", stdout(&out));
         let report = stdout(&out);
         assert!(
-            report.contains(&format!("::error file=example.org.yaml,"))
+            report.contains("::error file=example.org.yaml,")
                 && report.contains(&format!("title=urldb ({code})::")),
             "{code}: {report}"
         );
@@ -219,6 +219,25 @@ fn add_suppressions_writes_nothing_for_a_gate_finding() {
     assert_eq!(after, broken);
     let check = run(dir.path(), &["--no-cache", "check"], &[]);
     assert_eq!(check.status.code(), Some(1));
+    // Beside a finding it does excuse, a gate finding gets no directive.
+    let mixed = b"---\n---\n_path: /a\n---\n_path: /b\ncontent-type: text/nope/b\n";
+    let dir = db(&[("example.org.yaml", mixed)]);
+    let add = run(
+        dir.path(),
+        &["--no-cache", "check", "--add-suppressions"],
+        &[],
+    );
+    assert_eq!(add.status.code(), Some(1), "{}", stderr(&add));
+    let written = std::fs::read_to_string(dir.path().join("example.org.yaml")).expect("read");
+    assert_eq!(
+        written,
+        "---\n---\n_path: /a\n# urldb: ignore[invalid-content-type]\n---\n_path: /b\ncontent-type: text/nope/b\n"
+    );
+    assert!(
+        stderr(&add).contains("1 gate finding cannot be suppressed"),
+        "{}",
+        stderr(&add)
+    );
 }
 
 /// A `_path` from which no URL of the file's own host can be built fails
