@@ -191,6 +191,17 @@ impl Context {
                 .build_global()
                 .map_err(|e| CommandError::Failed(format!("--threads: {e}")))?;
         }
+        // What urldb.toml asks that is not done (a gate finding turned off).
+        if let Some(path) = &settings.config_path {
+            let shown = path.strip_prefix(&cwd).unwrap_or(path);
+            for (line, warning) in &settings.config.warnings {
+                urldb_core::say!(
+                    "warning: {}:{line}: {}",
+                    urldb_core::text::escape(&shown.display().to_string()),
+                    urldb_core::text::escape(warning)
+                );
+            }
+        }
         let bare = settings.config_path.is_none() && global.db.is_none();
         Ok(Context {
             bare,
@@ -241,6 +252,15 @@ impl Context {
 
     /// Lint options from the configuration and the command line.
     pub(crate) fn options(&self, select: Option<&SelectArgs>) -> Result<Options, CommandError> {
+        for code in select.iter().flat_map(|s| &s.ignore) {
+            if urldb_core::rules::gate_findings::always(code) {
+                urldb_core::say!(
+                    "warning: --ignore {}: a gate finding is always checked and reported \
+                     (see docs/suppressions.md, \"Gate findings\")",
+                    urldb_core::text::escape(code)
+                );
+            }
+        }
         let overrides = select.map(|s| RuleOverrides {
             select: s.select.clone(),
             extend_select: s.extend_select.clone(),

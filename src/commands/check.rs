@@ -23,8 +23,17 @@ pub(crate) struct CheckArgs {
     pub diff: bool,
     /// Write a `# urldb: ignore[...]` suppression for every finding that
     /// `--fix` cannot repair (ruff's `--add-noqa`); then report what is left.
-    #[arg(long, conflicts_with_all = ["fix", "diff", "stdin_filename"])]
+    #[arg(long, conflicts_with_all = ["fix", "diff", "stdin_filename", "no_suppressions"])]
     pub add_suppressions: bool,
+    /// Honour no suppression: no `# urldb: ignore[...]` comment and no
+    /// `[lint.per-file-ignores]` (for whoever owns the gate; `[lint]`
+    /// selection still applies).
+    #[arg(
+        long,
+        env = "URLDB_NO_SUPPRESSIONS",
+        value_parser = switch
+    )]
+    pub no_suppressions: bool,
     /// Output format.
     #[arg(long, value_enum, env = "URLDB_FORMAT", default_value_t = crate::output::Format::Full)]
     pub format: crate::output::Format,
@@ -47,7 +56,14 @@ pub(crate) struct CheckArgs {
 }
 
 pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {
-    let options = ctx.options(Some(&args.select))?;
+    let mut options = ctx.options(Some(&args.select))?;
+    if args.no_suppressions {
+        // Neither the comments in the data nor the table in urldb.toml
+        // excuses anything (`docs/suppressions.md`, "The owner's switch").
+        options.no_suppressions = true;
+        options.per_file_ignores.entries.clear();
+    }
+    let options = options;
     let mode = if args.fix || args.diff {
         Mode::Fix
     } else {
@@ -130,6 +146,14 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         if args.format == output::Format::Full && !ctx.quiet {
             output::summary(&mut out, counts, fixed, outcome.errors.len())?;
         }
+        // How many findings suppressions excused (SARIF lists them).
+        if !ctx.quiet {
+            match args.format {
+                output::Format::Concise => output::concise::excused(&mut out, counts.excused)?,
+                output::Format::Github => output::github::excused(&mut out, counts.excused)?,
+                _ => {}
+            }
+        }
         out.finish()
     })();
     result?;
@@ -152,8 +176,15 @@ fn add_suppressions(
     let outcome = database::run(&selected.targets, options, Mode::Check, None);
     let (mut files, mut findings) = (0, 0);
     let mut errors = Vec::new();
+    // Gate findings are never excused: no suppression is written for one.
+    let gate = outcome
+        .files
+        .iter()
+        .flat_map(|f| &f.checked.findings)
+        .filter(|f| f.gate)
+        .count();
     for file in &outcome.files {
-        if file.checked.findings.iter().all(|f| f.fixable()) {
+        if file.checked.findings.iter().all(|f| f.fixable() || f.gate) {
             continue;
         }
         let raw = match selected
@@ -198,6 +229,13 @@ fn add_suppressions(
             if findings == 1 { "" } else { "s" },
             if files == 1 { "" } else { "s" }
         );
+        if gate > 0 {
+            urldb_core::say!(
+                "{gate} gate finding{} cannot be suppressed: fix {} (see `urldb rule CODE`).",
+                if gate == 1 { "" } else { "s" },
+                if gate == 1 { "it" } else { "them" }
+            );
+        }
     }
     super::print_errors(&errors);
     if errors.is_empty() {
@@ -206,6 +244,16 @@ fn add_suppressions(
         Err(CommandError::Failed(
             "some suppressions were not written".to_string(),
         ))
+    }
+}
+
+/// A boolean switch as a CI system sets it: `true`/`false`, `1`/`0`,
+/// `yes`/`no`, `on`/`off` (any case); empty is false (an unset input).
+fn switch(text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "" | "false" | "0" | "no" | "off" | "n" | "f" => Ok(false),
+        "true" | "1" | "yes" | "on" | "y" | "t" => Ok(true),
+        _ => Err("expected true or false (or 1/0, yes/no, on/off)".to_string()),
     }
 }
 

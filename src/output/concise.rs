@@ -30,3 +30,11 @@ pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()>
     }
     Ok(())
 }
+
+/// The line after the findings when suppressions excused some.
+pub(crate) fn excused(out: &mut dyn Write, n: usize) -> io::Result<()> {
+    if n > 0 {
+        writeln!(out, "{}", super::excused_note(n))?;
+    }
+    Ok(())
+}

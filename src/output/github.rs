@@ -43,6 +43,19 @@ pub(crate) fn write<W: Write>(
     Ok(())
 }
 
+/// One `::notice` when suppressions excused findings: the run's page
+/// says how many were not annotated.
+pub(crate) fn excused<W: Write>(out: &mut urldb_core::gate::Gate<W>, n: usize) -> io::Result<()> {
+    if n == 0 {
+        return Ok(());
+    }
+    out.command(&format!(
+        "::notice title={}::{}",
+        property("urldb"),
+        data(&super::excused_note(n))
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -188,6 +188,9 @@ pub(crate) struct Counts {
     pub warnings: usize,
     pub fixable: usize,
     pub files: usize,
+    /// Findings a suppression comment or `[lint.per-file-ignores]`
+    /// excused (`check --no-suppressions` shows them).
+    pub excused: usize,
 }
 
 impl Counts {
@@ -197,6 +200,7 @@ impl Counts {
             if !file.checked.findings.is_empty() {
                 c.files += 1;
             }
+            c.excused += file.checked.suppressed.len();
             for f in &file.checked.findings {
                 match f.severity {
                     Severity::Error => c.errors += 1,
@@ -272,8 +276,12 @@ pub(crate) fn summary(
         )?;
     }
     if counts.total() == 0 {
-        if fixed == 0 && unchecked == 0 {
+        if fixed == 0 && unchecked == 0 && counts.excused > 0 {
+            writeln!(out, "All checks passed; {}", excused_note(counts.excused))?;
+        } else if fixed == 0 && unchecked == 0 {
             writeln!(out, "All checks passed.")?;
+        } else if counts.excused > 0 {
+            writeln!(out, "{}", capitalize(&excused_note(counts.excused)))?;
         }
         return Ok(());
     }
@@ -288,9 +296,14 @@ pub(crate) fn summary(
             plural(counts.warnings)
         ));
     }
+    let excused = if counts.excused > 0 {
+        format!("; {}", excused_count(counts.excused))
+    } else {
+        ".".to_string()
+    };
     writeln!(
         out,
-        "Found {} ({}) in {} file{}.",
+        "Found {} ({}) in {} file{}{excused}",
         plural_word(counts.total(), "finding"),
         parts.join(", "),
         counts.files,
@@ -304,6 +317,31 @@ pub(crate) fn summary(
         )?;
     }
     Ok(())
+}
+
+/// How many findings suppressions excused, and how to see them:
+/// "3 findings excused by suppressions (`--no-suppressions` shows them)."
+pub(crate) fn excused_note(n: usize) -> String {
+    format!(
+        "{} excused by suppressions (`--no-suppressions` shows {}).",
+        plural_word(n, "finding"),
+        if n == 1 { "it" } else { "them" }
+    )
+}
+
+/// [`excused_note`] after a count of findings: "3 excused by …".
+fn excused_count(n: usize) -> String {
+    format!(
+        "{n} excused by suppressions (`--no-suppressions` shows {}).",
+        if n == 1 { "it" } else { "them" }
+    )
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 fn plural(n: usize) -> &'static str {

@@ -13,6 +13,15 @@ use urldb_store::database::FileResult;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
+/// What excused a finding, as SARIF's suppression kinds say it.
+#[derive(Debug, Clone, Copy)]
+enum Excused {
+    /// `inSource`: a suppression comment.
+    Comment,
+    /// `external`: `[lint.per-file-ignores]`.
+    PerFileIgnores,
+}
+
 pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     urldb_core::text::write_json_pretty(&mut *out, &log(files))?;
     writeln!(out)
@@ -21,16 +30,27 @@ pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()>
 /// The whole SARIF log.
 pub(crate) fn log(files: &[FileResult]) -> Value {
     let rules: Vec<Value> = rules::ALL.iter().map(|r| rule(r)).collect();
-    // Findings a suppression comment excused are results too, marked as
-    // suppressed in the source (`docs/suppressions.md`).
+    // Findings a suppression excused are results too, marked as
+    // suppressed: in the source by a comment, or outside it by
+    // `[lint.per-file-ignores]` (`docs/suppressions.md`).
     let located = files.iter().flat_map(|file| {
-        let mut all: Vec<(bool, super::Located<'_>)> = super::locate(file)
+        let comments = (!file.checked.suppressed.is_empty())
+            .then(|| urldb_core::suppress::Directives::of_text(&file.checked.source.text));
+        let mut all: Vec<(Option<Excused>, super::Located<'_>)> = super::locate(file)
             .into_iter()
-            .map(|f| (false, f))
+            .map(|f| (None, f))
             .chain(
                 super::locate_in(file, &file.checked.suppressed)
                     .into_iter()
-                    .map(|f| (true, f)),
+                    .map(|f| {
+                        let by_comment = comments.as_ref().is_some_and(|c| c.suppresses(f.finding));
+                        let how = if by_comment {
+                            Excused::Comment
+                        } else {
+                            Excused::PerFileIgnores
+                        };
+                        (Some(how), f)
+                    }),
             )
             .collect();
         all.sort_by_key(|(_, f)| (f.line, f.column));
@@ -63,11 +83,20 @@ pub(crate) fn log(files: &[FileResult]) -> Value {
             if let Some(index) = index {
                 result["ruleIndex"] = json!(index);
             }
-            if suppressed {
-                result["suppressions"] = json!([{
-                    "kind": "inSource",
-                    "justification": "a `# urldb: ignore[...]` comment",
-                }]);
+            match suppressed {
+                Some(Excused::Comment) => {
+                    result["suppressions"] = json!([{
+                        "kind": "inSource",
+                        "justification": "a `# urldb: ignore[...]` comment",
+                    }]);
+                }
+                Some(Excused::PerFileIgnores) => {
+                    result["suppressions"] = json!([{
+                        "kind": "external",
+                        "justification": "`[lint.per-file-ignores]` in urldb.toml",
+                    }]);
+                }
+                None => {}
             }
             if let Some(fix) = &f.finding.fix {
                 // The edits are tree edits, not text replacements: the fix is

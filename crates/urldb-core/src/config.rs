@@ -46,6 +46,10 @@ pub struct Config {
     pub lint: LintConfig,
     #[serde(default)]
     pub verify: VerifyConfig,
+    /// What the file asks that cannot be done, said and then left: each
+    /// the line it is on (1-based) and the message.
+    #[serde(skip)]
+    pub warnings: Vec<(usize, String)>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -441,12 +445,14 @@ impl Config {
     /// Validate the text of the configuration file at `path` (the path is
     /// only named in the error; `urldb-store` reads the file).
     pub fn from_text(path: &Path, text: &str) -> Result<Config, ConfigError> {
-        Config::parse(text).map_err(|(message, span)| ConfigError::Invalid {
+        let mut config = Config::parse(text).map_err(|(message, span)| ConfigError::Invalid {
             path: path.to_path_buf(),
             message,
             span,
             text: text.to_string(),
-        })
+        })?;
+        config.warnings = gate_warnings(text);
+        Ok(config)
     }
 
     /// Parse and validate; an error says what and, when it can, where.
@@ -543,6 +549,80 @@ impl Config {
             style: self.style,
         }
     }
+}
+
+/// What `[lint]` asks of gate findings (`rules::gate_findings`), which
+/// are always checked and always errors: turning one off (`ignore`,
+/// `per-file-ignores`) or making it a warning (`severity`). Each is said
+/// with its line (1-based); the run goes on, the gate unchanged. `text` is
+/// valid (read by [`Config::parse`] already).
+pub fn gate_warnings(text: &str) -> Vec<(usize, String)> {
+    use crate::rules::gate_findings::always;
+    use toml::Spanned;
+    #[derive(Default, Deserialize)]
+    struct File {
+        #[serde(default)]
+        lint: Lint,
+    }
+    #[derive(Default, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    struct Lint {
+        #[serde(default)]
+        ignore: Vec<Spanned<String>>,
+        #[serde(default)]
+        severity: BTreeMap<Spanned<String>, Severity>,
+        #[serde(default)]
+        per_file_ignores: BTreeMap<String, Vec<Spanned<String>>>,
+    }
+    let Ok(file) = toml::from_str::<File>(text) else {
+        return Vec::new();
+    };
+    let at = |span: std::ops::Range<usize>| {
+        text.get(..span.start)
+            .map_or(0, |t| t.matches('\n').count())
+            + 1
+    };
+    let mut out = Vec::new();
+    for code in &file.lint.ignore {
+        if always(code.get_ref()) {
+            out.push((
+                at(code.span()),
+                format!(
+                    "`[lint] ignore` names `{}`, a gate finding: it is always checked and \
+                 reported (see docs/suppressions.md, \"Gate findings\")",
+                    code.get_ref()
+                ),
+            ));
+        }
+    }
+    for (code, severity) in &file.lint.severity {
+        if always(code.get_ref()) && *severity == Severity::Warning {
+            out.push((
+                at(code.span()),
+                format!(
+                    "`[lint] severity` cannot make `{}` a warning: it is a gate finding, \
+                 always an error",
+                    code.get_ref()
+                ),
+            ));
+        }
+    }
+    for (glob, codes) in &file.lint.per_file_ignores {
+        for code in codes {
+            if always(code.get_ref()) {
+                out.push((
+                    at(code.span()),
+                    format!(
+                        "`[lint.per-file-ignores]` cannot turn `{}` off for \"{glob}\": it is a \
+                     gate finding, always checked",
+                        code.get_ref()
+                    ),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// `max-file-size` that is not a size.

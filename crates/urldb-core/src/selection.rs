@@ -79,13 +79,17 @@ impl Selection {
         self.enabled.contains(code)
     }
 
-    /// Keep the enabled findings, with their configured severity.
+    /// Keep the enabled findings, with their configured severity. A gate
+    /// finding is kept whatever the selection, and stays an error
+    /// (`crate::rules::gate_findings`).
     pub fn apply(&self, findings: Vec<Finding>) -> Vec<Finding> {
         findings
             .into_iter()
-            .filter(|f| self.is_enabled(f.rule.code))
+            .filter(|f| f.gate || self.is_enabled(f.rule.code))
             .map(|mut f| {
-                if let Some(s) = self.severity.get(f.rule.code) {
+                if f.gate {
+                    f.severity = Severity::Error;
+                } else if let Some(s) = self.severity.get(f.rule.code) {
                     f.severity = *s;
                 }
                 f

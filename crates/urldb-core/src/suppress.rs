@@ -26,7 +26,7 @@ use globset::{Glob, GlobMatcher};
 
 use crate::model::node::{Comments, Document, Node, Value};
 use crate::rules::diagnostic::{Edit, Finding};
-use crate::rules::{self, Check, Rule, unused_suppression};
+use crate::rules::{self, Check, Rule, gate_findings, unused_suppression};
 use crate::selection::Selection;
 use crate::source::Span;
 
@@ -229,8 +229,18 @@ impl Directives {
         Directives::new(text, &tree.comments, docs)
     }
 
-    /// The directive and code that excuse `finding`, if any.
+    /// The directive and code that excuse `finding`, if any: none for a
+    /// gate finding (`rules::gate_findings`).
     fn excuse(&self, finding: &Finding) -> Option<(usize, usize)> {
+        if finding.gate {
+            return None;
+        }
+        self.naming(finding)
+    }
+
+    /// The directive and code whose scope holds `finding` and that name
+    /// its rule, whether or not they may excuse it.
+    fn naming(&self, finding: &Finding) -> Option<(usize, usize)> {
         let at = finding.span.start;
         self.list.iter().enumerate().find_map(|(d, directive)| {
             let scope = directive.scope.as_ref()?;
@@ -251,38 +261,56 @@ impl Directives {
     }
 
     /// Move the findings the directives excuse from `findings` to the
-    /// returned list; then report what the directives themselves got
-    /// wrong (`unused-suppression`) in `findings`, when `report_unused`.
+    /// returned list (none when `honour` is false: `check
+    /// --no-suppressions`); then report what the directives themselves got
+    /// wrong (`unused-suppression`) in `findings`: all of it when
+    /// `report_unused` and `honour`, else only the gate findings they name
+    /// (wrong whether or not the file parsed or they are honoured).
     pub fn apply(
         &self,
         findings: &mut Vec<Finding>,
         selection: &Selection,
         report_unused: bool,
+        honour: bool,
     ) -> Vec<Finding> {
         if self.list.is_empty() {
             return Vec::new();
         }
         let mut used: BTreeSet<(usize, usize)> = BTreeSet::new();
+        // Directives that name the rule of a gate finding in their scope.
+        let mut gated: BTreeSet<(usize, usize)> = BTreeSet::new();
         let mut suppressed = Vec::new();
         let mut kept = Vec::with_capacity(findings.len());
         for finding in findings.drain(..) {
-            match self.excuse(&finding) {
+            match self.excuse(&finding).filter(|_| honour) {
                 Some(hit) => {
                     used.insert(hit);
                     suppressed.push(finding);
                 }
-                None => kept.push(finding),
+                None => {
+                    if finding.gate
+                        && let Some(hit) = self.naming(&finding)
+                    {
+                        gated.insert(hit);
+                    }
+                    kept.push(finding);
+                }
             }
         }
         *findings = kept;
-        if report_unused && selection.is_enabled(unused_suppression::RULE.code) {
+        if selection.is_enabled(unused_suppression::RULE.code) {
             let mut problems = Vec::new();
+            let found = Found {
+                used: &used,
+                gated: &gated,
+                only_gate: !(report_unused && honour),
+            };
             for (d, directive) in self.list.iter().enumerate() {
-                problems.extend(self.problems(d, directive, &used, selection));
+                problems.extend(self.problems(d, directive, &found, selection));
             }
             // A directive may excuse `unused-suppression` itself.
             for problem in problems {
-                if self.excuse(&problem).is_none() {
+                if !honour || self.excuse(&problem).is_none() {
                     findings.push(problem);
                 }
             }
@@ -295,11 +323,14 @@ impl Directives {
         &self,
         d: usize,
         directive: &Directive,
-        used: &BTreeSet<(usize, usize)>,
+        found: &Found<'_>,
         selection: &Selection,
     ) -> Vec<Finding> {
         let mut out = Vec::new();
         if let Some(why) = &directive.malformed {
+            if found.only_gate {
+                return out;
+            }
             out.push(unused_suppression::malformed(
                 directive.comment.clone(),
                 why,
@@ -310,11 +341,26 @@ impl Directives {
         let mut seen = BTreeSet::new();
         for (c, code) in directive.codes.iter().enumerate() {
             let Some(rule) = code.rule else {
-                out.push(unused_suppression::unknown(code.span.clone(), &code.text));
+                if !found.only_gate {
+                    out.push(unused_suppression::unknown(code.span.clone(), &code.text));
+                }
                 continue;
             };
             if !seen.insert(rule.code) {
-                unused.push((c, "named twice"));
+                if !found.only_gate {
+                    unused.push((c, "named twice"));
+                }
+                continue;
+            }
+            // A gate finding is never excused (`rules::gate_findings`).
+            if gate_findings::always(rule.code)
+                || (found.gated.contains(&(d, c)) && !found.used.contains(&(d, c)))
+            {
+                unused.push((c, GATE));
+                continue;
+            }
+            // Whether the rest would excuse anything is moot, or unknown.
+            if found.only_gate {
                 continue;
             }
             // A cross-file rule's findings come later (`urldb-store`):
@@ -329,16 +375,23 @@ impl Directives {
                 unused.push((c, "not enabled"));
             } else if directive.scope.is_none() {
                 unused.push((c, "stands before nothing"));
-            } else if !used.contains(&(d, c)) {
+            } else if !found.used.contains(&(d, c)) {
                 unused.push((c, "nothing to excuse"));
             }
         }
         if unused.is_empty() {
             return out;
         }
+        let all_gate = unused.iter().all(|(_, why)| *why == GATE);
         let names: Vec<String> = unused
             .iter()
-            .map(|(c, why)| format!("`{}` ({why})", directive.codes[*c].text))
+            .map(|(c, why)| {
+                if all_gate {
+                    format!("`{}`", directive.codes[*c].text)
+                } else {
+                    format!("`{}` ({why})", directive.codes[*c].text)
+                }
+            })
             .collect();
         let drop: BTreeSet<usize> = unused.iter().map(|(c, _)| *c).collect();
         let rest: Vec<&str> = directive
@@ -352,13 +405,28 @@ impl Directives {
             span: directive.comment.clone(),
             text: rewritten(directive, &rest),
         };
-        out.push(unused_suppression::unused(
-            directive.comment.clone(),
-            &names.join(", "),
-            edit,
-        ));
+        let finding = if all_gate {
+            unused_suppression::gate(directive.comment.clone(), &names, edit)
+        } else {
+            unused_suppression::unused(directive.comment.clone(), &names.join(", "), edit)
+        };
+        out.push(finding);
         out
     }
+}
+
+/// Why a code of a directive excuses nothing: it names a gate finding.
+const GATE: &str = "a gate finding: it cannot be suppressed";
+
+/// What [`Directives::apply`] found, for the directives' own findings.
+struct Found<'a> {
+    /// The directive and code that excused a finding.
+    used: &'a BTreeSet<(usize, usize)>,
+    /// The directive and code that name a gate finding in their scope.
+    gated: &'a BTreeSet<(usize, usize)>,
+    /// Report only the gate findings named: the file did not parse, or
+    /// suppressions are not honoured (`check --no-suppressions`).
+    only_gate: bool,
 }
 
 /// The text a directive's comment is rewritten to: the directive with
@@ -478,6 +546,20 @@ impl PerFileIgnores {
         out
     }
 
+    /// Move the findings of `path` that the table turns off from
+    /// `findings` to the returned list (gate findings stay).
+    pub fn take(&self, path: &Path, findings: &mut Vec<Finding>) -> Vec<Finding> {
+        let off = self.codes_for(path);
+        if off.is_empty() {
+            return Vec::new();
+        }
+        let (taken, kept) = std::mem::take(findings)
+            .into_iter()
+            .partition(|f| !f.gate && off.contains(f.rule.code));
+        *findings = kept;
+        taken
+    }
+
     /// `path` relative to the root, `/`-separated: lexically (the core
     /// reads no file system), from the root as given or as resolved.
     fn relative(&self, path: &Path) -> PathBuf {
@@ -576,8 +658,10 @@ pub fn add(
     cross_file: &[Finding],
 ) -> Added {
     let checked = crate::lint::check_bytes(path, raw, options);
-    // What a directive is written for: what `check --fix` cannot repair.
-    let wanted = |f: &&Finding| !f.fixable() && f.rule.code != unused_suppression::RULE.code;
+    // What a directive is written for: what `check --fix` cannot repair,
+    // and no gate finding, which no directive excuses.
+    let wanted =
+        |f: &&Finding| !f.fixable() && !f.gate && f.rule.code != unused_suppression::RULE.code;
     let todo: Vec<(usize, &'static str)> = checked
         .findings
         .iter()
@@ -703,6 +787,10 @@ pub fn ignore_here(
     code: &'static str,
     options: &crate::lint::Options,
 ) -> Option<String> {
+    // No directive excuses a gate finding: nothing to try.
+    if gate_findings::always(code) {
+        return None;
+    }
     let (path, text) = (&before.source.path, before.source.text.as_str());
     let at = at.min(text.len());
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);

@@ -684,14 +684,9 @@ fn add_cross_file(
         let Some(file) = facts.get(db.file) else {
             continue;
         };
-        let off = options.per_file_ignores.codes_for(&file.path);
-        let findings: Vec<Finding> = options
-            .selection
-            .apply(vec![db.finding])
-            .into_iter()
-            .filter(|f| !off.contains(f.rule.code))
-            .collect();
-        if findings.is_empty() {
+        let mut findings: Vec<Finding> = options.selection.apply(vec![db.finding]);
+        let ignored = options.per_file_ignores.take(&file.path, &mut findings);
+        if findings.is_empty() && ignored.is_empty() {
             continue;
         }
         let index = match outcome.files.iter().position(|r| r.path == file.path) {
@@ -722,8 +717,10 @@ fn add_cross_file(
         let excused = directives.entry(db.file).or_insert_with(|| {
             urldb_core::suppress::Directives::of_text(&result.checked.source.text)
         });
-        let (suppressed, findings): (Vec<Finding>, Vec<Finding>) =
-            findings.into_iter().partition(|f| excused.suppresses(f));
+        let (suppressed, findings): (Vec<Finding>, Vec<Finding>) = findings
+            .into_iter()
+            .partition(|f| !options.no_suppressions && excused.suppresses(f));
+        result.checked.suppressed.extend(ignored);
         result.checked.suppressed.extend(suppressed);
         result.checked.findings.extend(findings);
         result

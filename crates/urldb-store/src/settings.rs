@@ -247,6 +247,7 @@ pub fn lint_options(
         general_path_only: false,
         piece_bytes: None,
         per_file_ignores,
+        no_suppressions: false,
     })
 }
 

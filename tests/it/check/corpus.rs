@@ -94,6 +94,16 @@ fn blocking_codes() -> Vec<&'static str> {
         .collect()
 }
 
+/// `check` reports a finding of a blocking rule that has no fix in `bytes`.
+fn blocking_finding(bytes: &[u8], blocking: &[&str]) -> bool {
+    let dir = db(bytes);
+    let out = run_in(dir.path(), &["check", "--format", "json"]);
+    let findings: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("JSON");
+    findings.iter().any(|f| {
+        f["fixable"] == false && blocking.contains(&f["code"].as_str().unwrap_or_default())
+    })
+}
+
 /// The model of a text, when it parses completely.
 fn meaning(bytes: &[u8]) -> Option<serde_json::Value> {
     check_bytes(Path::new("example.com.yaml"), bytes, &Options::default())
@@ -151,7 +161,11 @@ fn fmt_and_fix_never_panic_and_never_touch_a_blocked_file() {
         let Some(want) = expected.get(&name) else {
             continue;
         };
-        let is_blocked = want.codes.iter().any(|c| blocking.contains(&c.as_str()));
+        // A finding of a blocking rule blocks, but for one that carries
+        // the rewrite as its fix (a tab PyYAML refuses in a file that
+        // parsed: `yaml-syntax`, fixable).
+        let is_blocked = want.codes.iter().any(|c| blocking.contains(&c.as_str()))
+            && blocking_finding(&bytes, &blocking);
         for args in [&["fmt"][..], &["check", "--fix"]] {
             let dir = db(&bytes);
             let path = dir.path().join("example.com.yaml");

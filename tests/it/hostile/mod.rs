@@ -3,6 +3,7 @@
 
 mod check_gate;
 mod config_from;
+mod gate;
 mod io;
 mod output;
 mod runner_commands;

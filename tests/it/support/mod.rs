@@ -94,6 +94,7 @@ pub(crate) fn run_in(dir: &Path, args: &[&str]) -> Output {
         .current_dir(dir)
         .args(args)
         .env_remove("URLDB_FORMAT")
+        .env_remove("URLDB_NO_SUPPRESSIONS")
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .output()

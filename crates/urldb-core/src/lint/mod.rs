@@ -38,6 +38,9 @@ pub struct Options {
     pub piece_bytes: Option<usize>,
     /// `[lint.per-file-ignores]`.
     pub per_file_ignores: PerFileIgnores,
+    /// `check --no-suppressions`: no suppression comment excuses anything
+    /// (the caller also leaves `per_file_ignores` empty).
+    pub no_suppressions: bool,
 }
 
 /// One file, checked.
@@ -48,8 +51,9 @@ pub struct Checked {
     pub documents: Option<Vec<Document>>,
     /// Enabled findings, in file order.
     pub findings: Vec<Finding>,
-    /// Enabled findings that a suppression comment excuses (SARIF shows
-    /// them as suppressed; nothing counts them).
+    /// Enabled findings that a suppression comment or
+    /// `[lint.per-file-ignores]` excuses: SARIF shows them as suppressed,
+    /// the other formats count them.
     pub suppressed: Vec<Finding>,
     /// A finding (enabled or not) forbids rewriting the file.
     pub blocked_by: Option<&'static Rule>,
@@ -126,6 +130,10 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     let mut tree = fast.unwrap_or_else(|| parse_tree(&source.text[bom..]));
     tree.shift(bom);
     all.extend(tree.problems.iter().map(rules::engine::of_problem));
+    // Tabs PyYAML refuses where YAML 1.2 and the parser take them.
+    if !tree.incomplete && !from_fast {
+        rules::engine::refused_tabs(&source.text, &tree, &mut all);
+    }
     // The parser has given every comment to its node; a rule (off by
     // default) reports where they are, but for suppression comments.
     all.extend(
@@ -187,11 +195,16 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     // The one place findings are excused: after every rule, before
     // anything is reported, cached or fixed (`crate::suppress`).
     let mut findings = options.selection.apply(all);
-    let off = options.per_file_ignores.codes_for(path);
-    findings.retain(|f| !off.contains(f.rule.code));
+    let mut suppressed = options.per_file_ignores.take(path, &mut findings);
     let directives = Directives::new(&source.text, &tree.comments, documents.as_deref());
-    let suppressed = directives.apply(&mut findings, &options.selection, documents.is_some());
-    findings.retain(|f| !off.contains(f.rule.code));
+    suppressed.extend(directives.apply(
+        &mut findings,
+        &options.selection,
+        documents.is_some(),
+        !options.no_suppressions,
+    ));
+    // The directives' own findings, when the table turns them off.
+    suppressed.extend(options.per_file_ignores.take(path, &mut findings));
     if blocked_by.is_some() {
         // Nothing in a file that cannot be rewritten gets fixed: say so.
         canonical = None;
@@ -221,8 +234,15 @@ fn text_findings(raw: &[u8], source: &Source) -> Vec<Finding> {
     all
 }
 
+/// The rule of the first finding that forbids a rewrite. A finding that
+/// carries a fix does not forbid the rewrite that is its fix (a tab
+/// PyYAML refuses in a file that parsed: `fmt` writes spaces).
 fn blocking(findings: &[Finding]) -> Option<&'static Rule> {
-    findings.iter().map(|f| f.rule).find(|r| r.blocks_rewrite)
+    findings
+        .iter()
+        .filter(|f| f.fix.is_none())
+        .map(|f| f.rule)
+        .find(|r| r.blocks_rewrite)
 }
 
 /// The line break and empty-metadata form a file's canonical text uses.

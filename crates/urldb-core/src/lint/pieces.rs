@@ -217,8 +217,7 @@ pub(crate) fn check(
     let mut findings = options.selection.apply(all);
     // Excused as the whole path excuses them: per-file ignores; the text
     // has no comment (the fast reader takes none), so no suppression.
-    let off = options.per_file_ignores.codes_for(path);
-    findings.retain(|f| !off.contains(f.rule.code));
+    let suppressed = options.per_file_ignores.take(path, &mut findings);
     if blocked_by.is_some() {
         // Nothing in a file that cannot be rewritten gets fixed (as whole).
         findings.iter_mut().for_each(|f| f.fix = None);
@@ -231,7 +230,7 @@ pub(crate) fn check(
         source,
         documents: None,
         findings,
-        suppressed: Vec::new(),
+        suppressed,
         blocked_by,
     })
 }

@@ -12,6 +12,8 @@ use yaml_rust2::scanner::{Marker, TScalarStyle};
 use crate::model::node::{Comments, Document, Entry, Node, Scalar, ScalarStyle, Value};
 use crate::source::{LineIndex, Span};
 
+mod quoted_tabs;
+
 /// Deeper nesting than this is refused (`nesting-too-deep`). A domain file
 /// needs three levels; extras may nest, but not without bound.
 pub(crate) const MAX_DEPTH: usize = 64;
@@ -73,6 +75,11 @@ struct Builder<'s> {
 
 /// Parse `text` (a domain file without its byte order mark).
 pub fn parse_tree(text: &str) -> Tree {
+    quoted_tabs::as_pyyaml_reads(text, parse_once(text))
+}
+
+/// One pass of the event parser over `text`.
+pub(crate) fn parse_once(text: &str) -> Tree {
     let mut parser = Parser::new_from_str(text).keep_tags(true);
     let mut b = Builder {
         text,

@@ -37,6 +37,11 @@ pub struct Finding {
     pub labels: Vec<(Span, String)>,
     pub help: Option<String>,
     pub fix: Option<Fix>,
+    /// A gate finding: always reported, as an error, never excused
+    /// (`crate::rules::gate_findings`). Every finding of a rule in
+    /// `gate_findings::ALWAYS`; the rules of `gate_findings::SOME` mark
+    /// theirs with [`Finding::gate`].
+    pub gate: bool,
 }
 
 impl Finding {
@@ -49,7 +54,14 @@ impl Finding {
             labels: Vec::new(),
             help: None,
             fix: None,
+            gate: crate::rules::gate_findings::always(rule.code),
         }
+    }
+
+    /// Mark this finding as a gate finding.
+    pub fn gate(mut self) -> Self {
+        self.gate = true;
+        self
     }
 
     pub fn help(mut self, help: impl Into<String>) -> Self {

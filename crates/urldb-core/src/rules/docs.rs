@@ -27,8 +27,11 @@ pub fn render(rule: &rules::Rule) -> String {
             rule.code
         ),
     };
+    let gate = rules::gate_findings::describe(rule)
+        .map(|g| format!("\n{g}"))
+        .unwrap_or_default();
     format!(
-        "# {} ({})\n\n{}.\nDefault severity: {}. Fix: {}.{off}\n\n{}",
+        "# {} ({})\n\n{}.\nDefault severity: {}. Fix: {}.{off}{gate}\n\n{}",
         rule.code,
         rule.severity.as_str(),
         capitalize(rule.summary),

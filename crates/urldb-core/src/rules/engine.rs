@@ -35,6 +35,12 @@ pub(crate) fn of_problem(problem: &Problem) -> Finding {
     }
 }
 
+/// The tabs PyYAML refuses in a text the parser read completely
+/// (`yaml-syntax`).
+pub(crate) fn refused_tabs(text: &str, tree: &crate::parse::tree::Tree, out: &mut Vec<Finding>) {
+    yaml_syntax::refused_tabs(text, &tree.documents, &tree.comments, out);
+}
+
 /// The finding for a comment the parser kept (the rule is off by default).
 pub(crate) fn of_comment(span: Span) -> Finding {
     yaml_comment::finding(span)
@@ -43,7 +49,12 @@ pub(crate) fn of_comment(span: Span) -> Finding {
 /// `check` reports every file `fmt --check` would rewrite: when no finding
 /// with a formatting fix says why `text` is not `canonical`, one that does.
 pub(crate) fn explain_rewrite(findings: &mut Vec<Finding>, text: &str, canonical: &str) {
-    if !findings.iter().any(|f| f.rule.fix == FixKind::Format) {
+    // A finding whose fix is the rewrite itself (a fix without edits) says
+    // why too: a tab PyYAML refuses.
+    let explained = |f: &Finding| {
+        f.rule.fix == FixKind::Format || f.fix.as_ref().is_some_and(|x| x.edits.is_empty())
+    };
+    if !findings.iter().any(explained) {
         findings.push(not_canonical::unexplained(text, canonical));
     }
 }

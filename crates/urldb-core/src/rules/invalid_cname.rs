@@ -118,7 +118,10 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
                     }],
                 ))
             } else if let Some(fixed) = suggestion(name) {
+                // No host name in any letter case: `verify --cnames` cannot
+                // use it, a gate finding (`gate_findings`).
                 finding
+                    .gate()
                     .help(format!(
                         "write `{fixed}` (check the A-label: IDNA maps more than case)"
                     ))
@@ -130,7 +133,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
                         }],
                     ))
             } else {
-                finding.help("a cname is a hostname: lowercase letters, digits and hyphens in dot-separated labels")
+                finding.gate().help("a cname is a hostname: lowercase letters, digits and hyphens in dot-separated labels")
             };
             out.push(finding);
         }

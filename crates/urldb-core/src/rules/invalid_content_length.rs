@@ -72,9 +72,12 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             );
             continue;
         };
+        // What `verify` cannot read as a byte count is a gate finding.
+        let refused = domain::content_length(scalar.value.trim()).is_none();
+        let mark = |f: Finding| if refused { f.gate() } else { f };
         if scalar.style == ScalarStyle::Plain && is_plain_decimal(&scalar.value) {
             if domain::content_length(&scalar.value).is_none() {
-                out.push(
+                out.push(mark(
                     Finding::new(
                         &RULE,
                         entry.value.span.clone(),
@@ -85,11 +88,15 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
                         ),
                     )
                     .help("fetch the URL again (`urldb add --static`) or correct it by hand"),
-                );
+                ));
             }
             continue;
         }
-        let finding = Finding::new(&RULE, entry.value.span.clone(), problem(scalar));
+        let finding = mark(Finding::new(
+            &RULE,
+            entry.value.span.clone(),
+            problem(scalar),
+        ));
         let Some(digits) = repair(scalar) else {
             out.push(finding.help("write the length of the body in bytes, as a plain integer"));
             continue;

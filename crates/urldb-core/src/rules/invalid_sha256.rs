@@ -68,19 +68,24 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             );
             continue;
         };
+        // What `verify` cannot read as a digest (64 hex digits once trimmed)
+        // is a gate finding.
+        let trimmed = digest.trim();
+        let refused = !(trimmed.len() == DIGITS && trimmed.bytes().all(|b| b.is_ascii_hexdigit()));
+        let mark = |f: Finding| if refused { f.gate() } else { f };
         if let Some(prefix) = algorithm_prefix(digest) {
-            out.push(
+            out.push(mark(
                 Finding::new(
                     &RULE,
                     sub_span(ctx.source, &entry.value, 0..prefix.len()),
                     format!("`content-sha256` starts with `{prefix}`"),
                 )
                 .help("write only the 64 hex digits: the key already says SHA-256"),
-            );
+            ));
             continue;
         }
         if let Some((at, c)) = digest.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
-            out.push(
+            out.push(mark(
                 Finding::new(
                     &RULE,
                     sub_span(ctx.source, &entry.value, at..at + c.len_utf8()),
@@ -90,7 +95,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
                     ),
                 )
                 .help(help),
-            );
+            ));
             continue;
         }
         if digest.is_empty() {
@@ -99,11 +104,13 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
             } else {
                 entry.value.span.clone()
             };
-            out.push(Finding::new(&RULE, span, "`content-sha256` is empty").help(help));
+            out.push(mark(
+                Finding::new(&RULE, span, "`content-sha256` is empty").help(help),
+            ));
             continue;
         }
         if digest.len() != DIGITS {
-            out.push(
+            out.push(mark(
                 Finding::new(
                     &RULE,
                     entry.value.span.clone(),
@@ -113,7 +120,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
                     ),
                 )
                 .help(help),
-            );
+            ));
         }
     }
 }

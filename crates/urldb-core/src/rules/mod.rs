@@ -99,6 +99,7 @@ pub mod not_canonical;
 pub mod unused_suppression;
 
 pub(crate) mod engine;
+pub mod gate_findings;
 
 /// Every rule, in catalogue order.
 pub static ALL: &[&Rule] = &[

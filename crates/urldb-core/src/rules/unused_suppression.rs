@@ -3,8 +3,10 @@
 //! `# urldb: ignore-file[rule-code]`) that excuses nothing: a code whose
 //! rule finds nothing where the comment applies, a rule that is not
 //! enabled, a code named twice, a code no rule has (with the nearest one),
-//! or a directive urldb cannot read (`# urldb: ignore` without codes).
-//! Like ruff's `RUF100`.
+//! a directive urldb cannot read (`# urldb: ignore` without codes), or a
+//! gate finding's code, which no suppression excuses (`docs/suppressions.md`,
+//! "Gate findings"; said even in a file that does not parse). Like ruff's
+//! `RUF100`.
 //!
 //! ## Why it matters
 //! A suppression outlives the finding it was written for: the record gets
@@ -30,8 +32,8 @@
 //! ```
 //!
 //! ## Fix
-//! Sometimes, by `urldb check --fix`: codes that excuse nothing are
-//! removed (the whole comment when none is left; a note before the
+//! Sometimes, by `urldb check --fix`: codes that excuse nothing (gate
+//! findings' among them) are removed (the whole comment when none is left; a note before the
 //! directive is kept). An unknown code or a malformed directive needs a
 //! person: the finding says the nearest code.
 
@@ -54,6 +56,26 @@ pub fn unused(span: Span, names: &str, edit: Edit) -> Finding {
             "remove what the suppression does not use",
             vec![edit],
         ))
+}
+
+/// Codes of a directive that name gate findings, which no suppression
+/// excuses (`rules::gate_findings`); `edit` removes them.
+pub fn gate(span: Span, names: &[String], edit: Edit) -> Finding {
+    let what = if names.len() == 1 {
+        "it is a gate finding"
+    } else {
+        "they are gate findings"
+    };
+    Finding::new(
+        &RULE,
+        span,
+        format!("{} cannot be suppressed: {what}", names.join(", ")),
+    )
+    .help("fix what it reports; a gate finding is always checked (see `docs/suppressions.md`)")
+    .fix(Fix::safe(
+        "remove what the suppression cannot excuse",
+        vec![edit],
+    ))
 }
 
 /// A code no rule has.
