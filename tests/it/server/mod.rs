@@ -10,6 +10,8 @@ use std::process::Command;
 
 use crate::support;
 
+mod bounded;
+
 fn write(dir: &Path, name: &str, text: &str) {
     let path = dir.join(name);
     if let Some(parent) = path.parent() {
