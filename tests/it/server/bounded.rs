@@ -8,10 +8,6 @@
 //! for the hover sent after it. Assertions are on structure; the client's
 //! waits are hang guards, not timings.
 
-use std::process::Command;
-
-use crate::support;
-
 /// Run `bounded.py MODE FINDINGS` in a fresh database.
 fn client(mode: &str, findings: usize) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -20,25 +16,7 @@ fn client(mode: &str, findings: usize) {
         "[lint]\ncategories = [\"docs\"]\n",
     )
     .expect("write");
-    let out = Command::new(support::python())
-        .arg(support::oracles::repo().join("tests/it/server/bounded.py"))
-        .arg(env!("CARGO_BIN_EXE_urldb"))
-        .arg(dir.path())
-        .arg(mode)
-        .arg(findings.to_string())
-        .env(
-            "XDG_CACHE_HOME",
-            support::oracles::target_tmp().join("xdg-cache"),
-        )
-        .output()
-        .expect("run the LSP client with the tests' Python");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() && stdout.trim_end().ends_with("ok"),
-        "client failed ({:?}):\n{stdout}\n{stderr}",
-        out.status
-    );
+    super::run_client("bounded.py", dir.path(), &[mode, &findings.to_string()]);
 }
 
 #[test]
