@@ -28,7 +28,8 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
     // `deprecated` records included: an export loses nothing of what it
     // selects, so that `import` brings it all back (docs/coming-from-wwturldb.md).
     let filter = args.select.filter(true)?;
-    let (records, errors) = records_named(ctx, &args.paths, &filter)?;
+    let collected = records_named(ctx, &args.paths, &filter)?;
+    let records = &collected.records;
     let mut out = gate::stdout(match args.to {
         ExportFormat::Urls => Syntax::Url,
         ExportFormat::Json => Syntax::Json,
@@ -36,17 +37,17 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
     });
     let written = match args.to {
         ExportFormat::Urls => {
-            interchange::urls::write(&records, &mut out).map(|encoded| note_encoded(encoded, ctx))
+            interchange::urls::write(records, &mut out).map(|encoded| note_encoded(encoded, ctx))
         }
-        ExportFormat::Json => interchange::json::write(&records, &mut out),
-        ExportFormat::Csv => super::records::write_csv(&records, &mut out),
+        ExportFormat::Json => interchange::json::write(records, &mut out),
+        ExportFormat::Csv => super::records::write_csv(records, &mut out),
         ExportFormat::UriCatalogue => {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_secs())
                 .unwrap_or(0);
             let now = interchange::uri_catalogue::format_date(now);
-            let written = interchange::uri_catalogue::write(&records, &now);
+            let written = interchange::uri_catalogue::write(records, &now);
             // Said on stderr even with --quiet, as `import` says what it
             // dropped: these are values the output does not hold.
             for (i, message) in &written.left_out {
@@ -55,7 +56,7 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
                         "warning: {}:{}: {}: {}",
                         urldb_core::text::escape(&urldb_core::source::display_path(&r.file)),
                         r.line,
-                        urldb_core::text::escape(&r.url()),
+                        urldb_core::text::escape(&r.url),
                         urldb_core::text::escape(message)
                     );
                 }
@@ -63,7 +64,7 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
             super::records::write_data(&mut out, written.text.as_bytes())
         }
     };
-    finish(written.and_then(|()| out.finish()), &errors)
+    finish(written.and_then(|()| out.finish()), &collected)
 }
 
 /// What `urldb export --to` writes (and `urldb ls --format`).

@@ -33,7 +33,8 @@ pub(crate) enum LsFormat {
 
 pub(crate) fn run(ctx: &Context, args: &LsArgs) -> Result<ExitStatus, CommandError> {
     let filter = args.filter.filter()?;
-    let (records, errors) = records_named(ctx, &args.paths, &filter)?;
+    let collected = records_named(ctx, &args.paths, &filter)?;
+    let records = &collected.records;
     let mut out = gate::stdout(match args.format {
         LsFormat::Urls => Syntax::Url,
         LsFormat::Json => Syntax::Json,
@@ -41,11 +42,11 @@ pub(crate) fn run(ctx: &Context, args: &LsArgs) -> Result<ExitStatus, CommandErr
     });
     let written = match args.format {
         LsFormat::Urls => {
-            interchange::urls::write(&records, &mut out).map(|encoded| note_encoded(encoded, ctx))
+            interchange::urls::write(records, &mut out).map(|encoded| note_encoded(encoded, ctx))
         }
-        LsFormat::Json => interchange::json::write(&records, &mut out),
-        LsFormat::Csv => super::records::write_csv(&records, &mut out),
+        LsFormat::Json => interchange::json::write(records, &mut out),
+        LsFormat::Csv => super::records::write_csv(records, &mut out),
     };
     let flushed = written.and_then(|()| out.finish());
-    finish(flushed, &errors)
+    finish(flushed, &collected)
 }

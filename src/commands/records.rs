@@ -7,8 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::app::{CommandError, Context, ExitStatus};
-use urldb_store::database::FileError;
-use urldb_store::listing::{self, Filter, UrlRecord};
+use urldb_store::listing::{self, Collected, Filter, LeftOut};
 
 /// The record filters `ls` shares with `verify`: the selection, and whether
 /// `deprecated` records are in it.
@@ -70,12 +69,13 @@ impl RecordArgs {
 /// The records of `paths` (default: the whole database) that `filter`
 /// accepts, when every domain it asks for is named by one of the files
 /// (the error says which is not, with a suggestion); the files are found
-/// once, and their notes said once.
+/// once, and their notes said once. Records whose `_path` makes no URL of
+/// their own host are in `left_out`, for [`finish`] to say.
 pub(crate) fn records_named(
     ctx: &Context,
     paths: &[PathBuf],
     filter: &Filter,
-) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
+) -> Result<Collected, CommandError> {
     let targets = super::targets(ctx, paths, &ctx.exclude()?);
     if !filter.domains.is_empty() {
         let known = listing::known_hosts(&ctx.root, &targets.checked);
@@ -102,29 +102,47 @@ fn collect(
     ctx: &Context,
     targets: urldb_store::database::Targets,
     filter: &Filter,
-) -> Result<(Vec<UrlRecord>, Vec<FileError>), CommandError> {
+) -> Result<Collected, CommandError> {
     let max = ctx
         .config
         .max_file_size()
         .map_err(|e| CommandError::Usage(e.to_string()))?;
-    let (records, mut errors) = listing::collect(&ctx.root, &targets.checked, filter, max);
-    errors.extend(targets.errors);
-    Ok((records, errors))
+    let mut collected = listing::collect(&ctx.root, &targets.checked, filter, max);
+    collected.errors.extend(targets.errors);
+    Ok(collected)
 }
 
 /// The exit status once the output is written: a failed write is the
-/// command's error ([`CommandError::Output`]); unreadable files are exit 2.
+/// command's error ([`CommandError::Output`]); unreadable files are exit 2;
+/// records left out because their `_path` makes no URL of their own host
+/// are said one line each, even with `--quiet` (the output lacks them),
+/// and are exit 1, as a finding is (`docs/urls.md`, "A record's URL").
 pub(crate) fn finish(
     written: std::io::Result<()>,
-    errors: &[FileError],
+    collected: &Collected,
 ) -> Result<ExitStatus, CommandError> {
     written?;
-    super::print_errors(errors);
-    Ok(if errors.is_empty() {
-        ExitStatus::Success
-    } else {
+    for left in &collected.left_out {
+        say_left_out(left);
+    }
+    super::print_errors(&collected.errors);
+    Ok(if !collected.errors.is_empty() {
         ExitStatus::Error
+    } else if !collected.left_out.is_empty() {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
     })
+}
+
+/// `warning: FILE:LINE: record left out: REASON (`urldb check FILE` says more)`.
+fn say_left_out(left: &LeftOut) {
+    let file = urldb_core::source::shown_path(&left.file);
+    urldb_core::say!(
+        "warning: {file}:{}: record left out: {} (`urldb check` reports the record)",
+        left.line,
+        urldb_core::text::escape(&left.reason.to_string())
+    );
 }
 
 /// CSV of `records` on the gated stdout: exact bytes when stdout is a
@@ -132,7 +150,7 @@ pub(crate) fn finish(
 /// the gate otherwise, since CSV has no other way to write a byte
 /// (`docs/security.md`).
 pub(crate) fn write_csv<W: std::io::Write>(
-    records: &[urldb_store::listing::UrlRecord],
+    records: &[listing::UrlRecord],
     out: &mut urldb_core::gate::Gate<W>,
 ) -> std::io::Result<()> {
     if urldb_core::gate::stdout_is_a_file() {

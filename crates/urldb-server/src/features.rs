@@ -1,16 +1,14 @@
 //! What the server answers, computed from one document's text with the
 //! library's own entry points: [`lint::check_bytes`] for findings and the
 //! canonical text (as `check --stdin-filename` and `fmt --stdin-filename`),
-//! [`lint::fix`] for "fix all" (as `check --fix`), the renderer for every
-//! edit.
+//! the renderer for every edit. Code actions are in `code_actions.rs`.
 
 use std::collections::BTreeSet;
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CompletionItem, CompletionItemKind,
-    CompletionTextEdit, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity,
-    DocumentSymbol, Hover, HoverContents, Location, MarkupContent, MarkupKind, NumberOrString,
-    Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
+    CompletionItem, CompletionItemKind, CompletionTextEdit, Diagnostic,
+    DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Hover, HoverContents,
+    Location, MarkupContent, MarkupKind, NumberOrString, Range, SymbolKind, TextEdit, Uri,
 };
 
 use super::position::Positions;
@@ -18,7 +16,6 @@ use urldb_core::lint::{self, Checked, Options};
 use urldb_core::model::domain;
 use urldb_core::model::node::Document;
 use urldb_core::rules::diagnostic::{Finding, Severity};
-use urldb_core::source::Source;
 
 /// The code action kind of "fix all".
 pub(crate) const FIX_ALL: &str = "source.fixAll.urldb";
@@ -47,7 +44,7 @@ pub fn diagnostics(checked: &Checked, uri: &Uri, pos: &Positions) -> Vec<Diagnos
         .collect()
 }
 
-fn diagnostic(f: &Finding, uri: &Uri, pos: &Positions) -> Diagnostic {
+pub(crate) fn diagnostic(f: &Finding, uri: &Uri, pos: &Positions) -> Diagnostic {
     let mut message = f.message.clone();
     if let Some(help) = &f.help {
         message.push_str("\nhelp: ");
@@ -117,142 +114,6 @@ pub(crate) fn replace_all(pos: &Positions, new_text: String) -> TextEdit {
     TextEdit {
         range: pos.all(),
         new_text,
-    }
-}
-
-/// Quick fixes for the fixable findings overlapping `range` (bytes), "ignore
-/// `code` here" (a suppression comment) for every finding there, and
-/// "fix all" when any finding is fixable, filtered by the kinds the
-/// client asked for (`only`).
-// `WorkspaceEdit::changes` is keyed by `Uri`, whose cache cell clippy
-// mistakes for a mutable key; the map holds one entry and is never looked
-// up.
-#[allow(clippy::mutable_key_type)]
-pub(crate) fn code_actions(
-    checked: &Checked,
-    options: &Options,
-    uri: &Uri,
-    pos: &Positions,
-    range: std::ops::Range<usize>,
-    only: Option<&[CodeActionKind]>,
-) -> Vec<CodeActionOrCommand> {
-    let wanted = |kind: &CodeActionKind| {
-        only.is_none_or(|only| {
-            only.iter().any(|o| {
-                kind.as_str() == o.as_str()
-                    || kind.as_str().starts_with(&format!("{}.", o.as_str()))
-            })
-        })
-    };
-    let edit = |text: String| {
-        let mut changes = std::collections::HashMap::new();
-        changes.insert(uri.clone(), vec![replace_all(pos, text)]);
-        WorkspaceEdit {
-            changes: Some(changes),
-            ..WorkspaceEdit::default()
-        }
-    };
-    let mut actions = Vec::new();
-    if wanted(&CodeActionKind::QUICKFIX)
-        && let Some(docs) = &checked.documents
-    {
-        for f in &checked.findings {
-            let touches = f.span.start <= range.end && range.start <= f.span.end;
-            let Some(fix) = f.fix.as_ref().filter(|_| f.fixable() && touches) else {
-                continue;
-            };
-            let Some(text) = fixed_one(checked, docs, fix, options) else {
-                continue;
-            };
-            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: format!("{} ({})", capitalize(&fix.title), f.rule.code),
-                kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![diagnostic(f, uri, pos)]),
-                edit: Some(edit(text)),
-                is_preferred: Some(true),
-                ..CodeAction::default()
-            }));
-        }
-    }
-    // Every finding may be excused where it is (`docs/suppressions.md`).
-    if wanted(&CodeActionKind::QUICKFIX) {
-        // The buffer checked alone, once for the request: `checked` holds
-        // the cross-file findings too, which no directive's re-check finds.
-        let mut alone = None;
-        for f in &checked.findings {
-            let touches = f.span.start <= range.end && range.start <= f.span.end;
-            if !touches || f.rule.code == urldb_core::rules::unused_suppression::RULE.code {
-                continue;
-            }
-            let before = alone.get_or_insert_with(|| {
-                lint::check_bytes(
-                    &checked.source.path,
-                    checked.source.text.as_bytes(),
-                    options,
-                )
-            });
-            let Some(text) =
-                urldb_core::suppress::ignore_here(before, f.span.start, f.rule.code, options)
-            else {
-                continue;
-            };
-            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: format!("Ignore `{}` here", f.rule.code),
-                kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![diagnostic(f, uri, pos)]),
-                edit: Some(edit(text)),
-                ..CodeAction::default()
-            }));
-        }
-    }
-    let fix_all = CodeActionKind::from(FIX_ALL);
-    if wanted(&fix_all) && checked.findings.iter().any(Finding::fixable) {
-        let fixed = lint::fix(clone_checked(checked), options);
-        if let Some(text) = fixed.text {
-            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: "Fix all safely fixable urldb findings".to_string(),
-                kind: Some(fix_all),
-                edit: Some(edit(text)),
-                ..CodeAction::default()
-            }));
-        }
-    }
-    actions
-}
-
-/// The text after one finding's fix: its edits applied to the tree, then
-/// the canonical text rendered (a fix without edits is a layout fix, which
-/// the rendering itself makes).
-fn fixed_one(
-    checked: &Checked,
-    docs: &[Document],
-    fix: &urldb_core::rules::diagnostic::Fix,
-    options: &Options,
-) -> Option<String> {
-    let docs = urldb_core::fix::apply_edits(docs.to_vec(), fix.edits.clone());
-    let text = urldb_core::render::render(
-        &docs,
-        &lint::render_options(&checked.source.text, &docs, options),
-    );
-    (text != checked.source.text).then_some(text)
-}
-
-fn clone_checked(checked: &Checked) -> Checked {
-    Checked {
-        source: Source::new(&checked.source.path, checked.source.text.clone()),
-        documents: checked.documents.clone(),
-        findings: checked.findings.clone(),
-        suppressed: checked.suppressed.clone(),
-        blocked_by: checked.blocked_by,
-        canonical: checked.canonical.clone(),
-    }
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }
 

@@ -3,7 +3,10 @@
 //!
 //! One thread does the work: messages are handled in order, and the
 //! diagnostics of changed documents are published once the queue of
-//! incoming messages is empty, so a burst of edits is checked once. Each
+//! incoming messages is empty, so a burst of edits is checked once. A
+//! second thread reads stdin and notes every `$/cancelRequest` as it comes
+//! ([`cancel`]); a request looks there before it starts and between its
+//! units of work, and a cancelled one is answered `RequestCancelled`. Each
 //! request and notification runs under `catch_unwind`: a panic answers the
 //! request with an error, is logged to stderr, and the server goes on.
 //!
@@ -11,6 +14,8 @@
 //! disk. Which documents are checked, and with which settings, is decided
 //! by [`workspace`].
 
+mod cancel;
+mod code_actions;
 mod database;
 pub mod features;
 mod keys;
@@ -35,6 +40,7 @@ use lsp_types::{
     TextDocumentSyncSaveOptions, Uri, notification, request,
 };
 
+use self::cancel::Cancels;
 use self::features::Vocabulary;
 use self::position::{Encoding, Positions};
 use self::workspace::Handling;
@@ -60,8 +66,9 @@ enum NotificationError {
 /// Serve over stdin and stdout until `exit`. `config` is `--config`.
 /// `Ok(true)`: a clean exit (`shutdown`, then `exit`).
 pub fn run_stdio(config: Option<PathBuf>) -> Result<bool, ServerError> {
-    let (connection, writer) = transport::stdio();
-    let served = serve(&connection, config);
+    let cancels = Cancels::default();
+    let (connection, writer) = transport::stdio(cancels.clone());
+    let served = serve(&connection, config, cancels);
     // Every answer is written before the process ends.
     drop(connection);
     let _ = writer.join();
@@ -69,7 +76,12 @@ pub fn run_stdio(config: Option<PathBuf>) -> Result<bool, ServerError> {
 }
 
 /// Serve on a connection until `exit` (or until the client goes away).
-pub fn serve(connection: &Connection, config: Option<PathBuf>) -> Result<bool, ServerError> {
+/// `cancels` is fed by whatever reads the connection's input.
+fn serve(
+    connection: &Connection,
+    config: Option<PathBuf>,
+    cancels: Cancels,
+) -> Result<bool, ServerError> {
     let (id, params) = connection.initialize_start()?;
     let params: InitializeParams = match serde_json::from_value(params) {
         Ok(p) => p,
@@ -98,6 +110,8 @@ pub fn serve(connection: &Connection, config: Option<PathBuf>) -> Result<bool, S
     connection.initialize_finish(id, result)?;
     let mut server = Server {
         connection,
+        cancels,
+        resolves_edits: resolves_edits(&params),
         encoding,
         config,
         workspace: workspace_folder(&params),
@@ -140,7 +154,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
                 CodeActionKind::QUICKFIX,
                 CodeActionKind::from(features::FIX_ALL),
             ]),
-            resolve_provider: Some(false),
+            resolve_provider: Some(true),
             work_done_progress_options: Default::default(),
         })),
         document_symbol_provider: Some(OneOf::Left(true)),
@@ -151,6 +165,25 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         }),
         ..ServerCapabilities::default()
     }
+}
+
+/// The client can resolve a code action's `edit` and keeps its `data`
+/// (LSP 3.16): its code actions come without edits, each built on
+/// `codeAction/resolve`.
+fn resolves_edits(params: &InitializeParams) -> bool {
+    let Some(actions) = params
+        .capabilities
+        .text_document
+        .as_ref()
+        .and_then(|t| t.code_action.as_ref())
+    else {
+        return false;
+    };
+    actions.data_support == Some(true)
+        && actions
+            .resolve_support
+            .as_ref()
+            .is_some_and(|r| r.properties.iter().any(|p| p == "edit"))
 }
 
 /// The client's (first) workspace folder, as a path.
@@ -180,6 +213,10 @@ struct Document {
 
 struct Server<'a> {
     connection: &'a Connection,
+    /// The requests the client cancelled, noted as they are read.
+    cancels: Cancels,
+    /// The client resolves code actions' edits ([`resolves_edits`]).
+    resolves_edits: bool,
     encoding: Encoding,
     /// `--config`.
     config: Option<PathBuf>,
@@ -201,24 +238,6 @@ struct Server<'a> {
     next_id: i32,
 }
 
-/// The ids of the requests that `$/cancelRequest` notifications in
-/// `batch` cancel.
-fn cancelled_in(batch: &[Message]) -> Vec<RequestId> {
-    batch
-        .iter()
-        .filter_map(|m| match m {
-            Message::Notification(n) if n.method == notification::Cancel::METHOD => {
-                serde_json::from_value::<lsp_types::CancelParams>(n.params.clone()).ok()
-            }
-            _ => None,
-        })
-        .map(|p| match p.id {
-            lsp_types::NumberOrString::Number(n) => RequestId::from(n),
-            lsp_types::NumberOrString::String(s) => RequestId::from(s),
-        })
-        .collect()
-}
-
 /// An error answer to a request.
 struct Failure {
     code: ErrorCode,
@@ -232,15 +251,31 @@ fn invalid_params(e: serde_json::Error) -> Failure {
     }
 }
 
+/// The answer to a request that was cancelled.
+fn cancelled() -> Failure {
+    Failure {
+        code: ErrorCode::RequestCanceled,
+        message: "cancelled".to_string(),
+    }
+}
+
+impl From<code_actions::Interrupted> for Failure {
+    fn from(_: code_actions::Interrupted) -> Self {
+        cancelled()
+    }
+}
+
 impl Server<'_> {
     /// Handle messages until `exit`; true when `shutdown` came first.
     ///
     /// Messages are taken in batches: everything waiting when the server
     /// is free again (after checking a large document, say). A batch's
     /// edits are all applied before any document is checked, so a version
-    /// superseded by a newer one is never checked; a request that a
-    /// `$/cancelRequest` in the same batch cancels is answered
-    /// `RequestCancelled` without being worked on.
+    /// superseded by a newer one is never checked; a request cancelled
+    /// before it starts (a `$/cancelRequest` read by then, in the same
+    /// batch or not) is answered `RequestCancelled` without being worked
+    /// on, and one cancelled while it runs is answered so at its next unit
+    /// of work.
     fn main_loop(&mut self) -> bool {
         loop {
             let Ok(first) = self.connection.receiver.recv() else {
@@ -249,21 +284,9 @@ impl Server<'_> {
             };
             let mut batch = vec![first];
             batch.extend(self.connection.receiver.try_iter());
-            let cancelled = cancelled_in(&batch);
             for message in batch {
-                match message {
-                    Message::Request(req) if cancelled.contains(&req.id) => {
-                        self.send(Response::new_err(
-                            req.id,
-                            ErrorCode::RequestCanceled as i32,
-                            "cancelled".to_string(),
-                        ));
-                    }
-                    message => {
-                        if self.handle(message) {
-                            return self.shut_down;
-                        }
-                    }
+                if self.handle(message) {
+                    return self.shut_down;
                 }
             }
             self.publish_dirty();
@@ -320,11 +343,24 @@ impl Server<'_> {
             return;
         }
         let method = req.method.clone();
-        let response = guarded(id, &method, || self.dispatch(req));
+        let cancels = self.cancels.clone();
+        let watched = id.clone();
+        let is_cancelled = move || cancels.is_cancelled(&watched);
+        let response = guarded(id.clone(), &method, || {
+            if is_cancelled() {
+                return Err(cancelled());
+            }
+            self.dispatch(req, &is_cancelled)
+        });
+        self.cancels.forget(&id);
         self.send(response);
     }
 
-    fn dispatch(&mut self, req: Request) -> Result<serde_json::Value, Failure> {
+    fn dispatch(
+        &mut self,
+        req: Request,
+        is_cancelled: &dyn Fn() -> bool,
+    ) -> Result<serde_json::Value, Failure> {
         let to_value = |v: serde_json::Result<serde_json::Value>| {
             v.map_err(|e| Failure {
                 code: ErrorCode::InternalError,
@@ -340,7 +376,14 @@ impl Server<'_> {
             request::CodeActionRequest::METHOD => {
                 let p: CodeActionParams =
                     serde_json::from_value(req.params).map_err(invalid_params)?;
-                to_value(serde_json::to_value(self.code_actions(&p)))
+                let actions = self.code_actions(&p, is_cancelled)?;
+                to_value(serde_json::to_value(actions))
+            }
+            request::CodeActionResolveRequest::METHOD => {
+                let action: lsp_types::CodeAction =
+                    serde_json::from_value(req.params).map_err(invalid_params)?;
+                let resolved = self.resolve_code_action(action, is_cancelled)?;
+                to_value(serde_json::to_value(resolved))
             }
             request::DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams =
@@ -586,20 +629,78 @@ impl Server<'_> {
         }
     }
 
-    fn code_actions(&mut self, p: &CodeActionParams) -> Vec<lsp_types::CodeActionOrCommand> {
+    /// The code actions for a range: the buffer checked (one unit of
+    /// work), then each action (`code_actions.rs` bounds them).
+    fn code_actions(
+        &mut self,
+        p: &CodeActionParams,
+        is_cancelled: &dyn Fn() -> bool,
+    ) -> Result<Vec<lsp_types::CodeActionOrCommand>, Failure> {
         let uri = &p.text_document.uri;
-        self.with_checked(uri, true, |checked, setup, _, pos| {
+        let lazy = self.resolves_edits;
+        let listed = self.with_checked(uri, true, |checked, setup, doc, pos| {
+            if is_cancelled() {
+                return Err(code_actions::Interrupted);
+            }
             let range = pos.offset(p.range.start)..pos.offset(p.range.end);
-            features::code_actions(
+            let req = code_actions::Request {
                 checked,
-                &setup.options,
+                options: &setup.options,
                 uri,
                 pos,
-                range,
-                p.context.only.as_deref(),
-            )
+                version: doc.version,
+                lazy,
+                cancelled: is_cancelled,
+            };
+            code_actions::list(&req, range, p.context.only.as_deref())
+        });
+        Ok(listed.transpose()?.unwrap_or_default())
+    }
+
+    /// A code action's edit, built on the buffer it was offered for.
+    fn resolve_code_action(
+        &mut self,
+        action: lsp_types::CodeAction,
+        is_cancelled: &dyn Fn() -> bool,
+    ) -> Result<lsp_types::CodeAction, Failure> {
+        let failed = |code: ErrorCode, e: code_actions::ResolveError| Failure {
+            code,
+            message: e.to_string(),
+        };
+        let Some((uri, _)) = code_actions::target(&action) else {
+            return Err(failed(
+                ErrorCode::InvalidParams,
+                code_actions::ResolveError::NoData,
+            ));
+        };
+        let lazy = self.resolves_edits;
+        let resolved = self.with_checked(&uri, true, |checked, setup, doc, pos| {
+            if is_cancelled() {
+                return Err(cancelled());
+            }
+            let req = code_actions::Request {
+                checked,
+                options: &setup.options,
+                uri: &uri,
+                pos,
+                version: doc.version,
+                lazy,
+                cancelled: is_cancelled,
+            };
+            code_actions::resolve(&req, action).map_err(|e| match e {
+                code_actions::ResolveError::NoData => failed(ErrorCode::InvalidParams, e),
+                code_actions::ResolveError::Stale | code_actions::ResolveError::Gone => {
+                    failed(ErrorCode::ContentModified, e)
+                }
+                code_actions::ResolveError::NoEdit(_) => failed(ErrorCode::RequestFailed, e),
+            })
+        });
+        resolved.unwrap_or_else(|| {
+            Err(failed(
+                ErrorCode::ContentModified,
+                code_actions::ResolveError::Gone,
+            ))
         })
-        .unwrap_or_default()
     }
 
     fn completion(&mut self, p: &CompletionParams) -> Option<Vec<lsp_types::CompletionItem>> {

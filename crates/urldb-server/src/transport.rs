@@ -14,14 +14,17 @@ use std::thread::JoinHandle;
 
 use lsp_server::{Connection, Message};
 
+use crate::cancel::Cancels;
+
 /// A body larger than this is refused (and ends the session): it is no
 /// editor's message, and reading it would first allocate it.
 const MAX_BODY: usize = 1 << 30;
 
 /// The server's end of a connection over stdin/stdout, and the thread
 /// writing stdout (join it, after dropping the connection, to flush every
-/// answer).
-pub(crate) fn stdio() -> (Connection, JoinHandle<()>) {
+/// answer). Each `$/cancelRequest` read is noted in `cancels` before it is
+/// passed on, so that the request it cancels sees it while it runs.
+pub(crate) fn stdio(cancels: Cancels) -> (Connection, JoinHandle<()>) {
     let (server, client) = Connection::memory();
     let Connection { sender, receiver } = client;
     // The reader is not joined: at the end it may be blocked on stdin,
@@ -47,6 +50,7 @@ pub(crate) fn stdio() -> (Connection, JoinHandle<()>) {
                     continue;
                 }
             };
+            cancels.note(&message);
             let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
             if sender.send(message).is_err() || exit {
                 break;

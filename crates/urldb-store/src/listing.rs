@@ -1,6 +1,9 @@
 //! The records of a database as URLs, filtered as `ls` and `export` filter
 //! them (`docs/guide.md`): by file, domain (or cname), category, path
 //! prefix and path pattern (`docs/urls.md`); `deprecated` records only on request.
+//! Each URL is built from its parts ([`urldb_core::url::Origin::url_of`]);
+//! a record that makes no URL of its own host is left out, and returned
+//! as a [`LeftOut`] for the command to say.
 
 use crate::documents::DocumentError;
 use crate::read::Root;
@@ -12,6 +15,7 @@ use rayon::prelude::*;
 use crate::database::FileError;
 use urldb_core::model::domain::{self, DEPRECATED};
 use urldb_core::model::node::Node;
+use urldb_core::url::{BuildError, Origin};
 
 /// One record, with what its file says about its URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +27,9 @@ pub struct UrlRecord {
     pub domain: String,
     pub https: bool,
     pub path: String,
+    /// The full URL: scheme from `https`, the primary domain, `_path`,
+    /// built from those parts (`docs/urls.md`, "A record's URL").
+    pub url: String,
     pub content_type: Option<String>,
     pub categories: Vec<String>,
     pub content_length: Option<u64>,
@@ -31,15 +38,24 @@ pub struct UrlRecord {
     pub extras: Vec<(String, Node)>,
 }
 
-impl UrlRecord {
-    pub fn scheme(&self) -> &'static str {
-        if self.https { "https" } else { "http" }
-    }
+/// A record left out because no URL of its own host can be built from
+/// its `_path` (or from its file's name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftOut {
+    pub file: PathBuf,
+    /// The line of the record's `_path` (1-based).
+    pub line: usize,
+    pub path: String,
+    pub reason: BuildError,
+}
 
-    /// The full URL (scheme from `https`, the primary domain, `_path`).
-    pub fn url(&self) -> String {
-        format!("{}://{}{}", self.scheme(), self.domain, self.path)
-    }
+/// What [`collect`] found: the records with their URLs, the records left
+/// out, and the files that could not be read.
+#[derive(Debug, Default)]
+pub struct Collected {
+    pub records: Vec<UrlRecord>,
+    pub left_out: Vec<LeftOut>,
+    pub errors: Vec<FileError>,
 }
 
 /// Which records to list. The default lists every record that is not
@@ -93,22 +109,13 @@ impl Filter {
         self.selects(path, categories)
             && !(self.hides_deprecated() && categories.contains(&DEPRECATED))
     }
-
-    fn accepts(&self, record: &UrlRecord) -> bool {
-        let categories: Vec<&str> = record.categories.iter().map(String::as_str).collect();
-        self.accepts_record(&record.path, &categories)
-    }
 }
 
 /// The records of `files` that `filter` accepts (files in the order given,
-/// records in file order), and the files that could not be read.
-pub fn collect(
-    root: &Root,
-    files: &[PathBuf],
-    filter: &Filter,
-    max_size: u64,
-) -> (Vec<UrlRecord>, Vec<FileError>) {
-    let per_file: Vec<Result<Vec<UrlRecord>, FileError>> = files
+/// records in file order), the records among them that make no URL of
+/// their own host, and the files that could not be read.
+pub fn collect(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> Collected {
+    let per_file: Vec<Result<Collected, FileError>> = files
         .par_iter()
         .map(|file| {
             read_records(root, file, filter, max_size).map_err(|e| FileError {
@@ -117,15 +124,17 @@ pub fn collect(
             })
         })
         .collect();
-    let mut records = Vec::new();
-    let mut errors = Vec::new();
+    let mut collected = Collected::default();
     for result in per_file {
         match result {
-            Ok(r) => records.extend(r),
-            Err(e) => errors.push(e),
+            Ok(file) => {
+                collected.records.extend(file.records);
+                collected.left_out.extend(file.left_out);
+            }
+            Err(e) => collected.errors.push(e),
         }
     }
-    (records, errors)
+    collected
 }
 
 fn read_records(
@@ -133,18 +142,41 @@ fn read_records(
     file: &Path,
     filter: &Filter,
     max_size: u64,
-) -> Result<Vec<UrlRecord>, DocumentError> {
+) -> Result<Collected, DocumentError> {
     let name = urldb_core::rules::domain_of(file);
     let (text, docs) = crate::documents::read_text_and_documents(root, file, max_size)?;
     let lines = urldb_core::source::LineIndex::new(&text);
     if !filter.accepts_file(&name, &domain::cnames(&docs)) {
-        return Ok(Vec::new());
+        return Ok(Collected::default());
     }
     let https = domain::https(&docs);
+    let origin = Origin::new(if https { "https" } else { "http" }, &name);
+    let mut left_out = Vec::new();
     let records = domain::records(&docs)
         .filter_map(|r| {
             let (entry, path) = r.path_field()?;
             let path = path.to_string();
+            let line = lines.line_of(entry.value.span.start) + 1;
+            let categories: Vec<&str> = r.categories().collect();
+            if !filter.accepts_record(&path, &categories) {
+                return None;
+            }
+            let built = match &origin {
+                Ok(origin) => origin.url_of(&path),
+                Err(e) => Err(e.clone()),
+            };
+            let url = match built {
+                Ok(url) => url,
+                Err(reason) => {
+                    left_out.push(LeftOut {
+                        file: file.to_path_buf(),
+                        line,
+                        path,
+                        reason,
+                    });
+                    return None;
+                }
+            };
             let text = |key: &str| {
                 r.get(key)
                     .and_then(|e| e.value.as_scalar())
@@ -153,12 +185,13 @@ fn read_records(
             let known = domain::RECORD_KEYS;
             Some(UrlRecord {
                 file: file.to_path_buf(),
-                line: lines.line_of(entry.value.span.start) + 1,
+                line,
                 domain: name.clone(),
                 https,
                 path,
+                url,
                 content_type: text(domain::CONTENT_TYPE),
-                categories: r.categories().map(String::from).collect(),
+                categories: categories.into_iter().map(String::from).collect(),
                 content_length: text(domain::CONTENT_LENGTH)
                     .and_then(|t| domain::content_length(&t)),
                 content_sha256: text(domain::CONTENT_SHA256),
@@ -172,9 +205,12 @@ fn read_records(
                     .collect(),
             })
         })
-        .filter(|r| filter.accepts(r))
         .collect();
-    Ok(records)
+    Ok(Collected {
+        records,
+        left_out,
+        errors: Vec::new(),
+    })
 }
 
 /// Every host that `files` name: their stems and their cnames (read from

@@ -373,7 +373,13 @@ fn table_section(body: &mut String, history: bool) {
 fn json_row(row: &HtmlRow) -> JsonRow<'_> {
     JsonRow {
         url: escape(&row.url),
-        href: href(&row.url),
+        // A record not checked has no URL of its own host (its `_path` is
+        // at fault): its text is shown, never linked.
+        href: if row.verdict == PageVerdict::NotChecked {
+            None
+        } else {
+            href(&row.url)
+        },
         file: path_text(&row.file),
         line: row.line,
         status: row.status,

@@ -285,6 +285,7 @@ fn catalogue_export_then_import_keeps_a_plain_extra_that_reads_as_a_string() {
         domain: e.url.host.clone(),
         https: true,
         path: e.url.path_and_query.clone(),
+        url: e.url.to_string(),
         content_type: e.content_type.clone(),
         categories: e.categories.clone(),
         content_length: None,

@@ -125,7 +125,7 @@ fn forged_output_is_escaped_in_every_human_format() {
     // The URL list percent-encodes what a line cannot hold, and says so.
     let ls = run_in(dir, &["ls"]);
     assert!(
-        stdout(&ls).contains("http://example.org/a%0A::error file=x.yaml"),
+        stdout(&ls).contains("http://example.org/a%0A::error%20file=x.yaml"),
         "{}",
         stdout(&ls)
     );

@@ -222,7 +222,9 @@ fn the_older_form_and_unicode_white_space_forge_nothing() {
         "\u{a0}\\x3a:error::forged.yaml",
         "##\\x5bwarning]key",
         "##\\u005bwarning]p",
-        "##%5Bwarning]p",
+        // The URL list leaves the record out (its `#` starts a fragment:
+        // no URL of its own), and the warning quotes its `_path`.
+        "`/##\\x5bwarning]p` would not be on",
         "##&#91;warning]p",
     ] {
         assert!(seen.contains(shown), "{shown:?} not in the output");

@@ -10,6 +10,8 @@ use std::process::Command;
 
 use crate::support;
 
+mod bounded;
+
 fn write(dir: &Path, name: &str, text: &str) {
     let path = dir.join(name);
     if let Some(parent) = path.parent() {
@@ -72,10 +74,21 @@ fn server_answers_a_real_lsp_client() {
     // A configuration that cannot be used.
     write(work, "badcfg/urldb.toml", "colour = \"blue\"\n");
 
+    run_client("client.py", work, &[]);
+}
+
+/// Run the pygls client `tests/it/server/SCRIPT` on the built binary and
+/// the database `work`, with `args` after them; it must print `ok`.
+fn run_client(script: &str, work: &Path, args: &[&str]) {
     let out = Command::new(support::python())
-        .arg(support::oracles::repo().join("tests/it/server/client.py"))
+        .arg(
+            support::oracles::repo()
+                .join("tests/it/server")
+                .join(script),
+        )
         .arg(env!("CARGO_BIN_EXE_urldb"))
         .arg(work)
+        .args(args)
         .env(
             "XDG_CACHE_HOME",
             support::oracles::target_tmp().join("xdg-cache"),
@@ -86,7 +99,7 @@ fn server_answers_a_real_lsp_client() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success() && stdout.trim_end().ends_with("ok"),
-        "client failed ({:?}):\n{stdout}\n{stderr}",
+        "{script} failed ({:?}):\n{stdout}\n{stderr}",
         out.status
     );
 }

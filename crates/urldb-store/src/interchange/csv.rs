@@ -41,7 +41,7 @@ pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<()>
             .collect();
         line(
             &[
-                r.url(),
+                r.url.clone(),
                 r.domain.clone(),
                 r.path.clone(),
                 r.content_type.clone().unwrap_or_default(),

@@ -52,7 +52,7 @@ pub(crate) fn node_to_json(node: &Node) -> Json {
 /// `domain`; extras under `extras`).
 pub(crate) fn record_to_json(record: &UrlRecord) -> Json {
     let mut object = Map::new();
-    object.insert("url".into(), record.url().into());
+    object.insert("url".into(), record.url.clone().into());
     object.insert("domain".into(), record.domain.clone().into());
     object.insert("_path".into(), record.path.clone().into());
     object.insert("content-type".into(), record.content_type.clone().into());

@@ -183,7 +183,7 @@ fn fields(
     records: &[UrlRecord],
     notes: &mut Vec<String>,
 ) -> Option<Vec<(String, String)>> {
-    let url = r.url();
+    let url = r.url.clone();
     if let Err(e) = check_field("URI", &url) {
         notes.push(format!("record left out: its URL cannot be a `URI`: {e}"));
         return None;

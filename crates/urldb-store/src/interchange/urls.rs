@@ -8,17 +8,15 @@ use super::LineProblem;
 use crate::listing::UrlRecord;
 use urldb_core::url::{Canonical, canonicalize_given};
 
-/// One URL a line. A URL holding a control character (which no line of a
-/// URL list can hold) is written with it percent-encoded
-/// ([`urldb_core::text::url_line`]); the count of such URLs is returned, for a
-/// note.
+/// One URL a line. A `_path` holding a control character (which no line
+/// of a URL list can hold) has it percent-encoded in its URL
+/// ([`urldb_core::url::Origin::url_of`]); the count of such URLs is
+/// returned, for a note.
 pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<usize> {
     let mut encoded = 0;
     for r in records {
-        let url = r.url();
-        let (line, changed) = urldb_core::text::url_line(&url);
-        encoded += usize::from(changed);
-        writeln!(out, "{line}")?;
+        encoded += usize::from(r.path.chars().any(urldb_core::text::needs_escape));
+        writeln!(out, "{}", r.url)?;
     }
     Ok(encoded)
 }
