@@ -124,10 +124,14 @@ pub(crate) struct Context {
     pub verbose: bool,
     /// `--no-cache`.
     pub no_cache: bool,
-    /// No `urldb.toml` and no `--db`: the database is a guess (the
-    /// current directory), said so, and files whose names are no domain
-    /// names are not domain files (`docs/suppressions.md`, "A bare run").
+    /// No `urldb.toml` and no `--db`: the database is a guess, said so,
+    /// and files whose names are no domain names are not domain files
+    /// (`docs/files.md`, "Which files are in the database").
     pub bare: bool,
+    /// Which files are in the database (`urldb_store::membership`).
+    pub members: urldb_store::membership::Members,
+    /// How the root was chosen.
+    pub origin: urldb_store::settings::Origin,
 }
 
 impl Context {
@@ -149,8 +153,12 @@ impl Context {
                 SettingsError::RootOutside { .. } => CommandError::Config(format!("error: {e}")),
                 SettingsError::NoRoot(_)
                 | SettingsError::UnknownRule(_)
-                | SettingsError::BadExclude(_) => CommandError::Usage(e.to_string()),
+                | SettingsError::BadExclude(_)
+                | SettingsError::Ambiguous { .. } => CommandError::Usage(e.to_string()),
             })?;
+        let members = settings
+            .members()
+            .map_err(|e| CommandError::Usage(e.to_string()))?;
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
             if n < asked {
@@ -164,9 +172,11 @@ impl Context {
                 .build_global()
                 .map_err(|e| CommandError::Failed(format!("--threads: {e}")))?;
         }
-        let bare = settings.config_path.is_none() && global.db.is_none();
+        let bare = members.by_name();
         Ok(Context {
             bare,
+            members,
+            origin: settings.origin,
             config: settings.config,
             root: settings.root,
             color,
@@ -223,11 +233,6 @@ impl Context {
             .map_err(|e| CommandError::Usage(e.to_string()))?;
         urldb_store::settings::with_root(&mut options, &self.root);
         Ok(options)
-    }
-
-    pub(crate) fn exclude(&self) -> Result<globset::GlobSet, CommandError> {
-        urldb_core::config::exclude_set(&self.config.exclude)
-            .map_err(|e| CommandError::Usage(e.to_string()))
     }
 }
 

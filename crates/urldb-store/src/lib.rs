@@ -1,5 +1,5 @@
-//! The database on disk: the domain files of a root are found
-//! ([`discover`]), read within a size limit and inside the root ([`read`]),
+//! The database on disk: which files belong to it ([`membership`]), the
+//! domain files of a root found ([`discover`]), read within a size limit and inside the root ([`read`]),
 //! checked per file in parallel with the core's rules ([`database`]),
 //! remembered when clean ([`cache`]), and written back without ever losing
 //! data ([`write`]). Also the git repository around a database ([`git`]),
@@ -14,6 +14,7 @@ pub mod documents;
 pub mod git;
 pub mod interchange;
 pub mod listing;
+pub mod membership;
 pub mod read;
 pub mod settings;
 pub mod write;
