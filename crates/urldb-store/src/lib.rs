@@ -4,8 +4,9 @@
 //! remembered when clean ([`cache`]), and written back without ever losing
 //! data ([`write`]). Also the git repository around a database ([`git`]),
 //! editing by URL ([`by_url`], [`listing`], [`documents`]) and other formats of a URL list
-//! ([`interchange`]). `docs/dev/architecture.md` draws the whole map.
+//! ([`interchange`]), and what `urldb init` finds ([`adopt`]). `docs/dev/architecture.md` draws the whole map.
 
+pub mod adopt;
 pub mod by_url;
 pub mod cache;
 pub mod database;
