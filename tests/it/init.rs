@@ -201,10 +201,9 @@ fn init_refuses_and_writes_nothing() {
         ),
         (
             vec!["init", "--root", ".."],
-            format!(
-                "error: `..` is outside `.`, the directory that urldb.toml goes to (the top of \
-                 the git work tree); the database must be inside it\n"
-            ),
+            "error: `..` is outside `.`, the directory that urldb.toml goes to (the top of \
+             the git work tree); the database must be inside it\n"
+                .to_string(),
         ),
         (
             vec!["init", "ci"],
