@@ -251,7 +251,7 @@ fn show_files(ctx: &Context, paths: &[PathBuf]) -> Result<ExitStatus, CommandErr
         let root = escape(&urldb_store::membership::shown_dir(&ctx.root)).into_owned();
         let how = match &ctx.origin {
             Origin::Given => "`--db`".to_string(),
-            Origin::Configured(config) => format!("`root` of {}", shown_path(config)),
+            Origin::Configured(config) => format!("from {}", shown_path(config)),
             Origin::Found => "no urldb.toml: the one folder with domain files".to_string(),
             Origin::Here => {
                 "no urldb.toml, and no domain file below: the current directory".to_string()

@@ -260,7 +260,10 @@ pub fn staged_targets(
         let mut checked = Vec::new();
         for p in paths {
             let judged = if p.is_dir() {
-                members.dir(p).map(|_| ())
+                match members.dir(p) {
+                    Err(Skip::Outside { .. }) if members.below(p) => Ok(()),
+                    judged => judged.map(|_| ()),
+                }
             } else {
                 members.of(p)
             };

@@ -34,10 +34,13 @@ pub fn find(members: &Members) -> Found {
 }
 
 /// Walk `dir`, a directory named on the command line, for the domain files
-/// below it; `Err` when it is not a directory of the database.
+/// below it (every one when it holds the root); `Err` when none can be.
 pub fn find_below(members: &Members, dir: &Path) -> Result<Found, Skip> {
-    let rel = members.dir(dir)?;
-    Ok(walk(members, dir, rel))
+    match members.dir(dir) {
+        Ok(rel) => Ok(walk(members, dir, rel)),
+        Err(Skip::Outside { .. }) if members.below(dir) => Ok(find(members)),
+        Err(skip) => Err(skip),
+    }
 }
 
 /// Every file a run over `paths` (none: the database) looks at, each with

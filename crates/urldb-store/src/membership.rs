@@ -119,6 +119,14 @@ impl Members {
         Ok(rel)
     }
 
+    /// Does the directory at `dir` hold the root (`urldb check .` at the
+    /// top of a repository whose database is a folder in it)? Then the
+    /// members below it are every member.
+    pub fn below(&self, dir: &Path) -> bool {
+        dir.canonicalize()
+            .is_ok_and(|d| self.root.resolved().starts_with(d))
+    }
+
     /// Is the file at `rel` (below the root, e.g. an index entry's path
     /// with the root's prefix taken off) a member?
     pub fn of_relative(&self, rel: &Path) -> Result<(), Skip> {

@@ -96,6 +96,19 @@ fn without_urldb_toml_the_database_is_the_one_folder_of_domain_files() {
 #[test]
 fn named_files_that_are_not_in_the_database_are_skipped() {
     let dir = repository(false);
+    // A directory that holds the database takes all of it; one beside it
+    // is skipped whole.
+    let top = run_in(dir.path(), &["check", "--format", "concise", ".", "ci"]);
+    assert_eq!(top.status.code(), Some(1), "{}", stderr(&top));
+    assert!(
+        stdout(&top).starts_with(&format!("{NOT_CANONICAL}:6:8: error unsorted-records")),
+        "{}",
+        stdout(&top)
+    );
+    assert_eq!(
+        stderr(&top),
+        format!("note: ci: not in the database (outside the database root `{DB}`); skipped\n")
+    );
     let before = reference_repo::contents(dir.path());
     let fmt = run_in(dir.path(), &[&["fmt"], EVERY_YAML].concat());
     assert_eq!(fmt.status.code(), Some(0), "{}", stderr(&fmt));
@@ -418,7 +431,7 @@ fn show_files_says_which_files_are_in_and_why() {
     );
     assert_eq!(
         stderr(&out),
-        format!("note: the database is `{DB}` (`root` of urldb.toml)\n")
+        format!("note: the database is `{DB}` (from urldb.toml)\n")
     );
 }
 
