@@ -127,10 +127,14 @@ pub(crate) struct Context {
     pub verbose: bool,
     /// `--no-cache`.
     pub no_cache: bool,
-    /// No `urldb.toml` and no `--db`: the database is a guess (the
-    /// current directory), said so, and files whose names are no domain
-    /// names are not domain files (`docs/suppressions.md`, "A bare run").
+    /// No `urldb.toml` and no `--db`: the database is a guess, said so,
+    /// and files whose names are no domain names are not domain files
+    /// (`docs/files.md`, "Which files are in the database").
     pub bare: bool,
+    /// Which files are in the database (`urldb_store::membership`).
+    pub members: urldb_store::membership::Members,
+    /// How the root was chosen.
+    pub origin: urldb_store::settings::Origin,
 }
 
 impl Context {
@@ -161,7 +165,8 @@ impl Context {
             | SettingsError::UnknownRule(_)
             | SettingsError::BadExclude(_)
             | SettingsError::Git(_)
-            | SettingsError::NotAtRevision { .. } => CommandError::Usage(e.to_string()),
+            | SettingsError::NotAtRevision { .. }
+            | SettingsError::Ambiguous { .. } => CommandError::Usage(e.to_string()),
         })?;
         // Said when it matters: the working tree has a configuration that
         // this run does not read.
@@ -178,6 +183,9 @@ impl Context {
                 urldb_core::text::escape(&unread.display().to_string())
             );
         }
+        let members = settings
+            .members()
+            .map_err(|e| CommandError::Usage(e.to_string()))?;
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
             if n < asked {
@@ -202,9 +210,11 @@ impl Context {
                 );
             }
         }
-        let bare = settings.config_path.is_none() && global.db.is_none();
+        let bare = members.by_name();
         Ok(Context {
             bare,
+            members,
+            origin: settings.origin,
             config: settings.config,
             root: settings.root,
             color,
@@ -270,11 +280,6 @@ impl Context {
             .map_err(|e| CommandError::Usage(e.to_string()))?;
         urldb_store::settings::with_root(&mut options, &self.root);
         Ok(options)
-    }
-
-    pub(crate) fn exclude(&self) -> Result<globset::GlobSet, CommandError> {
-        urldb_core::config::exclude_set(&self.config.exclude)
-            .map_err(|e| CommandError::Usage(e.to_string()))
     }
 }
 

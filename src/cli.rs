@@ -2,8 +2,6 @@
 //! arguments of each command live beside it in `commands/`, what every run
 //! shares in [`crate::app`].
 
-use std::path::{Path, PathBuf};
-
 use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::app::{ExitStatus, GlobalArgs, exit_status, with_context};
@@ -50,11 +48,9 @@ pub(crate) enum Command {
         /// The rule code, e.g. `path-escape-case`.
         code: String,
     },
-    /// Create a new database: urldb.toml and one example domain file.
-    Init {
-        /// Where (created if needed; default: the current directory).
-        dir: Option<PathBuf>,
-    },
+    /// Write urldb.toml for the database that is there, or create a new
+    /// one (urldb.toml and one example domain file).
+    Init(crate::commands::init::InitArgs),
     /// Install a git pre-commit hook that runs `check --staged` and `fmt --check --staged`.
     InstallHook {
         /// Replace a pre-commit hook urldb did not install (it is kept as a backup).
@@ -78,9 +74,7 @@ pub(crate) fn run(cli: Cli) -> ExitStatus {
     exit_status(match cli.command {
         Command::Rules => crate::commands::rules::list(),
         Command::Rule { code } => crate::commands::rules::show(&code),
-        Command::Init { dir } => {
-            crate::commands::init::run(dir.as_deref().unwrap_or(Path::new(".")))
-        }
+        Command::Init(args) => crate::commands::init::run(&args, cli.global.quiet),
         Command::Completions { shell } => {
             crate::commands::completions::completions(shell, Cli::command())
         }

@@ -51,9 +51,9 @@ struct Pending {
 }
 
 pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
-    let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
+    let options = ctx.options(None)?;
     let timeout = crate::app::timeout(args.timeout.as_deref(), &ctx.config, DEFAULT_TIMEOUT)?;
-    let index = HostIndex::build(&ctx.root, &exclude);
+    let index = HostIndex::build(&ctx.members);
     let mut status = ExitStatus::Success;
     let mut pending = Vec::new();
     for input in &args.urls {

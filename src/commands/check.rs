@@ -53,9 +53,19 @@ pub(crate) struct CheckArgs {
     /// Check only shard K of N (1-based): a deterministic split of the files for CI matrices.
     #[arg(long, value_name = "K/N", value_parser = super::parse_shard)]
     pub shard: Option<(usize, usize)>,
+    /// List the files a run would take, each with whether it is in the
+    /// database and why not; check nothing.
+    #[arg(long, conflicts_with_all = [
+        "fix", "diff", "add_suppressions", "stdin_filename", "staged", "since", "shard",
+        "statistics",
+    ])]
+    pub show_files: bool,
 }
 
 pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {
+    if args.show_files {
+        return show_files(ctx, &args.paths);
+    }
     let mut options = ctx.options(Some(&args.select))?;
     if args.no_suppressions {
         // Neither the comments in the data nor the table in urldb.toml
@@ -75,6 +85,17 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     let mut run: Option<super::Run> = None;
     let mut outcome = if let Some(name) = &args.stdin_filename {
         let raw = super::read_stdin()?;
+        if let Err(skip) = ctx.members.of(name) {
+            // Not a domain file: nothing to say about it, and with `--fix`
+            // its text back unchanged, for the editor that sent it.
+            super::note_skipped(ctx, &[(name.clone(), skip)]);
+            if args.fix {
+                let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
+                out.exact(&raw)?;
+                out.finish()?;
+            }
+            return Ok(ExitStatus::Success);
+        }
         let mut outcome = RunOutcome {
             checked: 1,
             ..RunOutcome::default()
@@ -265,4 +286,46 @@ fn status(found: bool, errors: &[FileError], exit_zero: bool) -> ExitStatus {
     } else {
         ExitStatus::Success
     }
+}
+
+/// `--show-files`: each file a run over `paths` would look at, and whether
+/// it is in the database (`docs/files.md`), as ruff's `--show-files`; how
+/// the database root was chosen goes to stderr.
+fn show_files(ctx: &Context, paths: &[PathBuf]) -> Result<ExitStatus, CommandError> {
+    use urldb_core::source::shown_path;
+    use urldb_core::text::escape;
+    use urldb_store::settings::Origin;
+    if !ctx.quiet {
+        let root = escape(&urldb_store::membership::shown_dir(&ctx.root)).into_owned();
+        let how = match &ctx.origin {
+            Origin::Given => "`--db`".to_string(),
+            Origin::Configured(config) => format!("from {}", shown_path(config)),
+            Origin::Found => "no urldb.toml: the one folder with domain files".to_string(),
+            Origin::Here => {
+                "no urldb.toml, and no domain file below: the current directory".to_string()
+            }
+        };
+        urldb_core::say!("note: the database is `{root}` ({how})");
+    }
+    let judged = urldb_store::discover::judge(&ctx.members, paths);
+    let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
+    for (path, verdict) in &judged.files {
+        match verdict {
+            Ok(()) => writeln!(out, "{}: in the database", shown_path(path))?,
+            Err(skip) => writeln!(
+                out,
+                "{}: not in the database ({})",
+                shown_path(path),
+                escape(&skip.to_string())
+            )?,
+        }
+    }
+    out.finish()?;
+    let errors: Vec<FileError> = judged.errors.into_iter().map(FileError::from).collect();
+    super::print_errors(&errors);
+    Ok(if errors.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Error
+    })
 }

@@ -37,6 +37,14 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
 
     if let Some(name) = &args.stdin_filename {
         let raw = super::read_stdin()?;
+        if let Err(skip) = ctx.members.of(name) {
+            // Not a domain file: its text back unchanged, for the editor
+            // that sent it.
+            super::note_skipped(ctx, &[(name.clone(), skip)]);
+            out.exact(&raw)?;
+            out.finish()?;
+            return Ok(ExitStatus::Success);
+        }
         let checked = urldb_core::lint::check_bytes(name, &raw, &options);
         return match &checked.canonical {
             // The file's own text, for the editor that sent it: written

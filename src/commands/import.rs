@@ -38,7 +38,7 @@ struct Incoming {
 }
 
 pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CommandError> {
-    let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
+    let options = ctx.options(None)?;
     let name = urldb_core::source::display_path(&args.file);
     let bytes = if args.file.as_os_str() == "-" {
         super::read_stdin()
@@ -55,7 +55,7 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
 
     let (incoming, mut problems) = read_incoming(args, &bytes, &name)?;
 
-    let index = HostIndex::build(&ctx.root, &exclude);
+    let index = HostIndex::build(&ctx.members);
     let mut per_file: BTreeMap<PathBuf, (Domain, Vec<Incoming>)> = BTreeMap::new();
     for mut item in incoming {
         let domain = match index.domain_for(&ctx.root, &item.url, args.create_domain) {

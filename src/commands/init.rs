@@ -1,9 +1,27 @@
-//! `urldb init [DIR]`: a new database that passes `urldb check` as it is.
+//! `urldb init [DIR]`: `urldb.toml` for the database that is there, or a
+//! new database that passes `urldb check` as it is. What it finds and where
+//! it writes is decided in `urldb_store::adopt`; `docs/guide.md` says it
+//! for users.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
 
 use crate::app::{CommandError, ExitStatus};
+use urldb_core::source::shown_path;
+use urldb_store::adopt::{Database, Plan};
+
+#[derive(Debug, Args)]
+pub(crate) struct InitArgs {
+    /// Where to look for the database, or to make a new one (created if
+    /// needed; default: the current directory).
+    pub dir: Option<PathBuf>,
+    /// The database's folder, when more than one could be: adopted when it
+    /// holds domain files, else a new database made in it.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
 
 /// The configuration `init` writes: every key, commented with its default.
 pub(crate) const CONFIG: &str = r#"# urldb configuration (see docs/guide.md for every key)
@@ -31,38 +49,109 @@ root = "."                  # the database directory, relative to this file
 pub(crate) const EXAMPLE: &str =
     "---\n---\n_path: /\ncategories:\n- frontend\ncontent-type: text/html\n";
 
-pub(crate) fn run(dir: &Path) -> Result<ExitStatus, CommandError> {
-    let config = dir.join(urldb_core::config::FILE_NAME);
-    let example = dir.join("example.com.yaml");
-    for path in [&config, &example] {
-        if path.exists() {
-            return Err(CommandError::Usage(format!(
-                "{} already exists; init writes only new files",
-                urldb_core::source::shown_path(path)
-            )));
-        }
-    }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        CommandError::Failed(format!(
-            "cannot create {}: {e}",
-            urldb_core::source::shown_path(dir)
-        ))
+pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
+    let dir = args.dir.as_deref().unwrap_or(Path::new("."));
+    let plan = urldb_store::adopt::plan(dir, args.root.as_deref()).map_err(|e| match e {
+        urldb_store::adopt::InitError::Io { .. } => CommandError::Failed(e.to_string()),
+        e => CommandError::Usage(e.to_string()),
     })?;
-    for (path, text) in [(&config, CONFIG), (&example, EXAMPLE)] {
-        urldb_store::write::create(path, text.as_bytes()).map_err(|e| {
-            CommandError::Failed(urldb_core::text::escape(&e.to_string()).into_owned())
+    let example = plan.root.join("example.com.yaml");
+    if matches!(plan.database, Database::New) {
+        std::fs::create_dir_all(&plan.root).map_err(|e| {
+            CommandError::Failed(format!("cannot create {}: {e}", shown_path(&plan.root)))
         })?;
     }
+    write_new(&plan.config, &config_text(&plan))?;
+    if matches!(plan.database, Database::New) {
+        write_new(&example, EXAMPLE)?;
+    }
+    if quiet {
+        return Ok(ExitStatus::Success);
+    }
     let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
-    writeln!(
-        out,
-        "Created {} and {}.",
-        urldb_core::source::shown_path(&config),
-        urldb_core::source::shown_path(&example)
-    )?;
-    writeln!(
-        out,
-        "Next: add records (one file per domain, `<domain>.yaml`), then run `urldb check` and `urldb fmt`."
-    )?;
+    let root = urldb_core::text::escape(&plan.root_value).into_owned();
+    match &plan.database {
+        Database::New => {
+            writeln!(
+                out,
+                "Created {} and {}.",
+                shown_path(&plan.config),
+                shown_path(&example)
+            )?;
+            writeln!(
+                out,
+                "Next: add records (one file per domain, `<domain>.yaml`), then run `urldb check` and `urldb fmt`."
+            )?;
+        }
+        Database::Existing {
+            files,
+            left_out,
+            found,
+        } => {
+            writeln!(
+                out,
+                "{} {files} domain file{} in `{}`.",
+                if *found { "Found" } else { "Adopted" },
+                if *files == 1 { "" } else { "s" },
+                urldb_store::membership::shown_dir(&plan.root)
+            )?;
+            writeln!(
+                out,
+                "Created {} with root = \"{root}\"; no domain file was added or changed.",
+                shown_path(&plan.config)
+            )?;
+            if !left_out.is_empty() {
+                writeln!(
+                    out,
+                    "Left out {} YAML file{} whose names are no domain names (`exclude` in {}): {}.",
+                    left_out.len(),
+                    if left_out.len() == 1 { "" } else { "s" },
+                    shown_path(&plan.config),
+                    urldb_store::adopt::listed(left_out)
+                )?;
+            }
+            writeln!(
+                out,
+                "Next: `urldb check` (urldb finds {} from every directory below it), then \
+                 `urldb check --fix`.",
+                shown_path(&plan.config)
+            )?;
+        }
+    }
+    out.finish()?;
     Ok(ExitStatus::Success)
+}
+
+/// A new file, never over an existing one.
+fn write_new(path: &Path, text: &str) -> Result<(), CommandError> {
+    urldb_store::write::create(path, text.as_bytes())
+        .map_err(|e| CommandError::Failed(urldb_core::text::escape(&e.to_string()).into_owned()))
+}
+
+/// The configuration for `plan`: [`CONFIG`] with its `root`, and the
+/// files left out as `exclude` globs (each name escaped as a glob, then as
+/// a TOML string).
+fn config_text(plan: &Plan) -> String {
+    let toml = urldb_core::config::toml_string;
+    let mut text = CONFIG.replacen(
+        "root = \".\"                  #",
+        &format!("root = {}  #", toml(&plan.root_value)),
+        1,
+    );
+    let exclude = plan.exclude();
+    if !exclude.is_empty() {
+        let globs: String = exclude
+            .iter()
+            .map(|glob| format!("  {},\n", toml(glob)))
+            .collect();
+        text = text.replacen(
+            "# exclude = [\"drafts/**\"]\n",
+            &format!(
+                "# YAML files that were there and are no domain files (urldb init left them out):\n\
+                 exclude = [\n{globs}]\n"
+            ),
+            1,
+        );
+    }
+    text
 }

@@ -90,19 +90,19 @@ impl Run {
     ) -> Result<Run, CommandError> {
         use urldb_store::database;
         use urldb_store::git::Repository;
-        let exclude = ctx.exclude()?;
         if git.staged {
             let repo = Repository::discover(&ctx.root, "--staged")
                 .map_err(|e| CommandError::Failed(e.to_string()))?;
-            let targets = database::staged_targets(repo, paths, &exclude)
+            let targets = database::staged_targets(repo, &ctx.members, paths)
                 .map_err(|e| CommandError::Failed(e.to_string()))?;
+            note_skipped(ctx, &targets.skipped);
             return Ok(Run {
                 targets,
                 repo: None,
                 root: ctx.root.clone(),
             });
         }
-        let mut targets = targets(ctx, paths, &exclude);
+        let mut targets = targets(ctx, paths);
         let repo = match &git.since {
             Some(rev) => {
                 let repo = Repository::discover(&ctx.root, "--since")
@@ -173,47 +173,61 @@ impl Run {
     }
 }
 
-/// A run with no `urldb.toml` and no `--db` over the whole current
-/// directory: a repository's own YAML files (`readthedocs.yml`,
-/// `mkdocs.yml`) are not domain files, since their names are no domain
-/// names (a domain name has a dot); say which directory was taken as the
-/// database when it was a guess, and what to do when it holds no domain
-/// file.
-/// The files a run takes (`paths`, or the whole database), what a bare run
-/// leaves out and the files outside the database said once.
+/// The files a run takes (`paths`, or the whole database), with what was
+/// left out said once: the named paths that are not in the database, and
+/// on a bare run (no `urldb.toml`, no `--db`) which folder was taken as
+/// the database and which YAML files are no domain files.
 pub(crate) fn targets(
     ctx: &crate::app::Context,
     paths: &[std::path::PathBuf],
-    exclude: &globset::GlobSet,
 ) -> urldb_store::database::Targets {
-    let mut targets = urldb_store::database::targets(&ctx.root, paths, exclude);
+    let targets = urldb_store::database::targets(&ctx.members, paths);
     if ctx.bare && paths.is_empty() {
-        bare_run(ctx, &mut targets);
+        bare_run(ctx, &targets);
     }
-    targets.note_outside(ctx.quiet);
+    note_skipped(ctx, &targets.skipped);
     targets
 }
 
-fn bare_run(ctx: &crate::app::Context, targets: &mut urldb_store::database::Targets) {
+/// Say that named paths were skipped as not in the database: the path and
+/// the reason when one was named (or with `-v`, each), else one line for
+/// all (a pre-commit hook names every YAML file of the repository);
+/// nothing with `-q`.
+pub(crate) fn note_skipped(
+    ctx: &crate::app::Context,
+    skipped: &[(std::path::PathBuf, urldb_store::membership::Skip)],
+) {
+    use urldb_core::source::shown_path;
+    use urldb_core::text::escape;
+    if ctx.quiet || skipped.is_empty() {
+        return;
+    }
+    if skipped.len() == 1 || ctx.verbose {
+        for (path, skip) in skipped {
+            urldb_core::say!(
+                "note: {}: not in the database ({}); skipped",
+                shown_path(path),
+                escape(&skip.to_string())
+            );
+        }
+    } else {
+        urldb_core::say!(
+            "note: skipped {} files that are not in the database `{}` \
+             (`urldb check --show-files PATH...` says why)",
+            skipped.len(),
+            escape(&urldb_store::membership::shown_dir(&ctx.root))
+        );
+    }
+}
+
+fn bare_run(ctx: &crate::app::Context, targets: &urldb_store::database::Targets) {
     use urldb_core::source::display_path;
     use urldb_core::text::escape;
-    let is_domain = |p: &std::path::Path| {
-        p.file_stem()
-            .and_then(|s| s.to_str())
-            .is_some_and(|s| s.contains('.'))
-    };
-    let skipped: Vec<std::path::PathBuf> = targets
-        .all
-        .iter()
-        .filter(|p| !is_domain(p))
-        .cloned()
-        .collect();
-    targets.all.retain(|p| is_domain(p));
-    targets.checked.retain(|p| is_domain(p));
+    use urldb_store::settings::Origin;
     if ctx.quiet {
         return;
     }
-    let root = escape(&display_path(&ctx.root)).into_owned();
+    let root = escape(&urldb_store::membership::shown_dir(&ctx.root)).into_owned();
     let listed = |list: Vec<String>| {
         let more = if list.len() > 5 { ", ..." } else { "" };
         let shown: Vec<String> = list.iter().take(5).map(|n| format!("`{n}`")).collect();
@@ -224,36 +238,20 @@ fn bare_run(ctx: &crate::app::Context, targets: &mut urldb_store::database::Targ
             "note: no urldb.toml, and no domain file (`<domain>.yaml`) below `{root}`; \
              run `urldb init` in the database directory, or pass `--db DIR`"
         );
-    } else {
-        let mut dirs: Vec<String> = targets
-            .all
-            .iter()
-            .map(|p| {
-                let dir = p.parent().unwrap_or(std::path::Path::new(""));
-                let shown = display_path(dir);
-                if shown.is_empty() {
-                    ".".to_string()
-                } else {
-                    escape(&shown).into_owned()
-                }
-            })
-            .collect();
-        dirs.sort();
-        dirs.dedup();
-        // Said when it was a guess: files below the directory, or files
-        // left out; a directory of domain files is plainly the database.
-        if !skipped.is_empty() || dirs.len() != 1 || dirs[0] != root {
-            let n = targets.all.len();
-            urldb_core::say!(
-                "note: no urldb.toml: taking `{root}` as the database ({n} domain file{} in {}); \
-                 `urldb init` writes a urldb.toml, `--db DIR` names another directory",
-                if n == 1 { "" } else { "s" },
-                listed(dirs)
-            );
-        }
+    } else if ctx.origin == Origin::Found && (root != "." || !targets.misnamed.is_empty()) {
+        // Said when it was a guess: a folder below, or files left out; the
+        // current directory holding only domain files is plainly the
+        // database.
+        let n = targets.all.len();
+        urldb_core::say!(
+            "note: no urldb.toml: taking `{root}` as the database, the one folder with domain \
+             files ({n} domain file{}); `urldb init` writes a urldb.toml that says so",
+            if n == 1 { "" } else { "s" },
+        );
     }
-    if !skipped.is_empty() {
-        let names = skipped
+    if !targets.misnamed.is_empty() {
+        let names = targets
+            .misnamed
             .iter()
             .map(|p| escape(&display_path(p)).into_owned())
             .collect();

@@ -76,7 +76,7 @@ pub(crate) fn records_named(
     paths: &[PathBuf],
     filter: &Filter,
 ) -> Result<Collected, CommandError> {
-    let targets = super::targets(ctx, paths, &ctx.exclude()?);
+    let targets = super::targets(ctx, paths);
     if !filter.domains.is_empty() {
         let known = listing::known_hosts(&ctx.root, &targets.checked);
         listing::require_known("--domain", &filter.domains, &known)

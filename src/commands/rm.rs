@@ -17,8 +17,8 @@ pub(crate) struct RmArgs {
 }
 
 pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {
-    let (options, exclude) = (ctx.options(None)?, ctx.exclude()?);
-    let index = HostIndex::build(&ctx.root, &exclude);
+    let options = ctx.options(None)?;
+    let index = HostIndex::build(&ctx.members);
     let mut status = ExitStatus::Success;
     let mut per_file: BTreeMap<PathBuf, (Domain, Vec<(String, String)>)> = BTreeMap::new();
     for input in &args.urls {

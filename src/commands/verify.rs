@@ -135,8 +135,7 @@ const DEFAULT_RETRIES: u32 = 2;
 
 pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
     let settings = settings(ctx, args)?;
-    let exclude = ctx.exclude()?;
-    let targets = super::targets(ctx, &args.paths, &exclude);
+    let targets = super::targets(ctx, &args.paths);
     if !settings.plan.filters.domains.is_empty() || !settings.plan.maps.is_empty() {
         let known = urldb_store::listing::known_hosts(&ctx.root, &targets.checked);
         let named =

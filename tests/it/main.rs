@@ -14,6 +14,7 @@ mod add;
 mod check;
 mod fmt;
 mod hostile;
+mod init;
 mod interchange;
 mod project;
 mod server;

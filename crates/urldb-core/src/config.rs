@@ -655,6 +655,12 @@ pub fn exclude_set(globs: &[String]) -> Result<GlobSet, BadExclude> {
     builder.build().map_err(BadExclude::Set)
 }
 
+/// `text` as a TOML string, quoted and escaped (for the `urldb.toml` that
+/// `urldb init` writes, which names files found on disk).
+pub fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
+}
+
 /// `30s`, `500ms`, `2m`, `1.5s`, or a plain number of seconds.
 pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
     let t = text.trim();

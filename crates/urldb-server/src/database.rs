@@ -22,8 +22,9 @@ pub(crate) type DiskFacts = Vec<(PathBuf, FileFacts)>;
 /// database walk finds, by the read policy (a link leading out of the root,
 /// or a file over the size limit, is not read, and has no facts, as in
 /// `check`).
-pub(crate) fn disk_facts(root: &Path, exclude: &globset::GlobSet, limit: u64) -> DiskFacts {
-    let files = urldb_store::discover::find(root, exclude).files;
+pub(crate) fn disk_facts(members: &urldb_store::membership::Members, limit: u64) -> DiskFacts {
+    let root: &Path = members.root();
+    let files = urldb_store::discover::find(members).files;
     files
         .par_iter()
         .filter(|path| urldb_store::read::is_inside(path, root))

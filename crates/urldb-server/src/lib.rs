@@ -127,6 +127,7 @@ fn serve(
         shown: HashSet::new(),
         vocabularies: HashMap::new(),
         disk_facts: HashMap::new(),
+        guesses: HashMap::new(),
         shut_down: false,
         next_id: 0,
     };
@@ -234,6 +235,9 @@ struct Server<'a> {
     /// The cross-file facts of each database root's files on disk, read at
     /// the first check, dropped when files change.
     disk_facts: HashMap<PathBuf, std::sync::Arc<database::DiskFacts>>,
+    /// Where the database is below a folder no `urldb.toml` covers, found
+    /// at the first check, dropped when files change.
+    guesses: workspace::Guesses,
     shut_down: bool,
     next_id: i32,
 }
@@ -465,6 +469,7 @@ impl Server<'_> {
                 // cross-file rules read it again, for every open document.
                 self.vocabularies.clear();
                 self.disk_facts.clear();
+                self.guesses.clear();
                 self.dirty.extend(self.documents.keys().cloned());
             }
             notification::DidChangeWatchedFiles::METHOD => {
@@ -472,6 +477,7 @@ impl Server<'_> {
                 // is read again at the next check of every open document.
                 self.vocabularies.clear();
                 self.disk_facts.clear();
+                self.guesses.clear();
                 self.shown.clear();
                 self.dirty.extend(self.documents.keys().cloned());
             }
@@ -573,32 +579,32 @@ impl Server<'_> {
             &name,
             self.config.as_deref(),
             self.workspace.as_deref(),
+            &mut self.guesses,
         );
         let setup = match verdict {
             Handling::Check(setup) => setup,
             Handling::Ignore => return None,
             Handling::Broken(message) => {
-                self.show(
-                    MessageType::ERROR,
-                    format!("urldb: {message}; files under it are not checked"),
-                );
+                self.show(MessageType::ERROR, format!("urldb: {message}"));
                 return None;
             }
         };
         let disk = setup
-            .root
+            .members
             .as_ref()
-            .map(|root| self.disk_facts(root, &setup));
+            .map(|members| self.disk_facts(members, &setup));
         let doc = self.documents.get(uri.as_str())?;
         let mut checked = features::check(&setup.path, &doc.text, &setup.options, tree);
-        if let (Some(root), Some(disk)) = (&setup.root, disk) {
+        if let (Some(members), Some(disk)) = (&setup.members, disk) {
             let others: Vec<(PathBuf, &str)> = self
                 .documents
                 .iter()
                 .filter(|(key, _)| key.as_str() != uri.as_str())
                 .filter_map(|(_, d)| {
                     let path = d.path.as_ref()?;
-                    workspace::in_database(path, root, &setup.exclude)
+                    members
+                        .of(path)
+                        .is_ok()
                         .then(|| (path.clone(), d.text.as_str()))
                 })
                 .collect();
@@ -705,16 +711,15 @@ impl Server<'_> {
 
     fn completion(&mut self, p: &CompletionParams) -> Option<Vec<lsp_types::CompletionItem>> {
         let at = &p.text_document_position;
-        let (root, exclude, configured) =
+        let (members, configured) =
             self.with_checked(&at.text_document.uri, false, |_, setup, _, _| {
                 (
-                    setup.root.clone(),
-                    setup.exclude.clone(),
+                    setup.members.clone(),
                     setup.options.settings.categories.clone(),
                 )
             })?;
-        let mut vocabulary = match &root {
-            Some(root) => self.vocabulary(root, &exclude),
+        let mut vocabulary = match &members {
+            Some(members) => self.vocabulary(members),
             None => Vocabulary::default(),
         };
         vocabulary.categories.extend(configured.unwrap_or_default());
@@ -735,15 +740,14 @@ impl Server<'_> {
     /// The cross-file facts of the database's files on disk.
     fn disk_facts(
         &mut self,
-        root: &Path,
+        members: &urldb_store::membership::Members,
         setup: &workspace::Setup,
     ) -> std::sync::Arc<database::DiskFacts> {
         self.disk_facts
-            .entry(root.to_path_buf())
+            .entry(members.root().to_path_buf())
             .or_insert_with(|| {
                 std::sync::Arc::new(database::disk_facts(
-                    root,
-                    &setup.exclude,
+                    members,
                     setup.options.settings.max_file_size,
                 ))
             })
@@ -751,12 +755,13 @@ impl Server<'_> {
     }
 
     /// The categories and content types of the database's files on disk.
-    fn vocabulary(&mut self, root: &Path, exclude: &globset::GlobSet) -> Vocabulary {
+    fn vocabulary(&mut self, members: &urldb_store::membership::Members) -> Vocabulary {
+        let root: &Path = members.root();
         if let Some(v) = self.vocabularies.get(root) {
             return v.clone();
         }
         use rayon::prelude::*;
-        let files = urldb_store::discover::find(root, exclude).files;
+        let files = urldb_store::discover::find(members).files;
         let limit = urldb_core::config::DEFAULT_MAX_FILE_SIZE;
         let vocabulary = files
             .par_iter()

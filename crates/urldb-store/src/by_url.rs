@@ -78,9 +78,10 @@ pub struct HostIndex {
 }
 
 impl HostIndex {
-    /// Read the metadata of every domain file under `root`.
-    pub fn build(root: &Root, exclude: &globset::GlobSet) -> HostIndex {
-        let found = crate::discover::find(root, exclude);
+    /// Read the metadata of every domain file of the database.
+    pub fn build(members: &crate::membership::Members) -> HostIndex {
+        let root = members.root();
+        let found = crate::discover::find(members);
         let mut index = HostIndex::default();
         for e in found.errors {
             index.errors.push((e.path, e.message));

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use crate::cache::{Cache, Kept, Lookup};
 use crate::discover;
 use crate::git;
+use crate::membership::{Members, Skip};
 use crate::read::{ReadError, Root};
 use urldb_core::lint::{self, Checked, Options};
 use urldb_core::rules::diagnostic::Finding;
@@ -144,43 +145,15 @@ pub struct Targets {
     /// matched path by path).
     pub everything: bool,
     pub errors: Vec<FileError>,
-    /// Paths named on the command line that lie outside the database root:
-    /// neither read nor written (a hook may pass every YAML file of the
-    /// repository).
-    pub outside: Vec<PathBuf>,
+    /// Paths named on the command line that are not in the database, and
+    /// why: neither read nor written (a hook may pass every YAML file of
+    /// the repository).
+    pub skipped: Vec<(PathBuf, Skip)>,
+    /// With no paths named and no `urldb.toml`: the YAML files below the
+    /// root left out because their names are no domain names.
+    pub misnamed: Vec<PathBuf>,
     /// Where their contents come from.
     pub snapshot: Snapshot,
-}
-
-impl Targets {
-    /// Say which named paths were skipped as outside the root.
-    pub fn note_outside(&self, quiet: bool) {
-        if quiet {
-            return;
-        }
-        for p in &self.outside {
-            urldb_core::say!(
-                "note: {}: outside the database root; skipped",
-                urldb_core::source::display_path(p)
-            );
-        }
-    }
-}
-
-/// A path named on the command line lies inside the database `root`:
-/// its directory resolved (a symbolic link to a file is judged by the read
-/// policy, which refuses one that leads out), a directory resolved whole.
-fn named_inside(p: &Path, root: &Path) -> bool {
-    let Ok(root) = root.canonicalize() else {
-        return true;
-    };
-    let resolved = if p.is_dir() {
-        // A symbolic link to a directory is judged by where it leads.
-        p.canonicalize().ok()
-    } else {
-        Some(canonical_name(p))
-    };
-    resolved.is_none_or(|r| r.starts_with(&root))
 }
 
 /// A path spelled one way for every spelling of it: its directory
@@ -197,17 +170,13 @@ fn canonical_name(p: &Path) -> PathBuf {
     }
 }
 
-/// Resolve `paths` (files or directories; none = the whole database).
-pub fn targets(root: &Root, paths: &[PathBuf], exclude: &globset::GlobSet) -> Targets {
-    let found = discover::find(root, exclude);
-    let mut errors: Vec<FileError> = found
-        .errors
-        .into_iter()
-        .map(|e| FileError {
-            path: e.path,
-            message: e.message,
-        })
-        .collect();
+/// Resolve `paths` (files or directories; none = the whole database):
+/// the members of the database ([`Members`]); a named path that is not one
+/// is skipped, with the reason.
+pub fn targets(members: &Members, paths: &[PathBuf]) -> Targets {
+    let root = members.root();
+    let found = discover::find(members);
+    let mut errors: Vec<FileError> = found.errors.into_iter().map(FileError::from).collect();
     let mut all = found.files;
     if paths.is_empty() {
         return Targets {
@@ -215,35 +184,36 @@ pub fn targets(root: &Root, paths: &[PathBuf], exclude: &globset::GlobSet) -> Ta
             all,
             everything: true,
             errors,
-            outside: Vec::new(),
+            skipped: Vec::new(),
+            misnamed: found.misnamed,
             snapshot: Snapshot::WorkTree(root.clone()),
         };
     }
-    let mut outside = Vec::new();
-    let checked = {
-        let mut checked = Vec::new();
-        for p in paths {
-            if p.exists() && !named_inside(p, root) {
-                outside.push(p.clone());
-            } else if p.is_dir() {
-                let sub = discover::find(p, exclude);
-                errors.extend(sub.errors.into_iter().map(|e| FileError {
-                    path: e.path,
-                    message: e.message,
-                }));
-                checked.extend(sub.files);
-            } else if p.exists() {
-                checked.push(p.clone());
-            } else {
-                errors.push(FileError {
-                    path: p.clone(),
-                    message: "no such file or directory".to_string(),
-                });
+    let mut skipped = Vec::new();
+    let mut checked = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            match discover::find_below(members, p) {
+                Ok(sub) => {
+                    errors.extend(sub.errors.into_iter().map(FileError::from));
+                    checked.extend(sub.files);
+                }
+                Err(skip) => skipped.push((p.clone(), skip)),
             }
+        } else if p.exists() || p.is_symlink() {
+            match members.of(p) {
+                Ok(()) => checked.push(p.clone()),
+                Err(skip) => skipped.push((p.clone(), skip)),
+            }
+        } else {
+            errors.push(FileError {
+                path: p.clone(),
+                message: "no such file or directory".to_string(),
+            });
         }
-        checked
-    };
-    // Files named on the command line that lie outside the root still count.
+    }
+    // A member the walk did not find (reached through a linked directory
+    // inside the root) still counts for the cross-file rules.
     let canon = |p: &Path| canonical_name(p);
     let known: std::collections::HashSet<PathBuf> = all.iter().map(|p| canon(p)).collect();
     for p in &checked {
@@ -256,27 +226,51 @@ pub fn targets(root: &Root, paths: &[PathBuf], exclude: &globset::GlobSet) -> Ta
         checked,
         everything: false,
         errors,
-        outside,
+        skipped,
+        misnamed: Vec::new(),
         snapshot: Snapshot::WorkTree(root.clone()),
     }
 }
 
-/// The staged domain files of the database at `root` (`--staged`): the
-/// index's blobs are read instead of the work tree, for every file, so
-/// cross-file rules see the staged state too.
+impl From<discover::WalkError> for FileError {
+    fn from(e: discover::WalkError) -> FileError {
+        FileError {
+            path: e.path,
+            message: e.message,
+        }
+    }
+}
+
+/// The staged domain files of the database (`--staged`): the index's
+/// blobs are read instead of the work tree, for every file, so cross-file
+/// rules see the staged state too. A named path that is not in the
+/// database is skipped, with the reason, as in the work tree.
 pub fn staged_targets(
     repo: git::Repository,
+    members: &Members,
     paths: &[PathBuf],
-    exclude: &globset::GlobSet,
 ) -> Result<Targets, git::GitError> {
-    let staged = repo.staged(exclude)?;
+    let staged = repo.staged(members)?;
     let all: Vec<PathBuf> = staged.iter().map(|f| f.path.clone()).collect();
     let mut errors = Vec::new();
+    let mut skipped = Vec::new();
     let checked = if paths.is_empty() {
         all.clone()
     } else {
         let mut checked = Vec::new();
         for p in paths {
+            let judged = if p.is_dir() {
+                match members.dir(p) {
+                    Err(Skip::Outside { .. }) if members.below(p) => Ok(()),
+                    judged => judged.map(|_| ()),
+                }
+            } else {
+                members.of(p)
+            };
+            if let Err(skip) = judged {
+                skipped.push((p.clone(), skip));
+                continue;
+            }
             let Some(wanted) = repo.repo_path(p) else {
                 errors.push(FileError {
                     path: p.clone(),
@@ -310,7 +304,8 @@ pub fn staged_targets(
         all,
         checked,
         errors,
-        outside: Vec::new(),
+        skipped,
+        misnamed: Vec::new(),
         snapshot: Snapshot::Index(Arc::new(StagedIndex { repo, files })),
     })
 }
@@ -739,11 +734,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let unsorted = "---\n---\ncontent-type: text/html\n_path: /a\n";
         std::fs::write(dir.path().join("a.example.yaml"), unsorted).expect("write");
-        let targets = targets(
-            &Root::new(dir.path()).expect("root"),
-            &[],
-            &globset::GlobSet::empty(),
-        );
+        let root = Root::new(dir.path()).expect("root");
+        let targets = targets(&Members::new(root, &[], false).expect("members"), &[]);
         let options = Options::default();
         let format = run(&targets, &options, Mode::Format, None);
         let check = run(&targets, &options, Mode::FormatCheck, None);

@@ -1,11 +1,13 @@
-//! Finding the domain files of a database: every `*.yaml` (and, with a
-//! warning, `*.yml`) file under the root, at any depth, skipping hidden
-//! directories and `exclude` globs.
+//! Finding the domain files of a database: the files below the root that
+//! the membership rule admits ([`crate::membership`]): `*.yaml` (and, with
+//! a warning, `*.yml`) at any depth, hidden directories and `exclude`
+//! globs skipped, and without `urldb.toml` only files named like domains.
 
 use std::path::{Path, PathBuf};
 
-use globset::GlobSet;
 use walkdir::WalkDir;
+
+use crate::membership::{Members, Skip};
 
 /// A problem met while looking for files: reported, and the walk goes on.
 #[derive(Debug)]
@@ -19,30 +21,89 @@ pub struct Found {
     /// Domain files, sorted by path.
     pub files: Vec<PathBuf>,
     pub errors: Vec<WalkError>,
+    /// YAML files that are not members by their names alone (no
+    /// `urldb.toml`, and the name is no domain name), sorted by path.
+    pub misnamed: Vec<PathBuf>,
 }
 
 pub use urldb_core::config::exclude_set;
 
-pub fn is_domain_file_name(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "yaml" || e == "yml")
+/// Walk the database for its domain files.
+pub fn find(members: &Members) -> Found {
+    walk(members, members.root(), PathBuf::new())
 }
 
-/// Walk `root` for domain files.
-pub fn find(root: &Path, exclude: &GlobSet) -> Found {
+/// Walk `dir`, a directory named on the command line, for the domain files
+/// below it (every one when it holds the root); `Err` when none can be.
+pub fn find_below(members: &Members, dir: &Path) -> Result<Found, Skip> {
+    match members.dir(dir) {
+        Ok(rel) => Ok(walk(members, dir, rel)),
+        Err(Skip::Outside { .. }) if members.below(dir) => Ok(find(members)),
+        Err(skip) => Err(skip),
+    }
+}
+
+/// Every file a run over `paths` (none: the database) looks at, each with
+/// whether it is in the database and why not (`check --show-files`): the
+/// members a walk finds and the YAML files it leaves out by their names,
+/// and each named file.
+#[derive(Debug, Default)]
+pub struct Judged {
+    pub files: Vec<(PathBuf, Result<(), Skip>)>,
+    pub errors: Vec<WalkError>,
+}
+
+pub fn judge(members: &Members, paths: &[PathBuf]) -> Judged {
+    let mut judged = Judged::default();
+    let walked = |found: Found, judged: &mut Judged| {
+        let mut files: Vec<(PathBuf, Result<(), Skip>)> = found
+            .files
+            .into_iter()
+            .map(|p| (p, Ok(())))
+            .chain(
+                found
+                    .misnamed
+                    .into_iter()
+                    .map(|p| (p, Err(Skip::NoDomainName))),
+            )
+            .collect();
+        files.sort_by_cached_key(|(p, _)| sort_key(p));
+        judged.files.extend(files);
+        judged.errors.extend(found.errors);
+    };
+    if paths.is_empty() {
+        walked(find(members), &mut judged);
+    }
+    for p in paths {
+        if p.is_dir() {
+            match find_below(members, p) {
+                Ok(found) => walked(found, &mut judged),
+                Err(skip) => judged.files.push((p.clone(), Err(skip))),
+            }
+        } else if p.exists() || p.is_symlink() {
+            judged.files.push((p.clone(), members.of(p)));
+        } else {
+            judged.errors.push(WalkError {
+                path: p.clone(),
+                message: "no such file or directory".to_string(),
+            });
+        }
+    }
+    judged
+}
+
+/// Walk `start`, which is `rel` below the root.
+fn walk(members: &Members, start: &Path, rel: PathBuf) -> Found {
     let mut found = Found::default();
-    let walker = WalkDir::new(root).into_iter().filter_entry(|entry| {
+    let walker = WalkDir::new(start).into_iter().filter_entry(|entry| {
         if entry.depth() == 0 {
             return true;
         }
-        let hidden = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with('.'));
-        if hidden || exclude.is_empty() {
-            return !hidden;
-        }
-        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
-        !exclude.is_match(rel)
+        members
+            .entry_at(entry.file_name(), || {
+                rel.join(entry.path().strip_prefix(start).unwrap_or(entry.path()))
+            })
+            .is_ok()
     });
     for entry in walker {
         match entry {
@@ -57,12 +118,12 @@ pub fn find(root: &Path, exclude: &GlobSet) -> Found {
                 let is_file = t.is_file()
                     || (t.is_symlink() && entry.path().is_file())
                     || (!t.is_dir() && !t.is_symlink());
-                if is_file && is_domain_file_name(entry.path()) {
+                let name = members.file_name(entry.file_name());
+                if is_file && name.is_ok() {
                     found.files.push(entry.into_path());
-                } else if entry.file_type().is_symlink()
-                    && is_domain_file_name(entry.path())
-                    && !entry.path().exists()
-                {
+                } else if is_file && name == Err(Skip::NoDomainName) {
+                    found.misnamed.push(entry.into_path());
+                } else if t.is_symlink() && name.is_ok() && !entry.path().exists() {
                     found.errors.push(WalkError {
                         path: entry.into_path(),
                         message: "symbolic link to a file that does not exist".to_string(),
@@ -73,7 +134,7 @@ pub fn find(root: &Path, exclude: &GlobSet) -> Found {
                 path: err
                     .path()
                     .map(Path::to_path_buf)
-                    .unwrap_or_else(|| root.to_path_buf()),
+                    .unwrap_or_else(|| start.to_path_buf()),
                 message: err.to_string(),
             }),
         }
@@ -82,6 +143,7 @@ pub fn find(root: &Path, exclude: &GlobSet) -> Found {
     // by component) but compares as bytes: comparing `Path`s, or sorting
     // each directory by file name, cost more than the rest of a cached run.
     found.files.sort_by_cached_key(|p| sort_key(p));
+    found.misnamed.sort_by_cached_key(|p| sort_key(p));
     found
 }
 
@@ -120,7 +182,8 @@ mod tests {
             std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
             std::fs::write(&path, "---\n").expect("write");
         }
-        let found = find(dir.path(), &GlobSet::empty());
+        let root = crate::read::Root::new(dir.path()).expect("root");
+        let found = find(&Members::new(root, &[], false).expect("members"));
         let mut expected = found.files.clone();
         expected.sort();
         assert_eq!(found.files, expected);

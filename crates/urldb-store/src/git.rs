@@ -11,11 +11,9 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
+use crate::membership::Members;
 use gix::ObjectId;
 use gix::bstr::ByteSlice;
-use globset::GlobSet;
-
-use crate::discover;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
@@ -150,29 +148,17 @@ impl Repository {
         Some(path)
     }
 
-    /// Would a walk of the work tree find this file (below the root, not in
-    /// a hidden directory, not excluded, a domain file name)?
-    fn is_domain_file(&self, repo_path: &str, exclude: &GlobSet) -> bool {
-        let Some(rest) = repo_path.strip_prefix(self.prefix.as_str()) else {
-            return false;
-        };
-        let mut parts = rest.split('/').peekable();
-        let mut so_far = PathBuf::new();
-        while let Some(part) = parts.next() {
-            so_far.push(part);
-            if part.starts_with('.') || exclude.is_match(&so_far) {
-                return false;
-            }
-            if parts.peek().is_none() {
-                return discover::is_domain_file_name(Path::new(part));
-            }
-        }
-        false
+    /// Is the file at this repository path a member of the database
+    /// ([`crate::membership`]), as a walk of the work tree would find it?
+    fn is_member(&self, repo_path: &str, members: &Members) -> bool {
+        repo_path
+            .strip_prefix(self.prefix.as_str())
+            .is_some_and(|rest| members.of_relative(Path::new(rest)).is_ok())
     }
 
     /// The domain files in the index (stage 0, regular files), sorted by
     /// path. Files deleted in the index are simply not there.
-    pub fn staged(&self, exclude: &GlobSet) -> Result<Vec<StagedFile>, GitError> {
+    pub fn staged(&self, members: &Members) -> Result<Vec<StagedFile>, GitError> {
         let repo = self.repo.to_thread_local();
         let index = repo.index_or_empty().map_err(other)?;
         let mut files = Vec::new();
@@ -186,7 +172,7 @@ impl Repository {
             let Ok(repo_path) = entry.path(&index).to_str() else {
                 continue;
             };
-            if !self.is_domain_file(repo_path, exclude) {
+            if !self.is_member(repo_path, members) {
                 continue;
             }
             if let Some(path) = self.user_path(repo_path) {

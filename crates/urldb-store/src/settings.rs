@@ -9,7 +9,6 @@
 
 use std::path::{Path, PathBuf};
 
-use globset::GlobSet;
 use urldb_core::config::{BadExclude, Config, ConfigError, FILE_NAME, MAX_CONFIG_SIZE};
 use urldb_core::lint::Options;
 use urldb_core::selection::{Selection, UnknownRule};
@@ -49,6 +48,38 @@ pub enum SettingsError {
         urldb_core::text::escape(&.path.display().to_string())
     )]
     NotAtRevision { rev: String, path: PathBuf },
+    /// No `urldb.toml`, and several folders hold files named like domain
+    /// files: which one is the database is the user's to say.
+    #[error("{}", ambiguous(.dir, .candidates))]
+    Ambiguous {
+        dir: PathBuf,
+        candidates: Vec<crate::membership::Candidate>,
+    },
+}
+
+/// The message of [`SettingsError::Ambiguous`]: the folders and what to run.
+fn ambiguous(dir: &Path, candidates: &[crate::membership::Candidate]) -> String {
+    format!(
+        "no {FILE_NAME}, and more than one folder below `{}` holds files named like domain files: {}; \
+         urldb cannot tell which is the database, and changes nothing. Run `urldb init --root DIR` \
+         with the database's folder (it writes {FILE_NAME}), or pass `--db DIR`",
+        urldb_core::text::escape(&crate::membership::shown_dir(dir)),
+        crate::membership::candidates_text(candidates)
+    )
+}
+
+/// How the database root of a run was chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// `--db` (or the caller's own choice).
+    Given,
+    /// This `urldb.toml` (its `root`, else the directory the run is in).
+    Configured(PathBuf),
+    /// No `urldb.toml`: the one folder below the directory that holds the
+    /// files named like domain files ([`crate::membership::guess`]).
+    Found,
+    /// No `urldb.toml` and no file named like a domain file: the directory.
+    Here,
 }
 
 /// Rule selection given by the caller (`--select`, `--extend-select`,
@@ -67,6 +98,8 @@ pub struct Settings {
     /// The configuration file read, if any.
     pub config_path: Option<PathBuf>,
     pub root: Root,
+    /// How the root was chosen.
+    pub origin: Origin,
 }
 
 impl Settings {
@@ -77,10 +110,24 @@ impl Settings {
     /// when they lie under it, which is how findings show them.
     /// `db` is the caller's own choice; a `root` in the file, which comes
     /// with the repository, may not lead out of the directory holding it.
+    /// Without either, the database is the one folder below `dir` that
+    /// holds files named like domain files ([`crate::membership::guess`]),
+    /// else `dir`; several such folders are an error.
     pub fn resolve(
         dir: &Path,
         db: Option<&Path>,
         config: Option<&Path>,
+    ) -> Result<Settings, SettingsError> {
+        Settings::resolve_guessing(dir, db, config, crate::membership::guess)
+    }
+
+    /// [`Settings::resolve`], asking `guess` where the database is when no
+    /// `urldb.toml` says (the language server keeps its guesses).
+    pub fn resolve_guessing(
+        dir: &Path,
+        db: Option<&Path>,
+        config: Option<&Path>,
+        guess: impl FnOnce(&Path) -> crate::membership::Guess,
     ) -> Result<Settings, SettingsError> {
         let config_path = match config {
             Some(p) => Some(p.to_path_buf()),
@@ -90,7 +137,7 @@ impl Settings {
             Some(p) => load_config(p)?,
             None => Config::default(),
         };
-        Settings::with_config(dir, db, config, config_path)
+        Settings::with_config(dir, db, config, config_path, guess)
     }
 
     /// Resolve as [`Settings::resolve`] does, with `urldb.toml` read
@@ -136,7 +183,7 @@ impl Settings {
             let text =
                 String::from_utf8(bytes).map_err(|_| read_error("not UTF-8 text".to_string()))?;
             let config = Config::from_text(&shown, &text)?;
-            return Settings::with_config(dir, db, config, Some(path));
+            return Settings::with_config(dir, db, config, Some(path), crate::membership::guess);
         }
         if let Some(path) = config {
             return Err(SettingsError::NotAtRevision {
@@ -144,25 +191,51 @@ impl Settings {
                 path: path.to_path_buf(),
             });
         }
-        Settings::with_config(dir, db, Config::default(), None)
+        Settings::with_config(dir, db, Config::default(), None, crate::membership::guess)
     }
 
     /// The settings of `config`, read from `config_path` (or its place in
-    /// the work tree), and the database root.
+    /// the work tree), and the database root (`guess` finds it when neither
+    /// `db` nor a `urldb.toml` names it).
     fn with_config(
         dir: &Path,
         db: Option<&Path>,
         config: Config,
         config_path: Option<PathBuf>,
+        guess: impl FnOnce(&Path) -> crate::membership::Guess,
     ) -> Result<Settings, SettingsError> {
         let cwd = std::env::current_dir().unwrap_or_else(|_| dir.to_path_buf());
-        let root = match (db, &config.root, &config_path) {
-            (Some(db), _, _) => db.to_path_buf(),
+        let (root, origin) = match (db, &config.root, &config_path) {
+            (Some(db), _, _) => (db.to_path_buf(), Origin::Given),
             (None, Some(root), Some(cfg)) => {
                 let base = cfg.parent().unwrap_or(Path::new("."));
-                relative_to(&base.join(root), &cwd)
+                (
+                    relative_to(&base.join(root), &cwd),
+                    Origin::Configured(relative_to(cfg, &cwd)),
+                )
             }
-            _ => relative_to(dir, &cwd),
+            (None, None, Some(cfg)) => (
+                relative_to(dir, &cwd),
+                Origin::Configured(relative_to(cfg, &cwd)),
+            ),
+            (None, _, None) => match guess(dir) {
+                crate::membership::Guess::Nothing => (relative_to(dir, &cwd), Origin::Here),
+                crate::membership::Guess::One(found) => {
+                    (relative_to(&found.dir, &cwd), Origin::Found)
+                }
+                crate::membership::Guess::Several(candidates) => {
+                    return Err(SettingsError::Ambiguous {
+                        dir: relative_to(dir, &cwd),
+                        candidates: candidates
+                            .into_iter()
+                            .map(|c| crate::membership::Candidate {
+                                dir: relative_to(&c.dir, &cwd),
+                                ..c
+                            })
+                            .collect(),
+                    });
+                }
+            },
         };
         if !root.is_dir() {
             return Err(SettingsError::NoRoot(root));
@@ -184,7 +257,18 @@ impl Settings {
             config,
             config_path,
             root,
+            origin,
         })
+    }
+
+    /// The files of the database: its root, its `exclude` globs, and
+    /// without `urldb.toml` or `--db` only files named like domains.
+    pub fn members(&self) -> Result<crate::membership::Members, BadExclude> {
+        crate::membership::Members::new(
+            self.root.clone(),
+            &self.config.exclude,
+            matches!(self.origin, Origin::Found | Origin::Here),
+        )
     }
 
     /// The lint options of a run: the file's `[lint]` with `overrides` on
@@ -193,11 +277,6 @@ impl Settings {
         let mut options = lint_options(&self.config, overrides)?;
         with_root(&mut options, &self.root);
         Ok(options)
-    }
-
-    /// The compiled `exclude` globs.
-    pub fn exclude(&self) -> Result<GlobSet, BadExclude> {
-        urldb_core::config::exclude_set(&self.config.exclude)
     }
 }
 

@@ -1,7 +1,8 @@
 //! A bare run (no `urldb.toml`, no `--db`) at the root of a repository
 //! whose database is in a subdirectory, as a new user tries it: the
-//! repository's own YAML files are not domain files, and urldb says which
-//! directory it took as the database, or what to do when it found none.
+//! database is the one folder of domain files, the repository's own YAML
+//! files are not domain files, and urldb says which directory it took as
+//! the database, or what to do when it found none.
 
 use crate::support;
 
@@ -38,16 +39,15 @@ fn a_bare_run_at_a_repository_root_finds_the_database_and_says_so() {
         ["database/example.com.yaml:4:15: error invalid-content-type"],
         "{stdout}"
     );
-    assert!(
-        stderr.contains("taking `.` as the database (1 domain file in `database`)"),
-        "{stderr}"
-    );
+    // The database is the folder of domain files, not the repository:
+    // the repository's own files are outside it, not even looked at.
     assert!(
         stderr.contains(
-            "not domain files (their names are no domain names): `mkdocs.yml`, `readthedocs.yml`"
+            "taking `database` as the database, the one folder with domain files (1 domain file)"
         ),
         "{stderr}"
     );
+    assert!(!stderr.contains("readthedocs"), "{stderr}");
     // With a configuration, the file names are the user's business again.
     std::fs::write(root.join("urldb.toml"), "").expect("write");
     let configured = support::run_in(root, &["check", "--format", "concise"]);

@@ -229,7 +229,7 @@ fn stdin_filename() {
         &[
             "check",
             "--stdin-filename",
-            "Bad_Name.yaml",
+            "Bad_Name.example.yaml",
             "--format",
             "concise",
         ],

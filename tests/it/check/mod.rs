@@ -11,6 +11,7 @@ mod corpus_mutations;
 mod fast_path;
 mod git;
 mod media_type;
+mod membership;
 mod output_errors;
 mod robustness;
 mod rules;

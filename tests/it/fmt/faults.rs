@@ -261,6 +261,9 @@ fn read_only_directory_is_reported_and_the_rest_is_formatted() {
     let open = dir.path().join("open");
     std::fs::create_dir(&locked).expect("mkdir");
     std::fs::create_dir(&open).expect("mkdir");
+    // The database is both folders: urldb.toml says so (without it, two
+    // folders of domain files are for the user to tell apart).
+    std::fs::write(dir.path().join("urldb.toml"), "").expect("write");
     let messy = messy_file(4, 3);
     std::fs::write(locked.join("a.example.com.yaml"), &messy).expect("write");
     std::fs::write(open.join("b.example.com.yaml"), &messy).expect("write");

@@ -844,13 +844,13 @@ fn refused_later(dir: &Path, file: &Path, text: &[u8]) -> bool {
     }
     let root = urldb_store::read::Root::new(dir).expect("root");
     let files = [file.to_path_buf()];
-    let (_, errors) = urldb_store::listing::collect(
+    let collected = urldb_store::listing::collect(
         &root,
         &files,
         &urldb_store::listing::Filter::default(),
         u64::MAX,
     );
-    if !errors.is_empty() {
+    if !collected.errors.is_empty() {
         return true;
     }
     let plan = urldb_verify::plan::plan(

@@ -316,7 +316,8 @@ fn a_symlinked_directory_out_of_the_root_is_not_written() {
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "urldb {args:?}: {err}");
         assert!(
-            err.contains("outside the database root; skipped"),
+            err.contains("link: not in the database (outside the database root `.`); skipped")
+                || err.contains("note: skipped 2 files that are not in the database `.`"),
             "urldb {args:?}: {err}"
         );
         assert!(!text(&out.stdout).contains("v.org.yaml"), "{args:?}");
@@ -354,12 +355,27 @@ fn a_yaml_file_outside_the_root_is_skipped() {
     );
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
+    // One line for the files a hook passes; each with its reason on `-v`.
     assert!(
-        err.contains("note: .pre-commit-config.yaml: outside the database root; skipped"),
+        err.contains("note: skipped 2 files that are not in the database `db`"),
+        "{err}"
+    );
+    let verbose = tree.run(
+        &repo,
+        &["-v", "fmt", ".pre-commit-config.yaml", "other/x.yaml"],
+    );
+    let err = text(&verbose.stderr);
+    assert!(
+        err.contains(
+            "note: .pre-commit-config.yaml: not in the database \
+             (outside the database root `db`); skipped"
+        ),
         "{err}"
     );
     assert!(
-        err.contains("note: other/x.yaml: outside the database root; skipped"),
+        err.contains(
+            "note: other/x.yaml: not in the database (outside the database root `db`); skipped"
+        ),
         "{err}"
     );
     assert_eq!(

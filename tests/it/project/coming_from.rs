@@ -412,3 +412,92 @@ fn an_empty_path_from_the_reference_tool_is_fixed_to_slash() {
     );
     assert_eq!(fs::read_to_string(&file).expect("read"), both);
 }
+
+/// "Adopt an existing database in three commands": the page's lines, run
+/// as written (each with `bash -c`, urldb on `PATH`) at the top of a
+/// repository like wwturldb's, whose database has a file that is not
+/// canonical and a finding no fix repairs. `init` adds urldb.toml and
+/// nothing else, `check --fix` changes only the database and lists what
+/// is left, `install-hook` writes the hook.
+#[test]
+fn adopting_a_database_takes_the_three_commands_of_the_page() {
+    use crate::support::reference_repo::{self, DB, NOT_CANONICAL};
+    let block = PAGE
+        .split("<!-- adopt:start -->")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- adopt:end -->").next())
+        .expect("the adopt block");
+    let lines: Vec<&str> = block
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with("```"))
+        .collect();
+    assert_eq!(
+        lines,
+        ["urldb init", "urldb check --fix", "urldb install-hook"]
+    );
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    reference_repo::write(dir.path(), false);
+    let broken = format!("{DB}/broken.example.net.yaml");
+    fs::write(
+        dir.path().join(&broken),
+        "---\n---\n_path: /\ncontent-type: text/nope/x\n",
+    )
+    .expect("write");
+    support::git(dir.path(), &["init", "-q"]);
+    let bin = Path::new(env!("CARGO_BIN_EXE_urldb"))
+        .parent()
+        .expect("the binary's directory");
+    let run = |line: &str| {
+        std::process::Command::new("bash")
+            .args(["-c", line])
+            .current_dir(dir.path())
+            .env("PATH", support::oracles::path_with(&[bin]))
+            .env("NO_COLOR", "1")
+            .env_remove("URLDB_FORMAT")
+            .env(
+                "XDG_CACHE_HOME",
+                support::oracles::target_tmp().join("xdg-cache"),
+            )
+            .output()
+            .expect("bash")
+    };
+    let text = |out: &std::process::Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+
+    let before = reference_repo::contents(dir.path());
+    let init = run(lines[0]);
+    assert_eq!(init.status.code(), Some(0), "{}", text(&init));
+    assert!(
+        text(&init).contains(&format!("Found 4 domain files in `{DB}`.")),
+        "{}",
+        text(&init)
+    );
+    let adopted = reference_repo::contents(dir.path());
+    assert_eq!(
+        reference_repo::changed(&before, &adopted),
+        [Path::new("urldb.toml")]
+    );
+
+    let fix = run(lines[1]);
+    assert_eq!(fix.status.code(), Some(1), "{}", text(&fix));
+    assert!(
+        text(&fix).contains(&format!("{broken}:4:15"))
+            && text(&fix).contains("invalid-content-type"),
+        "{}",
+        text(&fix)
+    );
+    assert_eq!(
+        reference_repo::changed(&adopted, &reference_repo::contents(dir.path())),
+        [Path::new(NOT_CANONICAL)]
+    );
+
+    let hook = run(lines[2]);
+    assert_eq!(hook.status.code(), Some(0), "{}", text(&hook));
+    assert!(dir.path().join(".git/hooks/pre-commit").is_file());
+}

@@ -5,6 +5,7 @@
 mod action;
 mod coming_from;
 mod docs;
+mod first_hour;
 mod generator;
 mod layers;
 mod pre_commit;

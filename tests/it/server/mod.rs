@@ -380,6 +380,157 @@ fn a_document_outside_the_workspace_is_left_alone() {
     }
 }
 
+/// The language server follows the one membership rule: in a repository
+/// like the reference one, the repository's own YAML files opened in the
+/// editor get no urldb diagnostics and no edits (without urldb.toml they
+/// are outside the one folder of domain files; with one, outside its
+/// root), while a domain file of the database gets its findings.
+#[test]
+fn files_that_are_not_in_the_database_get_no_diagnostics() {
+    use crate::support::reference_repo::{self, EXAMPLE_CONFIG, NOT_CANONICAL};
+    let session = |work: &Path, names: &[&str]| {
+        let mut messages = vec![
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"capabilities": {}, "rootUri": format!("file://{}", work.display())}}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        ];
+        for (i, name) in names.iter().enumerate() {
+            let uri = format!("file://{}", work.join(name).display());
+            let text = std::fs::read_to_string(work.join(name)).expect("read");
+            messages.push(
+                serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
+                                            "text": text}}}),
+            );
+            messages.push(serde_json::json!({"jsonrpc": "2.0", "id": 10 + i,
+                "method": "textDocument/formatting",
+                "params": {"textDocument": {"uri": uri},
+                           "options": {"tabSize": 2, "insertSpaces": true}}}));
+        }
+        let send = |stdin: &mut std::process::ChildStdin, messages: &[serde_json::Value]| {
+            for m in messages {
+                std::io::Write::write_all(stdin, &frame(&m.to_string())).expect("write");
+            }
+        };
+        let mut child = spawn_server(work);
+        let mut stdin = child.stdin.take().expect("stdin");
+        send(&mut stdin, &messages);
+        // Every document's diagnostics are published after the messages
+        // are handled: wait for them before ending the session.
+        let rx = answers_as_they_come(&mut child);
+        let mut answers = Vec::new();
+        let mut waiting = names.len();
+        while let Ok(answer) = rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            waiting -= usize::from(answer["method"] == "textDocument/publishDiagnostics");
+            answers.push(answer);
+            if waiting == 0 {
+                break;
+            }
+        }
+        send(
+            &mut stdin,
+            &[
+                serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": null}),
+                serde_json::json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+            ],
+        );
+        drop(stdin);
+        assert_eq!(child.wait().expect("urldb server").code(), Some(0));
+        answers.extend(rx.iter());
+        // Per document: its diagnostics' codes, and whether formatting
+        // offered an edit.
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let uri = format!("file://{}", work.join(name).display());
+                let codes: Vec<String> = answers
+                    .iter()
+                    .filter(|a| {
+                        a["method"] == "textDocument/publishDiagnostics"
+                            && a["params"]["uri"] == uri.as_str()
+                    })
+                    .flat_map(|a| {
+                        a["params"]["diagnostics"]
+                            .as_array()
+                            .cloned()
+                            .unwrap_or_default()
+                    })
+                    .map(|d| d["code"].as_str().unwrap_or_default().to_string())
+                    .collect();
+                let formatted = answers
+                    .iter()
+                    .find(|a| a["id"] == 10 + i)
+                    .map(|a| a["result"].as_array().is_some_and(|e| !e.is_empty()))
+                    .expect("an answer to formatting");
+                (name.to_string(), codes, formatted)
+            })
+            .collect::<Vec<_>>()
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let work = dir.path().canonicalize().expect("canonical");
+    reference_repo::write(&work, false);
+    let outside = ["readthedocs.yml", "mkdocs.yml", "ci/templates/build.yaml"];
+    let mut names = outside.to_vec();
+    names.push(NOT_CANONICAL);
+    let seen = session(&work, &names);
+    for (name, codes, formatted) in &seen[..outside.len()] {
+        assert!(
+            codes.is_empty() && !formatted,
+            "{name}: {codes:?}, {formatted}"
+        );
+    }
+    let (_, codes, formatted) = &seen[outside.len()];
+    assert!(
+        codes.contains(&"unsorted-records".to_string()) && *formatted,
+        "{seen:?}"
+    );
+
+    // With urldb.toml naming the database, a file outside its root that
+    // is named like a domain file is left alone too.
+    reference_repo::write(&work, true);
+    std::fs::write(work.join("urldb.toml"), "root = \"wwt_url_database/db\"\n").expect("write");
+    let seen = session(&work, &[EXAMPLE_CONFIG, "readthedocs.yml", NOT_CANONICAL]);
+    assert!(seen[0].1.is_empty() && !seen[0].2, "{seen:?}");
+    assert!(seen[1].1.is_empty() && !seen[1].2, "{seen:?}");
+    assert!(!seen[2].1.is_empty() && seen[2].2, "{seen:?}");
+}
+
+/// The server's messages, read from its stdout by a thread as they come.
+fn answers_as_they_come(
+    child: &mut std::process::Child,
+) -> std::sync::mpsc::Receiver<serde_json::Value> {
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        loop {
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                if let Some(n) = line.trim().strip_prefix("Content-Length: ") {
+                    length = n.parse().unwrap_or(0);
+                }
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = vec![0; length];
+            if std::io::Read::read_exact(&mut stdout, &mut body).is_err() {
+                return;
+            }
+            let value: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            if tx.send(value).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
 /// Work made stale while the server was busy is not done: edits that a
 /// newer one supersedes are not checked (diagnostics come for the last
 /// version only), and a request cancelled by `$/cancelRequest` is answered
@@ -445,34 +596,7 @@ fn stale_edits_and_cancelled_requests_are_not_worked_on() {
         ],
     );
     // Read the answers as they come, until version 3's diagnostics.
-    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        use std::io::BufRead;
-        loop {
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if stdout.read_line(&mut line).unwrap_or(0) == 0 {
-                    return;
-                }
-                if let Some(n) = line.trim().strip_prefix("Content-Length: ") {
-                    length = n.parse().unwrap_or(0);
-                }
-                if line == "\r\n" {
-                    break;
-                }
-            }
-            let mut body = vec![0; length];
-            if std::io::Read::read_exact(&mut stdout, &mut body).is_err() {
-                return;
-            }
-            let value: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-            if tx.send(value).is_err() {
-                return;
-            }
-        }
-    });
+    let rx = answers_as_they_come(&mut child);
     let mut answers = Vec::new();
     while let Ok(answer) = rx.recv_timeout(std::time::Duration::from_secs(60)) {
         let last = answer["params"]["version"] == 3;

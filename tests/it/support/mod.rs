@@ -3,6 +3,7 @@
 
 pub(crate) mod http;
 pub(crate) mod oracles;
+pub(crate) mod reference_repo;
 pub(crate) mod runner;
 
 pub(crate) use oracles::{python, run_python};

@@ -7,7 +7,11 @@
 //! `bücher.example`), and letters must be lowercase.
 //!
 //! A single label (`localhost`, an intranet host) is accepted, and so is an
-//! IPv4 address written as four decimal numbers (`192.0.2.1`). Other
+//! IPv4 address written as four decimal numbers (`192.0.2.1`). Which files
+//! are domain files at all is decided before this rule (`docs/files.md`):
+//! without a `urldb.toml` only names with a dot are, since `localhost.yaml`
+//! cannot be told from a project's `mkdocs.yml` by its name; with one,
+//! every `*.yaml` below the root is, single labels included. Other
 //! spellings that URL parsers (the WHATWG URL standard, as browsers and
 //! `verify`) read as an IPv4 address, such as `0x7f.1` or `2130706433`
 //! (both 127.0.0.1), are flagged: the host requested would not be the one

@@ -1,5 +1,8 @@
 //! ## What it checks
-//! A domain file named `*.yml` instead of `*.yaml`.
+//! A domain file named `*.yml` instead of `*.yaml`. A `.yml` file below
+//! the database root is a domain file like a `.yaml` one (`docs/files.md`,
+//! "Which files are in the database"): it is checked, formatted and
+//! listed, and this rule asks for its rename.
 //!
 //! ## Why it matters
 //! The database's domain files end in `.yaml`. urldb checks a `.yml` file

@@ -1,0 +1,274 @@
+//! What `urldb init` does with what is there: where `urldb.toml` goes (the
+//! top of the git work tree, where every command run in the repository
+//! finds it), which folder is the database (one already holding domain
+//! files, the one named, or a new one), and which YAML files in it to
+//! leave out so that the database holds, with `urldb.toml`, exactly the
+//! files it held without (`docs/files.md`). Nothing is written here: the
+//! command writes the [`Plan`].
+
+use std::path::{Path, PathBuf};
+
+use crate::membership::{self, Candidate, Guess, Members};
+use crate::read::Root;
+
+/// What `init` will write.
+#[derive(Debug)]
+pub struct Plan {
+    /// Where `urldb.toml` goes.
+    pub config: PathBuf,
+    /// The database folder (as the user named it, or relative to the
+    /// current directory).
+    pub root: PathBuf,
+    /// `root` as `urldb.toml` says it: relative to the file's directory,
+    /// `/`-separated.
+    pub root_value: String,
+    pub database: Database,
+}
+
+/// The database `init` found, or the one it makes.
+#[derive(Debug)]
+pub enum Database {
+    /// None was there: a new one, with an example domain file.
+    New,
+    /// Domain files were there: `urldb.toml` only, nothing in the database
+    /// changes.
+    Existing {
+        /// How many domain files.
+        files: usize,
+        /// YAML files in the folder whose names are no domain names
+        /// (`mkdocs.yml`), relative to it and `/`-separated: written as
+        /// `exclude` globs, so they stay out as they were without
+        /// `urldb.toml`.
+        left_out: Vec<String>,
+        /// The folder was found, not named with `--root`.
+        found: bool,
+    },
+}
+
+/// Why `init` writes nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum InitError {
+    #[error("`{}` is not a directory", shown(.0))]
+    NotADirectory(PathBuf),
+    #[error("`{}` already exists; init writes only new files", shown(.0))]
+    Exists(PathBuf),
+    #[error(
+        "more than one folder below `{}` holds files named like domain files: {}; \
+         run `urldb init --root DIR` with the database's folder",
+        shown(.dir),
+        membership::candidates_text(.candidates)
+    )]
+    Ambiguous {
+        dir: PathBuf,
+        candidates: Vec<Candidate>,
+    },
+    #[error(
+        "`{}` holds YAML files that are not domain files ({}), and no domain file \
+         (`<domain>.yaml`): a database there would take them for domain files. Make the \
+         database a folder of its own: `urldb init --root DIR` (created if needed)",
+        shown(.dir),
+        listed(.names)
+    )]
+    NotDomainFiles { dir: PathBuf, names: Vec<String> },
+    #[error(
+        "`{}` is outside `{}`, the directory that urldb.toml goes to (the top of the git \
+         work tree); the database must be inside it",
+        shown(.root),
+        shown(.top)
+    )]
+    RootOutside { root: PathBuf, top: PathBuf },
+    #[error("`{}`: the name is not UTF-8, and urldb.toml cannot name it", shown(.0))]
+    NotUtf8(PathBuf),
+    #[error("`{}`: {source}", shown(.path))]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+fn shown(path: &Path) -> String {
+    urldb_core::text::escape(&membership::shown_dir(path)).into_owned()
+}
+
+/// Names for a message: the first five, in backquotes, escaped.
+pub fn listed(names: &[String]) -> String {
+    let mut listed: Vec<String> = names
+        .iter()
+        .take(5)
+        .map(|n| format!("`{}`", urldb_core::text::escape(n)))
+        .collect();
+    if names.len() > 5 {
+        listed.push("...".to_string());
+    }
+    listed.join(", ")
+}
+
+impl Plan {
+    /// The `exclude` globs that keep the files left out out: each name
+    /// escaped, so that it matches that one path.
+    pub fn exclude(&self) -> Vec<String> {
+        match &self.database {
+            // A backslash escapes in a glob (where it is no separator):
+            // doubled, it is itself; globset escapes the rest.
+            Database::Existing { left_out, .. } => left_out
+                .iter()
+                .map(|name| globset::escape(&name.replace('\\', "\\\\")))
+                .collect(),
+            Database::New => Vec::new(),
+        }
+    }
+}
+
+/// Decide what `init` writes for directory `dir` (created if needed), with
+/// `root` the database folder the user named (`--root`).
+pub fn plan(dir: &Path, root: Option<&Path>) -> Result<Plan, InitError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(InitError::NotADirectory(dir.to_path_buf()));
+    }
+    if let Some(root) = root
+        && root.exists()
+        && !root.is_dir()
+    {
+        return Err(InitError::NotADirectory(root.to_path_buf()));
+    }
+    let top = top_of(dir);
+    let config = top.join(urldb_core::config::FILE_NAME);
+    // One already there, or between `dir` and the top, would be found
+    // before (or instead of) the new one.
+    let existing = crate::settings::find_config(&absolute(dir)).filter(|found| {
+        found
+            .parent()
+            .is_some_and(|d| d.starts_with(absolute(&top)))
+    });
+    if let Some(found) = existing.or_else(|| config.exists().then(|| config.clone())) {
+        return Err(InitError::Exists(relative(&found)));
+    }
+    let (root, found) = match root {
+        Some(root) => (root.to_path_buf(), false),
+        None if !dir.exists() => (dir.to_path_buf(), false),
+        None => match membership::guess(dir) {
+            Guess::One(c) => (relative(&c.dir), true),
+            Guess::Nothing => (dir.to_path_buf(), false),
+            Guess::Several(candidates) => {
+                return Err(InitError::Ambiguous {
+                    dir: dir.to_path_buf(),
+                    candidates: candidates
+                        .into_iter()
+                        .map(|c| Candidate {
+                            dir: relative(&c.dir),
+                            ..c
+                        })
+                        .collect(),
+                });
+            }
+        },
+    };
+    let (resolved, top_resolved) = (resolved(&root), resolved(&top));
+    let below = resolved
+        .strip_prefix(&top_resolved)
+        .map_err(|_| InitError::RootOutside {
+            root: root.clone(),
+            top: top.clone(),
+        })?;
+    let root_value = match slashed(below) {
+        Some(s) if s.is_empty() => ".".to_string(),
+        Some(s) => s,
+        None => return Err(InitError::NotUtf8(root.clone())),
+    };
+    let database = if root.is_dir() {
+        existing_database(&root, found)?
+    } else {
+        Database::New
+    };
+    Ok(Plan {
+        config: relative(&config),
+        root,
+        root_value,
+        database,
+    })
+}
+
+/// The domain files in `root`, and the YAML files that are not.
+fn existing_database(root: &Path, found: bool) -> Result<Database, InitError> {
+    let io = |source| InitError::Io {
+        path: root.to_path_buf(),
+        source,
+    };
+    // The members as a database without urldb.toml has them.
+    let members = Members::new(Root::new(root).map_err(io)?, &[], true)
+        .map_err(|e| io(std::io::Error::other(e.to_string())))?;
+    let walked = crate::discover::find(&members);
+    let mut left_out = Vec::new();
+    for path in &walked.misnamed {
+        match slashed(path.strip_prefix(root).unwrap_or(path)) {
+            Some(s) => left_out.push(s),
+            None => return Err(InitError::NotUtf8(path.clone())),
+        }
+    }
+    match (walked.files.len(), left_out.is_empty()) {
+        (0, true) => Ok(Database::New),
+        (0, false) => Err(InitError::NotDomainFiles {
+            dir: root.to_path_buf(),
+            names: left_out,
+        }),
+        (files, _) => Ok(Database::Existing {
+            files,
+            left_out,
+            found,
+        }),
+    }
+}
+
+/// A relative path's names joined by `/`, as urldb.toml writes paths (a
+/// backslash in a name stays a backslash); `None` when one is not UTF-8.
+fn slashed(rel: &Path) -> Option<String> {
+    let names: Option<Vec<&str>> = rel
+        .components()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .map(|c| c.as_os_str().to_str())
+        .collect();
+    names.map(|n| n.join("/"))
+}
+
+/// The top of the git work tree that holds `dir` (or would: the nearest
+/// directory that exists), else `dir`.
+fn top_of(dir: &Path) -> PathBuf {
+    let existing = absolute(dir)
+        .ancestors()
+        .find(|d| d.is_dir())
+        .map(Path::to_path_buf);
+    let top = existing
+        .and_then(|d| crate::git::Repository::discover(&d, "init").ok())
+        .map(|repo| repo.workdir().to_path_buf());
+    match top {
+        Some(top) => relative(&top),
+        None => dir.to_path_buf(),
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        return path.to_path_buf();
+    }
+    std::env::current_dir().map_or_else(|_| path.to_path_buf(), |cwd| cwd.join(path))
+}
+
+/// `path` with links followed, or where it would be when it does not
+/// exist yet.
+fn resolved(path: &Path) -> PathBuf {
+    path.canonicalize()
+        .unwrap_or_else(|_| membership::resolve_parent(&absolute(path)))
+}
+
+/// `path` relative to the current directory when it is below it (`.` for
+/// the directory itself), as notes show paths.
+fn relative(path: &Path) -> PathBuf {
+    let Ok(cwd) = std::env::current_dir().and_then(|d| d.canonicalize()) else {
+        return path.to_path_buf();
+    };
+    match resolved(path).strip_prefix(&cwd) {
+        Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
+        Ok(rel) => rel.to_path_buf(),
+        Err(_) => path.to_path_buf(),
+    }
+}

@@ -1,0 +1,418 @@
+//! Which files belong to the database: the one rule, for every way a file
+//! reaches urldb (the walk of the database, paths named on the command
+//! line, `--staged`, `--since`, `--stdin-filename`, the language server).
+//! `docs/files.md` ("Which files are in the database") states it for users.
+//!
+//! A file is a member when it lies below the database root (its directory
+//! resolved), no name on the way down from the root is hidden (`.name`)
+//! or matched by an `exclude` glob, its name ends in `.yaml` or `.yml`,
+//! and — when no `urldb.toml` and no `--db` say where the database is —
+//! its name is a domain name with a dot (`example.com.yaml`, not
+//! `mkdocs.yml`). Without `urldb.toml` the root itself is found by
+//! [`guess`]: the one folder below the current directory that holds the
+//! files named like domain files.
+
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
+
+use globset::GlobSet;
+use urldb_core::config::BadExclude;
+
+use crate::read::Root;
+
+/// The files of one database: its root and the rule that admits a file.
+#[derive(Debug, Clone)]
+pub struct Members {
+    root: Root,
+    exclude: GlobSet,
+    /// The `exclude` globs as written, to say which one matched.
+    exclude_globs: Vec<String>,
+    /// No `urldb.toml` and no `--db`: only files whose names are domain
+    /// names with a dot are members (the root is a guess).
+    by_name: bool,
+}
+
+/// Why a file is not a member of the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Skip {
+    /// Its directory, resolved, is not below the database root.
+    Outside { root: PathBuf },
+    /// A name on the way down from the root (or its own) starts with a dot.
+    Hidden { name: String },
+    /// An `exclude` glob of `urldb.toml` matches it or a directory above it.
+    Excluded { glob: String },
+    /// Its name does not end in `.yaml` or `.yml`.
+    NotYaml,
+    /// No `urldb.toml`: its name is no domain name (`mkdocs.yml`).
+    NoDomainName,
+}
+
+impl std::fmt::Display for Skip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Skip::Outside { root } => write!(
+                f,
+                "outside the database root `{}`",
+                shown_dir(root)
+            ),
+            Skip::Hidden { name } => write!(f, "hidden name `{name}`"),
+            Skip::Excluded { glob } => write!(f, "excluded by `exclude` glob `{glob}`"),
+            Skip::NotYaml => f.write_str("not a `.yaml` file"),
+            Skip::NoDomainName => f.write_str(
+                "no urldb.toml, and its name is no domain name: a domain file is `<domain>.yaml`, with a dot",
+            ),
+        }
+    }
+}
+
+/// A directory as notes show it (`.` for the current directory).
+pub fn shown_dir(dir: &Path) -> String {
+    let shown = urldb_core::source::display_path(dir);
+    if shown.is_empty() {
+        ".".to_string()
+    } else {
+        shown
+    }
+}
+
+impl Members {
+    /// The members of the database at `root`: `exclude` its globs (relative
+    /// to the root), `by_name` when no `urldb.toml` and no `--db` named it.
+    pub fn new(root: Root, exclude: &[String], by_name: bool) -> Result<Members, BadExclude> {
+        Ok(Members {
+            exclude: urldb_core::config::exclude_set(exclude)?,
+            exclude_globs: exclude.to_vec(),
+            root,
+            by_name,
+        })
+    }
+
+    pub fn root(&self) -> &Root {
+        &self.root
+    }
+
+    /// Only files named like domain files are members (no `urldb.toml`).
+    pub fn by_name(&self) -> bool {
+        self.by_name
+    }
+
+    /// Is the file at `path` (relative to the current directory or
+    /// absolute; it need not exist) a member? Its directory is resolved, so
+    /// every spelling of a path gets one answer; a symbolic link is judged
+    /// by its own place (the read policy refuses one that leads out).
+    pub fn of(&self, path: &Path) -> Result<(), Skip> {
+        let rel = self.below_root(&resolve_parent(path))?;
+        self.of_relative(&rel)
+    }
+
+    /// Is the directory at `dir` (resolved whole: a link to a directory is
+    /// judged by where it leads) the root or a directory inside it whose
+    /// files may be members? Its path below the root when it is.
+    pub fn dir(&self, dir: &Path) -> Result<PathBuf, Skip> {
+        let resolved = dir.canonicalize().unwrap_or_else(|_| resolve_parent(dir));
+        let rel = self.below_root(&resolved)?;
+        let mut so_far = PathBuf::new();
+        for name in names(&rel) {
+            so_far.push(name);
+            self.entry(name, &so_far)?;
+        }
+        Ok(rel)
+    }
+
+    /// Does the directory at `dir` hold the root (`urldb check .` at the
+    /// top of a repository whose database is a folder in it)? Then the
+    /// members below it are every member.
+    pub fn below(&self, dir: &Path) -> bool {
+        dir.canonicalize()
+            .is_ok_and(|d| self.root.resolved().starts_with(d))
+    }
+
+    /// Is the file at `rel` (below the root, e.g. an index entry's path
+    /// with the root's prefix taken off) a member?
+    pub fn of_relative(&self, rel: &Path) -> Result<(), Skip> {
+        let mut so_far = PathBuf::new();
+        let mut last = None;
+        for name in names(rel) {
+            so_far.push(name);
+            self.entry(name, &so_far)?;
+            last = Some(name);
+        }
+        match last {
+            Some(name) => self.file_name(name),
+            None => Err(Skip::NotYaml),
+        }
+    }
+
+    /// One name on the way down from the root (`rel` is the path so far):
+    /// a hidden name or an excluded path keeps out everything below it.
+    pub(crate) fn entry(&self, name: &OsStr, rel: &Path) -> Result<(), Skip> {
+        self.entry_at(name, || rel.to_path_buf())
+    }
+
+    /// [`Members::entry`], the path so far made only when an `exclude`
+    /// glob needs it (a walk meets every file of the database).
+    pub(crate) fn entry_at(&self, name: &OsStr, rel: impl FnOnce() -> PathBuf) -> Result<(), Skip> {
+        if name.as_encoded_bytes().first() == Some(&b'.') {
+            return Err(Skip::Hidden {
+                name: name.to_string_lossy().into_owned(),
+            });
+        }
+        if !self.exclude.is_empty()
+            && let Some(&i) = self.exclude.matches(rel()).first()
+        {
+            return Err(Skip::Excluded {
+                glob: self.exclude_globs.get(i).cloned().unwrap_or_default(),
+            });
+        }
+        Ok(())
+    }
+
+    /// A file's own name: a YAML file, and without `urldb.toml` a domain name.
+    pub(crate) fn file_name(&self, name: &OsStr) -> Result<(), Skip> {
+        file_name(Path::new(name), self.by_name)
+    }
+
+    /// `resolved` below the resolved root, or why not.
+    fn below_root(&self, resolved: &Path) -> Result<PathBuf, Skip> {
+        resolved
+            .strip_prefix(self.root.resolved())
+            .map(Path::to_path_buf)
+            .map_err(|_| Skip::Outside {
+                root: self.root.to_path_buf(),
+            })
+    }
+}
+
+/// The normal names of a relative path.
+fn names(rel: &Path) -> impl Iterator<Item = &OsStr> {
+    rel.components().filter_map(|c| match c {
+        Component::Normal(name) => Some(name),
+        _ => None,
+    })
+}
+
+/// The part of the rule a file's name decides alone: a YAML file, and
+/// when `by_name` (no `urldb.toml`, no `--db`) a domain name. A file it
+/// refuses is no member of any database, wherever the root is.
+pub fn file_name(path: &Path, by_name: bool) -> Result<(), Skip> {
+    if !has_yaml_extension(path) {
+        return Err(Skip::NotYaml);
+    }
+    if by_name && !has_domain_name(path) {
+        return Err(Skip::NoDomainName);
+    }
+    Ok(())
+}
+
+/// `*.yaml` or `*.yml`.
+pub fn has_yaml_extension(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "yaml" || e == "yml")
+}
+
+/// `example.com.yaml`: the name without its extension has a dot, as a
+/// domain name does (`mkdocs.yml`, `readthedocs.yml` have none). A single
+/// label (`localhost.yaml`) is a valid domain file name in a database that
+/// `urldb.toml` or `--db` names, but cannot be told from a project's own
+/// YAML file by its name.
+pub fn has_domain_name(path: &Path) -> bool {
+    has_yaml_extension(path)
+        && path
+            .file_stem()
+            .is_some_and(|s| s.as_encoded_bytes().contains(&b'.'))
+}
+
+/// `path` with its directory resolved (its file name kept): the nearest
+/// existing ancestor is resolved and the rest joined to it as written
+/// (`..` taking a name off), so a file that does not exist yet (an
+/// editor's new buffer) is judged where it would be.
+pub(crate) fn resolve_parent(path: &Path) -> PathBuf {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        match std::env::current_dir() {
+            Ok(cwd) => cwd.join(path),
+            Err(_) => path.to_path_buf(),
+        }
+    };
+    let (dir, name) = match (absolute.parent(), absolute.file_name()) {
+        (Some(dir), Some(name)) => (dir, name),
+        _ => return absolute,
+    };
+    let mut rest = Vec::new();
+    let mut existing = dir;
+    let base = loop {
+        if let Ok(resolved) = existing.canonicalize() {
+            break resolved;
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(last)) => {
+                rest.push(last);
+                existing = parent;
+            }
+            _ => break existing.to_path_buf(),
+        }
+    };
+    let mut resolved = base;
+    for part in rest.iter().rev() {
+        if *part == ".." {
+            resolved.pop();
+        } else if *part != "." {
+            resolved.push(part);
+        }
+    }
+    resolved.push(name);
+    resolved
+}
+
+/// A folder that could be the database: it holds files named like domain
+/// files (directly or in its subfolders).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub dir: PathBuf,
+    /// How many files named like domain files are in it.
+    pub files: usize,
+    /// The first of them, to show.
+    pub example: PathBuf,
+}
+
+/// Candidates for a message: each folder with its one file or its number
+/// of files, the first five of them (a repository of test fixtures may
+/// have hundreds).
+pub fn candidates_text(candidates: &[Candidate]) -> String {
+    use urldb_core::text::escape;
+    let mut listed: Vec<String> = candidates
+        .iter()
+        .take(5)
+        .map(|c| {
+            let dir = escape(&shown_dir(&c.dir)).into_owned();
+            match c.files {
+                1 => format!(
+                    "`{dir}` (`{}`)",
+                    escape(&c.example.file_name().unwrap_or_default().to_string_lossy())
+                ),
+                n => format!("`{dir}` ({n} files)"),
+            }
+        })
+        .collect();
+    if candidates.len() > 5 {
+        listed.push(format!("and {} more", candidates.len() - 5));
+    }
+    listed.join(", ")
+}
+
+/// Where the database below a directory is, when no `urldb.toml` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Guess {
+    /// No file below it is named like a domain file.
+    Nothing,
+    /// One folder (and its subfolders) holds them all: the database.
+    One(Candidate),
+    /// They are in several folders, none inside another: any could be the
+    /// database (a `docs/config.example.yaml` beside `db/`).
+    Several(Vec<Candidate>),
+}
+
+/// Find the folder below `dir` that holds the files named like domain
+/// files (hidden directories skipped, links to directories not followed):
+/// the folders directly holding such files, a folder inside another
+/// counted with it.
+pub fn guess(dir: &Path) -> Guess {
+    let mut holders: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let walker = walkdir::WalkDir::new(dir).into_iter().filter_entry(|e| {
+        e.depth() == 0 || e.file_name().as_encoded_bytes().first() != Some(&b'.')
+    });
+    for entry in walker.flatten() {
+        if entry.file_type().is_dir() || !has_domain_name(entry.path()) {
+            continue;
+        }
+        let path = entry.into_path();
+        let parent = path.parent().unwrap_or(dir).to_path_buf();
+        holders.push((parent, path));
+    }
+    // Sorted by path, a folder comes before the folders inside it.
+    holders.sort();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for (parent, file) in holders {
+        match candidates.iter_mut().find(|c| parent.starts_with(&c.dir)) {
+            Some(c) => c.files += 1,
+            None => candidates.push(Candidate {
+                dir: parent,
+                files: 1,
+                example: file,
+            }),
+        }
+    }
+    match candidates.len() {
+        0 => Guess::Nothing,
+        1 => Guess::One(candidates.remove(0)),
+        _ => Guess::Several(candidates),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for name in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, "---\n").expect("write");
+        }
+        dir
+    }
+
+    #[test]
+    fn the_one_folder_of_domain_files_is_the_guess() {
+        let dir = tree(&[
+            "readthedocs.yml",
+            "ci/templates/build.yaml",
+            ".github/workflows/x.y.yaml",
+            "wwt_url_database/db/example.com.yaml",
+            "wwt_url_database/db/sub/example.org.yml",
+        ]);
+        let Guess::One(c) = guess(dir.path()) else {
+            panic!("not one folder")
+        };
+        assert_eq!(c.dir, dir.path().join("wwt_url_database/db"));
+        assert_eq!(c.files, 2);
+        let dir = tree(&["db/example.com.yaml", "docs/config.example.yaml"]);
+        let Guess::Several(cs) = guess(dir.path()) else {
+            panic!("not several")
+        };
+        assert_eq!(cs.len(), 2);
+        assert_eq!(guess(tree(&["mkdocs.yml"]).path()), Guess::Nothing);
+    }
+
+    #[test]
+    fn membership_by_place_and_name() {
+        let dir = tree(&["db/a/example.com.yaml", "db/mkdocs.yml", "other/x.org.yaml"]);
+        let root = Root::new(&dir.path().join("db")).expect("root");
+        let bare = Members::new(root.clone(), &[], true).expect("members");
+        let at = |p: &str| dir.path().join(p);
+        assert_eq!(bare.of(&at("db/a/example.com.yaml")), Ok(()));
+        assert_eq!(bare.of(&at("db/mkdocs.yml")), Err(Skip::NoDomainName));
+        assert!(matches!(
+            bare.of(&at("other/x.org.yaml")),
+            Err(Skip::Outside { .. })
+        ));
+        assert_eq!(
+            bare.of(&at("db/.hidden/x.org.yaml")),
+            Err(Skip::Hidden {
+                name: ".hidden".to_string()
+            })
+        );
+        // A file that does not exist yet, spelt with `..`.
+        assert_eq!(bare.of(&at("db/new/../a/new.org.yaml")), Ok(()));
+        assert_eq!(bare.of(&at("db/a/notes.txt")), Err(Skip::NotYaml));
+        let configured = Members::new(root, &["a/**".to_string()], false).expect("members");
+        assert_eq!(configured.of(&at("db/mkdocs.yml")), Ok(()));
+        assert_eq!(
+            configured.of(&at("db/a/example.com.yaml")),
+            Err(Skip::Excluded {
+                glob: "a/**".to_string()
+            })
+        );
+    }
+}
