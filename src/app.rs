@@ -26,20 +26,100 @@ pub(crate) enum ExitStatus {
 }
 
 /// Why a command stopped short (exit 2). Findings, files to reformat and
-/// broken URLs are not errors: they are [`ExitStatus::Failure`].
+/// broken URLs are not errors: they are [`ExitStatus::Failure`]. Each
+/// variant adds its context once to the error it wraps, whose message is
+/// whole (`docs/output.md`, "Error messages"); [`exit_status`] prints it.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CommandError {
-    /// The command line or the configuration asks for something that
-    /// cannot be done; the message says what instead.
-    #[error("{0}")]
-    Usage(String),
-    /// `urldb.toml` could not be read or is invalid: its report, complete
-    /// (rendered with the place in the file).
-    #[error("{0}")]
-    Config(String),
-    /// A file, the repository, standard input or the network failed.
-    #[error("{0}")]
-    Failed(String),
+    /// `urldb.toml`, the database directory or the rule selection.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// `urldb.toml` is invalid: its report, rendered with the places in the
+    /// file (in colour when asked).
+    #[error("{error}")]
+    Config {
+        error: urldb_core::config::ConfigError,
+        color: bool,
+    },
+    #[error("cannot read the current directory: {0}")]
+    CurrentDir(#[source] std::io::Error),
+    #[error("--threads: {0}")]
+    Threads(#[source] rayon::ThreadPoolBuildError),
+    #[error(transparent)]
+    UnknownRule(#[from] urldb_core::selection::UnknownRule),
+    #[error(transparent)]
+    Exclude(#[from] urldb_core::config::BadExclude),
+    #[error(transparent)]
+    Size(#[from] urldb_core::config::NotASize),
+    /// `--timeout` or `[verify] timeout`.
+    #[error("timeout: `{}` is not a duration (try \"10s\" or \"500ms\")", urldb_core::text::escape(.0))]
+    NotADuration(String),
+    /// A value that is at least 1: `--per-host`, `--history-keep`, the
+    /// concurrency.
+    #[error("{0} must be at least 1")]
+    Zero(&'static str),
+    #[error("--max-body: `{}` is not a size (try \"100 MiB\")", urldb_core::text::escape(.0))]
+    MaxBody(String),
+    /// `--domain` or `--map` names a domain the database does not.
+    #[error(transparent)]
+    UnknownDomain(#[from] urldb_store::listing::UnknownDomain),
+    #[error("--domain `{}`: {source}", urldb_core::text::escape(.given))]
+    DomainArg {
+        given: String,
+        source: urldb_core::url::UrlError,
+    },
+    #[error(transparent)]
+    Git(#[from] urldb_store::git::GitError),
+    #[error("cannot read standard input: {0}")]
+    Stdin(#[source] std::io::Error),
+    #[error(transparent)]
+    Write(#[from] urldb_store::write::WriteError),
+    /// `check --add-suppressions` could not write some files (each said).
+    #[error("some suppressions were not written")]
+    SuppressionsNotWritten,
+    /// A file a command reads besides the database (`import`, `report`).
+    #[error("cannot read {}: {source}", urldb_core::source::shown_path(.path))]
+    Input {
+        path: PathBuf,
+        source: urldb_store::read::ReadError,
+    },
+    #[error("{}: not UTF-8 text", urldb_core::source::shown_path(.0))]
+    NotText(PathBuf),
+    #[error(
+        "{}: not the output of `urldb verify --format json`: {source}",
+        urldb_core::source::shown_path(.path)
+    )]
+    NotResults {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error(transparent)]
+    History(#[from] urldb_verify::history::HistoryError),
+    #[error(transparent)]
+    Exceptions(#[from] urldb_verify::exceptions::ExceptionError),
+    /// `init` writes only new files.
+    #[error("{} already exists; init writes only new files", urldb_core::source::shown_path(.0))]
+    Exists(PathBuf),
+    /// A directory or file urldb makes (`init`, `install-hook`).
+    #[error("{}: {source}", urldb_core::source::shown_path(.path))]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// `install-hook`: the hook is someone else's.
+    #[error(
+        "{} exists and was not installed by urldb; not replaced (run `urldb install-hook \
+         --force` to replace it; the old hook is kept as a backup)",
+        urldb_core::source::shown_path(.0)
+    )]
+    ForeignHook(PathBuf),
+    #[error(
+        "run `urldb install-hook` inside the repository's work tree ({})",
+        urldb_core::source::shown_path(.0)
+    )]
+    OutsideWorkTree(PathBuf),
+    #[error("urldb server: {0}")]
+    Server(#[from] urldb_server::ServerError),
     /// Standard output could not be written. A closed pipe (`urldb ls |
     /// head -1`) is how a reader says it has seen enough: not an error.
     #[error("cannot write the output: {0}")]
@@ -54,17 +134,20 @@ impl CommandError {
 
 /// The one place a command's result becomes the exit status: an error is
 /// printed once, to stderr, and is exit 2; a closed output pipe is a quiet
-/// success, as in ripgrep.
+/// success, as in ripgrep. The message is whole: no caller adds to it.
 pub(crate) fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatus {
     match result {
         Ok(status) => status,
         Err(e) if e.is_closed_pipe() => ExitStatus::Success,
-        Err(CommandError::Config(report)) => {
-            urldb_core::say!("{}", report.trim_end());
+        Err(CommandError::Config { error, color }) => {
+            urldb_core::say!("{}", error.render(color).trim_end());
             ExitStatus::Error
         }
         Err(e) => {
-            urldb_core::say!("error: {}", e.to_string().trim_end());
+            urldb_core::say!(
+                "error: {}",
+                urldb_core::text::escape(e.to_string().trim_end())
+            );
             ExitStatus::Error
         }
     }
@@ -141,15 +224,11 @@ impl Context {
                     && urldb_core::gate::stdout_is_terminal()
             }
         };
-        let cwd = std::env::current_dir()
-            .map_err(|e| CommandError::Failed(format!("cannot read the current directory: {e}")))?;
+        let cwd = std::env::current_dir().map_err(CommandError::CurrentDir)?;
         let settings = Settings::resolve(&cwd, global.db.as_deref(), global.config.as_deref())
             .map_err(|e| match e {
-                SettingsError::Config(e) => CommandError::Config(e.render(color)),
-                SettingsError::RootOutside { .. } => CommandError::Config(format!("error: {e}")),
-                SettingsError::NoRoot(_)
-                | SettingsError::UnknownRule(_)
-                | SettingsError::BadExclude(_) => CommandError::Usage(e.to_string()),
+                SettingsError::Config(error) => CommandError::Config { error, color },
+                e => CommandError::Settings(e),
             })?;
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
@@ -162,7 +241,7 @@ impl Context {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
                 .build_global()
-                .map_err(|e| CommandError::Failed(format!("--threads: {e}")))?;
+                .map_err(CommandError::Threads)?;
         }
         let bare = settings.config_path.is_none() && global.db.is_none();
         Ok(Context {
@@ -219,15 +298,13 @@ impl Context {
             extend_select: s.extend_select.clone(),
             ignore: s.ignore.clone(),
         });
-        let mut options = urldb_store::settings::lint_options(&self.config, overrides.as_ref())
-            .map_err(|e| CommandError::Usage(e.to_string()))?;
+        let mut options = urldb_store::settings::lint_options(&self.config, overrides.as_ref())?;
         urldb_store::settings::with_root(&mut options, &self.root);
         Ok(options)
     }
 
     pub(crate) fn exclude(&self) -> Result<globset::GlobSet, CommandError> {
-        urldb_core::config::exclude_set(&self.config.exclude)
-            .map_err(|e| CommandError::Usage(e.to_string()))
+        Ok(urldb_core::config::exclude_set(&self.config.exclude)?)
     }
 }
 
@@ -248,11 +325,8 @@ pub(crate) fn timeout(
     default: std::time::Duration,
 ) -> Result<std::time::Duration, CommandError> {
     match given.or(config.verify.timeout.as_deref()) {
-        Some(text) => urldb_core::config::parse_duration(text).ok_or_else(|| {
-            CommandError::Usage(format!(
-                "timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")"
-            ))
-        }),
+        Some(text) => urldb_core::config::parse_duration(text)
+            .ok_or_else(|| CommandError::NotADuration(text.to_string())),
         None => Ok(default),
     }
 }

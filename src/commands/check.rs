@@ -203,9 +203,7 @@ fn add_suppressions(
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(CommandError::Failed(
-            "some suppressions were not written".to_string(),
-        ))
+        Err(CommandError::SuppressionsNotWritten)
     }
 }
 

@@ -21,7 +21,7 @@ pub(crate) fn man(command: clap::Command) -> Result<ExitStatus, CommandError> {
     let mut out = Vec::new();
     clap_mangen::Man::new(command)
         .render(&mut out)
-        .map_err(|e| CommandError::Failed(e.to_string()))?;
+        ?;
     write_all(&out)
 }
 

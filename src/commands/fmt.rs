@@ -102,11 +102,11 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
                     blocked += 1;
                     urldb_core::say!("error: {path}: {}", super::NotWritten::UNSTAGED);
                 }
-                Err(super::NotWritten::Error(message)) => {
+                Err(not_written) => {
                     changed -= 1;
                     outcome.errors.push(database::FileError {
                         path: file.path.clone(),
-                        message,
+                        message: not_written.message(),
                     })
                 }
             }

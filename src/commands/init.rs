@@ -36,22 +36,15 @@ pub(crate) fn run(dir: &Path) -> Result<ExitStatus, CommandError> {
     let example = dir.join("example.com.yaml");
     for path in [&config, &example] {
         if path.exists() {
-            return Err(CommandError::Usage(format!(
-                "{} already exists; init writes only new files",
-                urldb_core::source::shown_path(path)
-            )));
+            return Err(CommandError::Exists(path.to_path_buf()));
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        CommandError::Failed(format!(
-            "cannot create {}: {e}",
-            urldb_core::source::shown_path(dir)
-        ))
+    std::fs::create_dir_all(dir).map_err(|source| CommandError::Io {
+        path: dir.to_path_buf(),
+        source,
     })?;
     for (path, text) in [(&config, CONFIG), (&example, EXAMPLE)] {
-        urldb_store::write::create(path, text.as_bytes()).map_err(|e| {
-            CommandError::Failed(urldb_core::text::escape(&e.to_string()).into_owned())
-        })?;
+        urldb_store::write::create(path, text.as_bytes())?;
     }
     let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
     writeln!(

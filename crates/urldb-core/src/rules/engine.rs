@@ -47,3 +47,33 @@ pub(crate) fn explain_rewrite(findings: &mut Vec<Finding>, text: &str, canonical
         findings.push(not_canonical::unexplained(text, canonical));
     }
 }
+
+/// Where a file's bytes are not UTF-8, its text holds U+FFFD, a character
+/// the file does not hold: a finding of a rule that reads the text there
+/// would be about that character, and its advice would corrupt the data
+/// (percent-encode it: `%EF%BF%BD`). Such findings are dropped; the rules
+/// that read the bytes (`invalid-utf8`) say where they are, and the rest
+/// speak once the file is UTF-8 (`docs/rules.md`, `invalid-utf8`).
+pub(crate) fn drop_findings_on_unread_bytes(findings: &mut Vec<Finding>, raw: &[u8]) {
+    // The lossy text has one U+FFFD (three bytes) for each bad sequence.
+    let replacement = char::REPLACEMENT_CHARACTER.len_utf8();
+    let mut unread: Vec<Span> = Vec::new();
+    let mut at = 0;
+    for chunk in raw.utf8_chunks() {
+        at += chunk.valid().len();
+        if !chunk.invalid().is_empty() {
+            unread.push(at..at + replacement);
+            at += replacement;
+        }
+    }
+    if unread.is_empty() {
+        return;
+    }
+    findings.retain(|f| {
+        matches!(f.rule.check, super::Check::Text(_))
+            || !unread.iter().any(|u| {
+                let end = f.span.end.max(f.span.start + 1);
+                f.span.start < u.end && u.start < end
+            })
+    });
+}
