@@ -63,7 +63,14 @@ pub(crate) enum CommandError {
     /// `--domain` or `--map` names a domain the database does not.
     #[error(transparent)]
     UnknownDomain(#[from] urldb_store::listing::UnknownDomain),
-    #[error("--domain `{}`: {source}", urldb_core::text::escape(.given))]
+    #[error(
+        "--domain {}{source}",
+        if crate::commands::quotes_input(.source) {
+            String::new()
+        } else {
+            format!("`{}`: ", urldb_core::text::escape(.given))
+        }
+    )]
     DomainArg {
         given: String,
         source: urldb_core::url::UrlError,
@@ -118,6 +125,15 @@ pub(crate) enum CommandError {
         urldb_core::source::shown_path(.0)
     )]
     OutsideWorkTree(PathBuf),
+    #[error("no manual page `urldb-{name}` (there are: {pages})")]
+    NoManPage { name: String, pages: String },
+    #[error(
+        "URLDB_FORMAT: `{}` is not a format (full, concise, json, github, junit, sarif)",
+        urldb_core::text::escape(.0)
+    )]
+    BadFormatVariable(String),
+    #[error("--quiet and --verbose cannot be used together")]
+    QuietAndVerbose,
     #[error("urldb server: {0}")]
     Server(#[from] urldb_server::ServerError),
     /// Standard output could not be written. A closed pipe (`urldb ls |
@@ -153,33 +169,160 @@ pub(crate) fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatu
     }
 }
 
-#[derive(Debug, Args)]
+/// The help headings of the options several commands share, as cargo and
+/// uv group theirs: each command lists the ones that act in it, under
+/// these headings (`docs/guide.md`, "Options shared by several commands").
+pub(crate) const DATABASE_OPTIONS: &str = "Database options";
+pub(crate) const OUTPUT_OPTIONS: &str = "Output options";
+pub(crate) const RUN_OPTIONS: &str = "Run options";
+
+/// The shared options, given before the command (`urldb --db DIR check`)
+/// or after it (`urldb check --db DIR`), which wins. Before it they are
+/// taken by every command and used by those they act in; after it, each
+/// command offers only its own.
+#[derive(Debug, Args, Default)]
 pub(crate) struct GlobalArgs {
     /// The database directory (default: `root` in urldb.toml, else the current directory).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = DATABASE_OPTIONS)]
     pub db: Option<PathBuf>,
     /// The configuration file (default: urldb.toml, found upward from the current directory).
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = DATABASE_OPTIONS)]
     pub config: Option<PathBuf>,
     /// When to use colors.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, help_heading = OUTPUT_OPTIONS)]
     pub color: ColorChoice,
     /// Print less (only findings and errors).
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(short, long, conflicts_with = "verbose", help_heading = OUTPUT_OPTIONS)]
     pub quiet: bool,
     /// Print more (every file processed).
-    #[arg(short, long, global = true)]
+    #[arg(short, long, help_heading = OUTPUT_OPTIONS)]
     pub verbose: bool,
     /// Worker threads (default: one per core; at most 4 per core and 256).
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = RUN_OPTIONS)]
     pub threads: Option<usize>,
     /// Do not read or write the results cache.
-    #[arg(long, global = true)]
+    #[arg(long, help_heading = RUN_OPTIONS)]
     pub no_cache: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+impl GlobalArgs {
+    /// The options given before the command with the command's own on top.
+    pub(crate) fn with(mut self, own: &[&dyn Shared]) -> Result<GlobalArgs, CommandError> {
+        for options in own {
+            options.apply(&mut self);
+        }
+        if self.quiet && self.verbose {
+            return Err(CommandError::QuietAndVerbose);
+        }
+        Ok(self)
+    }
+}
+
+/// A group of shared options a command offers.
+pub(crate) trait Shared {
+    /// Put what was given on top of `global`.
+    fn apply(&self, global: &mut GlobalArgs);
+}
+
+/// `--db` and `--config`: the commands that read a database.
+#[derive(Debug, Args, Default)]
+pub(crate) struct DbArgs {
+    /// The database directory (default: `root` in urldb.toml, else the current directory).
+    #[arg(long, value_name = "DIR", help_heading = DATABASE_OPTIONS)]
+    pub db: Option<PathBuf>,
+    /// The configuration file (default: urldb.toml, found upward from the current directory).
+    #[arg(long, value_name = "FILE", help_heading = DATABASE_OPTIONS)]
+    pub config: Option<PathBuf>,
+}
+
+impl Shared for DbArgs {
+    fn apply(&self, global: &mut GlobalArgs) {
+        if self.db.is_some() {
+            global.db.clone_from(&self.db);
+        }
+        if self.config.is_some() {
+            global.config.clone_from(&self.config);
+        }
+    }
+}
+
+/// `--color`: the commands that colour their output or their errors.
+#[derive(Debug, Args, Default)]
+pub(crate) struct ColorArg {
+    /// When to use colors [default: auto].
+    #[arg(long, value_enum, help_heading = OUTPUT_OPTIONS)]
+    pub color: Option<ColorChoice>,
+}
+
+impl Shared for ColorArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        if let Some(color) = self.color {
+            global.color = color;
+        }
+    }
+}
+
+/// `-q`: the commands that say more than their results.
+#[derive(Debug, Args, Default)]
+pub(crate) struct QuietArg {
+    /// Print less (only findings and errors).
+    #[arg(short, long, help_heading = OUTPUT_OPTIONS)]
+    pub quiet: bool,
+}
+
+impl Shared for QuietArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        global.quiet |= self.quiet;
+    }
+}
+
+/// `-v`: the commands that can say more.
+#[derive(Debug, Args, Default)]
+pub(crate) struct VerboseArg {
+    /// Print more (every file processed).
+    #[arg(short, long, conflicts_with = "quiet", help_heading = OUTPUT_OPTIONS)]
+    pub verbose: bool,
+}
+
+impl Shared for VerboseArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        global.verbose |= self.verbose;
+    }
+}
+
+/// `--threads`: the commands that read files on every core.
+#[derive(Debug, Args, Default)]
+pub(crate) struct ThreadsArg {
+    /// Worker threads (default: one per core; at most 4 per core and 256).
+    #[arg(long, value_name = "N", help_heading = RUN_OPTIONS)]
+    pub threads: Option<usize>,
+}
+
+impl Shared for ThreadsArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        if self.threads.is_some() {
+            global.threads = self.threads;
+        }
+    }
+}
+
+/// `--no-cache`: the commands that use the results cache.
+#[derive(Debug, Args, Default)]
+pub(crate) struct CacheArg {
+    /// Do not read or write the results cache.
+    #[arg(long, help_heading = RUN_OPTIONS)]
+    pub no_cache: bool,
+}
+
+impl Shared for CacheArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        global.no_cache |= self.no_cache;
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub(crate) enum ColorChoice {
+    #[default]
     Auto,
     Always,
     Never,

@@ -38,6 +38,12 @@ pub(crate) struct AddArgs {
     /// Limit for connecting, for the response head and for each pause in a body, e.g. `10s` [default: `[verify] timeout`, else 30s].
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
 }
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -59,14 +65,9 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
     for input in &args.urls {
         let url = match urldb_core::url::canonicalize_given(input) {
             Ok(u) => u,
-            // The message shows the URL with its control characters escaped.
-            Err(e @ urldb_core::url::UrlError::Control { .. }) => {
-                urldb_core::say!("error: {e}");
-                status = worse(status, ExitStatus::Error);
-                continue;
-            }
+            // The URL once, its control characters escaped.
             Err(e) => {
-                urldb_core::say!("error: {input}: {e}");
+                urldb_core::say!("error: {}", super::about_url(input, &e));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }

@@ -30,9 +30,12 @@ pub(crate) struct CheckArgs {
     pub format: crate::output::Format,
     #[command(flatten)]
     pub select: SelectArgs,
-    /// Count findings per rule.
+    /// Count findings per rule: the table instead of the findings.
     #[arg(long)]
     pub statistics: bool,
+    /// With --statistics: the findings too, before the table.
+    #[arg(long, requires = "statistics")]
+    pub show_findings: bool,
     /// Exit 0 even when there are findings.
     #[arg(long)]
     pub exit_zero: bool,
@@ -44,6 +47,18 @@ pub(crate) struct CheckArgs {
     /// Check only shard K of N (1-based): a deterministic split of the files for CI matrices.
     #[arg(long, value_name = "K/N", value_parser = super::parse_shard)]
     pub shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
+    #[command(flatten)]
+    pub verbose: crate::app::VerboseArg,
+    #[command(flatten)]
+    pub threads: crate::app::ThreadsArg,
+    #[command(flatten)]
+    pub cache: crate::app::CacheArg,
 }
 
 pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {
@@ -115,7 +130,7 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
             if let Err(not_written) = run.write(&file.path, &expected, &new) {
                 write_errors.push(FileError {
                     path: file.path.clone(),
-                    message: not_written.message(),
+                    message: not_written.message(&file.path),
                 });
             }
         }
@@ -123,7 +138,10 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     }
     let counts = Counts::of(&outcome.files);
     let result = (|| -> std::io::Result<()> {
-        output::write(&mut out, args.format, &outcome.files, ctx.color)?;
+        // As ruff: `--statistics` is the table alone.
+        if !args.statistics || args.show_findings {
+            output::write(&mut out, args.format, &outcome.files, ctx.color)?;
+        }
         if args.statistics {
             output::statistics(&mut out, &outcome.files)?;
         }
@@ -188,7 +206,7 @@ fn add_suppressions(
             }
             Err(not_written) => errors.push(FileError {
                 path: file.path.clone(),
-                message: not_written.message(),
+                message: not_written.message(&file.path),
             }),
         }
     }

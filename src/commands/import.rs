@@ -28,6 +28,12 @@ pub(crate) struct ImportArgs {
     /// Create `HOST.yaml` for hosts that no domain file knows.
     #[arg(long)]
     pub create_domain: bool,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
 }
 
 /// One record on its way in, with the line it came from.

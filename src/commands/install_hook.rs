@@ -104,7 +104,7 @@ fn script(
          cd \"$(git rev-parse --show-toplevel)\" || exit 2\n\
          {cd}\
          if ! command -v urldb >/dev/null 2>&1; then\n\
-         \x20   echo 'urldb pre-commit hook: urldb is not on PATH (cargo install urldb)' >&2\n\
+         \x20   echo 'urldb pre-commit hook: urldb is not on PATH; install it with pipx install urldb-cli (from the first release), or with cargo install --locked --path . in a clone of urldb (its docs/install.md has every way)' >&2\n\
          \x20   exit 2\n\
          fi\n\
          urldb{args} check --staged --format concise || exit $?\n\

@@ -58,6 +58,22 @@ pub(crate) fn print_errors(errors: &[FileError]) {
     }
 }
 
+/// A URL given on the command line that cannot be stored: `input: why`, or
+/// the reason alone when it quotes the input itself.
+pub(crate) fn about_url(input: &str, e: &urldb_core::url::UrlError) -> String {
+    if quotes_input(e) {
+        e.to_string()
+    } else {
+        format!("{}: {e}", urldb_core::text::escape(input))
+    }
+}
+
+/// The error quotes the URL it is about.
+pub(crate) fn quotes_input(e: &urldb_core::url::UrlError) -> bool {
+    use urldb_core::url::UrlError;
+    matches!(e, UrlError::NoHost { .. } | UrlError::Control { .. })
+}
+
 pub(crate) fn read_stdin() -> Result<Vec<u8>, CommandError> {
     let mut buf = Vec::new();
     std::io::stdin()
@@ -272,9 +288,15 @@ impl NotWritten {
     pub(crate) const UNSTAGED: &str = "not formatted: the working tree has unstaged changes to this \
         file (they are kept); stage them, or run `urldb fmt` on the file, and run again";
 
-    /// What to tell the user.
-    pub(crate) fn message(self) -> String {
-        self.to_string()
+    /// What to tell the user after the file's name, which the line that
+    /// shows it names already ([`print_errors`]); a write error names it
+    /// too, alone ([`urldb_store::write::WriteError`]).
+    pub(crate) fn message(self, path: &std::path::Path) -> String {
+        let message = self.to_string();
+        match message.strip_prefix(&format!("{}: ", path.display())) {
+            Some(rest) => rest.to_string(),
+            None => message,
+        }
     }
 }
 

@@ -80,6 +80,14 @@ pub(crate) struct VerifyArgs {
     /// What exits 1: any broken URL, or only newly broken ones (every one, without history); `blocked` adds URLs a bot wall answered. Comma-separated or repeated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "any")]
     pub fail_on: Vec<FailOnArg>,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
+    #[command(flatten)]
+    pub verbose: crate::app::VerboseArg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -185,9 +193,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     // Read before the URLs are fetched: a history that cannot be used
     // stops the run before it costs anything.
     let earlier = match args.history.as_deref() {
-        Some(path) => {
-            Some(history::History::read(path)?)
-        }
+        Some(path) => Some(history::History::read(path)?),
         None => None,
     };
     if let (Some(h), Some(path)) = (&earlier, &args.history) {

@@ -15,6 +15,7 @@ mod check;
 mod fmt;
 mod hostile;
 mod interchange;
+mod messages;
 mod project;
 mod server;
 mod urls;

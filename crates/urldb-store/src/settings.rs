@@ -29,11 +29,7 @@ pub enum SettingsError {
     BadExclude(#[from] BadExclude),
     /// The database directory does not exist, is not a directory, or
     /// cannot be resolved; named by `--db` or by `root` in `urldb.toml`.
-    #[error(
-        "{}{}",
-        .named_by.as_ref().map(|n| n.to_string()).unwrap_or_default(),
-        no_root(.root, *.not_a_directory, .named_by.is_none())
-    )]
+    #[error("{}", no_root(.root, *.not_a_directory, .named_by.as_ref()))]
     NoRoot {
         root: PathBuf,
         /// `root = ...` of this configuration file, or `None` for `--db`.
@@ -85,15 +81,30 @@ impl std::fmt::Display for RootKey {
     }
 }
 
-/// Why `root` is no database directory.
-fn no_root(root: &Path, not_a_directory: bool, from_db: bool) -> String {
-    let root = urldb_core::text::escape(&root.display().to_string()).into_owned();
-    match (not_a_directory, from_db) {
-        (true, true) => {
-            format!("--db `{root}` is not a directory (--db names the database directory)")
+/// Why `root` is no database directory, and who named it; the directory
+/// is named once (as written in the file, and as resolved when that
+/// differs).
+fn no_root(root: &Path, not_a_directory: bool, named_by: Option<&RootKey>) -> String {
+    let shown = |p: &Path| urldb_core::text::escape(&p.display().to_string()).into_owned();
+    match named_by {
+        None if not_a_directory => format!(
+            "--db `{}` is not a directory (--db names the database directory)",
+            shown(root)
+        ),
+        None => format!("database directory `{}` does not exist", shown(root)),
+        Some(key) => {
+            let what = if not_a_directory {
+                "not a directory"
+            } else {
+                "no such directory"
+            };
+            let resolved = if root == key.value {
+                String::new()
+            } else {
+                format!(" (`{}`)", shown(root))
+            };
+            format!("{key}{what}{resolved}")
         }
-        (true, false) => format!("`{root}` is not a directory"),
-        (false, _) => format!("database directory `{root}` does not exist"),
     }
 }
 
