@@ -9,7 +9,9 @@
 //! reference tool's PyYAML stops with a `UnicodeDecodeError`), so one stray
 //! byte makes the whole file unreadable for every other tool. urldb shows
 //! the file with the bad bytes replaced by `�`, but it never rewrites it:
-//! the replacement would silently change the data.
+//! the replacement would silently change the data. No other rule reports
+//! where the bad bytes are (their advice would be about `�`, a character
+//! the file does not hold); they speak once the file is UTF-8.
 //!
 //! ## Example
 //! ```yaml
