@@ -66,7 +66,7 @@ fn config_flag_and_db_flag_win() {
     let (_, status, err) = concise(dir.path(), &["check"]);
     assert_eq!(status, Some(2));
     assert!(
-        err.contains("database directory `missing` does not exist"),
+        err.contains("urldb.toml:1: root = \"missing\": no such directory"),
         "{err}"
     );
     let (out, status, _) = concise(

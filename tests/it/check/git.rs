@@ -280,7 +280,7 @@ fn unborn_head() {
     let out = repo.urldb(&["check", "--since", "HEAD"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("cannot resolve revision `HEAD`"),
+        stderr(&out).contains("no revision `HEAD` in the repository"),
         "{}",
         stderr(&out)
     );
@@ -376,7 +376,7 @@ fn since_checks_only_changed_files_but_cross_file_rules_see_all() {
 
     let out = repo.urldb(&["check", "--since", "no-such-rev"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("cannot resolve revision `no-such-rev`"));
+    assert!(stderr(&out).contains("no revision `no-such-rev` in the repository"));
 }
 
 #[test]
