@@ -413,7 +413,7 @@ pub struct Problem {
 
 /// `path:line:col: message`, a line each (the language server shows this).
 fn lines(path: &Path, text: &str, problems: &[Problem]) -> String {
-    let shown = crate::source::display_path(path);
+    let shown = crate::source::shown_path(path);
     let mut out = String::new();
     for (i, p) in problems.iter().enumerate() {
         if i > 0 {
@@ -469,15 +469,18 @@ fn render_one(path: &Path, text: &str, problem: &Problem, color: bool) -> String
         Some((head, rest)) => (head.to_string(), Some(format!("did you mean{rest}"))),
         None => (problem.message.clone(), None),
     };
+    // The file's lines as human output shows them (control characters
+    // visible), the span moved with them.
+    let (shown, span) = visible(text, span.clone());
     let mut diag = miette::MietteDiagnostic::new(headline.trim_end().to_string())
         .with_severity(miette::Severity::Error)
-        .with_label(miette::LabeledSpan::at(span.clone(), "here"));
+        .with_label(miette::LabeledSpan::at(span, "here"));
     if let Some(help) = help {
         diag = diag.with_help(help);
     }
     let report = miette::Report::new(diag).with_source_code(miette::NamedSource::new(
-        path.display().to_string(),
-        text.to_string(),
+        &*crate::text::escape(&path.display().to_string()),
+        shown,
     ));
     let theme = if color {
         miette::GraphicalTheme::unicode()
@@ -490,6 +493,33 @@ fn render_one(path: &Path, text: &str, problem: &Problem, color: bool) -> String
         return plain();
     }
     out
+}
+
+/// `text` with its control characters written visibly, as
+/// [`crate::text::escape`] does (line breaks kept), and `span` moved to the
+/// same characters.
+fn visible(text: &str, span: std::ops::Range<usize>) -> (String, std::ops::Range<usize>) {
+    let mut out = String::with_capacity(text.len());
+    let (mut start, mut end) = (None, None);
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if i == span.start {
+            start = Some(out.len());
+        }
+        if i == span.end {
+            end = Some(out.len());
+        }
+        let line_break =
+            c == '\n' || (c == '\r' && chars.peek().is_some_and(|&(_, next)| next == '\n'));
+        if line_break || !crate::text::needs_escape(c) {
+            out.push(c);
+        } else {
+            crate::text::push_escaped(&mut out, c);
+        }
+    }
+    let start = start.unwrap_or(out.len());
+    let end = end.unwrap_or(out.len()).max(start);
+    (out, start..end)
 }
 
 pub use crate::rules::settings::{DEFAULT_MAX_FILE_SIZE, LintSettings};
@@ -529,15 +559,15 @@ impl Config {
     pub fn parse(text: &str) -> Result<Config, Vec<Problem>> {
         let (table, syntax) = toml::de::DeTable::parse_recoverable(text);
         if !syntax.is_empty() {
-            let mut problems: Vec<Problem> = syntax
-                .iter()
-                .map(|e| Problem {
-                    message: e.message().trim_end().to_string(),
-                    span: e.span(),
-                })
-                .collect();
-            problems.sort_by_key(|p| p.span.as_ref().map_or(usize::MAX, |s| s.start));
-            return Err(problems);
+            return Err(reported(
+                syntax
+                    .iter()
+                    .map(|e| Problem {
+                        message: escaped_lines(e.message().trim_end()),
+                        span: e.span(),
+                    })
+                    .collect(),
+            ));
         }
         let mut table = table.into_inner();
         let mut problems = Vec::new();
@@ -552,20 +582,19 @@ impl Config {
                     message: in_user_words(&[], "", e.message()),
                     span: e.span(),
                 });
-                return Err(problems);
+                return Err(reported(problems));
             }
         };
         for invalid in config.validate() {
             // Point at the offending value: the first place its text appears.
             let span = text.find(&invalid.at).map(|at| at..at + invalid.at.len());
             problems.push(Problem {
-                message: invalid.message,
+                message: escaped_lines(&invalid.message),
                 span,
             });
         }
         if !problems.is_empty() {
-            problems.sort_by_key(|p| p.span.as_ref().map_or(usize::MAX, |s| s.start));
-            return Err(problems);
+            return Err(reported(problems));
         }
         config.root_line = root_line(text);
         Ok(config)
@@ -734,6 +763,37 @@ type Table<'i> = toml::de::DeTable<'i>;
 type Key<'i> = toml::Spanned<toml::de::DeString<'i>>;
 type Value<'i> = toml::Spanned<toml::de::DeValue<'i>>;
 
+/// The most problems said of one file; the rest are counted (a file of
+/// mistakes cannot flood the log: `docs/security.md`, "Budgets").
+pub const MAX_PROBLEMS: usize = 20;
+
+/// `problems` in the order of the file, at most [`MAX_PROBLEMS`] of them
+/// and a count of the rest.
+fn reported(mut problems: Vec<Problem>) -> Vec<Problem> {
+    problems.sort_by_key(|p| p.span.as_ref().map_or(usize::MAX, |s| s.start));
+    if problems.len() > MAX_PROBLEMS {
+        let more = problems.len() - MAX_PROBLEMS;
+        problems.truncate(MAX_PROBLEMS);
+        problems.push(Problem {
+            message: format!(
+                "and {more} more problem{} in this file",
+                if more == 1 { "" } else { "s" }
+            ),
+            span: None,
+        });
+    }
+    problems
+}
+
+/// `text` escaped line by line: what the file put in a message shows its
+/// control characters visibly, and the message's own line breaks stay.
+fn escaped_lines(text: &str) -> String {
+    text.split('\n')
+        .map(|line| crate::text::escape(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// How deep sections are read key by key (`[verify.domains."HOST"]` is 3).
 const PRUNE_DEPTH: usize = 3;
 
@@ -764,7 +824,7 @@ fn prune<'i>(table: &mut Table<'i>, path: &mut Vec<Key<'i>>, problems: &mut Vec<
                 // serde reads a struct from a sequence too, and then
                 // speaks of the first table's first key.
                 dotted.push(key.get_ref());
-                let name = dotted.join(".");
+                let name = crate::text::escape(&dotted.join(".")).into_owned();
                 format!("{name}: `[[{name}]]` is an array of tables; write `[{name}]`, one table")
             } else {
                 in_user_words(&dotted, key.get_ref(), e.message())
@@ -815,8 +875,15 @@ fn read_alone(path: &[Key<'_>], key: &Key<'_>, value: &Value<'_>) -> Result<(), 
 /// the key a message is about in front (`verify.concurrency: ...`), and
 /// the nearest name when a key or a value is unknown (`did you mean`).
 fn in_user_words(section: &[&str], key: &str, message: &str) -> String {
-    let mut dotted: Vec<&str> = section.to_vec();
-    dotted.push(key);
+    // Keys and values are the file's: escaped (`crate::text::escape`).
+    let message = &*crate::text::escape(message);
+    let section: Vec<String> = section
+        .iter()
+        .map(|k| crate::text::escape(k).into_owned())
+        .collect();
+    let key = crate::text::escape(key);
+    let mut dotted: Vec<&str> = section.iter().map(String::as_str).collect();
+    dotted.push(&key);
     let name = dotted.join(".");
     let prefix = if name.is_empty() {
         String::new()

@@ -386,3 +386,37 @@ fn a_directory_named_urldb_toml_is_an_error() {
         "{err}"
     );
 }
+
+/// A `urldb.toml` written to fool its reader: every mistake of a file of
+/// thousands is not printed (the first 20, then a count), and the keys,
+/// values and lines a report quotes show their control characters
+/// escaped, as any human output of urldb (`docs/security.md`).
+#[test]
+fn a_hostile_configuration_neither_floods_nor_forges_the_log() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "example.com.yaml", CLEAN);
+    // A raw ESC is a syntax error; the line shown escapes it.
+    write(dir.path(), "urldb.toml", "root = \"\u{1b}]0;owned\u{7}\"\n");
+    let out = run_in(dir.path(), &["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err}");
+    assert!(err.contains("root = \"\\x1b]0;owned\\x07\""), "{err}");
+    // Thousands of unknown keys holding ESC (a TOML escape): 20 said.
+    let mut toml = String::from("[lint]\n");
+    for i in 0..3000 {
+        toml.push_str(&format!("\"k{i}\\u001b[31m\" = 1\n"));
+    }
+    write(dir.path(), "urldb.toml", &toml);
+    let out = run_in(dir.path(), &["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !err.chars().any(|c| c.is_control() && c != '\n'),
+        "a raw control character in\n{err}"
+    );
+    assert!(err.contains("unknown key `k0\\x1b[31m` in [lint]"), "{err}");
+    assert_eq!(err.matches("  × ").count(), 20, "{err}");
+    assert!(err.contains("and 2980 more problems in this file"), "{err}");
+    assert!(err.len() < 20_000, "{} bytes", err.len());
+}
