@@ -65,7 +65,7 @@ pub(crate) enum CommandError {
     UnknownDomain(#[from] urldb_store::listing::UnknownDomain),
     #[error(
         "--domain {}{source}",
-        if crate::commands::quotes_input(.source) {
+        if quotes_input(.source) {
             String::new()
         } else {
             format!("`{}`: ", urldb_core::text::escape(.given))
@@ -140,6 +140,22 @@ pub(crate) enum CommandError {
     /// head -1`) is how a reader says it has seen enough: not an error.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
+}
+
+/// A URL given on the command line that cannot be stored: `input: why`, or
+/// the reason alone when it quotes the input itself.
+pub(crate) fn about_url(input: &str, e: &urldb_core::url::UrlError) -> String {
+    if quotes_input(e) {
+        e.to_string()
+    } else {
+        format!("{}: {e}", urldb_core::text::escape(input))
+    }
+}
+
+/// The error quotes the URL it is about.
+pub(crate) fn quotes_input(e: &urldb_core::url::UrlError) -> bool {
+    use urldb_core::url::UrlError;
+    matches!(e, UrlError::NoHost { .. } | UrlError::Control { .. })
 }
 
 impl CommandError {

@@ -58,22 +58,6 @@ pub(crate) fn print_errors(errors: &[FileError]) {
     }
 }
 
-/// A URL given on the command line that cannot be stored: `input: why`, or
-/// the reason alone when it quotes the input itself.
-pub(crate) fn about_url(input: &str, e: &urldb_core::url::UrlError) -> String {
-    if quotes_input(e) {
-        e.to_string()
-    } else {
-        format!("{}: {e}", urldb_core::text::escape(input))
-    }
-}
-
-/// The error quotes the URL it is about.
-pub(crate) fn quotes_input(e: &urldb_core::url::UrlError) -> bool {
-    use urldb_core::url::UrlError;
-    matches!(e, UrlError::NoHost { .. } | UrlError::Control { .. })
-}
-
 pub(crate) fn read_stdin() -> Result<Vec<u8>, CommandError> {
     let mut buf = Vec::new();
     std::io::stdin()

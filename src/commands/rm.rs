@@ -32,7 +32,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
             Ok(u) => u,
             // The URL once, its control characters escaped.
             Err(e) => {
-                urldb_core::say!("error: {}", super::about_url(input, &e));
+                urldb_core::say!("error: {}", crate::app::about_url(input, &e));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
