@@ -26,24 +26,143 @@ pub(crate) enum ExitStatus {
 }
 
 /// Why a command stopped short (exit 2). Findings, files to reformat and
-/// broken URLs are not errors: they are [`ExitStatus::Failure`].
+/// broken URLs are not errors: they are [`ExitStatus::Failure`]. Each
+/// variant adds its context once to the error it wraps, whose message is
+/// whole (`docs/output.md`, "Error messages"); [`exit_status`] prints it.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CommandError {
-    /// The command line or the configuration asks for something that
-    /// cannot be done; the message says what instead.
-    #[error("{0}")]
-    Usage(String),
-    /// `urldb.toml` could not be read or is invalid: its report, complete
-    /// (rendered with the place in the file).
-    #[error("{0}")]
-    Config(String),
-    /// A file, the repository, standard input or the network failed.
-    #[error("{0}")]
-    Failed(String),
+    /// `urldb.toml`, the database directory or the rule selection.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// `urldb.toml` is invalid: its report, rendered with the places in the
+    /// file (in colour when asked).
+    #[error("{error}")]
+    Config {
+        error: urldb_core::config::ConfigError,
+        color: bool,
+    },
+    #[error("cannot read the current directory: {0}")]
+    CurrentDir(#[source] std::io::Error),
+    #[error("--threads: {0}")]
+    Threads(#[source] rayon::ThreadPoolBuildError),
+    #[error(transparent)]
+    UnknownRule(#[from] urldb_core::selection::UnknownRule),
+    #[error(transparent)]
+    Exclude(#[from] urldb_core::config::BadExclude),
+    #[error(transparent)]
+    Size(#[from] urldb_core::config::NotASize),
+    /// `--timeout` or `[verify] timeout`.
+    #[error("timeout: `{}` is not a duration (try \"10s\" or \"500ms\")", urldb_core::text::escape(.0))]
+    NotADuration(String),
+    /// A value that is at least 1: `--per-host`, `--history-keep`, the
+    /// concurrency.
+    #[error("{0} must be at least 1")]
+    Zero(&'static str),
+    #[error("--max-body: `{}` is not a size (try \"100 MiB\")", urldb_core::text::escape(.0))]
+    MaxBody(String),
+    /// `--domain` or `--map` names a domain the database does not.
+    #[error(transparent)]
+    UnknownDomain(#[from] urldb_store::listing::UnknownDomain),
+    #[error(
+        "--domain {}{source}",
+        if quotes_input(.source) {
+            String::new()
+        } else {
+            format!("`{}`: ", urldb_core::text::escape(.given))
+        }
+    )]
+    DomainArg {
+        given: String,
+        source: urldb_core::url::UrlError,
+    },
+    #[error(transparent)]
+    Git(#[from] urldb_store::git::GitError),
+    /// `init`: where the database is, or what is already there.
+    #[error(transparent)]
+    Init(#[from] urldb_store::adopt::InitError),
+    #[error("cannot read standard input: {0}")]
+    Stdin(#[source] std::io::Error),
+    #[error(transparent)]
+    Write(#[from] urldb_store::write::WriteError),
+    /// `check --add-suppressions` could not write some files (each said).
+    #[error("some suppressions were not written")]
+    SuppressionsNotWritten,
+    /// A file a command reads besides the database (`import`, `report`).
+    #[error("cannot read {}: {source}", urldb_core::source::shown_path(.path))]
+    Input {
+        path: PathBuf,
+        source: urldb_store::read::ReadError,
+    },
+    #[error("{}: not UTF-8 text", urldb_core::source::shown_path(.0))]
+    NotText(PathBuf),
+    #[error(
+        "{}: not the output of `urldb verify --format json`: {source}",
+        urldb_core::source::shown_path(.path)
+    )]
+    NotResults {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error(transparent)]
+    History(#[from] urldb_verify::history::HistoryError),
+    #[error(transparent)]
+    Exceptions(#[from] urldb_verify::exceptions::ExceptionError),
+    /// `URLDB_ALLOW_ENV` (the Action's `allow-env`) is not text.
+    #[error("URLDB_ALLOW_ENV: not UTF-8 text")]
+    AllowEnvNotText,
+    /// `URLDB_ALLOW_ENV` names something no variable can be called (the
+    /// reason, already escaped).
+    #[error("URLDB_ALLOW_ENV: {0}")]
+    AllowEnv(String),
+    /// A directory or file urldb makes (`init`, `install-hook`).
+    #[error("{}: {source}", urldb_core::source::shown_path(.path))]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// `install-hook`: the hook is someone else's.
+    #[error(
+        "{} exists and was not installed by urldb; not replaced (run `urldb install-hook \
+         --force` to replace it; the old hook is kept as a backup)",
+        urldb_core::source::shown_path(.0)
+    )]
+    ForeignHook(PathBuf),
+    #[error(
+        "run `urldb install-hook` inside the repository's work tree ({})",
+        urldb_core::source::shown_path(.0)
+    )]
+    OutsideWorkTree(PathBuf),
+    #[error("no manual page `urldb-{name}` (there are: {pages})")]
+    NoManPage { name: String, pages: String },
+    #[error(
+        "URLDB_FORMAT: `{}` is not a format (full, concise, json, github, junit, sarif)",
+        urldb_core::text::escape(.0)
+    )]
+    BadFormatVariable(String),
+    #[error("--quiet and --verbose cannot be used together")]
+    QuietAndVerbose,
+    #[error("urldb server: {0}")]
+    Server(#[from] urldb_server::ServerError),
     /// Standard output could not be written. A closed pipe (`urldb ls |
     /// head -1`) is how a reader says it has seen enough: not an error.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
+}
+
+/// A URL given on the command line that cannot be stored: `input: why`, or
+/// the reason alone when it quotes the input itself.
+pub(crate) fn about_url(input: &str, e: &urldb_core::url::UrlError) -> String {
+    if quotes_input(e) {
+        e.to_string()
+    } else {
+        format!("{}: {e}", urldb_core::text::escape(input))
+    }
+}
+
+/// The error quotes the URL it is about.
+pub(crate) fn quotes_input(e: &urldb_core::url::UrlError) -> bool {
+    use urldb_core::url::UrlError;
+    matches!(e, UrlError::NoHost { .. } | UrlError::Control { .. })
 }
 
 impl CommandError {
@@ -54,52 +173,188 @@ impl CommandError {
 
 /// The one place a command's result becomes the exit status: an error is
 /// printed once, to stderr, and is exit 2; a closed output pipe is a quiet
-/// success, as in ripgrep.
+/// success, as in ripgrep. The message is whole: no caller adds to it.
 pub(crate) fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatus {
     match result {
         Ok(status) => status,
         Err(e) if e.is_closed_pipe() => ExitStatus::Success,
-        Err(CommandError::Config(report)) => {
-            urldb_core::say!("{}", report.trim_end());
+        Err(CommandError::Config { error, color }) => {
+            urldb_core::say!("{}", error.render(color).trim_end());
             ExitStatus::Error
         }
         Err(e) => {
-            urldb_core::say!("error: {}", e.to_string().trim_end());
+            urldb_core::say!(
+                "error: {}",
+                urldb_core::text::escape(e.to_string().trim_end())
+            );
             ExitStatus::Error
         }
     }
 }
 
-#[derive(Debug, Args)]
+/// The help headings of the options several commands share, as cargo and
+/// uv group theirs: each command lists the ones that act in it, under
+/// these headings (`docs/guide.md`, "Options shared by several commands").
+pub(crate) const DATABASE_OPTIONS: &str = "Database options";
+pub(crate) const OUTPUT_OPTIONS: &str = "Output options";
+pub(crate) const RUN_OPTIONS: &str = "Run options";
+
+/// The shared options, given before the command (`urldb --db DIR check`)
+/// or after it (`urldb check --db DIR`), which wins. Before it they are
+/// taken by every command and used by those they act in; after it, each
+/// command offers only its own.
+#[derive(Debug, Args, Default)]
 pub(crate) struct GlobalArgs {
     /// The database directory (default: `root` in urldb.toml, else the current directory).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = DATABASE_OPTIONS)]
     pub db: Option<PathBuf>,
     /// The configuration file (default: urldb.toml, found upward from the current directory).
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = DATABASE_OPTIONS)]
     pub config: Option<PathBuf>,
     /// Read urldb.toml through git from this revision (a pull request's base), not from the working tree; the data is still the working tree's.
-    #[arg(long, global = true, value_name = "REV", env = "URLDB_CONFIG_FROM")]
+    #[arg(long, value_name = "REV", env = "URLDB_CONFIG_FROM", help_heading = DATABASE_OPTIONS)]
     pub config_from: Option<String>,
     /// When to use colors.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, help_heading = OUTPUT_OPTIONS)]
     pub color: ColorChoice,
     /// Print less (only findings and errors).
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(short, long, conflicts_with = "verbose", help_heading = OUTPUT_OPTIONS)]
     pub quiet: bool,
     /// Print more (every file processed).
-    #[arg(short, long, global = true)]
+    #[arg(short, long, help_heading = OUTPUT_OPTIONS)]
     pub verbose: bool,
     /// Worker threads (default: one per core; at most 4 per core and 256).
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = RUN_OPTIONS)]
     pub threads: Option<usize>,
     /// Do not read or write the results cache.
-    #[arg(long, global = true)]
+    #[arg(long, help_heading = RUN_OPTIONS)]
     pub no_cache: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+impl GlobalArgs {
+    /// The options given before the command with the command's own on top.
+    pub(crate) fn with(mut self, own: &[&dyn Shared]) -> Result<GlobalArgs, CommandError> {
+        for options in own {
+            options.apply(&mut self);
+        }
+        if self.quiet && self.verbose {
+            return Err(CommandError::QuietAndVerbose);
+        }
+        Ok(self)
+    }
+}
+
+/// A group of shared options a command offers.
+pub(crate) trait Shared {
+    /// Put what was given on top of `global`.
+    fn apply(&self, global: &mut GlobalArgs);
+}
+
+/// `--db` and `--config`: the commands that read a database.
+#[derive(Debug, Args, Default)]
+pub(crate) struct DbArgs {
+    /// The database directory (default: `root` in urldb.toml, else the current directory).
+    #[arg(long, value_name = "DIR", help_heading = DATABASE_OPTIONS)]
+    pub db: Option<PathBuf>,
+    /// The configuration file (default: urldb.toml, found upward from the current directory).
+    #[arg(long, value_name = "FILE", help_heading = DATABASE_OPTIONS)]
+    pub config: Option<PathBuf>,
+    /// Read urldb.toml through git from this revision (a pull request's base), not from the working tree; the data is still the working tree's [env: URLDB_CONFIG_FROM].
+    #[arg(long, value_name = "REV", help_heading = DATABASE_OPTIONS)]
+    pub config_from: Option<String>,
+}
+
+impl Shared for DbArgs {
+    fn apply(&self, global: &mut GlobalArgs) {
+        if self.db.is_some() {
+            global.db.clone_from(&self.db);
+        }
+        if self.config.is_some() {
+            global.config.clone_from(&self.config);
+        }
+        if self.config_from.is_some() {
+            global.config_from.clone_from(&self.config_from);
+        }
+    }
+}
+
+/// `--color`: the commands that colour their output or their errors.
+#[derive(Debug, Args, Default)]
+pub(crate) struct ColorArg {
+    /// When to use colors [default: auto].
+    #[arg(long, value_enum, help_heading = OUTPUT_OPTIONS)]
+    pub color: Option<ColorChoice>,
+}
+
+impl Shared for ColorArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        if let Some(color) = self.color {
+            global.color = color;
+        }
+    }
+}
+
+/// `-q`: the commands that say more than their results.
+#[derive(Debug, Args, Default)]
+pub(crate) struct QuietArg {
+    /// Print less (only findings and errors).
+    #[arg(short, long, help_heading = OUTPUT_OPTIONS)]
+    pub quiet: bool,
+}
+
+impl Shared for QuietArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        global.quiet |= self.quiet;
+    }
+}
+
+/// `-v`: the commands that can say more.
+#[derive(Debug, Args, Default)]
+pub(crate) struct VerboseArg {
+    /// Print more (every file processed).
+    #[arg(short, long, conflicts_with = "quiet", help_heading = OUTPUT_OPTIONS)]
+    pub verbose: bool,
+}
+
+impl Shared for VerboseArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        global.verbose |= self.verbose;
+    }
+}
+
+/// `--threads`: the commands that read files on every core.
+#[derive(Debug, Args, Default)]
+pub(crate) struct ThreadsArg {
+    /// Worker threads (default: one per core; at most 4 per core and 256).
+    #[arg(long, value_name = "N", help_heading = RUN_OPTIONS)]
+    pub threads: Option<usize>,
+}
+
+impl Shared for ThreadsArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        if self.threads.is_some() {
+            global.threads = self.threads;
+        }
+    }
+}
+
+/// `--no-cache`: the commands that use the results cache.
+#[derive(Debug, Args, Default)]
+pub(crate) struct CacheArg {
+    /// Do not read or write the results cache.
+    #[arg(long, help_heading = RUN_OPTIONS)]
+    pub no_cache: bool,
+}
+
+impl Shared for CacheArg {
+    fn apply(&self, global: &mut GlobalArgs) {
+        global.no_cache |= self.no_cache;
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub(crate) enum ColorChoice {
+    #[default]
     Auto,
     Always,
     Never,
@@ -148,8 +403,7 @@ impl Context {
                     && urldb_core::gate::stdout_is_terminal()
             }
         };
-        let cwd = std::env::current_dir()
-            .map_err(|e| CommandError::Failed(format!("cannot read the current directory: {e}")))?;
+        let cwd = std::env::current_dir().map_err(CommandError::CurrentDir)?;
         let (db, config) = (global.db.as_deref(), global.config.as_deref());
         // `URLDB_CONFIG_FROM=` (empty, as the Action leaves it outside
         // pull requests) is no revision.
@@ -159,14 +413,8 @@ impl Context {
             None => Settings::resolve(&cwd, db, config),
         }
         .map_err(|e| match e {
-            SettingsError::Config(e) => CommandError::Config(e.render(color)),
-            SettingsError::RootOutside { .. } => CommandError::Config(format!("error: {e}")),
-            SettingsError::NoRoot(_)
-            | SettingsError::UnknownRule(_)
-            | SettingsError::BadExclude(_)
-            | SettingsError::Git(_)
-            | SettingsError::NotAtRevision { .. }
-            | SettingsError::Ambiguous { .. } => CommandError::Usage(e.to_string()),
+            SettingsError::Config(error) => CommandError::Config { error, color },
+            e => CommandError::Settings(e),
         })?;
         // Said when it matters: the working tree has a configuration that
         // this run does not read.
@@ -185,7 +433,7 @@ impl Context {
         }
         let members = settings
             .members()
-            .map_err(|e| CommandError::Usage(e.to_string()))?;
+            ?;
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
             if n < asked {
@@ -197,7 +445,7 @@ impl Context {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
                 .build_global()
-                .map_err(|e| CommandError::Failed(format!("--threads: {e}")))?;
+                .map_err(CommandError::Threads)?;
         }
         // What urldb.toml asks that is not done (a gate finding turned off).
         if let Some(path) = &settings.config_path {
@@ -276,8 +524,7 @@ impl Context {
             extend_select: s.extend_select.clone(),
             ignore: s.ignore.clone(),
         });
-        let mut options = urldb_store::settings::lint_options(&self.config, overrides.as_ref())
-            .map_err(|e| CommandError::Usage(e.to_string()))?;
+        let mut options = urldb_store::settings::lint_options(&self.config, overrides.as_ref())?;
         urldb_store::settings::with_root(&mut options, &self.root);
         Ok(options)
     }
@@ -300,11 +547,8 @@ pub(crate) fn timeout(
     default: std::time::Duration,
 ) -> Result<std::time::Duration, CommandError> {
     match given.or(config.verify.timeout.as_deref()) {
-        Some(text) => urldb_core::config::parse_duration(text).ok_or_else(|| {
-            CommandError::Usage(format!(
-                "timeout: `{text}` is not a duration (try \"10s\" or \"500ms\")"
-            ))
-        }),
+        Some(text) => urldb_core::config::parse_duration(text)
+            .ok_or_else(|| CommandError::NotADuration(text.to_string())),
         None => Ok(default),
     }
 }

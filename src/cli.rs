@@ -2,9 +2,11 @@
 //! arguments of each command live beside it in `commands/`, what every run
 //! shares in [`crate::app`].
 
+use std::path::PathBuf;
+
 use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::app::{ExitStatus, GlobalArgs, exit_status, with_context};
+use crate::app::{ExitStatus, GlobalArgs, Shared, exit_status, with_context};
 use crate::commands::check::CheckArgs;
 use crate::commands::fmt::FmtArgs;
 
@@ -12,7 +14,9 @@ use crate::commands::fmt::FmtArgs;
 #[command(
     name = "urldb",
     version,
-    about = "Lint, format and maintain a URL database kept in git"
+    about = "Lint, format and maintain a URL database kept in git",
+    after_help = "The options above may also follow the command; `urldb COMMAND --help` \
+                  lists those that act in it."
 )]
 pub(crate) struct Cli {
     #[command(flatten)]
@@ -56,54 +60,99 @@ pub(crate) enum Command {
         /// Replace a pre-commit hook urldb did not install (it is kept as a backup).
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        db: crate::app::DbArgs,
+        #[command(flatten)]
+        color: crate::app::ColorArg,
+        #[command(flatten)]
+        quiet: crate::app::QuietArg,
     },
     /// Print a shell completion script.
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff).
-    Man,
+    /// Print a man page (roff): urldb's, or one command's (`urldb man check`).
+    Man {
+        /// The command whose page to print (default: urldb's own page).
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+        /// Write every page (`urldb.1`, `urldb-check.1`, ...) into DIR instead.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        dir: Option<PathBuf>,
+    },
     /// Run the language server (LSP over stdin and stdout) for editors.
-    Server,
+    Server {
+        /// The configuration file (default: urldb.toml, found upward from each file).
+        #[arg(long, value_name = "FILE", help_heading = crate::app::DATABASE_OPTIONS)]
+        config: Option<PathBuf>,
+    },
 }
 
 /// Run the command; its result becomes the exit status in one place
-/// ([`exit_status`]).
+/// ([`exit_status`]). The shared options given after the command are put
+/// on those given before it.
 pub(crate) fn run(cli: Cli) -> ExitStatus {
+    let global = cli.global;
     exit_status(match cli.command {
         Command::Rules => crate::commands::rules::list(),
         Command::Rule { code } => crate::commands::rules::show(&code),
-        Command::Init(args) => crate::commands::init::run(&args, cli.global.quiet),
+        Command::Init(args) => global
+            .with(&[&args.quiet])
+            .and_then(|g| crate::commands::init::run(&args, g.quiet)),
         Command::Completions { shell } => {
             crate::commands::completions::completions(shell, Cli::command())
         }
-        Command::Man => crate::commands::completions::man(Cli::command()),
-        Command::Report(args) => crate::commands::report::run(&args, cli.global.quiet),
-        Command::Server => crate::commands::server::run(cli.global.config.as_deref()),
-        Command::InstallHook { force } => with_context(&cli.global, |ctx| {
-            crate::commands::install_hook::run(ctx, force, &cli.global)
+        Command::Man { command, dir } => {
+            crate::commands::completions::man(Cli::command(), command.as_deref(), dir.as_deref())
+        }
+        Command::Report(args) => global
+            .with(&[&args.quiet])
+            .and_then(|g| crate::commands::report::run(&args, g.quiet)),
+        Command::Server { config } => {
+            let config = config.or(global.config);
+            crate::commands::server::run(config.as_deref())
+        }
+        Command::InstallHook {
+            force,
+            db,
+            color,
+            quiet,
+        } => global.with(&[&db, &color, &quiet]).and_then(|g| {
+            with_context(&g, |ctx| crate::commands::install_hook::run(ctx, force, &g))
         }),
         Command::Check(args) => {
-            with_context(&cli.global, |ctx| crate::commands::check::run(ctx, &args))
+            let own = [&args.db as &dyn Shared, &args.color, &args.quiet];
+            let rest = [&args.verbose as &dyn Shared, &args.threads, &args.cache];
+            global
+                .with(&[own, rest].concat())
+                .and_then(|g| with_context(&g, |ctx| crate::commands::check::run(ctx, &args)))
         }
         Command::Fmt(args) => {
-            with_context(&cli.global, |ctx| crate::commands::fmt::run(ctx, &args))
+            let own = [&args.db as &dyn Shared, &args.color, &args.quiet];
+            let rest = [&args.verbose as &dyn Shared, &args.threads, &args.cache];
+            global
+                .with(&[own, rest].concat())
+                .and_then(|g| with_context(&g, |ctx| crate::commands::fmt::run(ctx, &args)))
         }
-        Command::Add(args) => {
-            with_context(&cli.global, |ctx| crate::commands::add::run(ctx, &args))
-        }
-        Command::Rm(args) => with_context(&cli.global, |ctx| crate::commands::rm::run(ctx, &args)),
-        Command::Ls(args) => with_context(&cli.global, |ctx| crate::commands::ls::run(ctx, &args)),
-        Command::Verify(args) => {
-            with_context(&cli.global, |ctx| crate::commands::verify::run(ctx, &args))
-        }
-        Command::Import(args) => {
-            with_context(&cli.global, |ctx| crate::commands::import::run(ctx, &args))
-        }
-        Command::Export(args) => {
-            with_context(&cli.global, |ctx| crate::commands::export::run(ctx, &args))
-        }
+        Command::Add(args) => global
+            .with(&[&args.db, &args.color, &args.quiet])
+            .and_then(|g| with_context(&g, |ctx| crate::commands::add::run(ctx, &args))),
+        Command::Rm(args) => global
+            .with(&[&args.db, &args.color, &args.quiet])
+            .and_then(|g| with_context(&g, |ctx| crate::commands::rm::run(ctx, &args))),
+        Command::Ls(args) => global
+            .with(&[&args.db, &args.color, &args.quiet, &args.threads])
+            .and_then(|g| with_context(&g, |ctx| crate::commands::ls::run(ctx, &args))),
+        Command::Verify(args) => global
+            .with(&[&args.db, &args.color, &args.quiet, &args.verbose])
+            .and_then(|g| with_context(&g, |ctx| crate::commands::verify::run(ctx, &args))),
+        Command::Import(args) => global
+            .with(&[&args.db, &args.color, &args.quiet])
+            .and_then(|g| with_context(&g, |ctx| crate::commands::import::run(ctx, &args))),
+        Command::Export(args) => global
+            .with(&[&args.db, &args.color, &args.quiet, &args.threads])
+            .and_then(|g| with_context(&g, |ctx| crate::commands::export::run(ctx, &args))),
     })
 }
 

@@ -38,6 +38,12 @@ pub(crate) struct AddArgs {
     /// Limit for connecting, for the response head and for each pause in a body, e.g. `10s` [default: `[verify] timeout`, else 30s].
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
 }
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -59,14 +65,9 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
     for input in &args.urls {
         let url = match urldb_core::url::canonicalize_given(input) {
             Ok(u) => u,
-            // The message shows the URL with its control characters escaped.
-            Err(e @ urldb_core::url::UrlError::Control { .. }) => {
-                urldb_core::say!("error: {e}");
-                status = worse(status, ExitStatus::Error);
-                continue;
-            }
+            // The URL once, its control characters escaped.
             Err(e) => {
-                urldb_core::say!("error: {input}: {e}");
+                urldb_core::say!("error: {}", crate::app::about_url(input, &e));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
@@ -101,11 +102,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
         .flat_map(|d| std::iter::once(d.name.clone()).chain(d.cnames.iter().cloned()))
         .chain(pending.iter().map(|p| p.url.host.clone()))
         .collect();
-    if let Err(message) =
-        urldb_store::listing::require_known("--map", args.map.iter().map(|(d, _)| d), &named)
-    {
-        return Err(CommandError::Usage(message.to_string()));
-    }
+    urldb_store::listing::require_known("--map", args.map.iter().map(|(d, _)| d), &named)?;
     let client = (args.content_type.is_none() || args.static_).then(|| {
         Client::new(ClientOptions {
             timeout,
@@ -224,8 +221,10 @@ fn probe(
         .and_then(|t| t.scheme.clone())
         .unwrap_or_else(|| item.url.scheme.to_string());
     let authority = target.map_or(item.url.host.as_str(), |t| t.authority.as_str());
-    let (fetch_url, _) =
-        plan::build_url(&scheme, authority, &item.path).map_err(|e| ProbeError(e.to_string()))?;
+    let (fetch_url, _) = plan::build_url(&scheme, authority, &item.path)?;
+    // Named in a message only when `--map` sent the request elsewhere: the
+    // URL itself is the message's subject already.
+    let asked = target.map(|_| fetch_url.clone());
     let mode = if args.static_ {
         BodyMode::Digest
     } else {
@@ -253,13 +252,10 @@ fn probe(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let response = response.map_err(|e| {
-        ProbeError(match e {
-            FetchError::Timeout(what) => {
-                format!("{fetch_url}: timed out ({what}); try a longer --timeout")
-            }
-            e => format!("{fetch_url}: {e}"),
-        })
+    let response = response.map_err(|source| ProbeError::Fetch {
+        asked: asked.clone(),
+        source,
+        static_: args.static_,
     })?;
     let status = response.status;
     if (300..400).contains(&status) {
@@ -285,30 +281,66 @@ fn probe(
         return Ok((content_type, None));
     }
     if !(200..300).contains(&status) {
-        return Err(ProbeError(format!(
-            "{fetch_url} answers HTTP {status}; not added"
-        )));
+        return Err(ProbeError::Status { asked, status });
     }
     let content_type = match &args.content_type {
         Some(t) => t.clone(),
         None => match response.content_type.as_deref().map(media_type) {
             Some(t) if !t.is_empty() => t,
-            _ => {
-                return Err(ProbeError(format!(
-                    "{fetch_url} sends no Content-Type; give one with --content-type"
-                )));
-            }
+            _ => return Err(ProbeError::NoContentType { asked }),
         },
     };
     let digest = response.body.map(|d| (d.length, d.sha256_hex));
     Ok((content_type, digest))
 }
 
-/// Why one URL could not be probed: reported for that URL, and the others
-/// go on.
+/// Why one URL could not be probed: reported for that URL (its subject,
+/// named once by the caller), and the others go on. `asked`: the URL
+/// requested instead, when `--map` sent it elsewhere.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-struct ProbeError(String);
+enum ProbeError {
+    #[error(transparent)]
+    Url(#[from] plan::UrlError),
+    #[error("{}{source}; {}", via(.asked), fetch_hint(.source, *.static_))]
+    Fetch {
+        asked: Option<String>,
+        source: FetchError,
+        static_: bool,
+    },
+    #[error("{}the server answers HTTP {status}; not added", via(.asked))]
+    Status { asked: Option<String>, status: u16 },
+    #[error(
+        "{}the server sends no Content-Type; give one with --content-type",
+        via(.asked)
+    )]
+    NoContentType { asked: Option<String> },
+}
+
+/// `URL (from --map): ` when the request went elsewhere.
+fn via(asked: &Option<String>) -> String {
+    asked
+        .as_deref()
+        .map(|url| format!("{} (from --map): ", urldb_core::text::escape(url)))
+        .unwrap_or_default()
+}
+
+/// What to do when the server could not be asked. Without `--static`,
+/// `--content-type` adds the record with no request at all (offline, or a
+/// host that is not up yet).
+fn fetch_hint(error: &FetchError, static_: bool) -> &'static str {
+    match (error, static_) {
+        (FetchError::Timeout(_), false) => {
+            "try a longer --timeout, or give the content type with --content-type \
+             to add it without asking the server"
+        }
+        (FetchError::Timeout(_), true) => "try a longer --timeout",
+        (_, false) => {
+            "to add it without asking the server, give its content type with \
+             --content-type (e.g. --content-type text/html)"
+        }
+        (_, true) => "--static reads the body from the server, which must answer",
+    }
+}
 
 /// The media type of a Content-Type header: parameters dropped, type and
 /// subtype lowercase (they are case-insensitive, and the format wants them

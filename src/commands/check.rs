@@ -39,9 +39,12 @@ pub(crate) struct CheckArgs {
     pub format: crate::output::Format,
     #[command(flatten)]
     pub select: SelectArgs,
-    /// Count findings per rule.
+    /// Count findings per rule: the table instead of the findings.
     #[arg(long)]
     pub statistics: bool,
+    /// With --statistics: the findings too, before the table.
+    #[arg(long, requires = "statistics")]
+    pub show_findings: bool,
     /// Exit 0 even when there are findings.
     #[arg(long)]
     pub exit_zero: bool,
@@ -60,6 +63,18 @@ pub(crate) struct CheckArgs {
         "statistics",
     ])]
     pub show_files: bool,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
+    #[command(flatten)]
+    pub verbose: crate::app::VerboseArg,
+    #[command(flatten)]
+    pub threads: crate::app::ThreadsArg,
+    #[command(flatten)]
+    pub cache: crate::app::CacheArg,
 }
 
 pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {
@@ -152,7 +167,7 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
             if let Err(not_written) = run.write(&file.path, &expected, &new) {
                 write_errors.push(FileError {
                     path: file.path.clone(),
-                    message: not_written.message(),
+                    message: not_written.message(&file.path),
                 });
             }
         }
@@ -160,7 +175,10 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     }
     let counts = Counts::of(&outcome.files);
     let result = (|| -> std::io::Result<()> {
-        output::write(&mut out, args.format, &outcome.files, ctx.color)?;
+        // As ruff: `--statistics` is the table alone.
+        if !args.statistics || args.show_findings {
+            output::write(&mut out, args.format, &outcome.files, ctx.color)?;
+        }
         if args.statistics {
             output::statistics(&mut out, &outcome.files)?;
         }
@@ -240,7 +258,7 @@ fn add_suppressions(
             }
             Err(not_written) => errors.push(FileError {
                 path: file.path.clone(),
-                message: not_written.message(),
+                message: not_written.message(&file.path),
             }),
         }
     }
@@ -262,9 +280,7 @@ fn add_suppressions(
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(CommandError::Failed(
-            "some suppressions were not written".to_string(),
-        ))
+        Err(CommandError::SuppressionsNotWritten)
     }
 }
 

@@ -17,12 +17,67 @@ pub(crate) fn completions(
     write_all(&out)
 }
 
-pub(crate) fn man(command: clap::Command) -> Result<ExitStatus, CommandError> {
+/// `urldb man`: the page of urldb, which refers to one page per command
+/// (`urldb-check(1)`, ...); `urldb man check` prints that page, and
+/// `--dir DIR` writes them all there, as `urldb.1`, `urldb-check.1`, ...
+pub(crate) fn man(
+    command: clap::Command,
+    page: Option<&str>,
+    dir: Option<&std::path::Path>,
+) -> Result<ExitStatus, CommandError> {
+    // `help` is no command with a page (`urldb help X` is `urldb X --help`).
+    let mut command = command.disable_help_subcommand(true);
+    command.build();
+    let pages = pages(&command);
+    if let Some(dir) = dir {
+        let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
+        for (name, page) in pages {
+            let path = dir.join(format!("{name}.1"));
+            std::fs::write(&path, render(page)?).map_err(|source| CommandError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            writeln!(out, "{}", urldb_core::source::shown_path(&path))?;
+        }
+        out.finish()?;
+        return Ok(ExitStatus::Success);
+    }
+    let wanted = format!("urldb-{}", page.unwrap_or_default());
+    let found = pages
+        .iter()
+        .find(|(name, _)| page.map_or(name == "urldb", |_| *name == wanted));
+    match found {
+        Some((_, page)) => write_all(&render(page.clone())?),
+        None => Err(CommandError::NoManPage {
+            name: page.unwrap_or_default().to_string(),
+            pages: pages
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }),
+    }
+}
+
+/// One page in roff, its source line naming urldb and its version.
+fn render(page: clap::Command) -> Result<Vec<u8>, CommandError> {
     let mut out = Vec::new();
-    clap_mangen::Man::new(command)
-        .render(&mut out)
-        .map_err(|e| CommandError::Failed(e.to_string()))?;
-    write_all(&out)
+    clap_mangen::Man::new(page)
+        .source(format!("urldb {}", env!("CARGO_PKG_VERSION")))
+        .render(&mut out)?;
+    Ok(out)
+}
+
+/// The pages `urldb man` makes: `urldb`, then `urldb-COMMAND` for each.
+fn pages(command: &clap::Command) -> Vec<(String, clap::Command)> {
+    std::iter::once(("urldb".to_string(), command.clone()))
+        .chain(
+            command
+                .get_subcommands()
+                .filter(|c| !c.is_hide_set())
+                .map(|c| (format!("urldb-{}", c.get_name()), c.clone())),
+        )
+        .collect()
 }
 
 fn write_all(bytes: &[u8]) -> Result<ExitStatus, CommandError> {

@@ -22,6 +22,14 @@ pub(crate) struct ExportArgs {
     // left out.
     #[command(flatten)]
     pub select: super::records::RecordArgs,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
+    #[command(flatten)]
+    pub threads: crate::app::ThreadsArg,
 }
 
 pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, CommandError> {

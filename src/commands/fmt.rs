@@ -28,9 +28,58 @@ pub(crate) struct FmtArgs {
     /// Write the canonical text without the files' comments.
     #[arg(long)]
     pub drop_comments: bool,
+    /// Output format of the files to reformat: `full` and `concise` list
+    /// them, `github` annotates each (GitHub Actions) [default: `URLDB_FORMAT`, else full].
+    #[arg(long, value_enum)]
+    pub format: Option<FmtFormat>,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
+    #[command(flatten)]
+    pub verbose: crate::app::VerboseArg,
+    #[command(flatten)]
+    pub threads: crate::app::ThreadsArg,
+    #[command(flatten)]
+    pub cache: crate::app::CacheArg,
+}
+
+/// What `fmt` prints for a file it would reformat or cannot format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum FmtFormat {
+    /// `Would reformat: PATH`, one line a file.
+    Full,
+    /// The same as `full`.
+    Concise,
+    /// A GitHub Actions annotation (`::error file=PATH`) a file.
+    Github,
+}
+
+/// `--format`, else `URLDB_FORMAT` (which the Action sets for every
+/// command): `fmt` takes every value `check` does, and prints `check`'s
+/// machine formats (`json`, `junit`, `sarif`) as `full`, since its output
+/// is a list of files (`docs/output.md`, "fmt's formats").
+fn format(args: &FmtArgs) -> Result<FmtFormat, CommandError> {
+    use clap::ValueEnum;
+    if let Some(format) = args.format {
+        return Ok(format);
+    }
+    let Some(value) = std::env::var_os("URLDB_FORMAT").filter(|v| !v.is_empty()) else {
+        return Ok(FmtFormat::Full);
+    };
+    let value = value.to_string_lossy();
+    match crate::output::Format::from_str(&value, false) {
+        Ok(crate::output::Format::Github) => Ok(FmtFormat::Github),
+        Ok(crate::output::Format::Concise) => Ok(FmtFormat::Concise),
+        Ok(_) => Ok(FmtFormat::Full),
+        Err(_) => Err(CommandError::BadFormatVariable(value.into_owned())),
+    }
 }
 
 pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
+    let github = format(args)? == FmtFormat::Github;
     let mut options = ctx.options(None)?;
     options.drop_comments = args.drop_comments;
     let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
@@ -86,7 +135,11 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     for file in &mut outcome.files {
         if file.checked.blocked_by.is_some() {
             blocked += 1;
-            report_blocked(&file.checked, &file.path);
+            if github {
+                keep(annotate_blocked(&mut out, &file.checked, &file.path));
+            } else {
+                report_blocked(&file.checked, &file.path);
+            }
             continue;
         }
         let Some(new) = file.new_text.take() else {
@@ -94,10 +147,15 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
         };
         changed += 1;
         let path = urldb_core::source::shown_path(&file.path);
+        if github && (args.check || args.diff) {
+            keep(annotate(&mut out, &file.path));
+        }
         if args.diff {
             keep(out.write_all(super::diff_of(Some(&run), file, &new).as_bytes()));
         } else if args.check {
-            keep(writeln!(out, "Would reformat: {path}"));
+            if !github {
+                keep(writeln!(out, "Would reformat: {path}"));
+            }
         } else {
             match run.write(&file.path, file.read.as_deref().unwrap_or_default(), &new) {
                 Ok(()) => {
@@ -110,11 +168,11 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
                     blocked += 1;
                     urldb_core::say!("error: {path}: {}", super::NotWritten::UNSTAGED);
                 }
-                Err(super::NotWritten::Error(message)) => {
+                Err(not_written) => {
                     changed -= 1;
                     outcome.errors.push(database::FileError {
                         path: file.path.clone(),
-                        message,
+                        message: not_written.message(&file.path),
                     })
                 }
             }
@@ -149,6 +207,55 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     } else {
         ExitStatus::Success
     })
+}
+
+/// `--format github`: a file `fmt --check` would rewrite, as an
+/// annotation on the file (escaped for the runner, `crate::output::github`).
+fn annotate<W: Write>(
+    out: &mut urldb_core::gate::Gate<W>,
+    path: &std::path::Path,
+) -> std::io::Result<()> {
+    use urldb_core::text::{escape, github_data, github_property};
+    let shown = urldb_core::source::display_path(path);
+    out.command(&format!(
+        "::error file={},title={}::{}",
+        github_property(&escape(&shown)),
+        github_property("urldb fmt"),
+        github_data(&format!(
+            "not formatted as `urldb fmt` writes it; run `urldb fmt {}`",
+            escape(&shown)
+        ))
+    ))
+}
+
+/// `--format github`: why a file cannot be formatted, as an annotation on
+/// the finding that blocks it.
+fn annotate_blocked<W: Write>(
+    out: &mut urldb_core::gate::Gate<W>,
+    checked: &urldb_core::lint::Checked,
+    path: &std::path::Path,
+) -> std::io::Result<()> {
+    use urldb_core::text::{escape, github_data, github_property};
+    let Some(rule) = checked.blocked_by else {
+        return Ok(());
+    };
+    let shown = urldb_core::source::display_path(path);
+    let (place, message) = match checked.findings.iter().find(|f| f.rule.code == rule.code) {
+        Some(f) => {
+            let (line, col) = checked.source.line_col(f.span.start);
+            (
+                format!(",line={line},col={col}"),
+                escape(&f.message).into_owned(),
+            )
+        }
+        None => (String::new(), rule.summary.to_string()),
+    };
+    out.command(&format!(
+        "::error file={}{place},title={}::{}",
+        github_property(&escape(&shown)),
+        github_property(&format!("urldb fmt ({})", rule.code)),
+        github_data(&format!("not formatted: {message}"))
+    ))
 }
 
 /// Say why a file was not formatted: the first finding that blocks it.

@@ -28,6 +28,12 @@ pub(crate) struct ImportArgs {
     /// Create `HOST.yaml` for hosts that no domain file knows.
     #[arg(long)]
     pub create_domain: bool,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
 }
 
 /// One record on its way in, with the line it came from.
@@ -43,17 +49,16 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
     let bytes = if args.file.as_os_str() == "-" {
         super::read_stdin()
     } else {
-        match urldb_store::read::read_limited(&args.file, u64::MAX, None) {
-            Ok(bytes) => Ok(bytes),
-            Err(urldb_store::read::ReadError::TooLarge { .. }) => Err(CommandError::Failed(
-                format!("cannot read {name}: too large"),
-            )),
-            Err(e) => Err(CommandError::Failed(format!("cannot read {name}: {e}"))),
-        }
+        urldb_store::read::read_limited(&args.file, u64::MAX, None).map_err(|source| {
+            CommandError::Input {
+                path: args.file.clone(),
+                source,
+            }
+        })
     };
     let bytes = bytes?;
 
-    let (incoming, mut problems) = read_incoming(args, &bytes, &name)?;
+    let (incoming, mut problems) = read_incoming(args, &bytes)?;
 
     let index = HostIndex::build(&ctx.members);
     let mut per_file: BTreeMap<PathBuf, (Domain, Vec<Incoming>)> = BTreeMap::new();
@@ -120,7 +125,6 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
 fn read_incoming(
     args: &ImportArgs,
     bytes: &[u8],
-    name: &str,
 ) -> Result<(Vec<Incoming>, Vec<LineProblem>), CommandError> {
     let mut problems: Vec<LineProblem> = Vec::new();
     let mut incoming: Vec<Incoming> = Vec::new();
@@ -154,7 +158,7 @@ fn read_incoming(
         }
         ImportFormat::Urls => {
             let Ok(text) = std::str::from_utf8(bytes) else {
-                return Err(CommandError::Failed(format!("{name}: not UTF-8 text")));
+                return Err(CommandError::NotText(args.file.clone()));
             };
             let (urls, found) = interchange::urls::read(text);
             problems.extend(found);

@@ -21,6 +21,8 @@ pub(crate) struct InitArgs {
     /// holds domain files, else a new database made in it.
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
 }
 
 /// The configuration `init` writes: every key, commented with its default.
@@ -51,14 +53,12 @@ pub(crate) const EXAMPLE: &str =
 
 pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
     let dir = args.dir.as_deref().unwrap_or(Path::new("."));
-    let plan = urldb_store::adopt::plan(dir, args.root.as_deref()).map_err(|e| match e {
-        urldb_store::adopt::InitError::Io { .. } => CommandError::Failed(e.to_string()),
-        e => CommandError::Usage(e.to_string()),
-    })?;
+    let plan = urldb_store::adopt::plan(dir, args.root.as_deref())?;
     let example = plan.root.join("example.com.yaml");
     if matches!(plan.database, Database::New) {
-        std::fs::create_dir_all(&plan.root).map_err(|e| {
-            CommandError::Failed(format!("cannot create {}: {e}", shown_path(&plan.root)))
+        std::fs::create_dir_all(&plan.root).map_err(|source| CommandError::Io {
+            path: plan.root.clone(),
+            source,
         })?;
     }
     write_new(&plan.config, &config_text(&plan))?;
@@ -124,8 +124,7 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
 
 /// A new file, never over an existing one.
 fn write_new(path: &Path, text: &str) -> Result<(), CommandError> {
-    urldb_store::write::create(path, text.as_bytes())
-        .map_err(|e| CommandError::Failed(urldb_core::text::escape(&e.to_string()).into_owned()))
+    Ok(urldb_store::write::create(path, text.as_bytes())?)
 }
 
 /// The configuration for `plan`: [`CONFIG`] with its `root`, and the

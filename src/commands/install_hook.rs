@@ -29,21 +29,20 @@ fn install(
     force: bool,
     global: &crate::app::GlobalArgs,
 ) -> Result<String, CommandError> {
-    let repo = urldb_store::git::Repository::discover(&ctx.root, "install-hook").map_err(failed)?;
+    let repo = urldb_store::git::Repository::discover(&ctx.root, "install-hook")?;
     let hooks = repo.hooks_dir();
     let hook = hooks.join("pre-commit");
-    let cwd = std::env::current_dir().map_err(|e| failed(format!("current directory: {e}")))?;
+    let cwd = std::env::current_dir().map_err(CommandError::CurrentDir)?;
     let text = script(repo.workdir(), &cwd, global)?;
 
     match std::fs::symlink_metadata(&hook) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::create_dir_all(&hooks)
-                .map_err(|e| failed(format!("{}: {e}", hooks.display())))?;
-            urldb_store::write::create(&hook, text.as_bytes()).map_err(failed)?;
+            std::fs::create_dir_all(&hooks).map_err(io(&hooks))?;
+            urldb_store::write::create(&hook, text.as_bytes())?;
             make_executable(&hook)?;
             Ok(format!("installed {}", hook.display()))
         }
-        Err(e) => Err(failed(format!("{}: {e}", hook.display()))),
+        Err(e) => Err(io(&hook)(e)),
         Ok(meta) => {
             let old = urldb_store::read::read_limited(&hook, 1 << 20, None).unwrap_or_default();
             let ours =
@@ -52,22 +51,17 @@ fn install(
                 if old == text.as_bytes() {
                     return Ok(format!("{} is up to date", hook.display()));
                 }
-                urldb_store::write::replace(&hook, &old, text.as_bytes()).map_err(failed)?;
+                urldb_store::write::replace(&hook, &old, text.as_bytes())?;
                 make_executable(&hook)?;
                 return Ok(format!("updated {}", hook.display()));
             }
             if !force {
-                return Err(CommandError::Usage(format!(
-                    "{} exists and was not installed by urldb; not replaced \
-                     (run `urldb install-hook --force` to replace it; the old hook is kept as a backup)",
-                    hook.display()
-                )));
+                return Err(CommandError::ForeignHook(hook));
             }
             // Never lose the user's hook: keep it beside, under a free name.
             let backup = free_name(&hook);
-            std::fs::rename(&hook, &backup)
-                .map_err(|e| failed(format!("{}: {e}", hook.display())))?;
-            urldb_store::write::create(&hook, text.as_bytes()).map_err(failed)?;
+            std::fs::rename(&hook, &backup).map_err(io(&hook))?;
+            urldb_store::write::create(&hook, text.as_bytes())?;
             make_executable(&hook)?;
             Ok(format!(
                 "installed {} (the previous hook is kept as {})",
@@ -87,12 +81,9 @@ fn script(
     global: &crate::app::GlobalArgs,
 ) -> Result<String, CommandError> {
     let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
-    let from_top = cwd.strip_prefix(workdir).map_err(|_| {
-        CommandError::Usage(format!(
-            "run `urldb install-hook` inside the repository's work tree ({})",
-            workdir.display()
-        ))
-    })?;
+    let from_top = cwd
+        .strip_prefix(workdir)
+        .map_err(|_| CommandError::OutsideWorkTree(workdir.to_path_buf()))?;
     let mut args = String::new();
     for (flag, value) in [("--db", &global.db), ("--config", &global.config)] {
         if let Some(value) = value {
@@ -113,7 +104,7 @@ fn script(
          cd \"$(git rev-parse --show-toplevel)\" || exit 2\n\
          {cd}\
          if ! command -v urldb >/dev/null 2>&1; then\n\
-         \x20   echo 'urldb pre-commit hook: urldb is not on PATH (cargo install urldb)' >&2\n\
+         \x20   echo 'urldb pre-commit hook: urldb is not on PATH; install it with pipx install urldb-cli (from the first release), or with cargo install --locked --path . in a clone of urldb (its docs/install.md has every way)' >&2\n\
          \x20   exit 2\n\
          fi\n\
          urldb{args} check --staged --format concise || exit $?\n\
@@ -121,9 +112,12 @@ fn script(
     ))
 }
 
-/// A failure of git or the file system, with its message.
-fn failed(message: impl ToString) -> CommandError {
-    CommandError::Failed(message.to_string())
+/// A failure of the file system at `path`.
+fn io(path: &Path) -> impl Fn(std::io::Error) -> CommandError + '_ {
+    move |source| CommandError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Single-quote a word for sh.
@@ -150,8 +144,7 @@ fn free_name(hook: &Path) -> PathBuf {
 #[cfg(unix)]
 fn make_executable(path: &Path) -> Result<(), CommandError> {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-        .map_err(|e| failed(format!("{}: {e}", path.display())))
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).map_err(io(path))
 }
 
 #[cfg(not(unix))]

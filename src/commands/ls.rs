@@ -19,6 +19,14 @@ pub(crate) struct LsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = LsFormat::Urls)]
     pub format: LsFormat,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
+    #[command(flatten)]
+    pub threads: crate::app::ThreadsArg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

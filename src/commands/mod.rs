@@ -36,10 +36,8 @@ pub(crate) struct GitArgs {
 
 /// `--shard K/N` of `check` (a split of the files): the same syntax as
 /// `verify`'s ([`urldb_verify::shard::Shard`], a split of the URLs).
-fn parse_shard(text: &str) -> Result<(usize, usize), CommandError> {
-    let shard: urldb_verify::shard::Shard = text
-        .parse()
-        .map_err(|e: urldb_verify::shard::ShardError| CommandError::Usage(e.to_string()))?;
+fn parse_shard(text: &str) -> Result<(usize, usize), urldb_verify::shard::ShardError> {
+    let shard: urldb_verify::shard::Shard = text.parse()?;
     Ok((shard.index as usize, shard.count as usize))
 }
 
@@ -64,7 +62,7 @@ pub(crate) fn read_stdin() -> Result<Vec<u8>, CommandError> {
     let mut buf = Vec::new();
     std::io::stdin()
         .read_to_end(&mut buf)
-        .map_err(|e| CommandError::Failed(format!("cannot read stdin: {e}")))?;
+        .map_err(CommandError::Stdin)?;
     Ok(buf)
 }
 
@@ -91,10 +89,8 @@ impl Run {
         use urldb_store::database;
         use urldb_store::git::Repository;
         if git.staged {
-            let repo = Repository::discover(&ctx.root, "--staged")
-                .map_err(|e| CommandError::Failed(e.to_string()))?;
-            let targets = database::staged_targets(repo, &ctx.members, paths)
-                .map_err(|e| CommandError::Failed(e.to_string()))?;
+            let repo = Repository::discover(&ctx.root, "--staged")?;
+            let targets = database::staged_targets(repo, &ctx.members, paths)?;
             note_skipped(ctx, &targets.skipped);
             return Ok(Run {
                 targets,
@@ -105,10 +101,8 @@ impl Run {
         let mut targets = targets(ctx, paths);
         let repo = match &git.since {
             Some(rev) => {
-                let repo = Repository::discover(&ctx.root, "--since")
-                    .map_err(|e| CommandError::Failed(e.to_string()))?;
-                database::changed_since(&mut targets, &repo, rev)
-                    .map_err(|e| CommandError::Failed(e.to_string()))?;
+                let repo = Repository::discover(&ctx.root, "--since")?;
+                database::changed_since(&mut targets, &repo, rev)?;
                 Some(repo)
             }
             // Only for repository-relative diff paths: no repository is fine.
@@ -149,25 +143,21 @@ impl Run {
         read: &[u8],
         new: &str,
     ) -> Result<(), NotWritten> {
-        let error = |e: &dyn std::fmt::Display| NotWritten::Error(e.to_string());
         match &self.targets.snapshot {
             urldb_store::database::Snapshot::WorkTree(_) => {
-                urldb_store::write::replace(path, read, new.as_bytes()).map_err(|e| error(&e))
+                Ok(urldb_store::write::replace(path, read, new.as_bytes())?)
             }
             urldb_store::database::Snapshot::Index(index) => {
                 let Some(file) = index.files.get(path) else {
-                    return Err(NotWritten::Error("not in the git index".to_string()));
+                    return Err(NotWritten::NotStaged);
                 };
                 let on_disk =
                     urldb_store::database::read_file(&self.root, path, read.len() as u64).ok();
                 if on_disk.as_deref() != Some(read) {
                     return Err(NotWritten::UnstagedChanges);
                 }
-                urldb_store::write::replace(path, read, new.as_bytes()).map_err(|e| error(&e))?;
-                index
-                    .repo
-                    .stage(file, new.as_bytes())
-                    .map_err(|e| error(&e))
+                urldb_store::write::replace(path, read, new.as_bytes())?;
+                Ok(index.repo.stage(file, new.as_bytes())?)
             }
         }
     }
@@ -263,22 +253,31 @@ fn bare_run(ctx: &crate::app::Context, targets: &urldb_store::database::Targets)
 }
 
 /// Why a new text was not written.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub(crate) enum NotWritten {
     /// `--staged`: the work tree differs from the index; both are left.
+    #[error("{}", NotWritten::UNSTAGED)]
     UnstagedChanges,
-    Error(String),
+    #[error("not in the git index")]
+    NotStaged,
+    #[error(transparent)]
+    Write(#[from] urldb_store::write::WriteError),
+    #[error(transparent)]
+    Git(#[from] urldb_store::git::GitError),
 }
 
 impl NotWritten {
     pub(crate) const UNSTAGED: &str = "not formatted: the working tree has unstaged changes to this \
         file (they are kept); stage them, or run `urldb fmt` on the file, and run again";
 
-    /// What to tell the user.
-    pub(crate) fn message(self) -> String {
-        match self {
-            NotWritten::UnstagedChanges => NotWritten::UNSTAGED.to_string(),
-            NotWritten::Error(message) => message,
+    /// What to tell the user after the file's name, which the line that
+    /// shows it names already ([`print_errors`]); a write error names it
+    /// too, alone ([`urldb_store::write::WriteError`]).
+    pub(crate) fn message(self, path: &std::path::Path) -> String {
+        let message = self.to_string();
+        match message.strip_prefix(&format!("{}: ", path.display())) {
+            Some(rest) => rest.to_string(),
+            None => message,
         }
     }
 }

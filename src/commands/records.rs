@@ -51,8 +51,11 @@ impl RecordArgs {
     pub(crate) fn filter(&self, include_deprecated: bool) -> Result<Filter, CommandError> {
         let mut domains = Vec::new();
         for d in &self.domain {
-            let url = urldb_core::url::canonicalize_given(d).map_err(|e| {
-                CommandError::Usage(format!("--domain `{}`: {e}", urldb_core::text::escape(d)))
+            let url = urldb_core::url::canonicalize_given(d).map_err(|source| {
+                CommandError::DomainArg {
+                    given: d.clone(),
+                    source,
+                }
             })?;
             domains.push(url.host);
         }
@@ -79,8 +82,7 @@ pub(crate) fn records_named(
     let targets = super::targets(ctx, paths);
     if !filter.domains.is_empty() {
         let known = listing::known_hosts(&ctx.root, &targets.checked);
-        listing::require_known("--domain", &filter.domains, &known)
-            .map_err(|e| CommandError::Usage(e.to_string()))?;
+        listing::require_known("--domain", &filter.domains, &known)?;
     }
     collect(ctx, targets, filter)
 }
@@ -103,10 +105,7 @@ fn collect(
     targets: urldb_store::database::Targets,
     filter: &Filter,
 ) -> Result<Collected, CommandError> {
-    let max = ctx
-        .config
-        .max_file_size()
-        .map_err(|e| CommandError::Usage(e.to_string()))?;
+    let max = ctx.config.max_file_size()?;
     let mut collected = listing::collect(&ctx.root, &targets.checked, filter, max);
     collected.errors.extend(targets.errors);
     Ok(collected)

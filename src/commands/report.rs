@@ -35,6 +35,8 @@ pub(crate) struct ReportArgs {
     /// What exits 1: any broken URL, or only newly broken ones (every one, without history); `blocked` adds URLs a bot wall answered. Comma-separated or repeated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "any")]
     pub fail_on: Vec<FailOnArg>,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
 }
 
 pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
@@ -86,21 +88,16 @@ pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandE
 /// Read one results file: exit 2, naming the file, when it cannot be read
 /// or is not what `verify --format json` writes.
 fn read(path: &std::path::Path) -> Result<Results, CommandError> {
-    let shown = urldb_core::source::shown_path(path);
-    let bytes = match urldb_store::read::read_limited(path, MAX_RESULTS_FILE, None) {
-        Ok(bytes) => bytes,
-        Err(urldb_store::read::ReadError::TooLarge { size }) => {
-            return Err(CommandError::Failed(format!(
-                "{shown}: {size} bytes, more than a results file may hold ({MAX_RESULTS_FILE})"
-            )));
-        }
-        Err(e) => return Err(CommandError::Failed(format!("{shown}: {e}"))),
-    };
-    serde_json::from_slice(&bytes).map_err(|e| {
-        CommandError::Failed(format!(
-            "{shown}: not the output of `urldb verify --format json`: {}",
-            urldb_core::text::escape(&e.to_string())
-        ))
+    let bytes =
+        urldb_store::read::read_limited(path, MAX_RESULTS_FILE, None).map_err(|source| {
+            CommandError::Input {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
+    serde_json::from_slice(&bytes).map_err(|source| CommandError::NotResults {
+        path: path.to_path_buf(),
+        source,
     })
 }
 

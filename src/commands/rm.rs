@@ -14,6 +14,12 @@ pub(crate) struct RmArgs {
     /// URLs whose records to remove.
     #[arg(required = true, value_name = "URL")]
     pub urls: Vec<String>,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
 }
 
 pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {
@@ -24,14 +30,9 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
     for input in &args.urls {
         let url = match urldb_core::url::canonicalize_given(input) {
             Ok(u) => u,
-            // The message shows the URL with its control characters escaped.
-            Err(e @ urldb_core::url::UrlError::Control { .. }) => {
-                urldb_core::say!("error: {e}");
-                status = worse(status, ExitStatus::Error);
-                continue;
-            }
+            // The URL once, its control characters escaped.
             Err(e) => {
-                urldb_core::say!("error: {input}: {e}");
+                urldb_core::say!("error: {}", crate::app::about_url(input, &e));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }

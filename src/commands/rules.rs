@@ -27,9 +27,7 @@ pub(crate) fn list() -> Result<ExitStatus, CommandError> {
 }
 
 pub(crate) fn show(code: &str) -> Result<ExitStatus, CommandError> {
-    let rule = rules::by_code(code).ok_or_else(|| {
-        CommandError::Usage(urldb_core::selection::UnknownRule::new(code).to_string())
-    })?;
+    let rule = rules::by_code(code).ok_or_else(|| urldb_core::selection::UnknownRule::new(code))?;
     let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
     out.write_all(render(rule).as_bytes())?;
     out.finish()?;

@@ -8,6 +8,6 @@ pub(crate) fn run(config: Option<&std::path::Path>) -> Result<ExitStatus, Comman
     match urldb_server::run_stdio(config.map(std::path::Path::to_path_buf)) {
         Ok(true) => Ok(ExitStatus::Success),
         Ok(false) => Ok(ExitStatus::Failure),
-        Err(message) => Err(CommandError::Failed(format!("urldb server: {message}"))),
+        Err(e) => Err(e.into()),
     }
 }

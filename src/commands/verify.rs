@@ -84,6 +84,14 @@ pub(crate) struct VerifyArgs {
     /// What exits 1: any broken URL, or only newly broken ones (every one, without history); `blocked` adds URLs a bot wall answered. Comma-separated or repeated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "any")]
     pub fail_on: Vec<FailOnArg>,
+    #[command(flatten)]
+    pub db: crate::app::DbArgs,
+    #[command(flatten)]
+    pub color: crate::app::ColorArg,
+    #[command(flatten)]
+    pub quiet: crate::app::QuietArg,
+    #[command(flatten)]
+    pub verbose: crate::app::VerboseArg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -143,9 +151,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
                 .and_then(|()| {
                     urldb_store::listing::require_known("--map", settings.plan.maps.keys(), &known)
                 });
-        if let Err(message) = named {
-            return Err(CommandError::Usage(message.to_string()));
-        }
+        named?;
     }
     super::print_errors(&targets.errors);
     let max_file_size = ctx
@@ -191,7 +197,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     // stops the run before it costs anything.
     let earlier = match args.history.as_deref() {
         Some(path) => Some(
-            history::History::read(path, now).map_err(|e| CommandError::Failed(e.to_string()))?,
+            history::History::read(path, now)?,
         ),
         None => None,
     };
@@ -233,8 +239,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     // The report is out before the lines are added; a failure to add them
     // is still exit 2.
     if let (Some(path), Some(run)) = (&args.history, results.runs.first()) {
-        history::append(path, run, &results.results, args.history_keep)
-            .map_err(|e| CommandError::Failed(e.to_string()))?;
+        history::append(path, run, &results.results, args.history_keep)?;
     }
     written?;
     Ok(if !targets.errors.is_empty() {
@@ -259,9 +264,7 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
         .or(config.concurrency)
         .unwrap_or(DEFAULT_CONCURRENCY);
     if concurrency == 0 {
-        return Err(CommandError::Usage(
-            "concurrency must be at least 1".to_string(),
-        ));
+        return Err(CommandError::Zero("concurrency"));
     }
     // Each request in flight is a thread: one cap for threads from any
     // source (`urldb.toml` comes with a pull request), as for `--threads`.
@@ -275,21 +278,13 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
         concurrency
     };
     if args.history_keep == 0 {
-        return Err(CommandError::Usage(
-            "--history-keep must be at least 1".to_string(),
-        ));
+        return Err(CommandError::Zero("--history-keep"));
     }
     if args.per_host == 0 {
-        return Err(CommandError::Usage(
-            "--per-host must be at least 1".to_string(),
-        ));
+        return Err(CommandError::Zero("--per-host"));
     }
-    let max_body = urldb_core::config::parse_size(&args.max_body).ok_or_else(|| {
-        CommandError::Usage(format!(
-            "--max-body: `{}` is not a size (try \"100 MiB\")",
-            args.max_body
-        ))
-    })?;
+    let max_body = urldb_core::config::parse_size(&args.max_body)
+        .ok_or_else(|| CommandError::MaxBody(args.max_body.clone()))?;
     let maps: BTreeMap<String, Target> = args.map.iter().cloned().collect();
     Ok(Settings {
         plan: PlanOptions {
@@ -303,8 +298,7 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
                 config,
                 &allowed_env(&args.allow_env)?,
                 &|name| std::env::var(name).ok(),
-            )
-            .map_err(|e| CommandError::Usage(e.to_string()))?,
+            )?,
         },
         client: ClientOptions {
             timeout,
@@ -352,12 +346,11 @@ fn allowed_env(given: &[String]) -> Result<urldb_verify::exceptions::Allowed, Co
     if let Some(value) = std::env::var_os(ALLOW_ENV) {
         let value = value
             .to_str()
-            .ok_or_else(|| CommandError::Usage(format!("{ALLOW_ENV}: not UTF-8 text")))?;
+            .ok_or(CommandError::AllowEnvNotText)?;
         for name in value.split(|c: char| c == ',' || c.is_whitespace()) {
             if !name.is_empty() {
                 names.push(
-                    env_var_name(name)
-                        .map_err(|e| CommandError::Usage(format!("{ALLOW_ENV}: {e}")))?,
+                    env_var_name(name).map_err(|e| CommandError::AllowEnv(e.to_string()))?,
                 );
             }
         }
@@ -390,26 +383,29 @@ fn fresh_first(
 }
 
 /// `7d`, `12h`, `30m`, `90s`, `2w`: a whole number and a unit.
-fn parse_age(text: &str) -> Result<Duration, String> {
+fn parse_age(text: &str) -> Result<Duration, NotAnAge> {
     let t = text.trim();
     let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("`{t}` is not an age like 7d, 12h or 30m"))?;
+    let n: u64 = number.parse().map_err(|_| NotAnAge(t.to_string()))?;
     let unit_secs = match unit.trim() {
         "s" => 1,
         "m" | "min" => 60,
         "h" => 3600,
         "d" => 86_400,
         "w" => 7 * 86_400,
-        _ => return Err(format!("`{t}` is not an age like 7d, 12h or 30m")),
+        _ => return Err(NotAnAge(t.to_string())),
     };
     n.checked_mul(unit_secs)
         .filter(|&s| s > 0)
         .map(Duration::from_secs)
-        .ok_or_else(|| format!("`{t}` is not an age like 7d, 12h or 30m"))
+        .ok_or_else(|| NotAnAge(t.to_string()))
 }
+
+/// A `--max-age` that is not a whole number and a unit.
+#[derive(Debug, thiserror::Error)]
+#[error("`{}` is not an age like 7d, 12h or 30m", urldb_core::text::escape(.0))]
+struct NotAnAge(String);
 
 /// A progress bar on stderr when a person is watching: a terminal, not
 /// `--quiet`, not CI.

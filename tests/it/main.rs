@@ -16,6 +16,7 @@ mod fmt;
 mod hostile;
 mod init;
 mod interchange;
+mod messages;
 mod project;
 mod server;
 mod urls;

@@ -50,6 +50,9 @@ pub struct Config {
     /// the line it is on (1-based) and the message.
     #[serde(skip)]
     pub warnings: Vec<(usize, String)>,
+    /// The line of `root` in the file (for messages about its directory).
+    #[serde(skip)]
+    pub root_line: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -154,18 +157,18 @@ pub enum StatusSpec {
 }
 
 impl StatusSpec {
-    /// The statuses named, or the error (what is wrong, the text to point at).
-    pub fn range(&self) -> Result<std::ops::RangeInclusive<u16>, String> {
+    /// The statuses named, or what is wrong.
+    pub fn range(&self) -> Result<std::ops::RangeInclusive<u16>, StatusError> {
         let status = |n: i64| {
             u16::try_from(n)
                 .ok()
                 .filter(|n| (100..=599).contains(n))
-                .ok_or_else(|| format!("`{n}` is not an HTTP status (100 to 599)"))
+                .ok_or(StatusError::NotAStatus(n))
         };
         match self {
             StatusSpec::Status(n) => status(*n).map(|s| s..=s),
             StatusSpec::Range(text) => {
-                let not = || format!("`{text}` is not a status or a range like \"500-599\"");
+                let not = || StatusError::NotARange(text.clone());
                 let (low, high) = match text.split_once('-') {
                     Some((l, h)) => (l.trim(), h.trim()),
                     None => (text.trim(), text.trim()),
@@ -185,6 +188,15 @@ impl StatusSpec {
 /// wait at most 30 s, a URL that never answers costs at most five minutes
 /// of waiting (`docs/security.md`, "Work and output are bounded").
 pub const MAX_RETRIES: u32 = 10;
+
+/// An `accept` entry that names no status.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StatusError {
+    #[error("`{0}` is not an HTTP status (100 to 599)")]
+    NotAStatus(i64),
+    #[error("`{0}` is not a status or a range like \"500-599\"")]
+    NotARange(String),
+}
 
 /// The prefix of a header value read from the environment.
 pub const ENV_PREFIX: &str = "env:";
@@ -223,24 +235,24 @@ pub fn env_name(value: &str) -> Option<&str> {
 impl VerifyExceptions {
     /// Check what serde cannot; `host` is the section's host (`None` for
     /// `[verify]`). The error comes with the text to point at.
-    fn validate(&self, section: &str, host: Option<&str>) -> Result<(), (String, String)> {
+    fn validate(&self, section: &str, host: Option<&str>) -> Result<(), Invalid> {
         for spec in &self.accept {
             spec.range().map_err(|e| {
                 let needle = match spec {
                     StatusSpec::Status(n) => n.to_string(),
                     StatusSpec::Range(t) => format!("\"{t}\""),
                 };
-                (format!("{section}.accept: {e}"), needle)
+                Invalid::new(format!("{section}.accept: {e}"), needle)
             })?;
         }
         for skip in &self.skip {
             SkipPattern::parse(skip, host.is_some())
-                .map_err(|e| (format!("{section}.skip: {e}"), format!("\"{skip}\"")))?;
+                .map_err(|e| Invalid::new(format!("{section}.skip: {e}"), format!("\"{skip}\"")))?;
         }
         if let Some(agent) = &self.user_agent
             && (agent.is_empty() || !is_header_value(agent) || env_name(agent).is_some())
         {
-            return Err((
+            return Err(Invalid::new(
                 format!(
                     "{section}.user-agent: expected printable ASCII text (no line breaks, no `env:`)"
                 ),
@@ -251,7 +263,7 @@ impl VerifyExceptions {
             let at = || name.clone();
             // A header name is an HTTP token (RFC 9110, section 5.6.2).
             if !crate::model::media_type::is_token(name) {
-                return Err((
+                return Err(Invalid::new(
                     format!(
                         "{section}.headers: `{}` is not a header name",
                         crate::text::escape(name)
@@ -260,7 +272,7 @@ impl VerifyExceptions {
                 ));
             }
             if RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
-                return Err((
+                return Err(Invalid::new(
                     format!(
                         "{section}.headers: `{name}` is set by urldb itself{}",
                         if name.eq_ignore_ascii_case("user-agent") {
@@ -273,7 +285,7 @@ impl VerifyExceptions {
                 ));
             }
             if host.is_none() && CREDENTIAL_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
-                return Err((
+                return Err(Invalid::new(
                     format!(
                         "{section}.headers.{name}: a credential belongs to one host: \
                          put it under [verify.domains.\"HOST\"]"
@@ -284,7 +296,7 @@ impl VerifyExceptions {
             // The value is never quoted in an error: it may be a secret.
             match env_name(value) {
                 Some(_) if host.is_none() => {
-                    return Err((
+                    return Err(Invalid::new(
                         format!(
                             "{section}.headers.{name}: a value from the environment belongs to one host: \
                              put it under [verify.domains.\"HOST\"]"
@@ -293,7 +305,7 @@ impl VerifyExceptions {
                     ));
                 }
                 Some(var) if !is_env_name(var) => {
-                    return Err((
+                    return Err(Invalid::new(
                         format!(
                             "{section}.headers.{name}: `env:` must be followed by a variable name (letters, digits, `_`)"
                         ),
@@ -302,7 +314,7 @@ impl VerifyExceptions {
                 }
                 Some(_) => {}
                 None if !is_header_value(value) => {
-                    return Err((
+                    return Err(Invalid::new(
                         format!(
                             "{section}.headers.{name}: the value must be printable ASCII, without line breaks or surrounding spaces"
                         ),
@@ -338,13 +350,10 @@ pub struct SkipPattern {
 
 impl SkipPattern {
     /// `/path-prefix`, or (outside a host's section) a URL.
-    pub fn parse(text: &str, in_host_section: bool) -> Result<SkipPattern, String> {
+    pub fn parse(text: &str, in_host_section: bool) -> Result<SkipPattern, SkipError> {
         if text.starts_with('/') {
             if text.chars().any(char::is_control) {
-                return Err(format!(
-                    "`{}` holds a control character",
-                    crate::text::escape(text)
-                ));
+                return Err(SkipError::Control(text.to_string()));
             }
             return Ok(SkipPattern {
                 host: None,
@@ -354,18 +363,12 @@ impl SkipPattern {
         }
         let lower = text.to_ascii_lowercase();
         if !(lower.starts_with("http://") || lower.starts_with("https://")) {
-            return Err(format!(
-                "`{}` is neither a path pattern (starting with `/`) nor an http(s) URL",
-                crate::text::escape(text)
-            ));
+            return Err(SkipError::Neither(text.to_string()));
         }
         if in_host_section {
-            return Err(format!(
-                "`{}`: a host's section skips paths (`/...`); URLs go in [verify] skip",
-                crate::text::escape(text)
-            ));
+            return Err(SkipError::UrlInHostSection(text.to_string()));
         }
-        let url = crate::url::canonicalize_given(text).map_err(|e| e.to_string())?;
+        let url = crate::url::canonicalize_given(text)?;
         Ok(SkipPattern {
             host: Some(url.host.clone()),
             scheme: Some(url.scheme.as_str().to_string()),
@@ -374,103 +377,261 @@ impl SkipPattern {
     }
 }
 
+/// A `skip` entry that is neither a path pattern nor a URL to skip.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SkipError {
+    #[error("`{}` holds a control character", crate::text::escape(.0))]
+    Control(String),
+    #[error(
+        "`{}` is neither a path pattern (starting with `/`) nor an http(s) URL",
+        crate::text::escape(.0)
+    )]
+    Neither(String),
+    #[error(
+        "`{}`: a host's section skips paths (`/...`); URLs go in [verify] skip",
+        crate::text::escape(.0)
+    )]
+    UrlInHostSection(String),
+    #[error(transparent)]
+    Url(#[from] crate::url::UrlError),
+}
+
 /// A `[verify.domains]` key as a host: lowercase, IDN as A-labels, no
 /// trailing dot.
-pub fn domain_key(key: &str) -> Result<String, String> {
-    let url = crate::url::canonicalize_given(key).map_err(|e| e.to_string())?;
+pub fn domain_key(key: &str) -> Result<String, DomainKeyError> {
+    let url = crate::url::canonicalize_given(key)?;
     if url.path_and_query != "/" || key.contains(['/', ':', '@', '?', '#']) {
-        return Err(format!("`{}` is not a host name", crate::text::escape(key)));
+        return Err(DomainKeyError::NotAHost(key.to_string()));
     }
     Ok(url.host)
 }
 
-/// A configuration problem: always exit code 2.
+/// A `[verify.domains]` key that names no host.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DomainKeyError {
+    #[error(transparent)]
+    Url(#[from] crate::url::UrlError),
+    #[error("`{}` is not a host name", crate::text::escape(.0))]
+    NotAHost(String),
+}
+
+/// An invalid configuration file: every problem found in it, each with
+/// its place when known. Always exit code 2.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read {path}: {message}")]
-    Read { path: PathBuf, message: String },
-    #[error("{path}: {message}")]
+    #[error("{}", lines(.path, .text, .problems))]
     Invalid {
         path: PathBuf,
-        message: String,
-        /// Where in the file, when known, and the file's text.
-        span: Option<std::ops::Range<usize>>,
+        /// In the order of the file.
+        problems: Vec<Problem>,
         text: String,
     },
 }
 
+/// One mistake in `urldb.toml`: what is wrong, and where in the file when
+/// known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub message: String,
+    pub span: Option<std::ops::Range<usize>>,
+}
+
+/// `path:line:col: message`, a line each (the language server shows this).
+fn lines(path: &Path, text: &str, problems: &[Problem]) -> String {
+    let shown = crate::source::shown_path(path);
+    let mut out = String::new();
+    for (i, p) in problems.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        match &p.span {
+            Some(span) => {
+                let (line, col) = line_col(text, span.start);
+                out.push_str(&format!("{shown}:{line}:{col}: {}", p.message));
+            }
+            None => out.push_str(&format!("{shown}: {}", p.message)),
+        }
+    }
+    out
+}
+
+/// 1-based line and column (in characters) of byte `offset` of `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
 impl ConfigError {
-    /// The error as a report with the offending TOML line, like a finding.
+    /// The error as a report with the offending TOML line, like a finding:
+    /// one report per problem.
     pub fn render(&self, color: bool) -> String {
         let ConfigError::Invalid {
             path,
-            message,
-            span: Some(span),
+            problems,
             text,
-        } = self
-        else {
-            return format!("error: {self}");
-        };
-        let (headline, help) = match message.split_once("\n  did you mean") {
-            Some((head, rest)) => (head.to_string(), Some(format!("did you mean{rest}"))),
-            None => (message.clone(), None),
-        };
-        let mut diag = miette::MietteDiagnostic::new(headline.trim_end().to_string())
-            .with_severity(miette::Severity::Error)
-            .with_label(miette::LabeledSpan::at(span.clone(), "here"));
-        if let Some(help) = help {
-            diag = diag.with_help(help);
-        }
-        let report = miette::Report::new(diag).with_source_code(miette::NamedSource::new(
-            path.display().to_string(),
-            text.clone(),
-        ));
-        let theme = if color {
-            miette::GraphicalTheme::unicode()
-        } else {
-            miette::GraphicalTheme::unicode_nocolor()
-        };
+        } = self;
         let mut out = String::new();
-        let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
-        if handler.render_report(&mut out, report.as_ref()).is_err() {
-            return format!("error: {self}");
+        for problem in problems {
+            out.push_str(&render_one(path, text, problem, color));
         }
         out
     }
 }
 
+fn render_one(path: &Path, text: &str, problem: &Problem, color: bool) -> String {
+    let plain = || {
+        format!(
+            "error: {}\n",
+            lines(path, text, std::slice::from_ref(problem))
+        )
+    };
+    let Some(span) = &problem.span else {
+        return plain();
+    };
+    let (headline, help) = match problem.message.split_once("\n  did you mean") {
+        Some((head, rest)) => (head.to_string(), Some(format!("did you mean{rest}"))),
+        None => (problem.message.clone(), None),
+    };
+    // The file's lines as human output shows them (control characters
+    // visible), the span moved with them.
+    let (shown, span) = visible(text, span.clone());
+    let mut diag = miette::MietteDiagnostic::new(headline.trim_end().to_string())
+        .with_severity(miette::Severity::Error)
+        .with_label(miette::LabeledSpan::at(span, "here"));
+    if let Some(help) = help {
+        diag = diag.with_help(help);
+    }
+    let report = miette::Report::new(diag).with_source_code(miette::NamedSource::new(
+        &*crate::text::escape(&path.display().to_string()),
+        shown,
+    ));
+    let theme = if color {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let mut out = String::new();
+    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
+    if handler.render_report(&mut out, report.as_ref()).is_err() {
+        return plain();
+    }
+    out
+}
+
+/// `text` with its control characters written visibly, as
+/// [`crate::text::escape`] does (line breaks kept), and `span` moved to the
+/// same characters.
+fn visible(text: &str, span: std::ops::Range<usize>) -> (String, std::ops::Range<usize>) {
+    let mut out = String::with_capacity(text.len());
+    let (mut start, mut end) = (None, None);
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if i == span.start {
+            start = Some(out.len());
+        }
+        if i == span.end {
+            end = Some(out.len());
+        }
+        let line_break =
+            c == '\n' || (c == '\r' && chars.peek().is_some_and(|&(_, next)| next == '\n'));
+        if line_break || !crate::text::needs_escape(c) {
+            out.push(c);
+        } else {
+            crate::text::push_escaped(&mut out, c);
+        }
+    }
+    let start = start.unwrap_or(out.len());
+    let end = end.unwrap_or(out.len()).max(start);
+    (out, start..end)
+}
+
 pub use crate::rules::settings::{DEFAULT_MAX_FILE_SIZE, LintSettings};
+
+/// A value the file holds that urldb refuses: what is wrong, and the text
+/// of the file to point at.
+#[derive(Debug)]
+struct Invalid {
+    message: String,
+    at: String,
+}
+
+impl Invalid {
+    fn new(message: impl Into<String>, at: impl Into<String>) -> Invalid {
+        Invalid {
+            message: message.into(),
+            at: at.into(),
+        }
+    }
+}
 
 impl Config {
     /// Validate the text of the configuration file at `path` (the path is
     /// only named in the error; `urldb-store` reads the file).
     pub fn from_text(path: &Path, text: &str) -> Result<Config, ConfigError> {
-        let mut config = Config::parse(text).map_err(|(message, span)| ConfigError::Invalid {
+        let mut config = Config::parse(text).map_err(|problems| ConfigError::Invalid {
             path: path.to_path_buf(),
-            message,
-            span,
+            problems,
             text: text.to_string(),
         })?;
         config.warnings = gate_warnings(text);
         Ok(config)
     }
 
-    /// Parse and validate; an error says what and, when it can, where.
-    pub fn parse(text: &str) -> Result<Config, (String, Option<std::ops::Range<usize>>)> {
-        let config: Config =
-            toml::from_str(text).map_err(|e| (did_you_mean(e.message()), e.span()))?;
-        config.validate().map_err(|(message, needle)| {
+    /// Parse and validate; the error is every problem found, each with its
+    /// place when known. A syntax error stops the reading (what follows it
+    /// cannot be trusted); otherwise each key is read on its own, so that
+    /// one mistake does not hide the next (`docs/guide.md`, "Configuration").
+    pub fn parse(text: &str) -> Result<Config, Vec<Problem>> {
+        let (table, syntax) = toml::de::DeTable::parse_recoverable(text);
+        if !syntax.is_empty() {
+            return Err(reported(
+                syntax
+                    .iter()
+                    .map(|e| Problem {
+                        message: escaped_lines(e.message().trim_end()),
+                        span: e.span(),
+                    })
+                    .collect(),
+            ));
+        }
+        let mut table = table.into_inner();
+        let mut problems = Vec::new();
+        prune(&mut table, &mut Vec::new(), &mut problems);
+        let mut config = match Config::deserialize(toml::de::Deserializer::from(
+            toml::Spanned::new(0..text.len(), table),
+        )) {
+            Ok(config) => config,
+            // Only mistakes of the whole together are left: say the first.
+            Err(e) => {
+                problems.push(Problem {
+                    message: in_user_words(&[], "", e.message()),
+                    span: e.span(),
+                });
+                return Err(reported(problems));
+            }
+        };
+        for invalid in config.validate() {
             // Point at the offending value: the first place its text appears.
-            let span = text.find(&needle).map(|at| at..at + needle.len());
-            (message, span)
-        })?;
+            let span = text.find(&invalid.at).map(|at| at..at + invalid.at.len());
+            problems.push(Problem {
+                message: escaped_lines(&invalid.message),
+                span,
+            });
+        }
+        if !problems.is_empty() {
+            return Err(reported(problems));
+        }
+        config.root_line = root_line(text);
         Ok(config)
     }
 
-    /// Check what serde cannot: rule codes, sizes, globs. The error comes
-    /// with the text to point at in the file.
-    fn validate(&self) -> Result<(), (String, String)> {
+    /// Check what serde cannot: rule codes, sizes, globs. Each problem
+    /// comes with the text to point at in the file.
+    fn validate(&self) -> Vec<Invalid> {
         let config = self;
+        let mut found = Vec::new();
         for code in config
             .lint
             .select
@@ -481,7 +642,10 @@ impl Config {
             .chain(config.lint.severity.keys())
         {
             if code != "ALL" && crate::rules::by_code(code).is_none() {
-                return Err((UnknownRule::new(code).to_string(), format!("\"{code}\"")));
+                found.push(Invalid::new(
+                    UnknownRule::new(code).to_string(),
+                    format!("\"{code}\""),
+                ));
             }
         }
         if let Err(e) = crate::suppress::PerFileIgnores::new(&config.lint.per_file_ignores) {
@@ -489,50 +653,65 @@ impl Config {
                 crate::suppress::BadPerFileIgnore::Glob { glob, .. } => glob.clone(),
                 crate::suppress::BadPerFileIgnore::Rule(r) => format!("\"{}\"", r.code),
             };
-            return Err((e.to_string(), needle));
+            found.push(Invalid::new(e.to_string(), needle));
         }
-        config
-            .max_file_size()
-            .map_err(|e| (e.to_string(), "max-file-size".to_string()))?;
-        exclude_set(&config.exclude).map_err(|e| (e.to_string(), "exclude".to_string()))?;
+        if let Err(e) = config.max_file_size() {
+            found.push(Invalid::new(e.to_string(), "max-file-size"));
+        }
+        if let Err(e) = exclude_set(&config.exclude) {
+            found.push(Invalid::new(e.to_string(), "exclude"));
+        }
         // `[verify]` is checked here too, not first when `verify` runs.
         if let Some(t) = &config.verify.timeout
             && parse_duration(t).is_none()
         {
-            return Err((
+            found.push(Invalid::new(
                 format!("verify.timeout: `{t}` is not a duration (try \"30s\" or \"500ms\")"),
-                "timeout".to_string(),
+                "timeout",
             ));
         }
         if let Some(n) = config.verify.retries
             && n > MAX_RETRIES
         {
-            return Err((
+            found.push(Invalid::new(
                 format!(
                     "verify.retries: {n} is too many; urldb tries a URL again at most \
                      {MAX_RETRIES} times (each wait is at most 30 s)"
                 ),
-                "retries".to_string(),
+                "retries",
             ));
         }
         if config.verify.concurrency == Some(0) {
-            return Err((
-                "verify.concurrency must be at least 1".to_string(),
-                "concurrency".to_string(),
+            found.push(Invalid::new(
+                "verify.concurrency must be at least 1",
+                "concurrency",
             ));
         }
-        config.verify.exceptions().validate("verify", None)?;
+        if let Err(e) = config.verify.exceptions().validate("verify", None) {
+            found.push(e);
+        }
         let mut hosts = std::collections::BTreeSet::new();
         for (key, section) in &config.verify.domains {
             let needle = format!("\"{key}\"");
-            let host =
-                domain_key(key).map_err(|e| (format!("verify.domains: {e}"), needle.clone()))?;
+            let host = match domain_key(key) {
+                Ok(host) => host,
+                Err(e) => {
+                    found.push(Invalid::new(format!("verify.domains: {e}"), needle));
+                    continue;
+                }
+            };
             if !hosts.insert(host.clone()) {
-                return Err((format!("verify.domains: `{host}` has two sections"), needle));
+                found.push(Invalid::new(
+                    format!("verify.domains: `{host}` has two sections"),
+                    needle,
+                ));
+                continue;
             }
-            section.validate(&format!("verify.domains.\"{host}\""), Some(&host))?;
+            if let Err(e) = section.validate(&format!("verify.domains.\"{host}\""), Some(&host)) {
+                found.push(e);
+            }
         }
-        Ok(())
+        found
     }
 
     pub fn max_file_size(&self) -> Result<u64, NotASize> {
@@ -698,14 +877,220 @@ pub fn parse_size(s: &str) -> Option<u64> {
     n.checked_mul(mult)
 }
 
-/// serde says "unknown field `x`, expected one of `a`, `b`" (or "unknown
-/// variant `x`, expected `a` or `b`" for a value): add the nearest one as
-/// a suggestion.
+type Table<'i> = toml::de::DeTable<'i>;
+type Key<'i> = toml::Spanned<toml::de::DeString<'i>>;
+type Value<'i> = toml::Spanned<toml::de::DeValue<'i>>;
+
+/// The most problems said of one file; the rest are counted (a file of
+/// mistakes cannot flood the log: `docs/security.md`, "Budgets").
+pub const MAX_PROBLEMS: usize = 20;
+
+/// `problems` in the order of the file, at most [`MAX_PROBLEMS`] of them
+/// and a count of the rest.
+fn reported(mut problems: Vec<Problem>) -> Vec<Problem> {
+    problems.sort_by_key(|p| p.span.as_ref().map_or(usize::MAX, |s| s.start));
+    if problems.len() > MAX_PROBLEMS {
+        let more = problems.len() - MAX_PROBLEMS;
+        problems.truncate(MAX_PROBLEMS);
+        problems.push(Problem {
+            message: format!(
+                "and {more} more problem{} in this file",
+                if more == 1 { "" } else { "s" }
+            ),
+            span: None,
+        });
+    }
+    problems
+}
+
+/// `text` escaped line by line: what the file put in a message shows its
+/// control characters visibly, and the message's own line breaks stay.
+fn escaped_lines(text: &str) -> String {
+    text.split('\n')
+        .map(|line| crate::text::escape(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// How deep sections are read key by key (`[verify.domains."HOST"]` is 3).
+const PRUNE_DEPTH: usize = 3;
+
+/// Remove from `table` (the section at `path`) every entry that cannot be
+/// read, each said as a problem; a section is read key by key, so that two
+/// mistakes in it are both said.
+fn prune<'i>(table: &mut Table<'i>, path: &mut Vec<Key<'i>>, problems: &mut Vec<Problem>) {
+    let keys: Vec<Key<'i>> = table.keys().cloned().collect();
+    for key in keys {
+        let Some(value) = table.get_mut(&key) else {
+            continue;
+        };
+        if read_alone(path, &key, value).is_ok() {
+            continue;
+        }
+        if path.len() < PRUNE_DEPTH
+            && let toml::de::DeValue::Table(inner) = value.get_mut()
+        {
+            path.push(key.clone());
+            prune(inner, path, problems);
+            path.pop();
+        }
+        if let Err(e) = read_alone(path, &key, value) {
+            let mut dotted: Vec<&str> = path.iter().map(|k| k.get_ref().as_ref()).collect();
+            let message = if is_array_of_tables(value)
+                && read_alone(path, &key, &empty_table(value.span())).is_ok()
+            {
+                // serde reads a struct from a sequence too, and then
+                // speaks of the first table's first key.
+                dotted.push(key.get_ref());
+                let name = crate::text::escape(&dotted.join(".")).into_owned();
+                format!("{name}: `[[{name}]]` is an array of tables; write `[{name}]`, one table")
+            } else {
+                in_user_words(&dotted, key.get_ref(), e.message())
+            };
+            problems.push(Problem {
+                message,
+                span: e.span(),
+            });
+            table.remove(&key);
+        }
+    }
+}
+
+fn is_array_of_tables(value: &Value<'_>) -> bool {
+    match value.get_ref() {
+        toml::de::DeValue::Array(items) => items
+            .iter()
+            .all(|i| matches!(i.get_ref(), toml::de::DeValue::Table(_))),
+        _ => false,
+    }
+}
+
+fn empty_table<'i>(span: std::ops::Range<usize>) -> Value<'i> {
+    toml::Spanned::new(span, toml::de::DeValue::Table(Table::new()))
+}
+
+/// The key `key` of the section at `path`, alone, read as a configuration.
+fn read_alone(path: &[Key<'_>], key: &Key<'_>, value: &Value<'_>) -> Result<(), toml::de::Error> {
+    let mut doc = Table::new();
+    doc.insert(key.clone(), value.clone());
+    for outer in path.iter().rev() {
+        let mut section = Table::new();
+        section.insert(
+            outer.clone(),
+            toml::Spanned::new(value.span(), toml::de::DeValue::Table(doc)),
+        );
+        doc = section;
+    }
+    Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(
+        value.span(),
+        doc,
+    )))
+    .map(|_| ())
+}
+
+/// serde's message in the words of a TOML file: keys, tables, arrays and
+/// the range of a number rather than fields, maps, sequences and `usize`;
+/// the key a message is about in front (`verify.concurrency: ...`), and
+/// the nearest name when a key or a value is unknown (`did you mean`).
+fn in_user_words(section: &[&str], key: &str, message: &str) -> String {
+    // Keys and values are the file's: escaped (`crate::text::escape`).
+    let message = &*crate::text::escape(message);
+    let section: Vec<String> = section
+        .iter()
+        .map(|k| crate::text::escape(k).into_owned())
+        .collect();
+    let key = crate::text::escape(key);
+    let mut dotted: Vec<&str> = section.iter().map(String::as_str).collect();
+    dotted.push(&key);
+    let name = dotted.join(".");
+    let prefix = if name.is_empty() {
+        String::new()
+    } else {
+        format!("{name}: ")
+    };
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        let within = if section.is_empty() {
+            String::new()
+        } else {
+            format!(" in [{}]", section.join("."))
+        };
+        let (unknown, expected) = rest.split_once(", ").unwrap_or((rest, ""));
+        return did_you_mean(&format!("unknown key {unknown}{within}, {expected}"));
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        return did_you_mean(&format!("{prefix}unknown value {rest}"));
+    }
+    if message.starts_with("data did not match any variant of untagged enum StatusSpec") {
+        return format!(
+            "{prefix}expected a status (an integer such as 403) or a range (a string such as \"500-599\")"
+        );
+    }
+    for kind in ["invalid type: ", "invalid value: "] {
+        if let Some(rest) = message.strip_prefix(kind)
+            && let Some((found, expected)) = rest.rsplit_once(", expected ")
+        {
+            return format!(
+                "{prefix}expected {}, found {}",
+                expected_words(&name, expected),
+                found_words(found)
+            );
+        }
+    }
+    format!("{prefix}{message}")
+}
+
+/// What serde expected, as a TOML file says it.
+fn expected_words(key: &str, expected: &str) -> String {
+    if key == "verify.concurrency" {
+        // 0 is refused; more than 256 run as 256 (`docs/security.md`).
+        return "an integer from 1 to 256".to_string();
+    }
+    match expected {
+        e if e.starts_with("struct ") || e == "a map" => "a table".to_string(),
+        "a sequence" => "an array".to_string(),
+        "a boolean" => "true or false".to_string(),
+        "usize" | "u64" | "u32" | "u16" | "u8" => "an integer from 0 up".to_string(),
+        "i64" | "i32" => "an integer".to_string(),
+        "a string" | "a borrowed string" => "a string".to_string(),
+        "path string" => "a string (a path)".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// What serde found, as a TOML file says it.
+fn found_words(found: &str) -> String {
+    let quoted = |prefix: &str| {
+        found
+            .strip_prefix(prefix)
+            .map(|v| v.trim_matches('`').to_string())
+    };
+    match found {
+        "map" => "a table".to_string(),
+        "sequence" => "an array".to_string(),
+        f if f.starts_with("string ") => format!("the string {}", &f["string ".len()..]),
+        _ => quoted("integer ")
+            .or_else(|| quoted("floating point "))
+            .or_else(|| quoted("boolean "))
+            .unwrap_or_else(|| found.to_string()),
+    }
+}
+
+/// The 1-based line of the `root` key, for messages about the directory it
+/// names.
+fn root_line(text: &str) -> Option<usize> {
+    let (table, _) = toml::de::DeTable::parse_recoverable(text);
+    let table = table.into_inner();
+    let (key, _) = table.get_key_value("root")?;
+    Some(line_col(text, key.span().start).0)
+}
+
+/// "unknown key `x`, expected one of `a`, `b`" (or "unknown value `x`,
+/// expected `a` or `b`"): add the nearest one as a suggestion.
 fn did_you_mean(message: &str) -> String {
     let Some(rest) = message
-        .split("unknown field `")
+        .split("unknown key `")
         .nth(1)
-        .or_else(|| message.split("unknown variant `").nth(1))
+        .or_else(|| message.split("unknown value `").nth(1))
     else {
         return message.to_string();
     };
@@ -759,7 +1144,7 @@ mod verify_tests {
     use super::*;
 
     fn parse(text: &str) -> Result<Config, String> {
-        Config::parse(text).map_err(|(m, _)| m)
+        Config::parse(text).map_err(|problems| problems[0].message.clone())
     }
 
     #[test]

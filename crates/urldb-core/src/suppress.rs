@@ -63,11 +63,23 @@ pub struct Directive {
     /// end); `None` when it stands before nothing.
     pub scope: Option<Span>,
     /// Why it is not a directive urldb can read, if so.
-    pub malformed: Option<String>,
+    pub malformed: Option<Malformed>,
     /// The comment's text before the directive (a note, or empty) and
     /// after its `]` (a reason): kept when the directive is rewritten.
     pub note: String,
     pub reason: String,
+}
+
+/// Why a comment that starts like a directive is not one urldb can read;
+/// the word is `ignore` or `ignore-file`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Malformed {
+    #[error("`# urldb: {0}` must name the rules it excuses: `# urldb: {0}[rule-code]`")]
+    NoList(&'static str),
+    #[error("`# urldb: {0}[` has no closing `]`")]
+    Unclosed(&'static str),
+    #[error("`# urldb: {0}[]` names no rule: write `# urldb: {0}[rule-code]`")]
+    Empty(&'static str),
 }
 
 /// A comment's directive, parsed: `Ok((file, codes with their offsets in
@@ -75,7 +87,7 @@ pub struct Directive {
 #[allow(clippy::type_complexity)]
 pub fn parse_comment(
     comment: &str,
-) -> Option<(usize, Result<(bool, Vec<(String, Span)>), String>)> {
+) -> Option<(usize, Result<(bool, Vec<(String, Span)>), Malformed>)> {
     // The directive may start the comment or follow a note after another `#`.
     let mut search = 0;
     let (hash, rest) = loop {
@@ -100,15 +112,10 @@ pub fn parse_comment(
     };
     let word = if file { "ignore-file" } else { "ignore" };
     let Some(inside) = after_word.strip_prefix('[') else {
-        return Some((
-            hash,
-            Err(format!(
-                "`# urldb: {word}` must name the rules it excuses: `# urldb: {word}[rule-code]`"
-            )),
-        ));
+        return Some((hash, Err(Malformed::NoList(word))));
     };
     let Some(close) = inside.find(']') else {
-        return Some((hash, Err(format!("`# urldb: {word}[` has no closing `]`"))));
+        return Some((hash, Err(Malformed::Unclosed(word))));
     };
     let list_start = base + word.len() + 1;
     let mut codes = Vec::new();
@@ -123,12 +130,7 @@ pub fn parse_comment(
         offset += part.len() + 1;
     }
     if codes.is_empty() {
-        return Some((
-            hash,
-            Err(format!(
-                "`# urldb: {word}[]` names no rule: write `# urldb: {word}[rule-code]`"
-            )),
-        ));
+        return Some((hash, Err(Malformed::Empty(word))));
     }
     Some((hash, Ok((file, codes))))
 }
@@ -333,7 +335,7 @@ impl Directives {
             }
             out.push(unused_suppression::malformed(
                 directive.comment.clone(),
-                why,
+                &why.to_string(),
             ));
             return out;
         }
@@ -504,8 +506,11 @@ pub struct PerFileIgnores {
 /// rule has.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadPerFileIgnore {
-    #[error("lint.per-file-ignores: invalid glob `{glob}`: {message}")]
-    Glob { glob: String, message: String },
+    #[error("lint.per-file-ignores: invalid glob `{glob}`: {}", .source.kind())]
+    Glob {
+        glob: String,
+        source: globset::Error,
+    },
     #[error("lint.per-file-ignores: {0}")]
     Rule(#[from] crate::selection::UnknownRule),
 }
@@ -518,9 +523,9 @@ impl PerFileIgnores {
         let mut entries = Vec::new();
         for (glob, codes) in table {
             let matcher = Glob::new(glob)
-                .map_err(|e| BadPerFileIgnore::Glob {
+                .map_err(|source| BadPerFileIgnore::Glob {
                     glob: glob.clone(),
-                    message: e.kind().to_string(),
+                    source,
                 })?
                 .compile_matcher();
             entries.push((matcher, crate::selection::codes(codes)?));

@@ -9,7 +9,7 @@
 //! anchors...) is refused here too, and a new record must pass every rule
 //! on its own before it is written.
 
-use crate::read::Root;
+use crate::read::{ReadError, Root};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -288,8 +288,8 @@ pub struct FileEdit {
 /// Why a file could not be edited at all.
 #[derive(Debug, thiserror::Error)]
 pub enum EditError {
-    #[error("{}: {message}", urldb_core::source::display_path(file))]
-    Read { file: PathBuf, message: String },
+    #[error("{}: {source}", urldb_core::source::display_path(file))]
+    Read { file: PathBuf, source: ReadError },
     #[error(
         "{}: not edited: it has a `{code}` finding that blocks rewriting it; run `urldb check {}`",
         urldb_core::source::display_path(file),
@@ -318,12 +318,12 @@ struct Loaded {
 }
 
 fn load(root: &Root, file: &Path, options: &Options) -> Result<Loaded, EditError> {
-    let read_error = |message: String| EditError::Read {
-        file: file.to_path_buf(),
-        message,
-    };
-    let raw = crate::database::read_file(root, file, options.settings.max_file_size)
-        .map_err(|e| read_error(e.to_string()))?;
+    let raw = crate::database::read_file(root, file, options.settings.max_file_size).map_err(
+        |source| EditError::Read {
+            file: file.to_path_buf(),
+            source,
+        },
+    )?;
     let checked = lint::check_bytes(file, &raw, options);
     let blocked = |code| EditError::Blocked {
         file: file.to_path_buf(),

@@ -26,17 +26,44 @@ pub enum GitError {
     Bare { dir: PathBuf },
     #[error("the database `{}` is outside the repository's work tree `{}`", root.display(), workdir.display())]
     OutsideWorkTree { root: PathBuf, workdir: PathBuf },
-    #[error("cannot resolve revision `{rev}`: {message}")]
-    Revision { rev: String, message: String },
+    /// A revision git cannot find. The message is urldb's own: git's
+    /// wording (`couldn't parse revision`) is the source, for a debugger.
+    #[error(
+        "no revision `{}` in the repository at `{}`: give a branch, a tag, a commit id, \
+         or an expression such as `HEAD~1` (`git log --oneline` lists the commits)",
+        urldb_core::text::escape(.rev),
+        .workdir.display()
+    )]
+    Revision {
+        rev: String,
+        workdir: PathBuf,
+        source: gix::Error,
+    },
+    /// A revision that names a file's content, not a commit.
+    #[error("revision `{}` names no commit or tree", urldb_core::text::escape(.rev))]
+    NotACommit { rev: String, source: gix::Error },
+    #[error("`{0}` left the index")]
+    LeftIndex(String),
+    #[error("`{0}` was staged again since it was read; not changed")]
+    StagedAgain(String),
+    /// `--config-from`: the revision has a symbolic link or a submodule
+    /// where a file is looked for.
+    #[error(
+        "`{}` at `{}` is not a regular file",
+        urldb_core::text::escape(.path),
+        urldb_core::text::escape(.rev)
+    )]
+    NotAFile { rev: String, path: String },
     /// A blob larger than the limit asked for (not read).
     #[error("too large ({size} bytes)")]
     BlobTooLarge { size: u64 },
+    /// git or the file system failed; its own message follows.
     #[error("git: {0}")]
-    Other(String),
+    Other(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
-fn other(e: impl std::fmt::Display) -> GitError {
-    GitError::Other(e.to_string())
+fn other(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> GitError {
+    GitError::Other(e.into())
 }
 
 /// A repository discovered from the database directory.
@@ -188,18 +215,22 @@ impl Repository {
     }
 
     /// The tree of revision `rev`.
-    fn tree<'r>(repo: &'r gix::Repository, rev: &str) -> Result<gix::Tree<'r>, GitError> {
-        let revision_error = |e: &dyn std::fmt::Display| GitError::Revision {
-            rev: rev.to_string(),
-            message: e.to_string(),
-        };
+    fn tree<'r>(&self, repo: &'r gix::Repository, rev: &str) -> Result<gix::Tree<'r>, GitError> {
         let id = repo
             .rev_parse_single(rev.as_bytes().as_bstr())
-            .map_err(|e| revision_error(&e))?;
+            .map_err(|source| GitError::Revision {
+                rev: rev.to_string(),
+                workdir: self.workdir.clone(),
+                source,
+            })?;
+        let not_a_commit = |source| GitError::NotACommit {
+            rev: rev.to_string(),
+            source,
+        };
         id.object()
-            .map_err(|e| revision_error(&e))?
+            .map_err(not_a_commit)?
             .peel_to_tree()
-            .map_err(|e| revision_error(&e))
+            .map_err(not_a_commit)
     }
 
     /// The bytes of the file at `repo_path` in revision `rev`, when it has
@@ -213,7 +244,7 @@ impl Repository {
         max: u64,
     ) -> Result<Option<Vec<u8>>, GitError> {
         let repo = self.repo.to_thread_local();
-        let tree = Self::tree(&repo, rev)?;
+        let tree = self.tree(&repo, rev)?;
         let Some(entry) = tree.lookup_entry_by_path(repo_path).map_err(other)? else {
             return Ok(None);
         };
@@ -222,9 +253,10 @@ impl Repository {
             return Ok(None);
         }
         if !mode.is_blob() {
-            return Err(GitError::Other(format!(
-                "`{repo_path}` at `{rev}` is not a regular file"
-            )));
+            return Err(GitError::NotAFile {
+                rev: rev.to_string(),
+                path: repo_path.to_string(),
+            });
         }
         self.blobs().read(entry.object_id(), max).map(Some)
     }
@@ -238,7 +270,7 @@ impl Repository {
         paths: &[PathBuf],
     ) -> Result<Vec<PathBuf>, GitError> {
         let repo = self.repo.to_thread_local();
-        let tree = Self::tree(&repo, rev)?;
+        let tree = self.tree(&repo, rev)?;
         let entries = tree.traverse().breadthfirst.files().map_err(other)?;
         let at_rev: HashMap<String, ObjectId> = entries
             .into_iter()
@@ -287,13 +319,10 @@ impl Repository {
         let path = file.repo_path.as_bytes().as_bstr();
         let position = index
             .entry_index_by_path_and_stage(path, gix::index::entry::Stage::Unconflicted)
-            .ok_or_else(|| GitError::Other(format!("`{}` left the index", file.repo_path)))?;
+            .ok_or_else(|| GitError::LeftIndex(file.repo_path.clone()))?;
         let entry = &mut index.entries_mut()[position];
         if entry.id != file.id {
-            return Err(GitError::Other(format!(
-                "`{}` was staged again since it was read; not changed",
-                file.repo_path
-            )));
+            return Err(GitError::StagedAgain(file.repo_path.clone()));
         }
         entry.id = id;
         // The work tree now holds the same bytes: record its stat so git

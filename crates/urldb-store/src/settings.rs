@@ -29,9 +29,31 @@ pub enum SettingsError {
     /// An `exclude` glob that does not compile.
     #[error(transparent)]
     BadExclude(#[from] BadExclude),
-    /// The database directory does not exist (or cannot be resolved).
-    #[error("database directory `{}` does not exist", urldb_core::text::escape(&.0.display().to_string()))]
-    NoRoot(PathBuf),
+    /// The database directory does not exist, is not a directory, or
+    /// cannot be resolved; named by `--db` or by `root` in `urldb.toml`.
+    #[error("{}", no_root(.root, *.not_a_directory, .named_by.as_ref()))]
+    NoRoot {
+        root: PathBuf,
+        /// `root = ...` of this configuration file, or `None` for `--db`.
+        named_by: Option<RootKey>,
+        not_a_directory: bool,
+    },
+    /// `urldb.toml` could not be read.
+    #[error("cannot read {}: {source}", shown(.path))]
+    ConfigUnreadable { path: PathBuf, source: ReadError },
+    /// `urldb.toml` is not text.
+    #[error("{}: not UTF-8 text", shown(.path))]
+    ConfigNotText { path: PathBuf },
+    /// `urldb.toml` is larger than a configuration file may be.
+    #[error("{}: too large ({size} bytes; a configuration file is at most 1 MiB)", shown(.path))]
+    ConfigTooLarge { path: PathBuf, size: u64 },
+    /// A directory named `urldb.toml` where the configuration is looked for.
+    #[error(
+        "{} is a directory; urldb's configuration is a file of that name (rename the directory, \
+         or pass `--config FILE`)",
+        shown(.0)
+    )]
+    ConfigIsDirectory(PathBuf),
     /// `root` in `urldb.toml` leads out of the directory that holds it.
     #[error(
         "{}: root = \"{}\" leads outside the directory that holds {FILE_NAME}; the database root must be inside it",
@@ -80,6 +102,57 @@ pub enum Origin {
     Found,
     /// No `urldb.toml` and no file named like a domain file: the directory.
     Here,
+}
+
+/// `root = "..."` in a configuration file, where a message points at it.
+#[derive(Debug, Clone)]
+pub struct RootKey {
+    pub config: PathBuf,
+    pub line: Option<usize>,
+    pub value: PathBuf,
+}
+
+impl std::fmt::Display for RootKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let line = self.line.map(|l| format!(":{l}")).unwrap_or_default();
+        write!(
+            f,
+            "{}{line}: root = \"{}\": ",
+            shown(&self.config),
+            urldb_core::text::escape(&self.value.display().to_string())
+        )
+    }
+}
+
+/// Why `root` is no database directory, and who named it; the directory
+/// is named once (as written in the file, and as resolved when that
+/// differs).
+fn no_root(root: &Path, not_a_directory: bool, named_by: Option<&RootKey>) -> String {
+    let shown = |p: &Path| urldb_core::text::escape(&p.display().to_string()).into_owned();
+    match named_by {
+        None if not_a_directory => format!(
+            "--db `{}` is not a directory (--db names the database directory)",
+            shown(root)
+        ),
+        None => format!("database directory `{}` does not exist", shown(root)),
+        Some(key) => {
+            let what = if not_a_directory {
+                "not a directory"
+            } else {
+                "no such directory"
+            };
+            let resolved = if root == key.value {
+                String::new()
+            } else {
+                format!(" (`{}`)", shown(root))
+            };
+            format!("{key}{what}{resolved}")
+        }
+    }
+}
+
+fn shown(path: &Path) -> String {
+    urldb_core::source::shown_path(path)
 }
 
 /// Rule selection given by the caller (`--select`, `--extend-select`,
@@ -165,23 +238,16 @@ impl Settings {
                 break;
             };
             let shown = PathBuf::from(format!("{rev}:{repo_path}"));
-            let read_error = |message: String| ConfigError::Read {
-                path: shown.clone(),
-                message,
-            };
             let bytes = match repo.file_at(rev, &repo_path, MAX_CONFIG_SIZE) {
                 Ok(Some(bytes)) => bytes,
                 Ok(None) => continue,
                 Err(GitError::BlobTooLarge { size }) => {
-                    return Err(read_error(format!(
-                        "too large ({size} bytes; a configuration file is at most 1 MiB)"
-                    ))
-                    .into());
+                    return Err(SettingsError::ConfigTooLarge { path: shown, size });
                 }
                 Err(e) => return Err(e.into()),
             };
-            let text =
-                String::from_utf8(bytes).map_err(|_| read_error("not UTF-8 text".to_string()))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| SettingsError::ConfigNotText { path: shown.clone() })?;
             let config = Config::from_text(&shown, &text)?;
             return Settings::with_config(dir, db, config, Some(path), crate::membership::guess);
         }
@@ -237,8 +303,20 @@ impl Settings {
                 }
             },
         };
+        let named_by = match (db, &config.root, &config_path) {
+            (None, Some(value), Some(cfg)) => Some(RootKey {
+                config: cfg.clone(),
+                line: config.root_line,
+                value: value.clone(),
+            }),
+            _ => None,
+        };
         if !root.is_dir() {
-            return Err(SettingsError::NoRoot(root));
+            return Err(SettingsError::NoRoot {
+                not_a_directory: root.exists(),
+                root,
+                named_by,
+            });
         }
         if let (None, Some(configured), Some(cfg)) = (db, &config.root, &config_path) {
             let base = match cfg.parent() {
@@ -252,7 +330,11 @@ impl Settings {
                 });
             }
         }
-        let root = Root::new(&root).map_err(|_| SettingsError::NoRoot(root.clone()))?;
+        let root = Root::new(&root).map_err(|_| SettingsError::NoRoot {
+            root: root.clone(),
+            named_by,
+            not_a_directory: false,
+        })?;
         Ok(Settings {
             config,
             config_path,
@@ -336,19 +418,20 @@ pub fn with_root(options: &mut Options, root: &Root) {
     options.per_file_ignores.root = Some((root.to_path_buf(), root.resolved().to_path_buf()));
 }
 
-/// Walk up from `dir` to find `urldb.toml`.
+/// Walk up from `dir` to find `urldb.toml`. A directory of that name is
+/// found too, and refused when read: passed over, it would leave the
+/// configuration the user meant silently unread.
 pub fn find_config(dir: &Path) -> Option<PathBuf> {
     dir.ancestors()
         .map(|d| d.join(FILE_NAME))
-        .find(|p| p.is_file())
+        .find(|p| p.is_file() || p.is_dir())
 }
 
 /// Read and validate a configuration file.
-pub(crate) fn load_config(path: &Path) -> Result<Config, ConfigError> {
-    let read_error = |message: String| ConfigError::Read {
-        path: path.to_path_buf(),
-        message,
-    };
+pub(crate) fn load_config(path: &Path) -> Result<Config, SettingsError> {
+    if path.is_dir() {
+        return Err(SettingsError::ConfigIsDirectory(path.to_path_buf()));
+    }
     // `--config /dev/null`: no configuration (as git reads an empty file
     // there); the read policy opens no other device.
     let null = path
@@ -360,17 +443,23 @@ pub(crate) fn load_config(path: &Path) -> Result<Config, ConfigError> {
         crate::read::read_limited(path, MAX_CONFIG_SIZE, None)
     };
     let text = match read {
-        Ok(bytes) => {
-            String::from_utf8(bytes).map_err(|_| read_error("not UTF-8 text".to_string()))?
-        }
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| SettingsError::ConfigNotText {
+            path: path.to_path_buf(),
+        })?,
         Err(ReadError::TooLarge { size }) => {
-            return Err(read_error(format!(
-                "too large ({size} bytes; a configuration file is at most 1 MiB)"
-            )));
+            return Err(SettingsError::ConfigTooLarge {
+                path: path.to_path_buf(),
+                size,
+            });
         }
-        Err(e) => return Err(read_error(e.to_string())),
+        Err(source) => {
+            return Err(SettingsError::ConfigUnreadable {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
     };
-    Config::from_text(path, &text)
+    Ok(Config::from_text(path, &text)?)
 }
 
 /// Show `path` relative to `cwd` when it is under it.

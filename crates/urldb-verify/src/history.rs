@@ -57,7 +57,8 @@ pub enum HistoryError {
     Symlink(PathBuf),
     #[error("{}: {source}", shown_path(.path))]
     Read { path: PathBuf, source: ReadError },
-    #[error("{}: cannot write the history: {source}", shown_path(.path))]
+    /// The write error names the file.
+    #[error("cannot write the history: {source}")]
     Write { path: PathBuf, source: WriteError },
 }
 

@@ -150,6 +150,29 @@ fn select_ignore_and_statistics() {
             .any(|l| l.trim_start().starts_with("1  unsorted-records")),
         "{text}"
     );
+    // As ruff: the table alone; the findings too with --show-findings.
+    assert!(!text.contains("example.com.yaml:3:12"), "{text}");
+    let both = stdout(&run_in(
+        dir.path(),
+        &[
+            "check",
+            "--statistics",
+            "--show-findings",
+            "--format",
+            "concise",
+        ],
+    ));
+    assert!(
+        both.contains("example.com.yaml:3:12: error path-escape-case")
+            && both.contains("2  path-escape-case"),
+        "{both}"
+    );
+    assert_eq!(
+        run_in(dir.path(), &["check", "--show-findings"])
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]

@@ -66,7 +66,7 @@ fn config_flag_and_db_flag_win() {
     let (_, status, err) = concise(dir.path(), &["check"]);
     assert_eq!(status, Some(2));
     assert!(
-        err.contains("database directory `missing` does not exist"),
+        err.contains("urldb.toml:1: root = \"missing\": no such directory"),
         "{err}"
     );
     let (out, status, _) = concise(
@@ -170,18 +170,21 @@ fn mistakes_are_explained_where_they_are() {
         (
             "[lint]\nselct = [\"ALL\"]\n",
             &[
-                "unknown field `selct`",
+                "unknown key `selct` in [lint]",
                 "did you mean `select`?",
                 "urldb.toml:2:1",
             ],
         ),
         (
             "roots = \"db\"\n",
-            &["unknown field `roots`", "did you mean `root`?"],
+            &["unknown key `roots`", "did you mean `root`?"],
         ),
         (
             "line-ending = \"mac\"\n",
-            &["unknown variant `mac`", "`auto`, `lf`, `crlf`, `native`"],
+            &[
+                "line-ending: unknown value `mac`",
+                "`auto`, `lf`, `crlf`, `native`",
+            ],
         ),
         (
             "max-file-size = \"lots\"\n",
@@ -199,7 +202,7 @@ fn mistakes_are_explained_where_they_are() {
         (
             "empty-metadata = \"none\"\n",
             &[
-                "unknown variant `none`",
+                "empty-metadata: unknown value `none`",
                 "expected `bare` or `braces`",
                 "urldb.toml:1",
             ],
@@ -207,7 +210,7 @@ fn mistakes_are_explained_where_they_are() {
         (
             "style = \"pyaml\"\n",
             &[
-                "unknown variant `pyaml`",
+                "style: unknown value `pyaml`",
                 "expected `readable` or `pyyaml`",
                 "did you mean `pyyaml`?",
                 "urldb.toml:1:9",
@@ -215,15 +218,24 @@ fn mistakes_are_explained_where_they_are() {
         ),
         (
             "[lint]\nseverity = { yaml-comment = \"fatal\" }\n",
-            &["unknown variant `fatal`", "urldb.toml:2"],
+            &[
+                "lint.severity.yaml-comment: unknown value `fatal`",
+                "urldb.toml:2",
+            ],
         ),
         (
             "[lint]\ncategories = \"frontend\"\n",
-            &["invalid type", "expected a sequence", "urldb.toml:2"],
+            &[
+                "lint.categories: expected an array, found the string \"frontend\"",
+                "urldb.toml:2",
+            ],
         ),
         (
             "[verify]\nconcurency = 4\n",
-            &["unknown field `concurency`", "did you mean `concurrency`?"],
+            &[
+                "unknown key `concurency` in [verify]",
+                "did you mean `concurrency`?",
+            ],
         ),
         (
             "[verify]\ntimeout = \"forever\"\n",
@@ -237,6 +249,32 @@ fn mistakes_are_explained_where_they_are() {
             &["verify.concurrency must be at least 1", "urldb.toml:2:1"],
         ),
         ("root = \n", &["urldb.toml:1"]),
+        // In the file's words: a range, not `usize`; a table, not a map.
+        (
+            "[verify]\nconcurrency = -3\n",
+            &[
+                "verify.concurrency: expected an integer from 1 to 256, found -3",
+                "urldb.toml:2:15",
+            ],
+        ),
+        (
+            "[verify]\nretries = \"two\"\n",
+            &["verify.retries: expected an integer from 0 up, found the string \"two\""],
+        ),
+        (
+            "[[lint]]\nselect = [\"ALL\"]\n",
+            &[
+                "lint: `[[lint]]` is an array of tables; write `[lint]`, one table",
+                "urldb.toml:1:1",
+            ],
+        ),
+        (
+            "root = 3\n",
+            &[
+                "root: expected a string (a path), found 3",
+                "urldb.toml:1:8",
+            ],
+        ),
     ];
     for (toml, wants) in cases {
         write(dir.path(), "urldb.toml", toml);
@@ -246,5 +284,139 @@ fn mistakes_are_explained_where_they_are() {
         for want in *wants {
             assert!(err.contains(want), "{toml}: missing `{want}` in\n{err}");
         }
+        // serde's and Rust's words are not the user's.
+        for jargon in [
+            "usize", "u32", "sequence", " map", "struct ", "variant", "field",
+        ] {
+            assert!(!err.contains(jargon), "{toml}: `{jargon}` in\n{err}");
+        }
     }
+}
+
+/// One run says every mistake of the file that the parser lets it read,
+/// each with its line, in the order of the file; a syntax error stops the
+/// reading (what follows it cannot be trusted).
+#[test]
+fn every_mistake_in_the_file_is_said_at_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "example.com.yaml", CLEAN);
+    write(
+        dir.path(),
+        "urldb.toml",
+        "style = \"pyaml\"\nmax-file-size = \"lots\"\n[lint]\nselct = [\"ALL\"]\n\
+         ignore = [\"yaml-coment\"]\n[verify]\nconcurrency = -3\nretries = \"two\"\n",
+    );
+    let out = run_in(dir.path(), &["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let wants = [
+        "urldb.toml:1:9",
+        "urldb.toml:2:1",
+        "urldb.toml:4:1",
+        "urldb.toml:5:11",
+        "urldb.toml:7:15",
+        "urldb.toml:8:11",
+    ];
+    let mut at = 0;
+    for want in wants {
+        let found = err[at..].find(want);
+        assert!(found.is_some(), "missing `{want}` (in order) in\n{err}");
+        at += found.unwrap_or(0) + want.len();
+    }
+    assert_eq!(err.matches("  × ").count(), wants.len(), "{err}");
+
+    // Two syntax errors are both said; nothing after them is judged.
+    write(dir.path(), "urldb.toml", "root = \n[lint\nselct = 1\n");
+    let out = run_in(dir.path(), &["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let first = err.find("urldb.toml:1:");
+    let second = err.find("urldb.toml:2:");
+    assert!(first.is_some() && first < second, "{err}");
+    assert!(!err.contains("unknown key"), "{err}");
+}
+
+/// The database directory a message names says who named it: `root` in
+/// `urldb.toml` (file and line), or `--db`; a file is "not a directory".
+#[test]
+fn a_missing_database_directory_says_who_named_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "example.com.yaml", CLEAN);
+    write(
+        dir.path(),
+        "urldb.toml",
+        "# the database\nroot = \"nonexist\"\n",
+    );
+    let out = run_in(dir.path(), &["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("urldb.toml:2: root = \"nonexist\": no such directory"),
+        "{err}"
+    );
+    write(dir.path(), "urldb.toml", "root = \"example.com.yaml\"\n");
+    let err = String::from_utf8_lossy(&run_in(dir.path(), &["check"]).stderr).into_owned();
+    assert!(
+        err.contains("urldb.toml:1: root = \"example.com.yaml\": not a directory"),
+        "{err}"
+    );
+    std::fs::remove_file(dir.path().join("urldb.toml")).expect("rm");
+    let out = run_in(dir.path(), &["--db", "example.com.yaml", "check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--db `example.com.yaml` is not a directory")
+            && !err.contains("does not exist"),
+        "{err}"
+    );
+}
+
+/// A directory named `urldb.toml` where the configuration is looked for is
+/// an error, not passed over: the user meant a configuration there.
+#[test]
+fn a_directory_named_urldb_toml_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "db/example.com.yaml", CLEAN);
+    std::fs::create_dir(dir.path().join("urldb.toml")).expect("mkdir");
+    let out = run_in(&dir.path().join("db"), &["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("urldb.toml is a directory; urldb's configuration is a file"),
+        "{err}"
+    );
+}
+
+/// A `urldb.toml` written to fool its reader: every mistake of a file of
+/// thousands is not printed (the first 20, then a count), and the keys,
+/// values and lines a report quotes show their control characters
+/// escaped, as any human output of urldb (`docs/security.md`).
+#[test]
+fn a_hostile_configuration_neither_floods_nor_forges_the_log() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "example.com.yaml", CLEAN);
+    // A raw ESC is a syntax error; the line shown escapes it.
+    write(dir.path(), "urldb.toml", "root = \"\u{1b}]0;owned\u{7}\"\n");
+    let out = run_in(dir.path(), &["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err}");
+    assert!(err.contains("root = \"\\x1b]0;owned\\x07\""), "{err}");
+    // Thousands of unknown keys holding ESC (a TOML escape): 20 said.
+    let mut toml = String::from("[lint]\n");
+    for i in 0..3000 {
+        toml.push_str(&format!("\"k{i}\\u001b[31m\" = 1\n"));
+    }
+    write(dir.path(), "urldb.toml", &toml);
+    let out = run_in(dir.path(), &["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !err.chars().any(|c| c.is_control() && c != '\n'),
+        "a raw control character in\n{err}"
+    );
+    assert!(err.contains("unknown key `k0\\x1b[31m` in [lint]"), "{err}");
+    assert_eq!(err.matches("  × ").count(), 20, "{err}");
+    assert!(err.contains("and 2980 more problems in this file"), "{err}");
+    assert!(err.len() < 20_000, "{} bytes", err.len());
 }

@@ -280,7 +280,7 @@ fn unborn_head() {
     let out = repo.urldb(&["check", "--since", "HEAD"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("cannot resolve revision `HEAD`"),
+        stderr(&out).contains("no revision `HEAD` in the repository"),
         "{}",
         stderr(&out)
     );
@@ -376,7 +376,7 @@ fn since_checks_only_changed_files_but_cross_file_rules_see_all() {
 
     let out = repo.urldb(&["check", "--since", "no-such-rev"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("cannot resolve revision `no-such-rev`"));
+    assert!(stderr(&out).contains("no revision `no-such-rev` in the repository"));
 }
 
 #[test]
@@ -488,6 +488,42 @@ fn install_hook_keeps_a_foreign_hook() {
     );
     let backup = hook.with_file_name("pre-commit.before-urldb");
     assert_eq!(std::fs::read_to_string(backup).expect("backup"), foreign);
+}
+
+/// Without urldb on `PATH`, the installed hook stops the commit and says
+/// how to install urldb with commands that exist: the PyPI name is
+/// `urldb-cli`, and crates.io has no `urldb` of ours (`docs/install.md`).
+#[test]
+#[cfg(unix)]
+fn the_hook_without_urldb_says_how_to_install_it() {
+    let repo = Repo::new();
+    let out = repo.urldb(&["install-hook"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // A PATH with git and nothing else.
+    let bin = tempfile::tempdir().expect("tempdir");
+    let git = String::from_utf8_lossy(
+        &Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .expect("sh")
+            .stdout,
+    )
+    .trim()
+    .to_string();
+    std::os::unix::fs::symlink(&git, bin.path().join("git")).expect("link git");
+    repo.stage("example.com.yaml", CLEAN);
+    let out = repo
+        .git_command()
+        .env("PATH", bin.path())
+        .args(["commit", "-q", "-m", "no urldb"])
+        .output()
+        .expect("git commit");
+    let said = stderr(&out);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("urldb is not on PATH"), "{said}");
+    assert!(said.contains("pipx install urldb-cli"), "{said}");
+    assert!(said.contains("cargo install --locked --path ."), "{said}");
+    assert!(!said.contains("cargo install urldb"), "{said}");
 }
 
 #[test]

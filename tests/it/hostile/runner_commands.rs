@@ -77,6 +77,7 @@ fn commands(port: u16) -> Vec<Vec<String>> {
         &["--no-cache", "check", "--statistics", "--format", "concise"][..],
         &["--no-cache", "check", "--diff"],
         &["--no-cache", "fmt", "--check"],
+        &["--no-cache", "fmt", "--check", "--format", "github"],
         &["--no-cache", "fmt", "--diff"],
         &["ls"],
         &["ls", "--format", "json"],

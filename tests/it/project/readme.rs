@@ -1,6 +1,7 @@
-//! The README's "Your first database" steps, run as written: install urldb
-//! with `cargo install`, `init`, `add` a URL with `--content-type`, `check`,
-//! then wire up the real pre-commit framework and commit. Only what a test
+//! The README's top example, run and compared with what it shows; and its
+//! "Your first database" steps, run as written: install urldb with `cargo
+//! install`, `init`, `add` a URL with `--content-type`, `ls`, `check`, then
+//! wire up the real pre-commit framework and commit. Only what a test
 //! must change is changed: the install goes under `target/` (through
 //! `CARGO_INSTALL_ROOT`, not by editing the command) and reuses the release
 //! build the end-to-end tests share; `pip` and `pre-commit` are the tests'
@@ -116,17 +117,28 @@ fn a_new_user_follows_the_readme() {
     assert!(out.status.success(), "{}", show(&out));
     let out = env.sh(rest, None);
     assert!(out.status.success(), "{}", show(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("All checks passed"), "{}", show(&out));
+    // The URL added is listed as it was given: https, where the new
+    // domain's file says so.
     assert!(
-        String::from_utf8_lossy(&out.stdout).contains("All checks passed"),
+        said.lines()
+            .any(|l| l == "https://docs.example.org/guide.html"),
+        "{}",
+        show(&out)
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("https: true"),
         "{}",
         show(&out)
     );
     let db = env.work.path().join("mydb");
-    let domain = std::fs::read_to_string(db.join("example.com.yaml")).expect("domain file");
-    assert!(
-        domain.contains("_path: /about.html\ncategories:\n- frontend\ncontent-type: text/html\n"),
-        "{domain}"
+    let added = std::fs::read_to_string(db.join("docs.example.org.yaml")).expect("domain file");
+    assert_eq!(
+        added,
+        "---\nhttps: true\n---\n_path: /guide.html\ncategories:\n- frontend\ncontent-type: text/html\n"
     );
+    let domain = std::fs::read_to_string(db.join("example.com.yaml")).expect("domain file");
 
     // Step 2: the pre-commit configuration, as written: local hooks that
     // run the installed urldb.
@@ -164,4 +176,39 @@ fn a_new_user_follows_the_readme() {
     );
     let out = env.sh("git add -A && git commit -m 'Contact page'", Some(&db));
     assert!(out.status.success(), "{}", show(&out));
+}
+
+/// The README's first example is what urldb prints for it, from a clone:
+/// its command run in the repository, its output compared line for line.
+#[test]
+fn the_top_example_is_what_urldb_prints() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README.md");
+    let marker = "<!-- readme-example:";
+    let at = readme.find(marker).expect("the example's marker");
+    let block = readme[at..]
+        .split_once("```text\n")
+        .and_then(|(_, rest)| rest.split_once("\n```"))
+        .map(|(body, _)| body)
+        .expect("a text block after the marker");
+    let (command, shown) = block.split_once('\n').expect("a command line, then output");
+    let args: Vec<&str> = command
+        .strip_prefix("$ urldb ")
+        .expect("`$ urldb ...`")
+        .split_whitespace()
+        .collect();
+    let out = crate::support::urldb()
+        .current_dir(repo())
+        .args(&args)
+        .env("NO_COLOR", "1")
+        .env_remove("URLDB_FORMAT")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run urldb");
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim_end(),
+        shown.trim_end(),
+        "the README's example is not what `urldb {}` prints",
+        args.join(" ")
+    );
 }

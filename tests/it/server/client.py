@@ -453,7 +453,7 @@ async def session_utf16():
     open_doc(client, name, "---\n---\n_path: nope\n")
     expect(await diagnostics_after(client, uri_of(name), 0) == [], "broken configuration")
     await wait_for(
-        client, lambda: any("unknown field" in m.message for m in client.messages)
+        client, lambda: any("unknown key" in m.message for m in client.messages)
     )
 
     # Hostile input: malformed YAML, binary garbage, a buffer over

@@ -504,7 +504,7 @@ fn a_history_append_that_fails_leaves_the_file_as_it_was() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("h.jsonl: cannot write the history") && stderr.contains("File too large"),
+        stderr.contains("cannot write the history: h.jsonl: File too large"),
         "{stderr}"
     );
     assert_eq!(std::fs::read(d.join("h.jsonl")).expect("read"), before);

@@ -191,6 +191,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
             canonical = Some(text);
         }
     }
+    rules::engine::drop_findings_on_unread_bytes(&mut all, raw);
     let blocked_by = blocking(&all);
     // The one place findings are excused: after every rule, before
     // anything is reported, cached or fixed (`crate::suppress`).

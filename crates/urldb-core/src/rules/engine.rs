@@ -58,3 +58,43 @@ pub(crate) fn explain_rewrite(findings: &mut Vec<Finding>, text: &str, canonical
         findings.push(not_canonical::unexplained(text, canonical));
     }
 }
+
+/// Where a file's bytes are not UTF-8, its text holds U+FFFD, a character
+/// the file does not hold. A finding there that quotes it, or advises
+/// writing it (percent-encode it: `%EF%BF%BD`, which would corrupt the
+/// URL), speaks of text the file does not hold, and is dropped: the rules
+/// that read the bytes (`invalid-utf8`) say where they are, and the rest
+/// speak of them once the file is UTF-8. Findings there that quote nothing
+/// of it (a comment, a record without `_path`) stay (`docs/rules.md`,
+/// `invalid-utf8`).
+pub(crate) fn drop_findings_on_unread_bytes(findings: &mut Vec<Finding>, raw: &[u8]) {
+    // The lossy text has one U+FFFD (three bytes) for each bad sequence.
+    let replacement = char::REPLACEMENT_CHARACTER.len_utf8();
+    let mut unread: Vec<Span> = Vec::new();
+    let mut at = 0;
+    for chunk in raw.utf8_chunks() {
+        at += chunk.valid().len();
+        if !chunk.invalid().is_empty() {
+            unread.push(at..at + replacement);
+            at += replacement;
+        }
+    }
+    if unread.is_empty() {
+        return;
+    }
+    let on_unread = |f: &Finding| {
+        let end = f.span.end.max(f.span.start + 1);
+        unread.iter().any(|u| f.span.start < u.end && u.start < end)
+    };
+    findings.retain(|f| {
+        matches!(f.rule.check, super::Check::Text(_)) || !on_unread(f) || !speaks_of_unread(f)
+    });
+}
+
+/// The finding's words hold U+FFFD, or its UTF-8 bytes percent-encoded.
+fn speaks_of_unread(f: &Finding) -> bool {
+    let says = |s: &str| {
+        s.contains(char::REPLACEMENT_CHARACTER) || s.to_ascii_uppercase().contains("%EF%BF%BD")
+    };
+    says(&f.message) || f.help.as_deref().is_some_and(says) || f.labels.iter().any(|(_, l)| says(l))
+}

@@ -9,7 +9,10 @@
 //! reference tool's PyYAML stops with a `UnicodeDecodeError`), so one stray
 //! byte makes the whole file unreadable for every other tool. urldb shows
 //! the file with the bad bytes replaced by `�`, but it never rewrites it:
-//! the replacement would silently change the data.
+//! the replacement would silently change the data. No finding on the bad
+//! bytes quotes `�` or advises writing it (`path-invalid-char` would say
+//! `%EF%BF%BD`): the file does not hold that character. Those findings
+//! speak once the file is UTF-8.
 //!
 //! ## Example
 //! ```yaml
