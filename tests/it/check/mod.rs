@@ -16,3 +16,4 @@ mod robustness;
 mod rules;
 mod sarif;
 mod suppressions;
+mod windows_names;
