@@ -158,12 +158,26 @@ impl Run {
                 let Some(file) = index.files.get(path) else {
                     return Err(NotWritten::Error("not in the git index".to_string()));
                 };
-                let on_disk =
-                    urldb_store::database::read_file(&self.root, path, read.len() as u64).ok();
-                if on_disk.as_deref() != Some(read) {
+                // The work tree holds the staged text when git's conversion
+                // of it (line endings by `core.autocrlf` or `.gitattributes`)
+                // gives the staged blob, as `git status` compares them; the
+                // new text goes to the work tree as git would check it out.
+                // Larger than four times the blob and 64 KiB, no conversion
+                // (UTF-32 as `working-tree-encoding` at most) gives it back.
+                let mut conversion = index.repo.conversion().map_err(|e| error(&e))?;
+                let limit = (read.len() as u64).saturating_mul(4) + (64 << 10);
+                let on_disk = urldb_store::database::read_file(&self.root, path, limit)
+                    .map_err(|_| NotWritten::UnstagedChanges)?;
+                let holds_staged = conversion
+                    .to_git(&file.repo_path, &on_disk)
+                    .is_ok_and(|stored| stored == read);
+                if !holds_staged {
                     return Err(NotWritten::UnstagedChanges);
                 }
-                urldb_store::write::replace(path, read, new.as_bytes()).map_err(|e| error(&e))?;
+                let checked_out = conversion
+                    .to_worktree(&file.repo_path, new.as_bytes())
+                    .map_err(|e| error(&e))?;
+                urldb_store::write::replace(path, &on_disk, &checked_out).map_err(|e| error(&e))?;
                 index
                     .repo
                     .stage(file, new.as_bytes())

@@ -10,6 +10,7 @@ mod corpus;
 mod corpus_mutations;
 mod fast_path;
 mod git;
+mod git_line_endings;
 mod media_type;
 mod output_errors;
 mod robustness;
