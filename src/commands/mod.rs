@@ -76,6 +76,9 @@ pub(crate) struct Run {
     repo: Option<urldb_store::git::Repository>,
     /// The database root (the work tree's files are read inside it).
     root: urldb_store::read::Root,
+    /// `--staged` writes: git's conversion between the work tree and the
+    /// index, made once for all of them.
+    conversion: std::cell::RefCell<Option<urldb_store::git::Conversion>>,
 }
 
 impl Run {
@@ -100,6 +103,7 @@ impl Run {
                 targets,
                 repo: None,
                 root: ctx.root.clone(),
+                conversion: Default::default(),
             });
         }
         let mut targets = targets(ctx, paths, &exclude);
@@ -119,6 +123,7 @@ impl Run {
             targets,
             repo,
             root: ctx.root.clone(),
+            conversion: Default::default(),
         })
     }
 
@@ -164,7 +169,11 @@ impl Run {
                 // new text goes to the work tree as git would check it out.
                 // Larger than four times the blob and 64 KiB, no conversion
                 // (UTF-32 as `working-tree-encoding` at most) gives it back.
-                let mut conversion = index.repo.conversion().map_err(|e| error(&e))?;
+                let mut conversion = self.conversion.borrow_mut();
+                let conversion = match &mut *conversion {
+                    Some(conversion) => conversion,
+                    empty => empty.insert(index.repo.conversion().map_err(|e| error(&e))?),
+                };
                 let limit = (read.len() as u64).saturating_mul(4) + (64 << 10);
                 let on_disk = urldb_store::database::read_file(&self.root, path, limit)
                     .map_err(|_| NotWritten::UnstagedChanges)?;
