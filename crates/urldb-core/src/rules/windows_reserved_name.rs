@@ -1,12 +1,14 @@
 //! ## What it checks
-//! A domain file whose name Windows reserves:
+//! A domain file whose name Windows reserves, so that it cannot be checked
+//! out there: a device name before its first dot, or a dot or space at its
+//! end.
 //!
-//! - the part of the name before its first dot (the domain's first label:
+//! - The part of the name before its first dot (the domain's first label:
 //!   `con` in `con.example.org.yaml`), spaces at its end aside, is a device
 //!   name, in any case: `CON`, `PRN`, `AUX`, `NUL`, `COM0` to `COM9`,
 //!   `COM¹`, `COM²`, `COM³`, `LPT0` to `LPT9`, `LPT¹`, `LPT²`, `LPT³`,
-//!   `CONIN$` or `CONOUT$`;
-//! - or the whole name ends in a dot or a space (a file named on the
+//!   `CONIN$` or `CONOUT$`.
+//! - Or the whole name ends in a dot or a space (a file named on the
 //!   command line; the files urldb finds end in `.yaml`).
 //!
 //! A device name is reserved whatever follows its first dot: Microsoft's
@@ -22,8 +24,9 @@
 //!
 //! ## Why it matters
 //! Git for Windows refuses such a path (`error: invalid path
-//! 'con.example.org.yaml'`, its `core.protectNTFS` check, on by default),
-//! and the checkout it was doing stops there: a clone, a pull or a branch
+//! 'con.example.org.yaml'`, its `core.protectNTFS` check, on by default;
+//! it lets `COM0` and the superscript forms through, which Windows reserves
+//! all the same), and the checkout it was doing stops there: a clone, a pull or a branch
 //! switch of the whole database fails for everyone on Windows, not only for
 //! this file. Programs that do open the name reach the console, printer or
 //! serial port instead of a file on Windows before Windows 11. A real host
@@ -59,7 +62,7 @@ use super::prelude::*;
 
 pub static RULE: Rule = Rule {
     code: "windows-reserved-name",
-    summary: "Windows reserves the file name: Git for Windows cannot check it out",
+    summary: "Windows reserves the file name: it cannot be checked out there",
     severity: Severity::Warning,
     fix: FixKind::None,
     blocks_rewrite: false,
@@ -80,7 +83,7 @@ fn check(ctx: &TextContext, out: &mut Vec<Finding>) {
         Reserved::Device(device) => (
             format!(
                 "Windows reserves the file name `{name}`: `{device}` before its first dot is a \
-                 device name there, so Git for Windows cannot check the file out"
+                 device name there, so the file cannot be checked out on Windows"
             ),
             format!(
                 "a host may really be called this; if no one checks the database out on \
@@ -90,8 +93,8 @@ fn check(ctx: &TextContext, out: &mut Vec<Finding>) {
         ),
         Reserved::Ending(last) => (
             format!(
-                "Windows drops the {last} at the end of the file name `{name}`, so Git for \
-                 Windows cannot check the file out"
+                "Windows drops the {last} at the end of the file name `{name}`, so the file \
+                 cannot be checked out on Windows"
             ),
             format!("rename it: `{}`", name.trim_end_matches(['.', ' '])),
         ),
@@ -110,8 +113,8 @@ enum Reserved<'a> {
 
 /// What Windows reserves in the file name `name`, if anything
 /// (<https://learn.microsoft.com/en-us/windows/win32/fileio/naming-a-file>,
-/// "Naming Conventions"; the same rules as Git for Windows'
-/// `is_valid_win32_path`).
+/// "Naming Conventions"; Git for Windows' `is_valid_win32_path` refuses the
+/// same, but for `COM0` and the superscript digits).
 fn problem(name: &str) -> Option<Reserved<'_>> {
     let base = name.split('.').next().unwrap_or(name);
     // Spaces after a device name do not make it another name
@@ -229,7 +232,7 @@ mod tests {
         assert_eq!(
             f.message,
             "Windows reserves the file name `con.example.org.yaml`: `con` before its first dot \
-             is a device name there, so Git for Windows cannot check the file out"
+             is a device name there, so the file cannot be checked out on Windows"
         );
         assert_eq!(
             f.help.as_deref(),
@@ -252,8 +255,8 @@ mod tests {
             .expect("finding");
         assert_eq!(
             f.message,
-            "Windows drops the dot at the end of the file name `example.com.yaml.`, so Git for \
-             Windows cannot check the file out"
+            "Windows drops the dot at the end of the file name `example.com.yaml.`, so the \
+             file cannot be checked out on Windows"
         );
         assert_eq!(f.help.as_deref(), Some("rename it: `example.com.yaml`"));
     }
