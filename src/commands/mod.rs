@@ -74,6 +74,9 @@ pub(crate) struct Run {
     repo: Option<urldb_store::git::Repository>,
     /// The database root (the work tree's files are read inside it).
     root: urldb_store::read::Root,
+    /// `--staged` writes: git's conversion between the work tree and the
+    /// index, made once for all of them.
+    conversion: std::cell::RefCell<Option<urldb_store::git::Conversion>>,
 }
 
 impl Run {
@@ -96,6 +99,7 @@ impl Run {
                 targets,
                 repo: None,
                 root: ctx.root.clone(),
+                conversion: Default::default(),
             });
         }
         let mut targets = targets(ctx, paths);
@@ -113,6 +117,7 @@ impl Run {
             targets,
             repo,
             root: ctx.root.clone(),
+            conversion: Default::default(),
         })
     }
 
@@ -151,12 +156,28 @@ impl Run {
                 let Some(file) = index.files.get(path) else {
                     return Err(NotWritten::NotStaged);
                 };
-                let on_disk =
-                    urldb_store::database::read_file(&self.root, path, read.len() as u64).ok();
-                if on_disk.as_deref() != Some(read) {
+                // The work tree holds the staged text when git's conversion
+                // of it (line endings by `core.autocrlf` or `.gitattributes`)
+                // gives the staged blob, as `git status` compares them; the
+                // new text goes to the work tree as git would check it out.
+                // Larger than four times the blob and 64 KiB, no conversion
+                // (UTF-32 as `working-tree-encoding` at most) gives it back.
+                let mut conversion = self.conversion.borrow_mut();
+                let conversion = match &mut *conversion {
+                    Some(conversion) => conversion,
+                    empty => empty.insert(index.repo.conversion()?),
+                };
+                let limit = (read.len() as u64).saturating_mul(4) + (64 << 10);
+                let on_disk = urldb_store::database::read_file(&self.root, path, limit)
+                    .map_err(|_| NotWritten::UnstagedChanges)?;
+                let holds_staged = conversion
+                    .to_git(&file.repo_path, &on_disk)
+                    .is_ok_and(|stored| stored == read);
+                if !holds_staged {
                     return Err(NotWritten::UnstagedChanges);
                 }
-                urldb_store::write::replace(path, read, new.as_bytes())?;
+                let checked_out = conversion.to_worktree(&file.repo_path, new.as_bytes())?;
+                urldb_store::write::replace(path, &on_disk, &checked_out)?;
                 Ok(index.repo.stage(file, new.as_bytes())?)
             }
         }

@@ -54,6 +54,10 @@ pub enum GitError {
         urldb_core::text::escape(.rev)
     )]
     NotAFile { rev: String, path: String },
+    /// `.gitattributes` asks for a filter program (`filter=lfs`, ...):
+    /// urldb runs none, so it cannot compare or write the file as git would.
+    #[error("`{}`: a filter program would be needed", urldb_core::text::escape(.0))]
+    NeedsFilter(String),
     /// A blob larger than the limit asked for (not read).
     #[error("too large ({size} bytes)")]
     BlobTooLarge { size: u64 },
@@ -278,22 +282,37 @@ impl Repository {
             .filter_map(|e| Some((e.filepath.to_str().ok()?.to_string(), e.oid)))
             .collect();
         let kind = repo.object_hash();
+        // The work tree is compared as git compares it: after its
+        // conversion (line endings by `core.autocrlf` or `.gitattributes`),
+        // one conversion per worker. Built once first, so that a broken
+        // configuration is an error rather than every file changed.
+        drop(self.conversion()?);
         use rayon::prelude::*;
         let changed: HashSet<PathBuf> = paths
             .par_iter()
-            .filter(|path| {
-                let Some(repo_path) = self.repo_path(path) else {
-                    return true;
-                };
-                let Some(old) = at_rev.get(&repo_path) else {
-                    return true;
-                };
-                match crate::read::read_limited(path, u64::MAX, root) {
-                    Ok(bytes) => gix::objs::compute_hash(kind, gix::objs::Kind::Blob, &bytes)
-                        .map_or(true, |now| now != *old),
-                    _ => true,
-                }
-            })
+            .map_init(
+                || self.conversion().ok(),
+                |conversion, path| {
+                    let Some(repo_path) = self.repo_path(path) else {
+                        return Some(path);
+                    };
+                    let Some(old) = at_rev.get(&repo_path) else {
+                        return Some(path);
+                    };
+                    let Ok(bytes) = crate::read::read_limited(path, u64::MAX, root) else {
+                        return Some(path);
+                    };
+                    let Some(stored) = conversion
+                        .as_mut()
+                        .and_then(|c| c.to_git(&repo_path, &bytes).ok())
+                    else {
+                        return Some(path);
+                    };
+                    let now = gix::objs::compute_hash(kind, gix::objs::Kind::Blob, &stored);
+                    now.map_or(true, |now| now != *old).then_some(path)
+                },
+            )
+            .flatten()
             .cloned()
             .collect();
         Ok(paths
@@ -357,5 +376,126 @@ impl Blobs {
         }
         let mut blob = self.repo.find_blob(id).map_err(other)?;
         Ok(blob.take_data())
+    }
+}
+
+/// Git's conversion of a file between the work tree and the repository:
+/// line endings (`core.autocrlf`, `core.eol`, the `text`, `eol` and `crlf`
+/// attributes), `ident` and `working-tree-encoding`, by the
+/// `.gitattributes` of the work tree (then the index's), `info/attributes`
+/// and the global and system attribute files, as git applies them
+/// (gix's filter pipeline). External filter drivers (`filter=`) are never
+/// run: urldb starts no program that git's configuration names, so a file
+/// that has one is compared unconverted, which can only find it changed
+/// (`docs/git.md`, "Line endings").
+pub struct Conversion {
+    repo: gix::Repository,
+    filters: gix::filter::plumbing::Pipeline,
+    attributes: gix::worktree::Stack,
+    index: gix::worktree::IndexPersistedOrInMemory,
+}
+
+impl Repository {
+    /// The conversion between this repository's work tree and its objects.
+    pub fn conversion(&self) -> Result<Conversion, GitError> {
+        let repo = self.repo.to_thread_local();
+        let (pipeline, index) = repo.filter_pipeline(None).map_err(other)?;
+        let (mut filters, attributes) = pipeline.into_parts();
+        let options = filters.options_mut();
+        options.drivers.clear();
+        // Comparing writes no object, and git checks round trips only
+        // when it writes one.
+        options.crlf_roundtrip_check = gix::filter::plumbing::pipeline::CrlfRoundTripCheck::Skip;
+        options.encodings_with_roundtrip_check.clear();
+        Ok(Conversion {
+            repo,
+            filters,
+            attributes,
+            index,
+        })
+    }
+}
+
+impl Conversion {
+    /// What git stores for the work-tree file at `repo_path` (`/`-separated)
+    /// when it holds `bytes`: their "clean" form, which `git status` and
+    /// `git diff` compare with the index and with commits.
+    pub fn to_git<'a>(
+        &mut self,
+        repo_path: &str,
+        bytes: &'a [u8],
+    ) -> Result<std::borrow::Cow<'a, [u8]>, GitError> {
+        use gix::filter::plumbing::pipeline::convert::ToGitOutcome;
+        use gix::prelude::Find;
+        let path = Path::new(repo_path);
+        let at = self
+            .attributes
+            .at_path(path, None, &self.repo.objects)
+            .map_err(other)?;
+        let (index, objects) = (&self.index, &self.repo.objects);
+        // With `text=auto`, git leaves the line endings of a file whose
+        // staged blob already has CRLF: the blob is looked up here.
+        let mut staged = |buf: &mut Vec<u8>| -> gix::Result<Option<()>> {
+            let Some(entry) = index.entry_by_path(repo_path.as_bytes().as_bstr()) else {
+                return Ok(None);
+            };
+            let found = objects
+                .try_find(&entry.id, buf)
+                .map_err(gix::Error::from_error)?;
+            Ok(found
+                .filter(|o| o.kind == gix::objs::Kind::Blob)
+                .map(|_| ()))
+        };
+        let outcome = self
+            .filters
+            .convert_to_git(
+                bytes,
+                path,
+                &mut |_, attributes| {
+                    at.matching_attributes(attributes);
+                },
+                &mut staged,
+            )
+            .map_err(other)?;
+        Ok(match outcome {
+            ToGitOutcome::Unchanged(_) => std::borrow::Cow::Borrowed(bytes),
+            ToGitOutcome::Buffer(converted) => std::borrow::Cow::Owned(converted.to_vec()),
+            ToGitOutcome::Process(_) => {
+                return Err(GitError::NeedsFilter(repo_path.to_string()));
+            }
+        })
+    }
+
+    /// What git checks out into the work tree at `repo_path` for the blob
+    /// `bytes` (their "smudged" form).
+    pub fn to_worktree<'a>(
+        &mut self,
+        repo_path: &str,
+        bytes: &'a [u8],
+    ) -> Result<std::borrow::Cow<'a, [u8]>, GitError> {
+        use gix::filter::plumbing::pipeline::convert::ToWorktreeOutcome;
+        let path = repo_path.as_bytes().as_bstr();
+        let at = self
+            .attributes
+            .at_entry(path, None, &self.repo.objects)
+            .map_err(other)?;
+        let outcome = self
+            .filters
+            .convert_to_worktree(
+                bytes,
+                path,
+                &mut |_, attributes| {
+                    at.matching_attributes(attributes);
+                },
+                Default::default(),
+            )
+            .map_err(other)?;
+        Ok(match outcome {
+            ToWorktreeOutcome::Unchanged(_) => std::borrow::Cow::Borrowed(bytes),
+            ToWorktreeOutcome::Buffer(converted) => std::borrow::Cow::Owned(converted.to_vec()),
+            ToWorktreeOutcome::Process(_) => {
+                return Err(GitError::NeedsFilter(repo_path.to_string()));
+            }
+        })
     }
 }

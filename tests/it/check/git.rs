@@ -10,19 +10,19 @@ use std::process::{Command, Output, Stdio};
 
 use support::urldb;
 
-const CLEAN: &str = "---\n---\n_path: /a\ncontent-type: text/html\n";
+pub(super) const CLEAN: &str = "---\n---\n_path: /a\ncontent-type: text/html\n";
 /// Layout only: `fmt` repairs it.
-const UNSORTED: &str = "---\n---\ncontent-type: text/html\n_path: /a\n";
+pub(super) const UNSORTED: &str = "---\n---\ncontent-type: text/html\n_path: /a\n";
 /// A value problem: only `check` finds it.
-const BAD_ESCAPE: &str = "---\n---\n_path: /a%2fb\ncontent-type: text/html\n";
+pub(super) const BAD_ESCAPE: &str = "---\n---\n_path: /a%2fb\ncontent-type: text/html\n";
 
 /// A repository in a temp dir with the database in `db/`.
-struct Repo {
+pub(super) struct Repo {
     dir: tempfile::TempDir,
 }
 
 impl Repo {
-    fn new() -> Repo {
+    pub(super) fn new() -> Repo {
         let repo = Repo {
             dir: tempfile::tempdir().expect("tempdir"),
         };
@@ -31,11 +31,11 @@ impl Repo {
         repo
     }
 
-    fn root(&self) -> &Path {
+    pub(super) fn root(&self) -> &Path {
         self.dir.path()
     }
 
-    fn db(&self) -> PathBuf {
+    pub(super) fn db(&self) -> PathBuf {
         self.root().join("db")
     }
 
@@ -53,7 +53,7 @@ impl Repo {
         cmd
     }
 
-    fn git(&self, args: &[&str]) -> String {
+    pub(super) fn git(&self, args: &[&str]) -> String {
         let out = self.git_command().args(args).output().expect("git");
         assert!(
             out.status.success(),
@@ -63,30 +63,30 @@ impl Repo {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    fn write(&self, name: &str, text: &str) {
+    pub(super) fn write(&self, name: &str, text: &str) {
         std::fs::write(self.db().join(name), text).expect("write");
     }
 
-    fn read(&self, name: &str) -> String {
+    pub(super) fn read(&self, name: &str) -> String {
         std::fs::read_to_string(self.db().join(name)).expect("read")
     }
 
-    fn stage(&self, name: &str, text: &str) {
+    pub(super) fn stage(&self, name: &str, text: &str) {
         self.write(name, text);
         self.git(&["add", &format!("db/{name}")]);
     }
 
     /// The staged content of a database file.
-    fn staged(&self, name: &str) -> String {
+    pub(super) fn staged(&self, name: &str) -> String {
         self.git(&["show", &format!(":db/{name}")])
     }
 
-    fn commit(&self, message: &str) {
+    pub(super) fn commit(&self, message: &str) {
         self.git(&["commit", "-q", "-m", message]);
     }
 
     /// urldb run at the repository root with `--db db`.
-    fn urldb(&self, args: &[&str]) -> Output {
+    pub(super) fn urldb(&self, args: &[&str]) -> Output {
         self.urldb_in(self.root(), &[&["--db", "db"], args].concat())
     }
 
@@ -104,16 +104,16 @@ impl Repo {
     }
 }
 
-fn stdout(out: &Output) -> String {
+pub(super) fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn stderr(out: &Output) -> String {
+pub(super) fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// The rule codes of a `--format concise` run.
-fn codes(out: &Output) -> Vec<String> {
+pub(super) fn codes(out: &Output) -> Vec<String> {
     stdout(out)
         .lines()
         .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))

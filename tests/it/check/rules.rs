@@ -41,6 +41,13 @@ fn prepare(code: &str) -> tempfile::TempDir {
     }
     support::copy_dir(&fixture(code), dir.path());
     let _ = std::fs::remove_file(dir.path().join(".gitattributes"));
+    if code == "windows-reserved-name" {
+        // Made here rather than committed: Git for Windows could not check
+        // this repository out with them (the rule's very point).
+        for name in ["con.example.org.yaml", "com1.example.net.yaml"] {
+            std::fs::write(dir.path().join(name), "---\n").expect("write");
+        }
+    }
     dir
 }
 
@@ -132,6 +139,7 @@ rule_tests!(
     suspicious_key,
     unknown_category,
     wrong_extension,
+    windows_reserved_name,
     not_canonical,
     unused_suppression,
 );
@@ -157,6 +165,11 @@ fn one_rule(code: &str) {
         .iter()
         .find(|r| r.code == code)
         .unwrap_or_else(|| panic!("{code} is not in the catalogue"));
+    if cfg!(windows) && code == "windows-reserved-name" {
+        // Windows itself cannot hold its files: a name written there opens
+        // a device (before Windows 11). Tested on the other systems.
+        return;
+    }
     fires_on_its_fixture(rule);
     human_report_matches_its_snapshot(rule);
     if matches!(

@@ -137,6 +137,7 @@ const ANSWERS: &[(&str, &str)] = &[
     ("suspicious-key", "`extra_key_is_clean`"),
     ("unknown-category", "`category_is_clean`"),
     ("wrong-extension", "a rule across files, run by the caller"),
+    ("windows-reserved-name", "text rules run on the whole text"),
     ("not-canonical", "written as `fmt` writes it"),
     ("unused-suppression", "no comment in the records"),
 ];

@@ -92,6 +92,7 @@ pub mod unsorted_categories;
 pub mod unsorted_keys;
 pub mod unsorted_records;
 // Database.
+pub mod windows_reserved_name;
 pub mod wrong_extension;
 // Formatting.
 pub mod not_canonical;
@@ -159,6 +160,7 @@ pub static ALL: &[&Rule] = &[
     &suspicious_key::RULE,
     &unknown_category::RULE,
     &wrong_extension::RULE,
+    &windows_reserved_name::RULE,
     &not_canonical::RULE,
     &unused_suppression::RULE,
 ];
