@@ -74,7 +74,7 @@ fn server_answers_a_real_lsp_client() {
 
     let out = Command::new(support::python())
         .arg(support::oracles::repo().join("tests/it/server/client.py"))
-        .arg(env!("CARGO_BIN_EXE_urldb"))
+        .arg(support::binary())
         .arg(work)
         .env(
             "XDG_CACHE_HOME",
