@@ -428,6 +428,10 @@ pub fn append(
             path: path.to_path_buf(),
             source: ReadError::Io(e),
         })?;
+    // Closed before the file is replaced: where Windows renames without
+    // POSIX semantics (FAT, network drives), a file open even in this
+    // process cannot be replaced.
+    drop(file);
     let Scan { history, lines } = scan(&shown_path(path), &bytes[..], true)?;
     let earlier = history.runs.iter().filter(|r| r.id != run.id).count();
     if history.malformed == 0 && history.duplicates == 0 && earlier < limit(keep) {
