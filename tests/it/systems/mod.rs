@@ -19,6 +19,7 @@ mod every_command;
 mod line_endings;
 mod locks;
 mod open_files;
+mod output_files;
 mod paths;
 
 use std::io::{BufRead, BufReader, Write};

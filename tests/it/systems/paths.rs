@@ -129,3 +129,30 @@ fn errors_name_a_file_with_slashes() {
     );
     assert_eq!(std::fs::read_to_string(&file).expect("read"), UNSORTED);
 }
+
+/// `--config /dev/null` means no configuration; on Windows `NUL` too
+/// (its null device, which Git Bash passes for `/dev/null`).
+#[test]
+fn the_null_device_is_no_configuration() {
+    let db = database();
+    let dir = db.path();
+    write(
+        &dir.join("urldb.toml"),
+        "[lint]\nignore = [\"path-unneeded-escape\", \"unsorted-keys\"]\n",
+    );
+    let out = run(dir, &["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let mut nulls = vec!["/dev/null"];
+    if urldb_on_windows() {
+        nulls.extend(["NUL", "nul", r"\\.\NUL"]);
+    }
+    for null in nulls {
+        let out = run(dir, &["--config", null, "check", "--format", "concise"]);
+        assert_eq!(out.status.code(), Some(1), "{null}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains("path-unneeded-escape"),
+            "{null}: {}",
+            stdout(&out)
+        );
+    }
+}
