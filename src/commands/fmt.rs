@@ -122,6 +122,9 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     ctx.say_cached(&outcome);
     let mut changed = 0;
     let mut blocked = 0;
+    // Files whose new text could not be written (their errors follow the
+    // summary): neither reformatted nor left unchanged by choice.
+    let mut failed = 0;
     // A failed write to stdout does not stop the files being written: it
     // is kept, and is the run's error once they are.
     let mut output = Ok(());
@@ -170,6 +173,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
                 }
                 Err(not_written) => {
                     changed -= 1;
+                    failed += 1;
                     outcome.errors.push(database::FileError {
                         path: file.path.clone(),
                         message: not_written.message(&file.path),
@@ -179,7 +183,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
         }
     }
     if !ctx.quiet && !args.diff {
-        let unchanged = outcome.checked.saturating_sub(changed + blocked);
+        let unchanged = outcome.checked.saturating_sub(changed + blocked + failed);
         let verb = if args.check {
             "would be reformatted"
         } else {
@@ -192,6 +196,10 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
             if unchanged == 1 { "" } else { "s" },
             if blocked > 0 {
                 format!(", {blocked} not formatted (see above)")
+            } else {
+                String::new()
+            } + &if failed > 0 {
+                format!(", {failed} not written (see below)")
             } else {
                 String::new()
             }

@@ -110,9 +110,13 @@ pub(crate) fn log(files: &[FileResult]) -> Value {
             result
         })
         .collect();
+    // The `file:` URI of the directory the paths are relative to: `url`
+    // spells a Windows directory as `file:///C:/…` (or `file://server/share/…`),
+    // which text put after `file://` would not.
     let root = std::env::current_dir()
         .ok()
-        .map(|cwd| format!("file://{}/", uri(&cwd.to_string_lossy())));
+        .and_then(|cwd| url::Url::from_directory_path(cwd).ok())
+        .map(String::from);
     let mut run = json!({
         "tool": {
             "driver": {
@@ -172,11 +176,22 @@ fn first_paragraph(markdown: &str) -> String {
         .unwrap_or_default()
 }
 
-/// A relative path as a URI reference: `/`-separated, everything but
-/// unreserved characters and `/` percent-encoded.
+/// A path as a URI reference: `/`-separated (as urldb spells every path,
+/// `docs/output.md`), everything but unreserved characters and `/`
+/// percent-encoded. A Windows path with a drive (`C:/…`, named outside the
+/// current directory) becomes the absolute-path reference `/C:/…`.
 fn uri(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.replace('\\', "/").bytes() {
+    let mut out = String::with_capacity(path.len() + 1);
+    if let [letter, b':', b'/', ..] = path.as_bytes()
+        && letter.is_ascii_alphabetic()
+        && cfg!(windows)
+    {
+        out.push('/');
+        out.push(*letter as char);
+        out.push(':');
+        return out + &uri(&path[2..]);
+    }
+    for b in path.bytes() {
         if urldb_core::model::path::is_unreserved(b) || b == b'/' {
             out.push(b as char);
         } else {

@@ -208,7 +208,28 @@ pub fn eprint_line(args: std::fmt::Arguments<'_>) {
 /// reads it, so formats with no other way to write a byte (CSV, the
 /// URI-Catalogue) keep it exact there.
 pub fn stdout_is_a_file() -> bool {
-    std::fs::metadata("/dev/stdout").is_ok_and(|m| m.is_file())
+    #[cfg(windows)]
+    {
+        stdout_handle_is_a_file()
+    }
+    #[cfg(not(windows))]
+    {
+        std::fs::metadata("/dev/stdout").is_ok_and(|m| m.is_file())
+    }
+}
+
+/// Windows has no `/dev/stdout`: the handle itself is asked (a console or
+/// a pipe is not a regular file).
+#[cfg(windows)]
+#[allow(clippy::disallowed_methods)] // asks, writes nothing
+fn stdout_handle_is_a_file() -> bool {
+    use std::os::windows::io::AsHandle;
+    io::stdout()
+        .as_handle()
+        .try_clone_to_owned()
+        .map(std::fs::File::from)
+        .and_then(|file| file.metadata())
+        .is_ok_and(|m| m.is_file())
 }
 
 /// Whether standard output is a terminal (colours, the `full` report).

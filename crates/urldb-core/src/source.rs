@@ -9,11 +9,20 @@ use std::path::{Path, PathBuf};
 
 /// A path as urldb names it: with `/` separators, otherwise exact (for
 /// machine formats, which escape it their own way, and for messages,
-/// which are escaped when printed).
+/// which are escaped when printed). Every format spells a path this way on
+/// every system, as git does (`docs/output.md`): on Windows `\` becomes
+/// `/`; elsewhere a `\` is a character of the name and stays.
 pub fn display_path(path: &std::path::Path) -> String {
     let s = path.to_string_lossy();
-    let s = s.strip_prefix("./").unwrap_or(&s);
-    s.replace('\\', "/")
+    let s = if std::path::MAIN_SEPARATOR == '\\' {
+        std::borrow::Cow::Owned(s.replace('\\', "/"))
+    } else {
+        s
+    };
+    match s.strip_prefix("./") {
+        Some(rest) => rest.to_owned(),
+        None => s.into_owned(),
+    }
 }
 
 /// A path as human output shows it: [`display_path`], with control

@@ -6,7 +6,8 @@
 //! bytes, and valid only for one urldb build and one set of lint options
 //! (each set has its own cache file). It lives outside the work tree, in
 //! the user's cache directory (`$XDG_CACHE_HOME/urldb/`, else
-//! `~/.cache/urldb/`), in a directory named after the resolved database
+//! `%LOCALAPPDATA%\urldb\` on Windows, else `~/.cache/urldb/`), in a
+//! directory named after the resolved database
 //! root: a commit cannot plant entries in it (a cache inside the work tree
 //! could come with a pull request and pass a broken file unread). A cache
 //! directory that is a symbolic link, or that another user owns, is
@@ -21,6 +22,11 @@
 //! hashed again on the next run instead. A file whose metadata changed but
 //! whose bytes did not (`touch`, a branch switched back) is hashed, found
 //! clean, and not checked.
+//!
+//! On Windows, which has no change time std can read and no inode, a
+//! file's size and modification time could stay the same while its bytes
+//! change: there every file is hashed on every run (and clean ones still
+//! not checked).
 //!
 //! Cross-file rules still run on every run; a cached file carries the
 //! facts they need (its cnames and where they are).
@@ -70,12 +76,25 @@ fn io_at(path: &Path) -> impl Fn(std::io::Error) -> CacheError + '_ {
 /// user's cache directory, `urldb/`, then the first 16 hex digits of the
 /// SHA-256 of the resolved root.
 pub fn location(root: &Path) -> Result<PathBuf, CacheError> {
-    let base = match std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from) {
-        // The XDG base directory specification ignores relative paths.
-        Some(dir) if dir.is_absolute() => dir,
-        _ => match std::env::var_os("HOME").map(PathBuf::from) {
-            Some(home) if home.is_absolute() => home.join(".cache"),
-            _ => return Err(CacheError::NoHome),
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    // The XDG base directory specification ignores relative paths. On
+    // Windows the user's local application data (`%LOCALAPPDATA%`, private
+    // to the user by its access-control list) comes before `HOME`, which
+    // only Git for Windows' shells set.
+    let local = if cfg!(windows) {
+        absolute("LOCALAPPDATA")
+    } else {
+        None
+    };
+    let base = match absolute("XDG_CACHE_HOME").or(local) {
+        Some(dir) => dir,
+        None => match absolute("HOME") {
+            Some(home) => home.join(".cache"),
+            None => return Err(CacheError::NoHome),
         },
     };
     let root = root.canonicalize().map_err(io_at(root))?;
@@ -398,7 +417,10 @@ impl Cache {
     ) -> CachedFile {
         CachedFile {
             hash,
-            stat: stat.filter(|s| !s.changed_after(self.trust_before)),
+            // Windows has no change time that std reads, nor an inode: a
+            // file rewritten with its size and modification time kept
+            // would pass as unchanged, so there every file is hashed.
+            stat: stat.filter(|s| cfg!(unix) && !s.changed_after(self.trust_before)),
             cnames,
         }
     }
@@ -524,9 +546,11 @@ mod tests {
             ctime_ns: 1,
             ino: 7,
         };
+        // Old metadata is kept on Unix; on Windows never (no change time).
+        let kept = cfg!(unix).then_some(old);
         assert_eq!(
             c.entry(content_hash(b"---\n"), Some(old), Vec::new()).stat,
-            Some(old)
+            kept
         );
     }
 

@@ -187,6 +187,14 @@ mod tests {
         let mut expected = found.files.clone();
         expected.sort();
         assert_eq!(found.files, expected);
-        assert_eq!(found.files.len(), 6);
+        // A file system that ignores case (Windows', macOS's by default)
+        // holds `a.yaml` and `A.yaml` as one file.
+        let top: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("ls")
+            .filter_map(|e| e.ok().map(|e| e.file_name()))
+            .collect();
+        let has = |name: &str| top.iter().any(|n| n == name);
+        let case_blind = !(has("a.yaml") && has("A.yaml"));
+        assert_eq!(found.files.len(), if case_blind { 5 } else { 6 });
     }
 }

@@ -427,16 +427,25 @@ pub fn find_config(dir: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file() || p.is_dir())
 }
 
+/// `NUL`, `\\.\NUL` or `/dev/null`, in any case: Windows' null device.
+fn is_windows_null(path: &Path) -> bool {
+    let name = path.as_os_str().to_string_lossy().to_ascii_lowercase();
+    matches!(name.as_str(), "nul" | r"\\.\nul" | "/dev/null")
+}
+
 /// Read and validate a configuration file.
 pub(crate) fn load_config(path: &Path) -> Result<Config, SettingsError> {
     if path.is_dir() {
         return Err(SettingsError::ConfigIsDirectory(path.to_path_buf()));
     }
     // `--config /dev/null`: no configuration (as git reads an empty file
-    // there); the read policy opens no other device.
+    // there); the read policy opens no other device. Windows' null device
+    // is `NUL` (what Git Bash passes for `/dev/null`), and `/dev/null`
+    // names no file there.
     let null = path
         .canonicalize()
-        .is_ok_and(|p| p == Path::new("/dev/null"));
+        .is_ok_and(|p| p == Path::new("/dev/null"))
+        || (cfg!(windows) && is_windows_null(path));
     let read = if null {
         Ok(Vec::new())
     } else {

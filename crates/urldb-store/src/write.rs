@@ -18,23 +18,47 @@ use crate::read::ReadError;
 /// How long a writer waits for another's lock before giving up.
 pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
 
+/// How long a writer keeps trying to replace a file that another program
+/// holds open on Windows (a virus scanner or an indexer lets go within
+/// moments; an editor that keeps the file open does not): about what git
+/// for Windows waits before it asks.
+const IN_USE_WAIT: Duration = Duration::from_secs(2);
+
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
-    #[error("{path}: is a symbolic link; urldb does not write through links")]
+    #[error("{}: is a symbolic link; urldb does not write through links", shown(.path))]
     Symlink { path: PathBuf },
-    #[error("{path}: changed on disk since it was read; not overwritten (run again)")]
+    #[error(
+        "{}: changed on disk since it was read; not overwritten (run again)",
+        shown(.path)
+    )]
     Changed { path: PathBuf },
     #[error(
-        "{path}: is read-only; urldb does not replace a read-only file (make it writable first)"
+        "{}: is read-only; urldb does not replace a read-only file (make it writable first)",
+        shown(.path)
     )]
     ReadOnly { path: PathBuf },
-    #[error("{path}: is not a regular file; urldb only writes regular files")]
+    #[error(
+        "{}: is not a regular file; urldb only writes regular files",
+        shown(.path)
+    )]
     NotRegular { path: PathBuf },
-    #[error("{path}: already exists; not overwritten")]
+    #[error("{}: already exists; not overwritten", shown(.path))]
     Exists { path: PathBuf },
+    /// Windows: another program holds the file open without sharing its
+    /// deletion (`FILE_SHARE_DELETE`), so no rename can replace it.
+    #[error(
+        "{}: another program has it open and does not let it be replaced \
+         (an editor, a viewer, a virus scanner?); not rewritten, the file is unchanged \
+         (waited {waited} s): close it there and run again",
+        shown(.path)
+    )]
+    InUse { path: PathBuf, waited: u64 },
     #[error(
         "{lock}: exists{age}: another urldb is writing {path}, or one was killed; \
-         remove {lock} if no urldb is running (waited {waited} s)"
+         remove {lock} if no urldb is running (waited {waited} s)",
+        lock = shown(.lock),
+        path = shown(.path)
     )]
     Locked {
         path: PathBuf,
@@ -55,11 +79,17 @@ pub enum WriteError {
         lock: PathBuf,
         what: &'static str,
     },
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", shown(.path))]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+/// A path in a message, spelled as every output spells it
+/// (`docs/output.md`); escaped where the message is printed.
+fn shown(path: &Path) -> String {
+    urldb_core::source::display_path(path)
 }
 
 fn io_error(path: &Path) -> impl Fn(std::io::Error) -> WriteError + '_ {
@@ -137,21 +167,43 @@ fn break_stale(lock: &Path) -> bool {
         .ok()
         .and_then(|t| SystemTime::now().duration_since(t).ok())
         .is_some_and(|age| age >= STALE_AFTER);
-    if !old || !same_file(lock, &meta) {
+    if !old || !same_file(lock, &file, &meta) {
         return false;
     }
     fs::remove_file(lock).is_ok()
 }
 
+/// `path` still names the opened `file` (whose metadata is `meta`).
 #[cfg(unix)]
-fn same_file(path: &Path, meta: &fs::Metadata) -> bool {
+fn same_file(path: &Path, _file: &File, meta: &fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
     fs::symlink_metadata(path).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
 }
 
-#[cfg(not(unix))]
-fn same_file(_path: &Path, _meta: &fs::Metadata) -> bool {
+/// `path` still names the opened `file`: the same volume serial number and
+/// file index (`GetFileInformationByHandle`, through `same-file`), Windows'
+/// device and inode.
+#[cfg(windows)]
+fn same_file(path: &Path, file: &File, _meta: &fs::Metadata) -> bool {
+    let Ok(opened) = file.try_clone().and_then(same_file::Handle::from_file) else {
+        return false;
+    };
+    same_file::Handle::from_path(path).is_ok_and(|named| named == opened)
+}
+
+#[cfg(not(any(unix, windows)))]
+fn same_file(_path: &Path, _file: &File, _meta: &fs::Metadata) -> bool {
     false
+}
+
+/// Windows refused to replace a file another program holds open: access
+/// denied (`ERROR_ACCESS_DENIED`, what `MoveFileEx` says when the file is
+/// open without `FILE_SHARE_DELETE`) or a sharing violation
+/// (`ERROR_SHARING_VIOLATION`, 32). On Unix a rename never waits for
+/// readers, and a denied one is the directory's permissions: no retry.
+fn in_use(e: &std::io::Error) -> bool {
+    cfg!(windows)
+        && (e.kind() == std::io::ErrorKind::PermissionDenied || e.raw_os_error() == Some(32))
 }
 
 /// The right to write one file: `FILE.lock`, held from [`Lock::acquire`]
@@ -376,21 +428,50 @@ impl Lock {
         let io = io_error(&self.path);
         file.write_all(new).map_err(&io)?;
         file.sync_all().map_err(&io)?;
-        let still = match expected {
-            None => true,
-            Some(expected) => {
-                let current = crate::read::read_limited(&self.path, expected.len() as u64, None);
-                matches!(current, Ok(ref bytes) if bytes == expected)
+        const FIRST_PAUSE: Duration = Duration::from_millis(10);
+        let started = Instant::now();
+        let mut pause = FIRST_PAUSE;
+        loop {
+            let still = match expected {
+                None => true,
+                Some(expected) => {
+                    let current =
+                        crate::read::read_limited(&self.path, expected.len() as u64, None);
+                    matches!(current, Ok(ref bytes) if bytes == expected)
+                }
+            };
+            if !still {
+                return Err(WriteError::Changed {
+                    path: self.path.clone(),
+                });
             }
-        };
-        if !still {
-            return Err(WriteError::Changed {
-                path: self.path.clone(),
-            });
+            // Renamed while still held: a waiter never sees the name free
+            // before the new text is in place.
+            match fs::rename(&self.lock, &self.path) {
+                Ok(()) => break,
+                // Windows: the file is open in another program. Nothing
+                // is lost meanwhile: the file keeps its old text until a
+                // rename succeeds, and the lock file is removed if none does.
+                Err(e) if in_use(&e) => {
+                    if pause == FIRST_PAUSE {
+                        urldb_core::say!(
+                            "note: {}: open in another program; trying again for up to {} s",
+                            urldb_core::source::shown_path(&self.path),
+                            IN_USE_WAIT.as_secs()
+                        );
+                    }
+                    if started.elapsed() >= IN_USE_WAIT {
+                        return Err(WriteError::InUse {
+                            path: self.path.clone(),
+                            waited: IN_USE_WAIT.as_secs(),
+                        });
+                    }
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(200));
+                }
+                Err(e) => return Err(io(e)),
+            }
         }
-        // Renamed while still held: a waiter never sees the name free
-        // before the new text is in place.
-        fs::rename(&self.lock, &self.path).map_err(&io)?;
         drop(file);
         // The rename is only durable once the directory is.
         if let Ok(dir) = File::open(parent_dir(&self.path)) {

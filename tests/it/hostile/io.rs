@@ -145,6 +145,7 @@ fn concurrent_adds_to_one_file_all_land() {
 /// Reads outside the database: a domain file that is a symbolic link to a
 /// file outside the root is never read, in any command or format; nor is a
 /// link to the process's environment.
+#[cfg(unix)]
 #[test]
 fn a_symlink_out_of_the_root_is_never_read() {
     use std::os::unix::fs::symlink;
@@ -295,6 +296,7 @@ fn a_configured_root_outside_the_repository_is_refused() {
 /// Writes outside the database: a directory (or a file in it) named on the
 /// command line through a symbolic link out of the root is skipped, with a
 /// note; nothing there is read or written.
+#[cfg(unix)]
 #[test]
 fn a_symlinked_directory_out_of_the_root_is_not_written() {
     use std::os::unix::fs::symlink;

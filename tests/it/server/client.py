@@ -12,6 +12,7 @@ expectation raises.
 
 import asyncio
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -38,8 +39,20 @@ def cli(*args, stdin=None):
     return out.stdout.decode()
 
 
+# The Windows run (tools/windows-tests) gives the files to urldb.exe under
+# Wine, which sees the host's `/` as a drive (`Z:`): the URIs name it, as
+# an editor on Windows would (`file:///Z:/tmp/...`).
+DRIVE = os.environ.get("URLDB_TEST_DRIVE", "")
+
+
+def file_uri(path):
+    if DRIVE:
+        return pathlib.PureWindowsPath(DRIVE + str(path)).as_uri()
+    return path.as_uri()
+
+
 def uri_of(name):
-    return (WORK / name).as_uri()
+    return file_uri(WORK / name)
 
 
 class Client(LanguageClient):
@@ -155,7 +168,7 @@ async def start(client, encodings):
     result = await client.initialize_async(
         T.InitializeParams(
             process_id=None,
-            root_uri=WORK.as_uri(),
+            root_uri=file_uri(WORK),
             capabilities=T.ClientCapabilities(
                 general=T.GeneralClientCapabilities(position_encodings=encodings),
                 workspace=T.WorkspaceClientCapabilities(
@@ -442,7 +455,7 @@ async def session_utf16():
     count = published(client, uri_of(name))
     client.workspace_did_change_watched_files(
         T.DidChangeWatchedFilesParams(
-            changes=[T.FileEvent(uri=config.as_uri(), type=T.FileChangeType.Changed)]
+            changes=[T.FileEvent(uri=file_uri(config), type=T.FileChangeType.Changed)]
         )
     )
     after = await diagnostics_after(client, uri_of(name), count)

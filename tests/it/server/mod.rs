@@ -86,7 +86,7 @@ fn run_client(script: &str, work: &Path, args: &[&str]) {
                 .join("tests/it/server")
                 .join(script),
         )
-        .arg(env!("CARGO_BIN_EXE_urldb"))
+        .arg(support::binary())
         .arg(work)
         .args(args)
         .env(

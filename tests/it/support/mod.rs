@@ -55,11 +55,30 @@ impl Rng {
     }
 }
 
-/// The built `urldb` binary. Its results cache goes under `target/`, not
-/// the user's cache directory (a test that looks at the cache sets its own
-/// `XDG_CACHE_HOME`).
+/// The urldb the tests run: the binary cargo built for them, or, when
+/// `URLDB_TEST_BINARY` names one, that program instead. The Windows run
+/// (`tools/windows-tests`, `docs/dev/windows.md`) sets it to a wrapper
+/// that runs the Windows build under Wine, so the same tests drive
+/// `urldb.exe` while git and the Python oracles stay on Linux.
+pub(crate) fn binary() -> std::path::PathBuf {
+    std::env::var_os("URLDB_TEST_BINARY")
+        .filter(|p| !p.is_empty())
+        .map_or_else(|| env!("CARGO_BIN_EXE_urldb").into(), Into::into)
+}
+
+/// The tests run the Windows build (`URLDB_TEST_BINARY` is set and
+/// `URLDB_TEST_DRIVE` names the drive Wine shows the host's `/` as).
+pub(crate) fn windows_drive() -> Option<String> {
+    std::env::var("URLDB_TEST_DRIVE")
+        .ok()
+        .filter(|d| !d.is_empty() && std::env::var_os("URLDB_TEST_BINARY").is_some())
+}
+
+/// The tested urldb ([`binary`]). Its results cache goes under `target/`,
+/// not the user's cache directory (a test that looks at the cache sets its
+/// own `XDG_CACHE_HOME`).
 pub(crate) fn urldb() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_urldb"));
+    let mut cmd = Command::new(binary());
     cmd.env("XDG_CACHE_HOME", oracles::target_tmp().join("xdg-cache"))
         // What a CI step may set changes what a run reads: a test sets it.
         .env_remove("URLDB_CONFIG_FROM")

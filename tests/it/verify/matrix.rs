@@ -414,6 +414,7 @@ fn history_tells_new_from_persistent_and_flaky_and_keeps_n_runs() {
 /// gets one); once the file holds `--history-keep` runs and a quarter
 /// more, the next run rewrites it with the newest N (docs/verify.md,
 /// "History").
+#[cfg(unix)]
 #[test]
 fn history_is_appended_to_until_past_its_limit_then_rewritten() {
     use std::os::unix::fs::MetadataExt;
@@ -559,6 +560,7 @@ fn shard_histories_concatenate() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn history_errors_exit_2() {
     let server = Server::start();
@@ -616,6 +618,7 @@ fn history_errors_exit_2() {
 /// by `support/run_workflow.py`: shard jobs, the merge job, the history
 /// on a branch of a local bare `origin`, the issue (through a `gh` stub
 /// that records its arguments: the one part that cannot run for real).
+#[cfg(unix)]
 #[test]
 fn the_documented_scheduled_workflow_runs_end_to_end() {
     let server = Server::start();
@@ -770,6 +773,7 @@ fn history_warnings_are_capped() {
 
 /// A history that is a symbolic link is not read: nothing of its target
 /// reaches the output, whatever the format, and the run is exit 2.
+#[cfg(unix)]
 #[test]
 fn a_history_through_a_link_is_not_read() {
     let server = Server::start();

@@ -95,6 +95,10 @@ pub fn append(
             path: path.to_path_buf(),
             source: ReadError::Io(e),
         })?;
+    // Closed before the file is replaced: where Windows renames without
+    // POSIX semantics (FAT, network drives), a file open even in this
+    // process cannot be replaced.
+    drop(file);
     // The run's start is written by `verify` itself: a time.
     let now = run
         .started
