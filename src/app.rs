@@ -431,9 +431,7 @@ impl Context {
                 urldb_core::text::escape(&unread.display().to_string())
             );
         }
-        let members = settings
-            .members()
-            ?;
+        let members = settings.members()?;
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
             if n < asked {

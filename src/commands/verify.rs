@@ -196,9 +196,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     // Read before the URLs are fetched: a history that cannot be used
     // stops the run before it costs anything.
     let earlier = match args.history.as_deref() {
-        Some(path) => Some(
-            history::History::read(path, now)?,
-        ),
+        Some(path) => Some(history::History::read(path, now)?),
         None => None,
     };
     if let (Some(h), Some(path)) = (&earlier, &args.history) {
@@ -344,14 +342,10 @@ fn env_var_name(text: &str) -> Result<String, NotAVariableName> {
 fn allowed_env(given: &[String]) -> Result<urldb_verify::exceptions::Allowed, CommandError> {
     let mut names = given.to_vec();
     if let Some(value) = std::env::var_os(ALLOW_ENV) {
-        let value = value
-            .to_str()
-            .ok_or(CommandError::AllowEnvNotText)?;
+        let value = value.to_str().ok_or(CommandError::AllowEnvNotText)?;
         for name in value.split(|c: char| c == ',' || c.is_whitespace()) {
             if !name.is_empty() {
-                names.push(
-                    env_var_name(name).map_err(|e| CommandError::AllowEnv(e.to_string()))?,
-                );
+                names.push(env_var_name(name).map_err(|e| CommandError::AllowEnv(e.to_string()))?);
             }
         }
     }

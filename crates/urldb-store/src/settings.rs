@@ -246,8 +246,9 @@ impl Settings {
                 }
                 Err(e) => return Err(e.into()),
             };
-            let text = String::from_utf8(bytes)
-                .map_err(|_| SettingsError::ConfigNotText { path: shown.clone() })?;
+            let text = String::from_utf8(bytes).map_err(|_| SettingsError::ConfigNotText {
+                path: shown.clone(),
+            })?;
             let config = Config::from_text(&shown, &text)?;
             return Settings::with_config(dir, db, config, Some(path), crate::membership::guess);
         }
