@@ -2,7 +2,8 @@
 """Import circles between the modules of one crate.
 
 Reads every `crate::a::b` and `super::…` path in a crate's src/ (in `use`
-lines and in code; not in `#[cfg(test)]` modules),
+lines and in code, the whole file; only the items marked `#[cfg(test)]`
+are left out, wherever they stand),
 maps each to the module file it names, and prints the strongly connected
 components of that graph: groups of modules that import each other,
 directly or around a circle. A module and its own children may know each
@@ -59,13 +60,71 @@ def expand(text):
     return out
 
 
+def skip_literal(text, i):
+    """The index after the string, raw string or char literal at `i`, or
+    `i` itself when none starts there (a lifetime `'a` is no literal)."""
+    m = re.match(r'b?r(#*)"', text[i:])
+    if m:
+        end = text.find('"' + m.group(1), i + m.end())
+        return len(text) if end < 0 else end + 1 + len(m.group(1))
+    if text.startswith('"', i) or text.startswith('b"', i):
+        j = i + (2 if text[i] == "b" else 1)
+        while j < len(text) and text[j] != '"':
+            j += 2 if text[j] == "\\" else 1
+        return j + 1
+    m = re.match(r"b?'(\\.[^']*|[^\\'])'", text[i:])
+    if m:
+        return i + m.end()
+    return i
+
+
+def item_end(text, i):
+    """The index after the item that starts at `i`: its braced body's
+    closing brace, or its `;` when a `;` comes before any brace."""
+    depth = 0
+    while i < len(text):
+        if text.startswith("//", i):
+            i = text.find("\n", i)
+            if i < 0:
+                return len(text)
+            continue
+        j = skip_literal(text, i)
+        if j != i:
+            i = j
+            continue
+        c = text[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif c == ";" and depth == 0:
+            return i + 1
+        i += 1
+    return len(text)
+
+
+def without_tests(text):
+    """`text` without its `#[cfg(test)]` items (unit tests may use
+    anything), the code after them kept."""
+    out = []
+    at = 0
+    for m in re.finditer(r"#\[cfg\(test\)\]", text):
+        if m.start() < at:
+            continue
+        out.append(text[at : m.start()])
+        at = item_end(text, m.end())
+    out.append(text[at:])
+    return "".join(out)
+
+
 edges = {m: set() for m in modules}
 for mod, path in modules.items():
     text = open(path, encoding="utf-8").read()
-    # Unit tests may use anything (they sit at the end of a file).
-    text = text.split("#[cfg(test)]")[0]
     # Comments name modules without importing them.
     text = re.sub(r"^\s*//.*$", "", text, flags=re.M)
+    text = without_tests(text)
     for used in expand(text):
         t = target(used)
         if t and t != mod:

@@ -648,10 +648,12 @@ impl Config {
                 ));
             }
         }
-        if let Err(e) = crate::suppress::PerFileIgnores::new(&config.lint.per_file_ignores) {
+        if let Err(e) =
+            crate::suppress::per_file::PerFileIgnores::new(&config.lint.per_file_ignores)
+        {
             let needle = match &e {
-                crate::suppress::BadPerFileIgnore::Glob { glob, .. } => glob.clone(),
-                crate::suppress::BadPerFileIgnore::Rule(r) => format!("\"{}\"", r.code),
+                crate::suppress::per_file::BadPerFileIgnore::Glob { glob, .. } => glob.clone(),
+                crate::suppress::per_file::BadPerFileIgnore::Rule(r) => format!("\"{}\"", r.code),
             };
             found.push(Invalid::new(e.to_string(), needle));
         }

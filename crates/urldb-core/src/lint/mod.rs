@@ -14,7 +14,8 @@ use crate::rules::diagnostic::{Applicability, Edit, Finding};
 use crate::rules::{self, Check, FileContext, FileFacts, LayoutContext, Rule, TextContext};
 use crate::selection::Selection;
 use crate::source::Source;
-use crate::suppress::{Directives, PerFileIgnores};
+use crate::suppress::apply::Directives;
+use crate::suppress::per_file::PerFileIgnores;
 
 mod pieces;
 mod silent;
@@ -143,7 +144,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
                 !source
                     .text
                     .get((*span).clone())
-                    .is_some_and(crate::suppress::is_directive)
+                    .is_some_and(crate::suppress::directive::is_directive)
             })
             .cloned()
             .map(rules::engine::of_comment),

@@ -423,7 +423,7 @@ fn read(text: &str, range: std::ops::Range<usize>) -> Option<Read> {
     tree.shift(range.start);
     let directive = |span: &Span| {
         text.get(span.clone())
-            .is_some_and(crate::suppress::is_directive)
+            .is_some_and(crate::suppress::directive::is_directive)
     };
     if tree.comments.iter().any(directive) || tree.documents.iter().any(|d| !d.footer.is_empty()) {
         return None;
