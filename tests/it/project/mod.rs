@@ -1,6 +1,6 @@
 //! The project as users meet it: the README and docs run as written, the
 //! Action and pre-commit hooks, the wheel and the release, the schema, the
-//! generator, and the crate layering.
+//! generator, the crate layering, and the saved property-test failures.
 
 mod action;
 mod coming_from;
@@ -10,5 +10,6 @@ mod generator;
 mod layers;
 mod pre_commit;
 mod readme;
+mod regressions;
 mod schema;
 mod wheel;
