@@ -296,7 +296,10 @@ impl NotWritten {
     /// too, alone ([`urldb_store::write::WriteError`]).
     pub(crate) fn message(self, path: &std::path::Path) -> String {
         let message = self.to_string();
-        match message.strip_prefix(&format!("{}: ", path.display())) {
+        // Spelt as the store spells a path in its messages (`/` on
+        // Windows too, no leading `./`).
+        let shown = urldb_core::source::display_path(path);
+        match message.strip_prefix(&format!("{shown}: ")) {
             Some(rest) => rest.to_string(),
             None => message,
         }

@@ -204,9 +204,20 @@ pub fn file_name(path: &Path, by_name: bool) -> Result<(), Skip> {
     Ok(())
 }
 
-/// `*.yaml` or `*.yml`.
+/// `*.yaml` or `*.yml`, as Windows reads the name: dots and spaces at its
+/// end dropped, so that `example.com.yaml.` (which Git for Windows cannot
+/// check out) is a member, and `windows-reserved-name` says so.
 pub fn has_yaml_extension(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "yaml" || e == "yml")
+    yaml_stem(path).is_some()
+}
+
+/// The file name before `.yaml` or `.yml`, read as Windows reads it.
+fn yaml_stem(path: &Path) -> Option<&[u8]> {
+    let name = path.file_name()?.as_encoded_bytes();
+    let end = name.iter().rposition(|&b| b != b'.' && b != b' ')? + 1;
+    let name = &name[..end];
+    name.strip_suffix(b".yaml")
+        .or_else(|| name.strip_suffix(b".yml"))
 }
 
 /// `example.com.yaml`: the name without its extension has a dot, as a
@@ -215,10 +226,7 @@ pub fn has_yaml_extension(path: &Path) -> bool {
 /// `urldb.toml` or `--db` names, but cannot be told from a project's own
 /// YAML file by its name.
 pub fn has_domain_name(path: &Path) -> bool {
-    has_yaml_extension(path)
-        && path
-            .file_stem()
-            .is_some_and(|s| s.as_encoded_bytes().contains(&b'.'))
+    yaml_stem(path).is_some_and(|stem| stem.contains(&b'.'))
 }
 
 /// `path` with its directory resolved (its file name kept): the nearest
@@ -383,6 +391,28 @@ mod tests {
         };
         assert_eq!(cs.len(), 2);
         assert_eq!(guess(tree(&["mkdocs.yml"]).path()), Guess::Nothing);
+    }
+
+    #[test]
+    fn names_read_as_windows_reads_them() {
+        for name in [
+            "example.com.yaml",
+            "example.com.yml",
+            "example.com.yaml.",
+            "example.com.yaml . ",
+        ] {
+            assert!(has_domain_name(Path::new(name)), "{name}");
+        }
+        for name in [
+            "example.com.yaml.txt",
+            "mkdocs.yml.",
+            "example.com",
+            "...",
+            " ",
+        ] {
+            assert!(!has_domain_name(Path::new(name)), "{name}");
+        }
+        assert!(has_yaml_extension(Path::new("mkdocs.yml.")));
     }
 
     #[test]

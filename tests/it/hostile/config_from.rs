@@ -210,7 +210,7 @@ fn config_from_that_cannot_be_read_is_an_error() {
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
             vec!["--config-from".into(), "no-such-branch".into()],
-            "cannot resolve revision `no-such-branch`",
+            "no revision `no-such-branch`",
         ),
         (
             vec![

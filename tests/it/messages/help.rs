@@ -65,7 +65,7 @@ const ACTING: &[(&str, &[&str])] = &[
     ),
     ("rules", &[]),
     ("rule", &[]),
-    ("init", &[]),
+    ("init", &["--quiet"]),
     ("install-hook", &["--db", "--config", "--color", "--quiet"]),
     ("completions", &[]),
     ("man", &[]),
