@@ -589,7 +589,10 @@ pub fn add(
     if todo.is_empty() || std::str::from_utf8(raw).is_err() {
         return Added::default();
     }
-    let (Some(mut docs), None) = (checked.documents.clone(), checked.blocked_by) else {
+    let (Some(mut docs), None) = (
+        checked.documents.parsed().map(<[_]>::to_vec),
+        checked.blocked_by,
+    ) else {
         return Added {
             text: Some(prepended(&checked.source.text, &todo)),
             suppressed: todo.len(),
@@ -730,7 +733,7 @@ pub fn ignore_here(
             &text[line_end..]
         )),
     }
-    if let Some(docs) = &before.documents
+    if let Some(docs) = before.documents.parsed()
         && let Some(doc) = docs
             .iter()
             .rev()
@@ -752,7 +755,7 @@ pub fn ignore_here(
         |c: &crate::lint::Checked| c.findings.iter().filter(|f| f.rule.code == code).count();
     candidates.into_iter().find(|candidate| {
         let after = crate::lint::check_bytes(path, candidate.as_bytes(), options);
-        let same = match (&before.documents, &after.documents) {
+        let same = match (before.documents.parsed(), after.documents.parsed()) {
             (Some(a), Some(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.root == y.root)
             }

@@ -154,7 +154,7 @@ pub(crate) fn code_actions(
     };
     let mut actions = Vec::new();
     if wanted(&CodeActionKind::QUICKFIX)
-        && let Some(docs) = &checked.documents
+        && let Some(docs) = checked.documents.parsed()
     {
         for f in &checked.findings {
             let touches = f.span.start <= range.end && range.start <= f.span.end;
@@ -258,7 +258,7 @@ fn capitalize(s: &str) -> String {
 
 /// One symbol per record, named by its `_path`.
 pub fn symbols(checked: &Checked, pos: &Positions) -> Vec<DocumentSymbol> {
-    let Some(docs) = &checked.documents else {
+    let Some(docs) = checked.documents.parsed() else {
         return Vec::new();
     };
     domain::records(docs)
@@ -310,7 +310,7 @@ pub fn hover(checked: &Checked, pos: &Positions, offset: usize) -> Option<Hover>
         }
     }
     if parts.is_empty()
-        && let Some(docs) = &checked.documents
+        && let Some(docs) = checked.documents.parsed()
     {
         for (index, doc) in docs.iter().enumerate() {
             let Some(entries) = doc.root.as_ref().and_then(|r| r.as_map()) else {

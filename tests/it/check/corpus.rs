@@ -98,6 +98,7 @@ fn blocking_codes() -> Vec<&'static str> {
 fn meaning(bytes: &[u8]) -> Option<serde_json::Value> {
     check_bytes(Path::new("example.com.yaml"), bytes, &Options::default())
         .documents
+        .into_parsed()
         .map(|d| normal_form(&d))
 }
 

@@ -52,6 +52,21 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a category `urldb.toml` lists, or any when it lists none
+/// (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::CATEGORIES,
+    looks_at: None,
+    clean: |item, facts| match &facts.settings.categories {
+        None => true,
+        Some(known) => {
+            item.value.is_empty()
+                || known.iter().any(|c| c == item.value)
+                || domain::VERIFY_CATEGORIES.contains(&item.value)
+        }
+    },
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let Some(vocabulary) = &ctx.settings.categories else {
         return;
