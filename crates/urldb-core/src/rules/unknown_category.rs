@@ -129,11 +129,8 @@ mod tests {
     #[test]
     fn did_you_mean() {
         let text = categories_at_root("- redirect_ok\n");
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &options(),
-        );
+        let checked =
+            crate::rules::test_support::both_ways("example.com.yaml", text.as_bytes(), &options());
         let messages: Vec<&str> = checked
             .findings
             .iter()
