@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let docs = checked
         .documents
-        .as_ref()
+        .parsed()
         .expect("a canonical text comes from documents");
     // Accepted input is valid UTF-8 (invalid UTF-8 blocks the rewrite).
     let text = std::str::from_utf8(data).expect("accepted input is UTF-8");
@@ -55,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
             .any(|f| f.rule.code == "not-canonical"),
         "canonical text reported as not canonical: {canonical:?}"
     );
-    let docs2 = again.documents.as_ref().expect("canonical text parses");
+    let docs2 = again.documents.parsed().expect("canonical text parses");
     assert_eq!(normal_form(docs2), normal_form(docs), "fmt changed a value");
     if canonical == text {
         assert!(

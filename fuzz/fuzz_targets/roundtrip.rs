@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let options = Options::default();
     let path = Path::new("example.com.yaml");
     let checked = check_bytes(path, text.as_bytes(), &options);
-    let Some(docs) = &checked.documents else {
+    let Some(docs) = checked.documents.parsed() else {
         return;
     };
     let rendered = render(docs, &render_options(text, docs, &options));
@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let again = check_bytes(path, rendered.as_bytes(), &options);
-    let Some(docs2) = &again.documents else {
+    let Some(docs2) = again.documents.parsed() else {
         panic!("rendered text does not parse:\n{rendered}");
     };
     assert_eq!(

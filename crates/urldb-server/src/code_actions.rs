@@ -157,9 +157,10 @@ fn per_finding(
         .iter()
         .filter(|f| f.span.start <= range.end && range.start <= f.span.end);
     for f in touching {
-        if let (Some(fix), Some(docs)) =
-            (f.fix.as_ref().filter(|_| f.fixable()), &checked.documents)
-        {
+        if let (Some(fix), Some(docs)) = (
+            f.fix.as_ref().filter(|_| f.fixable()),
+            checked.documents.parsed(),
+        ) {
             if full(req, actions, eager_left) {
                 break;
             }
@@ -264,7 +265,7 @@ pub(crate) fn resolve(req: &Request, mut action: CodeAction) -> Result<CodeActio
         "fix" => {
             let f = finding()?;
             let fix = f.fix.as_ref().ok_or(ResolveError::Gone)?;
-            let docs = checked.documents.as_ref().ok_or(ResolveError::Gone)?;
+            let docs = checked.documents.parsed().ok_or(ResolveError::Gone)?;
             fixed_one(checked, docs, fix, req.options)
                 .ok_or(ResolveError::NoEdit("the fix changes nothing"))?
         }

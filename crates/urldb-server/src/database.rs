@@ -70,7 +70,7 @@ pub(crate) fn findings(
     let this = resolved(path);
     let open: Vec<PathBuf> = others.iter().map(|(p, _)| resolved(p)).collect();
     let mut facts: Vec<FileFacts> = Vec::with_capacity(disk.len() + others.len() + 1);
-    facts.push(match &checked.documents {
+    facts.push(match checked.documents.parsed() {
         Some(docs) => lint::facts_of(path, docs, true),
         None => lint::facts(path, &checked.source.text, true),
     });

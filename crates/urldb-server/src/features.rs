@@ -119,7 +119,7 @@ pub(crate) fn replace_all(pos: &Positions, new_text: String) -> TextEdit {
 
 /// One symbol per record, named by its `_path`.
 pub fn symbols(checked: &Checked, pos: &Positions) -> Vec<DocumentSymbol> {
-    let Some(docs) = &checked.documents else {
+    let Some(docs) = checked.documents.parsed() else {
         return Vec::new();
     };
     domain::records(docs)
@@ -171,7 +171,7 @@ pub fn hover(checked: &Checked, pos: &Positions, offset: usize) -> Option<Hover>
         }
     }
     if parts.is_empty()
-        && let Some(docs) = &checked.documents
+        && let Some(docs) = checked.documents.parsed()
     {
         for (index, doc) in docs.iter().enumerate() {
             let Some(entries) = doc.root.as_ref().and_then(|r| r.as_map()) else {

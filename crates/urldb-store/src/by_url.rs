@@ -332,7 +332,8 @@ fn load(root: &Root, file: &Path, options: &Options) -> Result<Loaded, EditError
     if let Some(rule) = checked.blocked_by {
         return Err(blocked(rule.code));
     }
-    let (Some(documents), Some(canonical)) = (checked.documents, checked.canonical) else {
+    let (Some(documents), Some(canonical)) = (checked.documents.into_parsed(), checked.canonical)
+    else {
         return Err(blocked("yaml-syntax"));
     };
     let canonical = canonical == checked.source.text;

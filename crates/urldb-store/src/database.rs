@@ -589,7 +589,7 @@ fn process_with_facts(
         && checked.suppressed.is_empty()
         && checked.blocked_by.is_none()
         && checked.canonical.as_deref() == Some(checked.source.text.as_str());
-    let facts = want_facts.then(|| match &checked.documents {
+    let facts = want_facts.then(|| match checked.documents.parsed() {
         Some(docs) => lint::facts_of(path, docs, true),
         // A file that did not parse to the end may still have metadata.
         None => lint::facts(path, &checked.source.text, true),
@@ -623,7 +623,7 @@ fn process_with_facts(
     // A result waits for the end of the run: keep what the report and the
     // write need, not the tree (several times the text's size).
     let mut checked = checked;
-    checked.documents = None;
+    checked.documents.let_go();
     checked.canonical = None;
     if mode == Mode::FormatCheck && checked.blocked_by.is_none() {
         // Nothing of its text is shown: only its name.
@@ -649,7 +649,7 @@ pub fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
     let finding = rules::file_too_large::finding(size, options.settings.max_file_size);
     Checked {
         source: Source::new(path, String::new()),
-        documents: None,
+        documents: lint::Documents::NotParsed,
         findings: options.selection.apply(vec![finding]),
         suppressed: Vec::new(),
         blocked_by: Some(&rules::file_too_large::RULE),
@@ -695,7 +695,9 @@ fn add_cross_file(
                     path: file.path.clone(),
                     checked: Checked {
                         source: Source::new(&file.path, text),
-                        documents: None,
+                        // A file left without a result had nothing to
+                        // report: it parsed, and its tree is gone.
+                        documents: lint::Documents::Dropped,
                         findings: Vec::new(),
                         suppressed: Vec::new(),
                         blocked_by: None,

@@ -108,6 +108,7 @@ fn blocking_finding(bytes: &[u8], blocking: &[&str]) -> bool {
 fn meaning(bytes: &[u8]) -> Option<serde_json::Value> {
     check_bytes(Path::new("example.com.yaml"), bytes, &Options::default())
         .documents
+        .into_parsed()
         .map(|d| normal_form(&d))
 }
 

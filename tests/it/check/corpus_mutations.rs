@@ -106,7 +106,7 @@ fn check_properties(bytes: &[u8]) -> Result<(), TestCaseError> {
     let Some(canonical) = checked.canonical.clone() else {
         return Ok(());
     };
-    let docs = checked.documents.clone().expect("documents");
+    let docs = checked.documents.clone().into_parsed().expect("documents");
     prop_assert_eq!(std::str::from_utf8(bytes).ok(), Some(text.as_str()));
     prop_assert!(
         model_walk::hashes(&docs) >= text.matches('#').count(),
@@ -119,7 +119,10 @@ fn check_properties(bytes: &[u8]) -> Result<(), TestCaseError> {
     );
     let again = check_bytes(path, canonical.as_bytes(), &options);
     prop_assert_eq!(again.canonical.as_deref(), Some(canonical.as_str()));
-    let docs2 = again.documents.expect("canonical text parses");
+    let docs2 = again
+        .documents
+        .into_parsed()
+        .expect("canonical text parses");
     prop_assert_eq!(normal_form(&docs2), normal_form(&docs));
 
     let fixed = fix(checked, &options);

@@ -10,7 +10,7 @@ use crate::support;
 use std::path::Path;
 
 use support::Rng;
-use urldb_core::lint::{Checked, Options, check_bytes};
+use urldb_core::lint::{Checked, Documents, Options, check_bytes};
 use urldb_core::render::TextStyle;
 
 /// Values on the edges of plain, single-quoted and double-quoted style, and
@@ -268,7 +268,7 @@ fn observable(checked: &Checked) -> String {
         checked.findings,
         checked.blocked_by,
         checked.canonical,
-        checked.documents.as_ref().map(|d| format!("{d:?}"))
+        checked.documents.parsed().map(|d| format!("{d:?}"))
     )
 }
 
@@ -522,7 +522,7 @@ fn large_files_checked_in_pieces_give_the_same_results() {
     );
     let checked = same(text.as_bytes());
     // It was checked in pieces (no tree kept), and each kind is there.
-    assert!(checked.documents.is_none());
+    assert!(matches!(checked.documents, Documents::InPieces));
     let codes: Vec<&str> = checked.findings.iter().map(|f| f.rule.code).collect();
     for code in [
         "duplicate-path",
@@ -812,7 +812,7 @@ fn near_clean_files_give_the_same_results_proven_or_checked() {
             same_results(text.as_bytes(), &checked, &whole);
             // A small file that parses is checked without its tree only
             // when proven clean.
-            if checked.documents.is_none() && whole.documents.is_some() {
+            if matches!(checked.documents, Documents::Proven) {
                 proven += 1;
                 // (Its paths may still be listed twice: those findings
                 // come from the paths, after the proof.)

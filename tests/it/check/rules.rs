@@ -2,7 +2,9 @@
 //! (`tests/fixtures/rules/<code>/`) it fires (JSON output shows the code,
 //! exit 1), its human report is a snapshot, a fixable rule is gone after
 //! `check --fix` (and, for layout rules, after `fmt`); and the examples in
-//! its documentation are run: the bad one raises it, the good one does not.
+//! its documentation are run: the bad one raises it, the good one does not,
+//! and each gives the same results whether a run proves its clean records
+//! from their text or the rules check its tree.
 
 use crate::support;
 
@@ -262,6 +264,7 @@ fn documented_examples_hold(rule: &Rule) {
         "{code}: its documented example does not raise it (found {codes:?}) in\n{}",
         show(&examples.bad)
     );
+    proof_agrees(code, &examples.bad, Example::Bad);
     if !examples.good.is_empty() {
         let (codes, _) = codes_of_files(&examples.good);
         assert!(
@@ -269,7 +272,99 @@ fn documented_examples_hold(rule: &Rule) {
             "{code}: its `Use instead` example raises it in\n{}",
             show(&examples.good)
         );
+        proof_agrees(code, &examples.good, Example::Good);
     }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Example {
+    Bad,
+    Good,
+}
+
+/// Each domain file of a rule's example, checked in this process as a run
+/// checks it (`lint::check_file`: its clean records proven from their
+/// text, or in pieces of a few records) and with the tree, gives the same
+/// findings, blocking and canonical text: a rule whose clean text
+/// (`rules::clean`) calls its bad example clean fails here. A good example
+/// that is canonical, draws no finding and is written in the layout the
+/// proof reads must be proven, not checked with its tree.
+fn proof_agrees(code: &str, files: &[(String, Vec<u8>)], example: Example) {
+    use urldb_core::lint::{Checked, Documents, Options, check_bytes, check_file};
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, bytes) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, bytes).expect("write");
+    }
+    let settings = urldb_store::settings::Settings::resolve(dir.path(), None, None)
+        .unwrap_or_else(|e| panic!("{code}: the example's settings: {e}"));
+    let options = settings
+        .lint_options(None)
+        .unwrap_or_else(|e| panic!("{code}: the example's rules: {e}"));
+    let seen = |c: &Checked| format!("{:#?}\n{:?}\n{:?}", c.findings, c.blocked_by, c.canonical);
+    for (name, raw) in files {
+        if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
+            continue;
+        }
+        let path = std::path::Path::new(name);
+        let general = Options {
+            general_path_only: true,
+            ..options.clone()
+        };
+        let whole = check_bytes(path, raw, &general);
+        for piece_bytes in [None, Some(48)] {
+            let run = check_file(
+                path,
+                raw,
+                &Options {
+                    piece_bytes,
+                    ..options.clone()
+                },
+            );
+            let fires = |c: &Checked| c.findings.iter().any(|f| f.rule.code == code);
+            assert_eq!(
+                fires(&run),
+                fires(&whole),
+                "{code}: a run without the tree and the rules disagree on whether it fires in {name}:\n{}",
+                String::from_utf8_lossy(raw)
+            );
+            assert_eq!(
+                seen(&run),
+                seen(&whole),
+                "{code}: a run without the tree and the rules disagree on {name}:\n{}",
+                String::from_utf8_lossy(raw)
+            );
+        }
+        let text = String::from_utf8_lossy(raw);
+        let canonical = whole.canonical.as_deref() == Some(text.as_ref());
+        if example == Example::Good
+            && canonical
+            && whole.findings.is_empty()
+            && in_the_proofs_layout(&text)
+        {
+            let run = check_file(path, raw, &options);
+            assert!(
+                matches!(run.documents, Documents::Proven),
+                "{code}: its `Use instead` example {name} is canonical and clean, but not \
+                 proven from its text (is a rule's clean text too strict?):\n{text}"
+            );
+        }
+    }
+}
+
+/// Text the proof of clean records reads (`lint::silent`): records after a
+/// metadata document, lines of printable ASCII at the left margin, no
+/// comment, no double-quoted value, every `_path` plain.
+fn in_the_proofs_layout(text: &str) -> bool {
+    text.starts_with("---\n")
+        && text.contains("\n---\n")
+        && text
+            .bytes()
+            .all(|b| b == b'\n' || ((b' '..=b'~').contains(&b) && b != b'#'))
+        && !text.contains("\n ")
+        && !text.contains('"')
+        && !text.contains("\n_path: '")
 }
 
 fn show(files: &[(String, Vec<u8>)]) -> String {

@@ -222,7 +222,7 @@ fn comments_are_in_the_model_with_their_spans() {
         text.as_bytes(),
         &Options::default(),
     );
-    let docs = checked.documents.expect("parses");
+    let docs = checked.documents.into_parsed().expect("parses");
     let at = |c: &urldb_core::model::node::Comment| &text[c.span.clone()];
     assert_eq!(at(&docs[0].comments.before[0]), "# header");
     assert_eq!(at(&docs[0].footer[0]), "# footer");

@@ -340,7 +340,7 @@ fn canonical_text_matches_pyyaml_byte_for_byte() {
         );
         let parsed = checked
             .documents
-            .as_ref()
+            .parsed()
             .unwrap_or_else(|| panic!("file {i} did not parse: {:?}", checked.findings));
         let got = urldb_core::model::normal::normal_form(parsed);
         let want = urldb_core::model::normal::normal_form(docs);
@@ -379,7 +379,7 @@ fn unicode_line_breaks_are_escaped() {
         text.as_bytes(),
         &Options::default(),
     );
-    let parsed = checked.documents.expect("parses");
+    let parsed = checked.documents.into_parsed().expect("parses");
     assert_eq!(
         urldb_core::model::normal::normal_form(&parsed),
         urldb_core::model::normal::normal_form(&docs[0])

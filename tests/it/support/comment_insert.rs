@@ -115,9 +115,11 @@ pub(super) fn check(without: &str, with: &str, markers: &[String]) -> Result<(),
     let again = check_bytes(path, out.as_bytes(), &options);
     let docs = again
         .documents
-        .as_ref()
+        .parsed()
         .ok_or("fmt output does not parse")?;
-    let plain_docs = check_bytes(path, plain_fmt.as_bytes(), &options).documents;
+    let plain_docs = check_bytes(path, plain_fmt.as_bytes(), &options)
+        .documents
+        .into_parsed();
     if plain_docs.as_deref().map(normal_form) != Some(normal_form(docs)) {
         return Err(format!("comments changed the data: {with:?} -> {out:?}"));
     }

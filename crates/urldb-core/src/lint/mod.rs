@@ -48,8 +48,8 @@ pub struct Options {
 #[derive(Debug)]
 pub struct Checked {
     pub source: Source,
-    /// The documents, when the file parsed completely.
-    pub documents: Option<Vec<Document>>,
+    /// Its tree, or why there is none.
+    pub documents: Documents,
     /// Enabled findings, in file order.
     pub findings: Vec<Finding>,
     /// Enabled findings that a suppression comment or
@@ -62,10 +62,59 @@ pub struct Checked {
     pub canonical: Option<String>,
 }
 
-/// Check one file of a run without its tree where that is possible (so
-/// [`Checked::documents`] is `None` for it): a clean canonical file from
-/// its text, a large canonical file in pieces on every core; any other
-/// whole, as [`check_bytes`] does.
+/// What a check kept of a file's tree.
+#[derive(Debug, Clone)]
+pub enum Documents {
+    /// The file parsed completely: its documents.
+    Parsed(Vec<Document>),
+    /// The file did not parse completely (a finding says why: the parser
+    /// stopped, or the file was too large to read at all).
+    NotParsed,
+    /// Checked without a tree: every record proven clean from its text
+    /// (`silent`), the metadata checked by the rules. It parses.
+    Proven,
+    /// A large file checked a piece at a time, each piece's tree dropped
+    /// once checked (`pieces`). It parses.
+    InPieces,
+    /// The file parsed, and its tree was let go ([`Documents::let_go`]).
+    Dropped,
+}
+
+impl Documents {
+    /// The documents, when the tree is at hand.
+    pub fn parsed(&self) -> Option<&[Document]> {
+        match self {
+            Documents::Parsed(documents) => Some(documents),
+            _ => None,
+        }
+    }
+
+    /// [`Documents::parsed`], taken.
+    pub fn into_parsed(self) -> Option<Vec<Document>> {
+        match self {
+            Documents::Parsed(documents) => Some(documents),
+            _ => None,
+        }
+    }
+
+    /// The file parsed completely, whether its tree is at hand or not.
+    pub fn parses(&self) -> bool {
+        !matches!(self, Documents::NotParsed)
+    }
+
+    /// Drop the tree (it takes several times the text's size), keeping
+    /// whether the file parses.
+    pub fn let_go(&mut self) {
+        if let Documents::Parsed(_) = self {
+            *self = Documents::Dropped;
+        }
+    }
+}
+
+/// Check one file of a run without its tree where that is possible: a
+/// clean canonical file from its text ([`Documents::Proven`]), a large
+/// canonical file in pieces on every core ([`Documents::InPieces`]); any
+/// other whole, as [`check_bytes`] does.
 pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
     if !options.general_path_only
         && let Some(checked) = pieces::check(path, raw, options, true, !is_large(raw, options))
@@ -109,7 +158,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
             findings: options.selection.apply(vec![finding]),
             suppressed: Vec::new(),
             source,
-            documents: None,
+            documents: Documents::NotParsed,
             blocked_by,
             canonical: None,
         };
@@ -166,7 +215,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
             }
         }
         crate::fix::guard_path_fixes(docs, &mut all);
-        if blocking(&all).is_none() {
+        if rules::first_blocking(&all).is_none() {
             let render_options = render_options(&source.text, docs, options);
             // Text the fast reader read is most often canonical already:
             // proving it is much cheaper than writing it again.
@@ -193,7 +242,10 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
         }
     }
     rules::engine::drop_findings_on_unread_bytes(&mut all, raw);
-    let blocked_by = blocking(&all);
+    let blocked_by = rules::first_blocking(&all);
+    // In the order the rules ran (`rules::order`), which the pieces of a
+    // large file give too; by place at the end.
+    all.sort_by_cached_key(|f| (f.span.start, f.span.end, rules::order(f.rule)));
     // The one place findings are excused: after every rule, before
     // anything is reported, cached or fixed (`crate::suppress`).
     let mut findings = options.selection.apply(all);
@@ -217,7 +269,10 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     findings.sort_by_key(|f| (f.span.start, f.span.end));
     Checked {
         source,
-        documents,
+        documents: match documents {
+            Some(documents) => Documents::Parsed(documents),
+            None => Documents::NotParsed,
+        },
         findings,
         suppressed,
         blocked_by,
@@ -234,17 +289,6 @@ fn text_findings(raw: &[u8], source: &Source) -> Vec<Finding> {
         }
     }
     all
-}
-
-/// The rule of the first finding that forbids a rewrite. A finding that
-/// carries a fix does not forbid the rewrite that is its fix (a tab
-/// PyYAML refuses in a file that parsed: `fmt` writes spaces).
-fn blocking(findings: &[Finding]) -> Option<&'static Rule> {
-    findings
-        .iter()
-        .filter(|f| f.fix.is_none())
-        .map(|f| f.rule)
-        .find(|r| r.blocks_rewrite)
 }
 
 /// The line break and empty-metadata form a file's canonical text uses.
@@ -309,7 +353,7 @@ pub fn fix(checked: Checked, options: &Options) -> Fixed {
         if current.blocked_by.is_some() {
             break;
         }
-        let Some(docs) = current.documents.clone() else {
+        let Some(docs) = current.documents.parsed().map(<[_]>::to_vec) else {
             break;
         };
         let fixable: Vec<&Finding> = current.findings.iter().filter(|f| f.fixable()).collect();

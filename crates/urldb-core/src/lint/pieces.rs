@@ -3,19 +3,20 @@
 //! The tree of a file takes about ten times its text in memory, so a file of
 //! 200,000 records held whole needs several hundred megabytes and one core.
 //! Documents are independent of each other but for the metadata (which
-//! every record reads: `case-sensitive-paths`, `https`) and for three
-//! questions across records: is the order canonical, is a `_path` listed
-//! twice (`duplicate-path`), and are two paths one URL (`equivalent-paths`).
-//! So the records are cut at `---` lines into pieces of about
-//! [`PIECE_BYTES`]; each piece is read by the fast reader, checked with the
-//! metadata document in front of it and dropped, keeping only its findings,
-//! its records' paths and whether it is canonical. The three questions are
-//! then answered on the paths.
+//! every record reads: `case-sensitive-paths`, `https`) and for what is
+//! asked across records: is the order canonical, and what the rules that
+//! read records together ask of their paths (`rules::clean::Clean::Paths`:
+//! a `_path` listed twice, two paths that are one URL). So the records are
+//! cut at `---` lines into pieces of about [`PIECE_BYTES`]; each piece is
+//! proven clean from its text (`super::silent`), or else read, checked
+//! with the metadata document in front of it and dropped, keeping only its
+//! findings, its records' paths and whether it is canonical. What is asked
+//! across records is then answered on the paths.
 //!
-//! Each piece is read by the fast reader where it takes the text, else by
-//! the general parser (a file with comments or quoted values). This is
-//! only for a file whose findings
-//! need no tree afterwards. Anything else — a piece the fast reader
+//! A piece that is not proven is read by the fast reader where it takes
+//! the text, else by the general parser (a file with comments or quoted
+//! values). This is only for a file whose findings need no tree
+//! afterwards. Anything else — a piece the fast reader
 //! refuses, a file that is not canonical (its layout findings compare the
 //! whole canonical text), a finding with a fix (`check --fix` edits the
 //! tree; the language server's diagnostics need no fix and keep the
@@ -28,12 +29,13 @@ use std::path::Path;
 use compact_str::CompactString;
 use rayon::prelude::*;
 
-use super::{Checked, Options, render_options, silent, text_findings};
+use super::{Checked, Documents, Options, render_options, silent, text_findings};
 use crate::model::node::Document;
 use crate::parse::tree::parse_tree;
 use crate::render::render;
+use crate::rules::clean::{self, Facts, Paths};
 use crate::rules::diagnostic::{Edit, Finding, NodePath};
-use crate::rules::{self, Check, FileContext, Rule};
+use crate::rules::{self, Check, FileContext};
 use crate::source::{Source, Span};
 
 /// The size of a piece: small enough that a tree per core stays a few
@@ -61,10 +63,13 @@ struct Piece {
     sets_a_path: bool,
     /// Proven clean from its text (`super::silent`): no rule ran on it, so
     /// it holds none of the metadata's findings either. Its paths are then
-    /// in strict order.
+    /// in order.
     silent: bool,
-    /// Which of `paths` hold an escape, when `silent`.
-    escaped: Vec<usize>,
+    /// Proven, and no `_path` is the same as the one before it.
+    strictly_ascending: bool,
+    /// Proven: the places in `paths` of those a rule across records looks
+    /// at (`rules::clean::Paths::marked`).
+    marked: Option<Vec<usize>>,
 }
 
 /// Check `raw` in pieces, or `None` when it must be checked whole. With
@@ -105,16 +110,17 @@ pub(crate) fn check(
         return None;
     }
     let case_sensitive = crate::model::domain::case_sensitive_paths(alone);
-    let facts = silent::Facts {
+    let facts = Facts {
         case_sensitive,
-        categories: options.settings.categories.as_deref(),
-        style: options.settings.style,
+        settings: &options.settings,
     };
     // The proofs first: a file taken only when proven is given up before
-    // its text is copied.
+    // its text is copied. A rule that only the tree can answer, while it
+    // counts, leaves nothing to prove.
+    let needs_tree = clean::needs_tree(|rule| options.selection.is_enabled(rule.code));
     let proofs: Vec<Option<silent::Silent>> = bounds
         .par_windows(2)
-        .map(|w| silent::records(text, w[0]..w[1], &facts))
+        .map(|w| (!needs_tree).then(|| silent::records(text, w[0]..w[1], &facts))?)
         .collect();
     if silent_only && proofs.iter().any(Option::is_none) {
         return None;
@@ -179,21 +185,26 @@ pub(crate) fn check(
         .filter_map(|p| Some((p.first.as_ref()?, p.last.as_ref()?)))
         .collect();
     let sorted = ends.windows(2).all(|w| w[0].1 <= w[1].0);
-    let distinct = pieces.iter().all(|p| p.silent) && ends.windows(2).all(|w| w[0].1 < w[1].0) && {
-        let mut offset = 0;
-        let escaped: Vec<usize> = pieces
-            .iter()
-            .flat_map(|p| {
-                let at = offset;
-                offset += p.paths.len();
-                p.escaped.iter().map(move |i| at + i)
-            })
-            .collect();
-        distinct_urls(&paths, &escaped, case_sensitive)
+    // The rules across records, on every record's path.
+    let mut offset = 0;
+    let marked: Option<Vec<usize>> = pieces
+        .iter()
+        .map(|p| {
+            let at = offset;
+            offset += p.paths.len();
+            Some(p.marked.as_ref()?.iter().map(move |i| at + i))
+        })
+        .collect::<Option<Vec<_>>>()
+        .map(|each| each.into_iter().flatten().collect());
+    let paths = Paths {
+        all: &paths,
+        strictly_ascending: pieces.iter().all(|p| p.strictly_ascending)
+            && ends.windows(2).all(|w| w[0].1 < w[1].0),
+        case_sensitive,
+        marked: marked.as_deref(),
     };
-    if !distinct {
-        rules::duplicate_path::find(&paths, &mut all);
-        rules::equivalent_paths::find(&paths, case_sensitive, &mut all);
+    for (_, find) in clean::across_records() {
+        find(&paths, &mut all);
     }
     if pieces.iter().any(|p| p.sets_a_path) {
         return None;
@@ -208,12 +219,8 @@ pub(crate) fn check(
         all.iter_mut().for_each(|f| f.fix = None);
     }
     // The rule the whole path would name: the first to run of those that
-    // forbid a rewrite (it collects the findings rule by rule).
-    let blocked_by = all
-        .iter()
-        .map(|f| f.rule)
-        .filter(|r| r.blocks_rewrite)
-        .min_by_key(|r| rank(r));
+    // forbid a rewrite.
+    let blocked_by = rules::first_blocking(&all);
     let mut findings = options.selection.apply(all);
     // Excused as the whole path excuses them: per-file ignores; the text
     // has no comment (the fast reader takes none), so no suppression.
@@ -222,69 +229,43 @@ pub(crate) fn check(
         // Nothing in a file that cannot be rewritten gets fixed (as whole).
         findings.iter_mut().for_each(|f| f.fix = None);
     }
-    // In the order the whole path gives: by place, then as its rules ran
-    // (text rules, then the file rules in catalogue order).
-    findings.sort_by_cached_key(|f| (f.span.start, f.span.end, rank(f.rule)));
+    // In the order the whole path gives (`rules::order`).
+    findings.sort_by_cached_key(|f| (f.span.start, f.span.end, rules::order(f.rule)));
     Some(Checked {
         canonical: blocked_by.is_none().then(|| source.text.clone()),
         source,
-        documents: None,
+        documents: if pieces.iter().all(|p| p.silent) {
+            Documents::Proven
+        } else {
+            Documents::InPieces
+        },
         findings,
         suppressed,
         blocked_by,
     })
 }
 
-/// No two of these paths, proven clean and in strict order, name one URL
-/// (so `duplicate-path` and `equivalent-paths` have nothing to say),
-/// answered without a table of every path: `false` when unsure. A clean
-/// path without an escape is its own equivalence key (`silent` allows no
-/// uppercase letter where case does not count), and no two are equal; the
-/// few paths with an escape (`escaped`, indexes) are looked up by their key.
-fn distinct_urls(paths: &[(&str, &Span)], escaped: &[usize], case_sensitive: bool) -> bool {
-    let mut keys = Vec::new();
-    for &i in escaped {
-        let Some(&(path, _)) = paths.get(i) else {
-            return false;
-        };
-        let key = crate::model::path::equivalence_key(path, case_sensitive);
-        match paths.binary_search_by(|(p, _)| (*p).cmp(&*key)) {
-            Ok(i) if paths[i].0 != path => return false,
-            _ => keys.push(key),
-        }
-    }
-    keys.sort_unstable();
-    keys.windows(2).all(|w| w[0] != w[1])
-}
-
-/// Where the whole path finds a rule's findings: its stage, then its place
-/// in the catalogue.
-fn rank(rule: &'static Rule) -> (u8, usize) {
-    let stage = match rule.check {
-        Check::Text(_) => 0,
-        Check::Parse => 1,
-        Check::File(_) => 2,
-        Check::Layout(_) => 3,
-        Check::Database(_) => 4,
-    };
-    let place = rules::ALL.iter().position(|r| std::ptr::eq(*r, rule));
-    (stage, place.unwrap_or(usize::MAX))
-}
-
 impl Piece {
-    /// Records [`silent::records`] proved clean: canonical, no finding.
+    /// Records [`silent::records`] proved clean: canonical, no finding
+    /// (but across records, which the paths answer).
     fn silent(text: &str, silent: silent::Silent) -> Piece {
         let value = |span: Option<&Span>| span.and_then(|s| text.get(s.clone())).map(Into::into);
+        // Records without a `_path` come first.
+        let first = match silent.pathless {
+            0 => value(silent.paths.first()),
+            _ => None,
+        };
         Piece {
             findings: Vec::new(),
             documents: silent.documents,
-            first: Some(value(silent.paths.first())),
+            first: Some(first),
             last: Some(value(silent.paths.last())),
             paths: silent.paths.into_iter().map(|span| (span, None)).collect(),
             canonical: true,
             sets_a_path: false,
             silent: true,
-            escaped: silent.escaped,
+            strictly_ascending: !silent.repeated_path,
+            marked: Some(silent.marked),
         }
     }
 }
@@ -339,10 +320,10 @@ fn piece(
         .into_iter()
         .map(rules::engine::of_comment)
         .collect();
+    // The rules across records run on the paths of the whole file.
+    let across: Vec<&'static rules::Rule> = clean::across_records().map(|(r, _)| r).collect();
     for rule in rules::ALL {
-        if std::ptr::eq(*rule, &rules::duplicate_path::RULE)
-            || std::ptr::eq(*rule, &rules::equivalent_paths::RULE)
-        {
+        if across.iter().any(|r| std::ptr::eq(*r, *rule)) {
             continue;
         }
         if let Check::File(check) = rule.check {
@@ -398,7 +379,8 @@ fn piece(
             .map(record_path),
         canonical,
         silent: false,
-        escaped: Vec::new(),
+        strictly_ascending: false,
+        marked: None,
     })
 }
 

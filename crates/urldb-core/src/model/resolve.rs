@@ -71,7 +71,7 @@ impl Implicit {
         if v == b"<<" {
             return Implicit::Merge;
         }
-        if matches!(v, b"~" | b"null" | b"Null" | b"NULL") {
+        if is_null_text(v) {
             return Implicit::Null;
         }
         if first.is_ascii_digit() && is_timestamp(v) {
@@ -81,6 +81,12 @@ impl Implicit {
             return Implicit::Value;
         }
         Implicit::Str
+    }
+
+    /// [`Implicit::of`] is [`Implicit::Null`], asked without resolving the
+    /// other types: no other resolver takes these texts.
+    pub(crate) fn is_null(value: &str) -> bool {
+        value.is_empty() || is_null_text(value.strip_suffix('\n').unwrap_or(value).as_bytes())
     }
 
     pub fn name(self) -> &'static str {
@@ -95,6 +101,11 @@ impl Implicit {
             Implicit::Value => "value key",
         }
     }
+}
+
+/// `~|null|Null|NULL` (the null resolver also takes the empty string).
+fn is_null_text(v: &[u8]) -> bool {
+    matches!(v, b"~" | b"null" | b"Null" | b"NULL")
 }
 
 /// `yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF`
@@ -397,8 +408,13 @@ pub(crate) fn is_timestamp(v: &[u8]) -> bool {
 /// 24:00:00` are timestamps that Python's `datetime` refuses. One such
 /// value makes `yaml.safe_load_all` raise for the whole file.
 pub fn unloadable(value: &str) -> Option<&'static str> {
+    unloadable_as(value, Implicit::of(value))
+}
+
+/// [`unloadable`] for a value already resolved as `implicit`.
+pub(crate) fn unloadable_as(value: &str, implicit: Implicit) -> Option<&'static str> {
     let v = value.strip_suffix('\n').unwrap_or(value).as_bytes();
-    match Implicit::of(value) {
+    match implicit {
         Implicit::Value => Some("YAML 1.1's value key, which has no value to load"),
         Implicit::Merge => Some("YAML 1.1's merge key, which is no value"),
         Implicit::Int if !int_has_digits(v) => Some("an integer with no digits"),
@@ -488,6 +504,21 @@ fn timestamp_fault(v: &[u8]) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::Implicit::{self, *};
+
+    /// The shortcut to null is the resolver's answer.
+    #[test]
+    fn is_null_is_the_resolvers_null() {
+        for text in [
+            "", "~", "null", "Null", "NULL", "nULL", "~\n", "null\n", "\n", "~~", " ~", "nul",
+            "none", "0", "/", "-", "no",
+        ] {
+            assert_eq!(
+                Implicit::is_null(text),
+                Implicit::of(text) == Null,
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn pyyaml_examples() {

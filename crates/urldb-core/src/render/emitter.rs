@@ -504,6 +504,17 @@ pub fn style(text: Text, simple_key: bool, in_flow: bool, text_style: TextStyle)
     }
 }
 
+/// [`style`] of a string in block context, not a key, holding no byte
+/// [`super::scalar::read_whole`] is true of: from its first bytes and its
+/// YAML type, without reading it whole.
+pub(crate) fn block_style_of_quiet(s: &str, text_style: TextStyle) -> Style {
+    let Some(analysis) = super::scalar::analyze_in_block(s.as_bytes()) else {
+        return style(Text::Str(s), false, false, text_style);
+    };
+    let implicit = crate::model::resolve::Implicit::of(s) == crate::model::resolve::Implicit::Str;
+    choose_style(&analysis, implicit, false, false)
+}
+
 /// `check_simple_key` for a scalar key: not empty, on one line, and shorter
 /// than 128 characters *counting its tag*: the serializer always passes the
 /// key's tag, and `!!str` (5 characters) counts towards the limit.

@@ -231,6 +231,16 @@ fn written_as(value: &str, read: ScalarStyle, text: Text, style: TextStyle) -> b
     same_style(emitter::style(text, false, false, style), read)
 }
 
+/// [`written_as`] of a value holding no byte [`read_whole`] is true of.
+fn written_as_quiet(value: &str, read: ScalarStyle, text: Text, style: TextStyle) -> bool {
+    match text {
+        Text::Verbatim(v) => v == value && same_style(Style::Plain, read),
+        Text::Str(s) => same_style(emitter::block_style_of_quiet(s, style), read),
+    }
+}
+
+pub(crate) use scalar::read_whole;
+
 /// A key other than the format's, read in `read` style, is what the
 /// emitter writes for it.
 fn key_written_as(key: &str, read: ScalarStyle, style: TextStyle) -> bool {
@@ -408,13 +418,14 @@ fn scalar_text(s: &Scalar, kind: FieldKind) -> Text<'_> {
 
 /// [`scalar_text`] for a value read from `value`'s text, plain or quoted.
 fn text_of_value(value: &str, plain: bool, kind: FieldKind) -> Text<'_> {
-    if matches!(kind, FieldKind::String)
-        || !plain
-        || crate::model::resolve::unloadable(value).is_some()
-    {
+    if matches!(kind, FieldKind::String) || !plain {
         return Text::Str(value);
     }
-    match Implicit::of(value) {
+    let implicit = Implicit::of(value);
+    if crate::model::resolve::unloadable_as(value, implicit).is_some() {
+        return Text::Str(value);
+    }
+    match implicit {
         Implicit::Str => Text::Str(value),
         Implicit::Null if value.is_empty() => Text::Verbatim("null"),
         _ => Text::Verbatim(value),
@@ -451,9 +462,91 @@ pub(crate) fn written_as_is(
         && fits(style, before, value, read)
 }
 
+/// [`written_as_is`] of a value holding no byte [`read_whole`] is true of
+/// (the caller has read every byte of it already): decided from its first
+/// bytes and its YAML type.
+pub(crate) fn written_as_is_quiet(
+    value: &str,
+    quoted: bool,
+    kind: FieldKind,
+    before: usize,
+    style: TextStyle,
+) -> bool {
+    let read = if quoted {
+        ScalarStyle::SingleQuoted
+    } else {
+        ScalarStyle::Plain
+    };
+    written_as_quiet(value, read, text_of_value(value, !quoted, kind), style)
+        && fits(style, before, value, read)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value the caller read whole and found without a byte
+    /// [`read_whole`] is true of is written as the full question says:
+    /// values of every other printable byte, led by indicators, numbers and
+    /// document markers, in both styles, of every kind, plain and quoted.
+    #[test]
+    fn the_quiet_answer_is_the_full_one() {
+        let mut seed = 0x9e37_79b9_u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let quiet: Vec<u8> = (0u8..=0x7F).filter(|b| !read_whole(*b)).collect();
+        let leads = [
+            "",
+            "-",
+            "?",
+            "---",
+            "...",
+            "0",
+            "0x",
+            "0b",
+            "1e",
+            "1.",
+            "y",
+            "No",
+            "~",
+            "null",
+            "=",
+            "<<",
+            "2001-01-0",
+            "/",
+            "%",
+            "!",
+            "&",
+            "*",
+            "[",
+        ];
+        let mut plain = 0;
+        for _ in 0..200_000 {
+            let mut value = leads[next(leads.len())].to_string();
+            for _ in 0..next(8) {
+                value.push(char::from(quiet[next(quiet.len())]));
+            }
+            for kind in [FieldKind::String, FieldKind::Any] {
+                for style in [TextStyle::Readable, TextStyle::Pyyaml] {
+                    for quoted in [false, true] {
+                        let before = next(90);
+                        let full = written_as_is(&value, quoted, kind, before, style);
+                        plain += usize::from(full && !quoted);
+                        assert_eq!(
+                            written_as_is_quiet(&value, quoted, kind, before, style),
+                            full,
+                            "{value:?} {kind:?} {style:?} quoted: {quoted}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(plain > 100_000, "{plain}");
+    }
 
     #[test]
     fn known_keys_are_simple_keys_written_plain() {

@@ -223,10 +223,48 @@ static CLASS: [u8; 256] = {
     table
 };
 
-/// [`analyze`] of a non-empty string of printable ASCII (no line breaks,
-/// no special characters): the same flags, from bytes, without allocating.
-/// `None` for any other string.
-fn analyze_printable_ascii(s: &[u8]) -> Option<Analysis> {
+/// Each class of [`CLASS`] but `PLAIN` as a bit, to gather a string's
+/// classes in one pass.
+static BIT: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match CLASS[b] {
+            PLAIN => 0,
+            class => 1 << class,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The bytes for which [`analyze`] reads a whole string: a byte that is
+/// not printable ASCII, `:` and `#` (which end a key and start a comment
+/// next to a space), a space, and a quote (which a quoted string doubles).
+/// Of a string holding none of them, its first bytes and its YAML type
+/// decide how a string is written in block context
+/// ([`analyze_in_block`]).
+pub(crate) fn read_whole(b: u8) -> bool {
+    matches!(b, b':' | b'#' | b' ' | b'\'') || !(0x21..=0x7E).contains(&b)
+}
+
+/// [`analyze`] of a non-empty string holding no byte [`read_whole`] is
+/// true of, for a scalar in block context: from its first bytes alone.
+/// Whether flow context could take it plain is not known (`false`).
+pub(crate) fn analyze_in_block(s: &[u8]) -> Option<Analysis> {
+    let (_, block_indicators) = leading_indicators(s)?;
+    Some(Analysis {
+        empty: false,
+        multiline: false,
+        allow_flow_plain: false,
+        allow_block_plain: !block_indicators,
+        allow_single_quoted: true,
+    })
+}
+
+/// The indicators (flow, block) a string's first bytes make, or `None`
+/// when it is empty or its first byte is not printable ASCII.
+fn leading_indicators(s: &[u8]) -> Option<(bool, bool)> {
     let len = s.len();
     let space_at = |i: usize| i >= len || s[i] == b' ';
     let mut flow_indicators = false;
@@ -253,8 +291,29 @@ fn analyze_printable_ascii(s: &[u8]) -> Option<Analysis> {
         _ if CLASS[usize::from(first)] == OTHER => return None,
         _ => {}
     }
-    // Runs of ordinary bytes are skipped in a tight loop.
+    Some((flow_indicators, block_indicators))
+}
+
+/// [`analyze`] of a non-empty string of printable ASCII (no line breaks,
+/// no special characters): the same flags, from bytes, without allocating.
+/// `None` for any other string.
+fn analyze_printable_ascii(s: &[u8]) -> Option<Analysis> {
+    let len = s.len();
+    let space_at = |i: usize| i >= len || s[i] == b' ';
+    let (mut flow_indicators, mut block_indicators) = leading_indicators(s)?;
+    let first = s[0];
+    // Most strings after their first byte hold no `:`, `#` or byte beyond
+    // printable ASCII, and at most flow indicators (`?` of a query): told
+    // in one pass over the bytes' classes, then nothing is looked at again.
+    let seen = s[1..]
+        .iter()
+        .fold(0u8, |seen, &b| seen | BIT[usize::from(b)]);
     let mut i = 1;
+    if seen & !BIT[usize::from(b',')] == 0 {
+        flow_indicators |= seen != 0;
+        i = len;
+    }
+    // Runs of ordinary bytes are skipped in a tight loop.
     while let Some(skip) = s[i..].iter().position(|&b| CLASS[usize::from(b)] != PLAIN) {
         i += skip;
         match CLASS[usize::from(s[i])] {

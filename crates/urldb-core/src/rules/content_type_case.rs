@@ -43,6 +43,14 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `content-type` whose type and subtype are lowercase
+/// (`rules::clean`); one with no uppercase letter at all is not asked.
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::CONTENT_TYPE,
+    looks_at: Some(|b| b.is_ascii_uppercase()),
+    clean: |content_type, _| lowercase_media_type(content_type.value).is_none(),
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     // A file repeats a handful of media types: one found lowercase is not
     // looked at again for the next record.

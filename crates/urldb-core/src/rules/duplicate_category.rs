@@ -44,6 +44,10 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: no item written twice in a list (`rules::clean`; in
+/// canonical order equal items are neighbours).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Record(|shape| !shape.repeated_item)];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     // One map for every record: cleared, not allocated again.
     let mut first: HashMap<&str, &Node> = HashMap::default();

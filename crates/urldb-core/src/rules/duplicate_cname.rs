@@ -36,6 +36,9 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: it reads the metadata document alone (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Metadata];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let mut first: std::collections::HashMap<&str, &Node> = std::collections::HashMap::new();
     for item in list_items(0, domain::metadata(ctx.documents), domain::CNAMES) {

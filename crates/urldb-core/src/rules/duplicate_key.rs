@@ -47,6 +47,11 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: no key written twice in a record (`rules::clean`; in
+/// canonical order equal keys are neighbours, and a key written plain as
+/// the renderer writes it is a string, compared by its text).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Record(|shape| !shape.repeated_key)];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     // One map for every mapping: cleared, not allocated again.
     let mut first = HashMap::default();

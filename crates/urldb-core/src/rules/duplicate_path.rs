@@ -43,6 +43,20 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: answered on the paths of the whole file (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Paths {
+    looks_at: None,
+    find: across,
+}];
+
+/// [`find`], unless the paths are known to be in strictly ascending order
+/// (then no two are the same).
+fn across(paths: &Paths, out: &mut Vec<Finding>) {
+    if !paths.strictly_ascending {
+        find(paths.all, out);
+    }
+}
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let paths: Vec<(&str, &Span)> = domain::paths(ctx.documents)
         .map(|(_, entry, path)| (path, &entry.value.span))

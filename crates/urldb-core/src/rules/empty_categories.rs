@@ -38,6 +38,10 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: the proof reads a list as its `- item` lines, one at least;
+/// an empty list is written `[]` (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Layout];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
         let Some(entry) = record.get(domain::CATEGORIES) else {

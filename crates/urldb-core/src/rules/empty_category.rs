@@ -43,6 +43,13 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: items that are not blank (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::CATEGORIES,
+    looks_at: None,
+    clean: |item, _| item.is_plain_null() || !item.value.trim().is_empty(),
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
         for item in list_items(record.doc, record.entries, domain::CATEGORIES) {

@@ -35,6 +35,10 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: it speaks only of a file without a document, and the proof
+/// takes records after a metadata document (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Metadata];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     if !ctx.documents.is_empty() {
         return;

@@ -48,6 +48,71 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: answered on the paths of the whole file (`rules::clean`).
+/// A path of ASCII holding neither `%` nor an uppercase letter is its own
+/// equivalence key: only the others are looked at ([`Paths::marked`]).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Paths {
+    looks_at: Some(|b| b == b'%' || b.is_ascii_uppercase() || !b.is_ascii()),
+    find: across,
+}];
+
+/// [`find`], unless the paths, in strictly ascending order, are shown
+/// distinct URLs without a table of every path ([`distinct`]).
+fn across(paths: &Paths, out: &mut Vec<Finding>) {
+    let case_sensitive = paths.case_sensitive;
+    let distinct = paths.strictly_ascending
+        && match paths.marked {
+            Some(marked) => distinct(paths.all, marked.iter().copied(), case_sensitive),
+            None => {
+                let own_key = |&i: &usize| {
+                    let path = paths.all[i].0;
+                    memchr::memchr(b'%', path.as_bytes()).is_none()
+                        && (case_sensitive
+                            || path
+                                .bytes()
+                                .all(|b| b.is_ascii() && !b.is_ascii_uppercase()))
+                };
+                let others = (0..paths.all.len()).filter(|i| !own_key(i));
+                distinct(paths.all, others, case_sensitive)
+            }
+        };
+    if !distinct {
+        find(paths.all, case_sensitive, out);
+    }
+}
+
+/// Case counts and no path holds an escape: every path is its own key, and
+/// equal keys are equal texts, which are `duplicate-path`'s finding.
+fn without_escapes(paths: &[(&str, &Span)], case_sensitive: bool) -> bool {
+    case_sensitive
+        && paths
+            .iter()
+            .all(|(p, _)| memchr::memchr(b'%', p.as_bytes()).is_none())
+}
+
+/// No two of these paths, all different texts in ascending order, name one
+/// URL: `false` when unsure. `others` are the places of the paths that may
+/// not be their own equivalence key; only they are looked up, by their key.
+fn distinct(
+    paths: &[(&str, &Span)],
+    others: impl Iterator<Item = usize>,
+    case_sensitive: bool,
+) -> bool {
+    let mut keys = Vec::new();
+    for i in others {
+        let Some(&(path, _)) = paths.get(i) else {
+            return false;
+        };
+        let key = equivalence_key(path, case_sensitive);
+        match paths.binary_search_by(|(p, _)| (*p).cmp(&*key)) {
+            Ok(i) if paths[i].0 != path => return false,
+            _ => keys.push(key),
+        }
+    }
+    keys.sort_unstable();
+    keys.windows(2).all(|w| w[0] != w[1])
+}
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let case_sensitive = domain::case_sensitive_paths(ctx.documents);
     // The common file has nothing to find (see `find`): nothing gathered.
@@ -65,9 +130,7 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
 /// not: also run on a large file's paths gathered from its pieces
 /// (`lint::pieces`).
 pub(crate) fn find(paths: &[(&str, &Span)], case_sensitive: bool, out: &mut Vec<Finding>) {
-    // Without escapes and with case mattering, every path is its own key:
-    // equal keys are equal texts, which are `duplicate-path`'s finding.
-    if case_sensitive && paths.iter().all(|(p, _)| !p.contains('%')) {
+    if without_escapes(paths, case_sensitive) {
         return;
     }
     let mut seen_text: HashSet<&str> = HashSet::default();
@@ -101,7 +164,39 @@ pub(crate) fn find(paths: &[(&str, &Span)], case_sensitive: bool, out: &mut Vec<
 
 #[cfg(test)]
 mod tests {
+    use super::CLEAN;
+    use crate::model::path::equivalence_key;
+    use crate::rules::clean::Clean;
     use crate::rules::test_support::{codes, count, finding, record};
+
+    /// A path holding none of the bytes this rule looks at is its own
+    /// equivalence key, on either kind of domain: the proof may leave it
+    /// unread (`Paths::marked`).
+    #[test]
+    fn a_path_without_the_bytes_looked_at_is_its_own_key() {
+        let Some(Clean::Paths {
+            looks_at: Some(looks_at),
+            ..
+        }) = CLEAN.first()
+        else {
+            panic!("equivalent-paths looks at bytes of paths");
+        };
+        let alphabet: Vec<u8> = (0..=u8::MAX).filter(|b| !looks_at(*b)).collect();
+        let mut seed = 0x0e9_u64;
+        for _ in 0..50_000 {
+            let mut bytes = vec![b'/'];
+            for _ in 0..1 + (seed % 12) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                bytes.push(alphabet[(seed % alphabet.len() as u64) as usize]);
+            }
+            let path = String::from_utf8(bytes).expect("ASCII");
+            for case_sensitive in [true, false] {
+                assert_eq!(equivalence_key(&path, case_sensitive), path, "{path:?}");
+            }
+        }
+    }
 
     fn two(a: &str, b: &str) -> String {
         record(&format!(

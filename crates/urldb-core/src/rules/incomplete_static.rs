@@ -42,6 +42,12 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a record with both `content-length` and `content-sha256`, or
+/// neither (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Record(|shape| {
+    shape.holds(domain::CONTENT_LENGTH) == shape.holds(domain::CONTENT_SHA256)
+})];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
         let length = record.get(domain::CONTENT_LENGTH);

@@ -48,6 +48,9 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: it reads the metadata document alone (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Metadata];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for (index, entry) in domain::metadata(ctx.documents).iter().enumerate() {
         let Some(key) = entry.key_str() else {

@@ -47,6 +47,14 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: items that YAML reads as strings (`rules::clean`; a
+/// `categories` that is no list of `- item` lines is left to the tree).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::CATEGORIES,
+    looks_at: None,
+    clean: |item, _| !item.is_plain_null(),
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
         let Some(entry) = record.get(domain::CATEGORIES) else {

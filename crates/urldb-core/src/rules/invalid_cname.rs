@@ -47,6 +47,9 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: it reads the metadata document alone (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Metadata];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for (index, entry) in domain::metadata(ctx.documents).iter().enumerate() {
         if entry.key_str() != Some(domain::CNAMES) {

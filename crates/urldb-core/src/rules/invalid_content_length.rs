@@ -53,6 +53,14 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a plain decimal integer that fits (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::CONTENT_LENGTH,
+    looks_at: None,
+    // A plain decimal (`domain::content_length` reads no other) that fits.
+    clean: |length, _| !length.quoted && domain::content_length(length.value).is_some(),
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
         let Some(entry) = record.get(domain::CONTENT_LENGTH) else {

@@ -44,6 +44,14 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `content-type` that is a media type or a redirect marker,
+/// or none at all (`missing-content-type`'s) (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::CONTENT_TYPE,
+    looks_at: None,
+    clean: |content_type, _| validate(content_type.value).is_ok() || content_type.is_plain_null(),
+}];
+
 const HELP: &str = "write a media type `type/subtype` (`text/html`, `text/html; charset=utf-8`), \
                     or `X-<status>-Redirect` (`X-301-Redirect`) for a redirect";
 

@@ -51,6 +51,9 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: it reads the file's name alone (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Metadata];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let Some(problem) = hostname_problem(ctx.domain) else {
         return;

@@ -43,6 +43,9 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: it reads the metadata document alone (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Metadata];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let Some(root) = ctx.documents.first().and_then(|d| d.root.as_ref()) else {
         return;

@@ -37,6 +37,17 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: every record holds a `content-type` with a value
+/// (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[
+    Clean::Record(|shape| shape.holds(domain::CONTENT_TYPE)),
+    Clean::Value {
+        key: domain::CONTENT_TYPE,
+        looks_at: None,
+        clean: |content_type, _| !content_type.is_plain_null(),
+    },
+];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
         let name = || record.path().map_or(String::new(), |p| format!(" `{p}`"));

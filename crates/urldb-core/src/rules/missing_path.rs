@@ -38,6 +38,16 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: every record holds a `_path` with a value (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[
+    Clean::Record(|shape| shape.holds(domain::PATH)),
+    Clean::Value {
+        key: domain::PATH,
+        looks_at: None,
+        clean: |path, _| !path.is_plain_null(),
+    },
+];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
         let Some(entry) = record.get(domain::PATH) else {

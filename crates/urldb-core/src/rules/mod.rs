@@ -20,6 +20,7 @@ use crate::source::{Source, Span};
 mod prelude {
     pub(crate) use crate::model::domain::{self, Record, records};
     pub(crate) use crate::model::node::{Entry, Node, Scalar, ScalarStyle, Value};
+    pub(crate) use crate::rules::clean::{Clean, Facts, Paths, RecordShape, Written};
     pub(crate) use crate::rules::diagnostic::{Edit, Finding, Fix, NodePath, Severity};
     pub(crate) use crate::rules::{
         Check, DbContext, DbFinding, FileContext, FixKind, LayoutContext, Rule, TextContext,
@@ -28,6 +29,7 @@ mod prelude {
     pub(crate) use crate::source::Span;
 }
 
+pub(crate) mod clean;
 pub mod diagnostic;
 pub mod docs;
 pub mod settings;
@@ -165,6 +167,50 @@ pub static ALL: &[&Rule] = &[
     &unused_suppression::RULE,
 ];
 
+/// What clean text is for each rule that reads the model of a file
+/// ([`Check::File`]), as its own file states it ([`clean::Clean`]): how the
+/// proof of clean records (`crate::lint::silent`) asks the rules instead of
+/// building a tree. In catalogue order; a unit test holds it to [`ALL`].
+pub(crate) static CLEAN_TEXT: &[(&Rule, &[clean::Clean])] = &[
+    (&duplicate_key::RULE, duplicate_key::CLEAN),
+    (&non_string_key::RULE, non_string_key::CLEAN),
+    (&unloadable_value::RULE, unloadable_value::CLEAN),
+    (&empty_file::RULE, empty_file::CLEAN),
+    (&metadata_not_mapping::RULE, metadata_not_mapping::CLEAN),
+    (&record_not_mapping::RULE, record_not_mapping::CLEAN),
+    (&missing_path::RULE, missing_path::CLEAN),
+    (&missing_content_type::RULE, missing_content_type::CLEAN),
+    (&invalid_domain_name::RULE, invalid_domain_name::CLEAN),
+    (&invalid_boolean::RULE, invalid_boolean::CLEAN),
+    (&unknown_metadata_key::RULE, unknown_metadata_key::CLEAN),
+    (&invalid_cname::RULE, invalid_cname::CLEAN),
+    (&duplicate_cname::RULE, duplicate_cname::CLEAN),
+    (&cname_is_primary::RULE, cname_is_primary::CLEAN),
+    (&duplicate_path::RULE, duplicate_path::CLEAN),
+    (&equivalent_paths::RULE, equivalent_paths::CLEAN),
+    (&path_network_reference::RULE, path_network_reference::CLEAN),
+    (&path_not_absolute::RULE, path_not_absolute::CLEAN),
+    (&path_fragment::RULE, path_fragment::CLEAN),
+    (&path_invalid_char::RULE, path_invalid_char::CLEAN),
+    (&path_bad_escape::RULE, path_bad_escape::CLEAN),
+    (&path_escape_case::RULE, path_escape_case::CLEAN),
+    (&path_unneeded_escape::RULE, path_unneeded_escape::CLEAN),
+    (&path_dot_segment::RULE, path_dot_segment::CLEAN),
+    (&path_case::RULE, path_case::CLEAN),
+    (&invalid_content_type::RULE, invalid_content_type::CLEAN),
+    (&content_type_case::RULE, content_type_case::CLEAN),
+    (&invalid_categories::RULE, invalid_categories::CLEAN),
+    (&duplicate_category::RULE, duplicate_category::CLEAN),
+    (&empty_category::RULE, empty_category::CLEAN),
+    (&empty_categories::RULE, empty_categories::CLEAN),
+    (&invalid_content_length::RULE, invalid_content_length::CLEAN),
+    (&invalid_sha256::RULE, invalid_sha256::CLEAN),
+    (&sha256_case::RULE, sha256_case::CLEAN),
+    (&incomplete_static::RULE, incomplete_static::CLEAN),
+    (&suspicious_key::RULE, suspicious_key::CLEAN),
+    (&unknown_category::RULE, unknown_category::CLEAN),
+];
+
 /// Rules that run only when selected: by code or `ALL` in `select`, or in
 /// `extend-select`. A finding of theirs is a matter of house style, not an
 /// error in the data (`yaml-comment`: `fmt` keeps comments).
@@ -174,6 +220,34 @@ pub(crate) static OFF_BY_DEFAULT: &[&str] = &["yaml-comment"];
 /// [`OFF_BY_DEFAULT`]: a team whose files the reference tool still writes
 /// loses every comment on its next write (`docs/format.md`, "Two styles").
 pub(crate) static ON_IN_PYYAML_STYLE: &[&str] = &["yaml-comment"];
+
+/// Where a rule's findings come among others at the same place, as
+/// `crate::lint` checks a file: by stage (the text, the parser, the model,
+/// the layout, across files), then in catalogue order. The parser reports
+/// its problems in the order it meets them: one rank for the whole stage.
+pub(crate) fn order(rule: &'static Rule) -> (u8, usize) {
+    let place = || ALL.iter().position(|r| std::ptr::eq(*r, rule));
+    match rule.check {
+        Check::Text(_) => (0, place().unwrap_or(usize::MAX)),
+        Check::Parse => (1, 0),
+        Check::File(_) => (2, place().unwrap_or(usize::MAX)),
+        Check::Layout(_) => (3, place().unwrap_or(usize::MAX)),
+        Check::Database(_) => (4, place().unwrap_or(usize::MAX)),
+    }
+}
+
+/// The rule that keeps a file from being rewritten, of those these
+/// findings name: the first to run ([`order`]).
+pub(crate) fn first_blocking(findings: &[Finding]) -> Option<&'static Rule> {
+    // A finding that carries a fix does not forbid the rewrite that is its
+    // fix (a tab PyYAML refuses in a file that parsed: `fmt` writes spaces).
+    findings
+        .iter()
+        .filter(|f| f.fix.is_none())
+        .map(|f| f.rule)
+        .filter(|r| r.blocks_rewrite)
+        .min_by_key(|r| order(r))
+}
 
 /// Look a rule up by its code.
 pub fn by_code(code: &str) -> Option<&'static Rule> {
@@ -388,10 +462,13 @@ pub(crate) fn entry_path(
     Some(crate::rules::diagnostic::NodePath::new(doc, &[index]))
 }
 
-/// Helpers for the unit tests in rule files.
+/// Helpers for the unit tests in rule files. Every text they check is
+/// checked both ways, as [`both_ways`] says: a rule's own tests hold its
+/// clean text (`clean`) to its check.
 #[cfg(test)]
 pub mod test_support {
-    use crate::lint::{Checked, Options, check_bytes};
+    use crate::lint::{Checked, Documents, Options, check_bytes, check_file};
+    use crate::rules::clean::answers_record_by_record;
     use crate::rules::diagnostic::Finding;
 
     /// The file name the helpers without a `name` check a text as.
@@ -403,7 +480,7 @@ pub mod test_support {
     }
 
     pub fn codes_with(name: &str, text: &str, options: &Options) -> Vec<&'static str> {
-        check_bytes(std::path::Path::new(name), text.as_bytes(), options)
+        both_ways(name, text.as_bytes(), options)
             .findings
             .iter()
             .map(|f| f.rule.code)
@@ -413,9 +490,81 @@ pub mod test_support {
     /// The text after `check --fix`.
     pub fn fixed(name: &str, text: &str) -> String {
         let options = Options::default();
-        let checked = check_bytes(std::path::Path::new(name), text.as_bytes(), &options);
+        let checked = both_ways(name, text.as_bytes(), &options);
         let fixed = crate::lint::fix(checked, &options);
         fixed.text.unwrap_or_else(|| text.to_string())
+    }
+
+    /// `raw` checked as the file `name` with the tree ([`check_bytes`]),
+    /// after asserting that a run, which proves clean records from their
+    /// text and checks a large file in pieces ([`check_file`], whole and
+    /// in pieces of a few records), reports the same; that a text a run
+    /// took without its tree has no finding of a rule that answers record
+    /// by record (the proof called clean what that rule reports); and that
+    /// a canonical text nothing is reported in, of the layout the proof
+    /// reads, is proven (a rule's answer too strict costs every run).
+    pub fn both_ways(name: &str, raw: &[u8], options: &Options) -> Checked {
+        let path = std::path::Path::new(name);
+        let whole = check_bytes(path, raw, options);
+        let seen =
+            |c: &Checked| format!("{:#?}\n{:?}\n{:?}", c.findings, c.blocked_by, c.canonical);
+        let shown: String = String::from_utf8_lossy(raw).chars().take(400).collect();
+        for piece_bytes in [None, Some(48)] {
+            let run = check_file(
+                path,
+                raw,
+                &Options {
+                    piece_bytes,
+                    ..options.clone()
+                },
+            );
+            assert_eq!(
+                seen(&run),
+                seen(&whole),
+                "a run without the tree and the rules disagree on {shown:?}"
+            );
+            if matches!(run.documents, Documents::Proven) {
+                for finding in &run.findings {
+                    assert!(
+                        !answers_record_by_record(finding.rule),
+                        "`{}` reports a text proven clean: {shown:?}",
+                        finding.rule.code
+                    );
+                }
+            }
+        }
+        let canonical = whole.canonical.as_deref().map(str::as_bytes) == Some(raw);
+        if canonical
+            && whole.findings.is_empty()
+            && whole.suppressed.is_empty()
+            && in_the_proofs_layout(raw)
+            && !options.general_path_only
+        {
+            let run = check_file(path, raw, options);
+            assert!(
+                matches!(run.documents, Documents::Proven),
+                "canonical text no rule reports is not proven (is a rule's clean \
+                 text too strict?): {shown:?}"
+            );
+        }
+        whole
+    }
+
+    /// Text the proof reads: records after a metadata document, lines of
+    /// printable ASCII at the left margin, no comment, no double-quoted
+    /// value, every `_path` plain.
+    fn in_the_proofs_layout(raw: &[u8]) -> bool {
+        let Ok(text) = std::str::from_utf8(raw) else {
+            return false;
+        };
+        text.starts_with("---\n")
+            && text.contains("\n---\n")
+            && raw
+                .iter()
+                .all(|&b| b == b'\n' || ((b' '..=b'~').contains(&b) && b != b'#'))
+            && !text.contains("\n ")
+            && !text.contains('"')
+            && !text.contains("\n_path: '")
     }
 
     /// `raw` checked as the file `example.com.yaml` with the default options.
@@ -425,11 +574,7 @@ pub mod test_support {
 
     /// `raw` checked as the file `name` with the default options.
     pub fn check_in(name: &str, raw: impl AsRef<[u8]>) -> Checked {
-        check_bytes(
-            std::path::Path::new(name),
-            raw.as_ref(),
-            &Options::default(),
-        )
+        both_ways(name, raw.as_ref(), &Options::default())
     }
 
     /// The findings of `code` for `raw` as the file `example.com.yaml`, in order.

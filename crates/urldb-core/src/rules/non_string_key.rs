@@ -50,6 +50,12 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: the record keys are strings, and an extra key, written plain,
+/// is one when YAML reads it as one (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::ExtraKey(|key| {
+    crate::model::resolve::Implicit::of(key) == Implicit::Str
+})];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for entries in crate::model::node::mappings(ctx.documents) {
         for entry in entries {

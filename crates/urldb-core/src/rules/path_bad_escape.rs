@@ -40,6 +40,13 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `_path` whose every `%` starts an escape (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::PATH,
+    looks_at: Some(|b| b == b'%'),
+    clean: |path, _| escapes(path.value).all(|e| !matches!(e, Escape::Bad { .. })),
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for (_, entry, path) in domain::paths(ctx.documents) {
         for escape in escapes(path) {

@@ -49,6 +49,17 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: on a domain whose paths are not case-sensitive, a `_path`
+/// without an uppercase letter before its query (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::PATH,
+    looks_at: Some(|b| b.is_ascii_uppercase()),
+    clean: |path, facts| {
+        facts.case_sensitive
+            || !has_uppercase(&path.value[..path.value.find('?').unwrap_or(path.value.len())])
+    },
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     if domain::case_sensitive_paths(ctx.documents) {
         return;

@@ -40,6 +40,33 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `_path` with no `.` or `..` segment before its query
+/// (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::PATH,
+    // `.`, or the `%` of `%2E`.
+    looks_at: Some(|b| b == b'.' || b == b'%'),
+    clean: |path, _| clean(path.value),
+}];
+
+fn clean(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    // A dot segment starts with `/.` or `/%`: most paths have neither.
+    // Every pair is looked at, without a branch, so that it vectorizes
+    // (this is asked of nearly every path: most hold a `.`).
+    let starts = bytes
+        .iter()
+        .zip(bytes.iter().skip(1))
+        .fold(0u8, |any, (&a, &b)| {
+            any | (u8::from(a == b'/') & (u8::from(b == b'.') | u8::from(b == b'%')))
+        });
+    if !path.starts_with('/') || starts == 0 {
+        return true;
+    }
+    let head = &path[..path.find('?').unwrap_or(path.len())];
+    segments(head).all(|(_, dots)| dots.is_none())
+}
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for (record, entry, path) in domain::paths(ctx.documents) {
         // A relative path is `path-not-absolute`'s finding.

@@ -41,6 +41,24 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `_path` whose escapes (of characters that need one) have
+/// uppercase hex digits (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::PATH,
+    looks_at: Some(|b| b == b'%'),
+    clean: |path, _| clean(path.value),
+}];
+
+fn clean(path: &str) -> bool {
+    crate::model::path::escapes(path).all(|escape| match escape {
+        crate::model::path::Escape::Valid { at, byte } => {
+            crate::model::path::is_unreserved(byte)
+                || !path[at..at + 3].bytes().any(|b| b.is_ascii_lowercase())
+        }
+        crate::model::path::Escape::Bad { .. } => true,
+    })
+}
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for (record, entry, path) in domain::paths(ctx.documents) {
         // No escape, nothing to uppercase (and nothing to allocate).

@@ -42,6 +42,13 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `_path` without `#` (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::PATH,
+    looks_at: Some(|b| b == b'#'),
+    clean: |path, _| !path.value.contains('#'),
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for (record, entry, path) in domain::paths(ctx.documents) {
         let Some(hash) = path.find('#') else {

@@ -49,6 +49,15 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `_path` whose every character a path may hold as it is
+/// (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::PATH,
+    looks_at: Some(|b| !ALLOWED[usize::from(b)]),
+    // After a `#`, the characters are `path-fragment`'s.
+    clean: |path, _| invalid_runs(path.value).is_empty(),
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for (record, entry, path) in domain::paths(ctx.documents) {
         // Nearly every path is all allowed bytes: one table lookup each.

@@ -43,6 +43,13 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `_path` that does not start with `//` (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::PATH,
+    looks_at: None,
+    clean: |path, _| !path.value.starts_with("//"),
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for (_, entry, path) in domain::paths(ctx.documents) {
         if !path.starts_with("//") {

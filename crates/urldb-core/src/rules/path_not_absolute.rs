@@ -45,6 +45,14 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `_path` that starts with `/`, or none at all
+/// (`missing-path`'s) (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::PATH,
+    looks_at: None,
+    clean: |path, _| path.value.starts_with('/') || path.is_plain_null(),
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
         let Some(entry) = record.get(domain::PATH) else {

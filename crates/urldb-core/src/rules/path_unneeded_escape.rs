@@ -46,6 +46,16 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `_path` that escapes no unreserved character
+/// (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::PATH,
+    looks_at: Some(|b| b == b'%'),
+    clean: |path, _| {
+        !escapes(path.value).any(|e| matches!(e, Escape::Valid { byte, .. } if is_unreserved(byte)))
+    },
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for (record, entry, path) in domain::paths(ctx.documents) {
         // Most paths have no escape at all: found at memchr speed.

@@ -42,6 +42,10 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a record of `key: value` lines is a mapping; one with no
+/// line is an empty document (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Record(|shape| !shape.is_empty())];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for doc in ctx.documents.iter().skip(1) {
         let finding = match &doc.root {

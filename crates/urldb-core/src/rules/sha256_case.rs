@@ -42,6 +42,22 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a `content-sha256` without an uppercase letter, or one that
+/// is no digest at all (`invalid-sha256`'s) (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::CONTENT_SHA256,
+    looks_at: None,
+    clean: |digest, _| {
+        // Folded without a branch per byte, so that it vectorizes.
+        !digest
+            .value
+            .bytes()
+            .fold(false, |any, b| any | b.is_ascii_uppercase())
+            || digest.value.len() != 64
+            || !digest.value.bytes().all(|b| b.is_ascii_hexdigit())
+    },
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
         let Some(entry) = record.get(domain::CONTENT_SHA256) else {

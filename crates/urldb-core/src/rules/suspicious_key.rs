@@ -53,6 +53,12 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: an extra key that is no near miss of a record key
+/// (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::ExtraKey(|key| {
+    Implicit::of(key) != Implicit::Str || near_miss(key).is_none()
+})];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for record in records(ctx.documents) {
         for entry in record.entries {

@@ -100,7 +100,7 @@ mod tests {
         let codes: Vec<&str> = checked.findings.iter().map(|f| f.rule.code).collect();
         assert_eq!(codes, ["too-many-documents"]);
         assert_eq!(checked.findings[0].span.start, 4 * MAX_DOCUMENTS);
-        assert!(checked.blocked_by.is_some() && checked.documents.is_none());
+        assert!(checked.blocked_by.is_some() && !checked.documents.parses());
     }
 
     #[test]

@@ -52,6 +52,21 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: a category `urldb.toml` lists, or any when it lists none
+/// (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
+    key: domain::CATEGORIES,
+    looks_at: None,
+    clean: |item, facts| match &facts.settings.categories {
+        None => true,
+        Some(known) => {
+            item.value.is_empty()
+                || known.iter().any(|c| c == item.value)
+                || domain::VERIFY_CATEGORIES.contains(&item.value)
+        }
+    },
+}];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     let Some(vocabulary) = &ctx.settings.categories else {
         return;
@@ -114,11 +129,8 @@ mod tests {
     #[test]
     fn did_you_mean() {
         let text = categories_at_root("- redirect_ok\n");
-        let checked = crate::lint::check_bytes(
-            std::path::Path::new("example.com.yaml"),
-            text.as_bytes(),
-            &options(),
-        );
+        let checked =
+            crate::rules::test_support::both_ways("example.com.yaml", text.as_bytes(), &options());
         let messages: Vec<&str> = checked
             .findings
             .iter()

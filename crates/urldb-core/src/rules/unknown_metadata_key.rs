@@ -40,6 +40,9 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: it reads the metadata document alone (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Metadata];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for entry in domain::metadata(ctx.documents) {
         // Keys that are not strings are `non-string-key`'s business.

@@ -48,6 +48,10 @@ pub static RULE: Rule = Rule {
     check: Check::File(check),
 };
 
+/// Clean text: the renderer quotes a value PyYAML cannot load (it has no
+/// value but its text), so canonical text holds none plain (`rules::clean`).
+pub(crate) static CLEAN: &[Clean] = &[Clean::Layout];
+
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
     for document in ctx.documents {
         if let Some(root) = &document.root {

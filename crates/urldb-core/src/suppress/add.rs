@@ -47,7 +47,10 @@ pub fn add(
     if todo.is_empty() || std::str::from_utf8(raw).is_err() {
         return Added::default();
     }
-    let (Some(mut docs), None) = (checked.documents.clone(), checked.blocked_by) else {
+    let (Some(mut docs), None) = (
+        checked.documents.parsed().map(<[_]>::to_vec),
+        checked.blocked_by,
+    ) else {
         return Added {
             text: Some(prepended(&checked.source.text, &todo)),
             suppressed: todo.len(),

@@ -50,7 +50,7 @@ pub fn ignore_here(
             &text[line_end..]
         )),
     }
-    if let Some(docs) = &before.documents
+    if let Some(docs) = before.documents.parsed()
         && let Some(doc) = docs
             .iter()
             .rev()
@@ -72,7 +72,7 @@ pub fn ignore_here(
         |c: &crate::lint::Checked| c.findings.iter().filter(|f| f.rule.code == code).count();
     candidates.into_iter().find(|candidate| {
         let after = crate::lint::check_bytes(path, candidate.as_bytes(), options);
-        let same = match (&before.documents, &after.documents) {
+        let same = match (before.documents.parsed(), after.documents.parsed()) {
             (Some(a), Some(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.root == y.root)
             }
