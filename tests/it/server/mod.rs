@@ -630,9 +630,11 @@ fn stale_edits_and_cancelled_requests_are_not_worked_on() {
         .filter(|a| a["method"] == "textDocument/publishDiagnostics")
         .filter_map(|a| a["params"]["version"].as_i64())
         .collect();
-    assert_eq!(
-        versions,
-        [1, 3],
-        "version 2 was superseded before it was checked"
+    // Version 1 is checked when the server read it before the edits came
+    // (150 ms is a guess, and a loaded machine may read all of them as one
+    // batch); version 2 is superseded either way.
+    assert!(
+        versions == [1, 3] || versions == [3],
+        "version 2 was superseded before it was checked: {versions:?}"
     );
 }
