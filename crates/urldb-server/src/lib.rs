@@ -16,7 +16,7 @@
 
 mod cancel;
 mod code_actions;
-mod database;
+mod cross_file;
 pub mod features;
 mod keys;
 pub mod position;
@@ -234,7 +234,7 @@ struct Server<'a> {
     vocabularies: HashMap<PathBuf, Vocabulary>,
     /// The cross-file facts of each database root's files on disk, read at
     /// the first check, dropped when files change.
-    disk_facts: HashMap<PathBuf, std::sync::Arc<database::DiskFacts>>,
+    disk_facts: HashMap<PathBuf, std::sync::Arc<cross_file::DiskFacts>>,
     /// Where the database is below a folder no `urldb.toml` covers, found
     /// at the first check, dropped when files change.
     guesses: workspace::Guesses,
@@ -608,7 +608,7 @@ impl Server<'_> {
                         .then(|| (path.clone(), d.text.as_str()))
                 })
                 .collect();
-            let extra = database::findings(&setup.path, &checked, &others, &disk, &setup.options);
+            let extra = cross_file::findings(&setup.path, &checked, &others, &disk, &setup.options);
             if !extra.is_empty() {
                 checked.findings.extend(extra);
                 checked.findings.sort_by_key(|f| (f.span.start, f.span.end));
@@ -742,11 +742,11 @@ impl Server<'_> {
         &mut self,
         members: &urldb_store::membership::Members,
         setup: &workspace::Setup,
-    ) -> std::sync::Arc<database::DiskFacts> {
+    ) -> std::sync::Arc<cross_file::DiskFacts> {
         self.disk_facts
             .entry(members.root().to_path_buf())
             .or_insert_with(|| {
-                std::sync::Arc::new(database::disk_facts(
+                std::sync::Arc::new(cross_file::disk_facts(
                     members,
                     setup.options.settings.max_file_size,
                 ))
