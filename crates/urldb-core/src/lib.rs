@@ -17,7 +17,10 @@ pub mod render;
 pub mod rules;
 pub mod selection;
 pub mod source;
-pub mod suggest;
+pub(crate) mod suggest;
 pub mod suppress;
 pub mod text;
 pub mod url;
+
+/// "Did you mean": the closest of some words to a word given.
+pub use suggest::closest;

@@ -185,7 +185,7 @@ fn per_finding(
                 actions.push(action);
             }
         }
-        if f.rule.code == urldb_core::rules::unused_suppression::RULE.code {
+        if f.rule.code == urldb_core::rules::UNUSED_SUPPRESSION.code {
             continue;
         }
         let (line, _) = req.pos.line_of(f.span.start);

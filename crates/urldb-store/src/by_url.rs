@@ -360,8 +360,7 @@ pub fn add_records(
     // then reads what this one wrote.
     let lock = write::Lock::acquire(file)?;
     let existing = if create && std::fs::symlink_metadata(file).is_err() {
-        if let Some(reason) = urldb_core::rules::invalid_domain_name::hostname_problem(&domain.name)
-        {
+        if let Some(reason) = urldb_core::rules::hostname_problem(&domain.name) {
             return Err(EditError::BadDomain {
                 file: file.clone(),
                 domain: domain.name.clone(),

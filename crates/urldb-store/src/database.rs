@@ -646,13 +646,14 @@ fn process_with_facts(
 /// The check of a file over `max-file-size`, which is not read: its one
 /// `file-too-large` finding.
 pub fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
-    let finding = rules::file_too_large::finding(size, options.settings.max_file_size);
+    let finding = rules::file_too_large(size, options.settings.max_file_size);
+    let rule = finding.rule;
     Checked {
         source: Source::new(path, String::new()),
         documents: lint::Documents::NotParsed,
         findings: options.selection.apply(vec![finding]),
         suppressed: Vec::new(),
-        blocked_by: Some(&rules::file_too_large::RULE),
+        blocked_by: Some(rule),
         canonical: None,
     }
 }

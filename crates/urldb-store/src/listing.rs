@@ -243,7 +243,7 @@ pub fn require_known<'a>(
         if known.contains(name) {
             continue;
         }
-        let hint = match urldb_core::suggest::closest(name, known.iter().map(String::as_str)) {
+        let hint = match urldb_core::closest(name, known.iter().map(String::as_str)) {
             Some(best) => format!(" (did you mean `{best}`?)"),
             None => String::new(),
         };

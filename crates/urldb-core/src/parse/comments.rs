@@ -59,7 +59,7 @@ pub(crate) fn find_comments(text: &str, scalar_spans: &[Span]) -> Vec<Span> {
 ///
 /// A file without documents keeps its comments nowhere: `empty-file`
 /// refuses to rewrite it, so they are never lost.
-pub fn attach(text: &str, documents: &mut [Document], comments: &[Span]) {
+pub(crate) fn attach(text: &str, documents: &mut [Document], comments: &[Span]) {
     if comments.is_empty() || documents.is_empty() {
         return;
     }

@@ -3,6 +3,6 @@
 //! ([`comments`]). How a plain scalar is typed (YAML 1.1) belongs to the
 //! model: [`crate::model::resolve`].
 
-pub mod comments;
+pub(crate) mod comments;
 pub mod fast;
 pub mod tree;

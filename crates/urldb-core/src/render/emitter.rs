@@ -16,7 +16,7 @@ use super::scalar::{Style, analyze, choose_style, double_quoted_verbatim, escape
 
 /// A scalar to write, and what PyYAML would know about it.
 #[derive(Debug, Clone, Copy)]
-pub enum Text<'a> {
+pub(crate) enum Text<'a> {
     /// A string: PyYAML chooses plain, single or double quotes.
     Str(&'a str),
     /// A non-string scalar (int, bool, null, ...): written plain, as is.
@@ -24,7 +24,7 @@ pub enum Text<'a> {
 }
 
 /// A tree to write. Borrowed from the model, already in output order.
-pub enum Item<'a> {
+pub(crate) enum Item<'a> {
     Scalar(Text<'a>),
     Seq(Vec<(Notes<'a>, Item<'a>)>),
     Map(Vec<(Notes<'a>, Text<'a>, Item<'a>)>),
@@ -46,7 +46,7 @@ impl Item<'_> {
 /// before it, one at the end of its line, whole lines after it
 /// (`docs/format.md`, "Comments").
 #[derive(Debug, Default)]
-pub struct Notes<'a> {
+pub(crate) struct Notes<'a> {
     pub before: Vec<&'a str>,
     pub trailing: Option<&'a str>,
     pub after: Vec<&'a str>,
@@ -485,7 +485,7 @@ fn is_break(ch: char) -> bool {
 /// How a scalar is written: verbatim text plain, a string as PyYAML
 /// chooses. The emitter writes by it, and [`super::is_canonical`] reads
 /// by it.
-pub fn style(text: Text, simple_key: bool, in_flow: bool, text_style: TextStyle) -> Style {
+pub(crate) fn style(text: Text, simple_key: bool, in_flow: bool, text_style: TextStyle) -> Style {
     match text {
         Text::Verbatim(_) => Style::Plain,
         // NEL, LS and PS are line breaks to YAML 1.1 (PyYAML) and plain

@@ -7,8 +7,8 @@
 //! styles ([`TextStyle`], `docs/format.md`): `pyyaml`, byte for byte, or
 //! `readable`, with the deliberate differences documented there.
 
-pub mod emitter;
-pub mod scalar;
+pub(crate) mod emitter;
+pub(crate) mod scalar;
 
 use crate::model::domain::is_empty_metadata;
 use crate::model::domain::{FieldKind, field_kind};

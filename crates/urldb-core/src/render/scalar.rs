@@ -20,7 +20,7 @@ pub(crate) struct Analysis {
 
 /// The style PyYAML chooses for a scalar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     Plain,
     Single,
     Double,

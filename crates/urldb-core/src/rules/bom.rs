@@ -24,7 +24,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "bom",
     summary: "file starts with a byte order mark",
     severity: Severity::Error,

@@ -35,7 +35,7 @@
 use super::prelude::*;
 use std::collections::HashMap;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "cname-conflict",
     summary: "a cname belongs to two files, or also has its own file",
     severity: Severity::Error,

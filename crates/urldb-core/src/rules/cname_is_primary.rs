@@ -31,7 +31,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "cname-is-primary",
     summary: "a cname is the file's own domain",
     severity: Severity::Error,

@@ -34,7 +34,7 @@
 use super::prelude::*;
 use crate::model::media_type;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "content-type-case",
     summary: "`content-type` type or subtype has uppercase letters",
     severity: Severity::Error,

@@ -20,7 +20,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "domain-conflict",
     summary: "the same domain has two files",
     severity: Severity::Error,

@@ -35,7 +35,7 @@ use foldhash::HashMap;
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "duplicate-category",
     summary: "a category is listed twice",
     severity: Severity::Error,

@@ -27,7 +27,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "duplicate-cname",
     summary: "the same cname is listed twice",
     severity: Severity::Error,

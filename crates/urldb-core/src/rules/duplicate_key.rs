@@ -38,7 +38,7 @@ use foldhash::HashMap;
 use super::prelude::*;
 use crate::model::resolve::Implicit;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "duplicate-key",
     summary: "the same key twice in one mapping",
     severity: Severity::Error,

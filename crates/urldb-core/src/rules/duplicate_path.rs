@@ -34,7 +34,7 @@ use foldhash::HashMap;
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "duplicate-path",
     summary: "two records have the same `_path`",
     severity: Severity::Error,

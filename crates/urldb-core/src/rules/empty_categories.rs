@@ -29,7 +29,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "empty-categories",
     summary: "`categories` is an empty list",
     severity: Severity::Error,

@@ -34,7 +34,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "empty-category",
     summary: "a category is empty",
     severity: Severity::Error,

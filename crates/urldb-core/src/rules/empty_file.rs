@@ -26,7 +26,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "empty-file",
     summary: "file holds no YAML document",
     severity: Severity::Error,

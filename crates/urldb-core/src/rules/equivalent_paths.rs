@@ -39,7 +39,7 @@ use foldhash::{HashMap, HashSet};
 use super::prelude::*;
 use crate::model::path::equivalence_key;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "equivalent-paths",
     summary: "two records' paths are different spellings of one URL",
     severity: Severity::Error,

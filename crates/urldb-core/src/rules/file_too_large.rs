@@ -25,7 +25,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "file-too-large",
     summary: "file larger than `max-file-size`",
     severity: Severity::Error,

@@ -33,7 +33,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "incomplete-static",
     summary: "`content-length` without `content-sha256`, or the reverse",
     severity: Severity::Error,

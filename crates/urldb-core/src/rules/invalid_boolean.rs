@@ -39,7 +39,7 @@
 use super::prelude::*;
 use crate::model::resolve::Implicit;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "invalid-boolean",
     summary: "metadata boolean is not `true` or `false`",
     severity: Severity::Error,

@@ -38,7 +38,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "invalid-categories",
     summary: "`categories` is not a list of strings",
     severity: Severity::Error,

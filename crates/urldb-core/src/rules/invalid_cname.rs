@@ -38,7 +38,7 @@
 use super::invalid_domain_name::{hostname_problem, simple_fix, suggestion};
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "invalid-cname",
     summary: "`cnames` is not a list of valid lowercase hostnames",
     severity: Severity::Error,

@@ -44,7 +44,7 @@
 use super::prelude::*;
 use crate::model::resolve::Implicit;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "invalid-content-length",
     summary: "`content-length` is not a plain non-negative integer",
     severity: Severity::Error,

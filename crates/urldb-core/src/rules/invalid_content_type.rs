@@ -35,7 +35,7 @@
 use super::prelude::*;
 use crate::model::media_type;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "invalid-content-type",
     summary: "`content-type` is not a media type",
     severity: Severity::Error,

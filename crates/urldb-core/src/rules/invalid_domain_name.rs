@@ -42,7 +42,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "invalid-domain-name",
     summary: "the file name is not a valid lowercase hostname",
     severity: Severity::Error,
@@ -167,7 +167,7 @@ fn show_char(c: char) -> String {
 /// The canonical spelling of `name` (lowercase, no trailing dot, IDN labels
 /// in A-label form, by UTS 46 as browsers map it) when it differs from
 /// `name` and is a valid hostname.
-pub fn suggestion(name: &str) -> Option<String> {
+pub(crate) fn suggestion(name: &str) -> Option<String> {
     let name = name.strip_suffix('.').unwrap_or(name);
     let fixed = idna::domain_to_ascii(name).ok()?;
     (fixed != name && hostname_problem(&fixed).is_none()).then_some(fixed)

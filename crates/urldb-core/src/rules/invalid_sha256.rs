@@ -37,7 +37,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "invalid-sha256",
     summary: "`content-sha256` is not 64 hex digits",
     severity: Severity::Error,

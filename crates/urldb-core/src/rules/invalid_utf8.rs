@@ -37,7 +37,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "invalid-utf8",
     summary: "bytes that are not UTF-8",
     severity: Severity::Error,

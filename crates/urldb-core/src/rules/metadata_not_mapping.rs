@@ -34,7 +34,7 @@
 use super::prelude::*;
 use crate::model::domain::is_empty_metadata;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "metadata-not-mapping",
     summary: "metadata document is not a mapping",
     severity: Severity::Error,

@@ -28,7 +28,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "missing-content-type",
     summary: "record without a `content-type`",
     severity: Severity::Error,

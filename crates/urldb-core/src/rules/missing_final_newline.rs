@@ -29,7 +29,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "missing-final-newline",
     summary: "file does not end with a line break",
     severity: Severity::Error,

@@ -29,7 +29,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "missing-path",
     summary: "record without a `_path`",
     severity: Severity::Error,

@@ -38,7 +38,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "mixed-line-endings",
     summary: "file mixes LF, CRLF and CR line breaks, or breaks lines with a lone CR",
     severity: Severity::Error,

@@ -20,7 +20,7 @@
 use super::prelude::*;
 use crate::source::Span;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "nesting-too-deep",
     summary: "collections nested deeper than the limit",
     severity: Severity::Error,
@@ -29,7 +29,7 @@ pub static RULE: Rule = Rule {
     check: Check::Parse,
 };
 
-pub fn finding(span: Span) -> Finding {
+pub(crate) fn finding(span: Span) -> Finding {
     Finding::new(
         &RULE,
         span,

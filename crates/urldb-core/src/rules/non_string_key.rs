@@ -41,7 +41,7 @@
 use super::prelude::*;
 use crate::model::resolve::Implicit;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "non-string-key",
     summary: "mapping key that YAML does not read as a string",
     severity: Severity::Error,

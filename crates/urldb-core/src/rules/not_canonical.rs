@@ -36,7 +36,7 @@
 use super::prelude::*;
 use crate::render::{RenderOptions, render};
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "not-canonical",
     summary: "the file's layout differs from the canonical text",
     severity: Severity::Error,

@@ -31,7 +31,7 @@
 use super::prelude::*;
 use crate::model::path::{Escape, escapes};
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "path-bad-escape",
     summary: "`%` in `_path` is not followed by two hex digits",
     severity: Severity::Error,

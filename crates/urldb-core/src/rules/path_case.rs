@@ -40,7 +40,7 @@
 use super::prelude::*;
 use crate::model::path::{Escape, escapes, lowercase_keeping_escapes};
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "path-case",
     summary: "uppercase letters in a `_path` of a case-insensitive domain",
     severity: Severity::Error,

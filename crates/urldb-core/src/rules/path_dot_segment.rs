@@ -31,7 +31,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "path-dot-segment",
     summary: "`_path` has a `.` or `..` segment",
     severity: Severity::Error,

@@ -32,7 +32,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "path-escape-case",
     summary: "percent-escape with lowercase hex digits",
     severity: Severity::Error,

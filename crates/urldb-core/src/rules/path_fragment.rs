@@ -33,7 +33,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "path-fragment",
     summary: "`_path` holds a `#fragment`",
     severity: Severity::Error,

@@ -40,7 +40,7 @@
 use super::prelude::*;
 use crate::model::path::is_unreserved;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "path-invalid-char",
     summary: "`_path` holds a character that must be percent-encoded",
     severity: Severity::Error,

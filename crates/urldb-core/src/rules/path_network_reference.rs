@@ -34,7 +34,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "path-network-reference",
     summary: "`_path` starts with `//`: a reference to another host",
     severity: Severity::Error,

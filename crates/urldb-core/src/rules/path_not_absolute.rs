@@ -36,7 +36,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "path-not-absolute",
     summary: "`_path` does not start with `/`",
     severity: Severity::Error,

@@ -37,7 +37,7 @@
 use super::prelude::*;
 use crate::model::path::{Escape, escapes, is_unreserved};
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "path-unneeded-escape",
     summary: "`_path` percent-encodes an unreserved character",
     severity: Severity::Error,

@@ -33,7 +33,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "record-not-mapping",
     summary: "record document is not a mapping",
     severity: Severity::Error,

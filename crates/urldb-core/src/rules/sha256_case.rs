@@ -33,7 +33,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "sha256-case",
     summary: "`content-sha256` has uppercase hex digits",
     severity: Severity::Error,

@@ -44,7 +44,7 @@
 use super::prelude::*;
 use crate::model::resolve::Implicit;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "suspicious-key",
     summary: "record key that looks like a misspelt known key",
     severity: Severity::Warning,

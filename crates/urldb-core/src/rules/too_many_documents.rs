@@ -24,7 +24,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "too-many-documents",
     summary: "more YAML documents in one file than the limit",
     severity: Severity::Error,
@@ -39,7 +39,7 @@ pub(crate) const MAX_DOCUMENTS: usize = 200_000;
 /// How many document markers (`---` or `...` at the start of a line, then a
 /// space, a tab, a line break or the end) `text` holds: one more than its
 /// documents at most, counted without parsing.
-pub fn markers(text: &str) -> usize {
+pub(crate) fn markers(text: &str) -> usize {
     let bytes = text.as_bytes();
     let is_marker = |at: usize| {
         let rest = &bytes[at..];
@@ -55,7 +55,7 @@ pub fn markers(text: &str) -> usize {
 
 /// The finding for a file with `markers` document markers; the span is the
 /// first marker past the limit.
-pub fn finding(text: &str, markers: usize) -> Finding {
+pub(crate) fn finding(text: &str, markers: usize) -> Finding {
     let at = nth_marker(text, MAX_DOCUMENTS + 1).unwrap_or(0);
     Finding::new(
         &RULE,

@@ -32,7 +32,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "trailing-whitespace",
     summary: "spaces or tabs at the end of a line",
     severity: Severity::Error,

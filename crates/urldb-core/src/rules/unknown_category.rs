@@ -43,7 +43,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "unknown-category",
     summary: "category not in the configured vocabulary",
     severity: Severity::Error,

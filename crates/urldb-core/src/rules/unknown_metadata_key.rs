@@ -31,7 +31,7 @@
 use super::prelude::*;
 use crate::model::resolve::Implicit;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "unknown-metadata-key",
     summary: "metadata key that urldb does not know",
     severity: Severity::Warning,

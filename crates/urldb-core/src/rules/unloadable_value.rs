@@ -39,7 +39,7 @@
 use super::prelude::*;
 use crate::model::resolve::unloadable;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "unloadable-value",
     summary: "plain value that PyYAML cannot load",
     severity: Severity::Error,

@@ -33,7 +33,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "unsorted-categories",
     summary: "`categories` are not sorted",
     severity: Severity::Error,

@@ -28,7 +28,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "unsorted-cnames",
     summary: "`cnames` are not sorted",
     severity: Severity::Error,

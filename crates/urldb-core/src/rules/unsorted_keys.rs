@@ -29,7 +29,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "unsorted-keys",
     summary: "mapping keys are not sorted",
     severity: Severity::Error,

@@ -35,7 +35,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "unsorted-records",
     summary: "records are not sorted by `_path`",
     severity: Severity::Error,

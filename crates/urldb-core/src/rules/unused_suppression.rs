@@ -49,7 +49,7 @@ pub static RULE: Rule = Rule {
 };
 
 /// Codes of a directive that excuse nothing; `edit` removes them.
-pub fn unused(span: Span, names: &str, edit: Edit) -> Finding {
+pub(crate) fn unused(span: Span, names: &str, edit: Edit) -> Finding {
     Finding::new(&RULE, span, format!("unused suppression: {names}"))
         .help("remove the code from the comment, or the comment")
         .fix(Fix::safe(
@@ -60,7 +60,7 @@ pub fn unused(span: Span, names: &str, edit: Edit) -> Finding {
 
 /// Codes of a directive that name gate findings, which no suppression
 /// excuses (`rules::gate_findings`); `edit` removes them.
-pub fn gate(span: Span, names: &[String], edit: Edit) -> Finding {
+pub(crate) fn gate(span: Span, names: &[String], edit: Edit) -> Finding {
     let what = if names.len() == 1 {
         "it is a gate finding"
     } else {
@@ -79,7 +79,7 @@ pub fn gate(span: Span, names: &[String], edit: Edit) -> Finding {
 }
 
 /// A code no rule has.
-pub fn unknown(span: Span, code: &str) -> Finding {
+pub(crate) fn unknown(span: Span, code: &str) -> Finding {
     let help = match crate::suggest::closest(code, crate::rules::ALL.iter().map(|r| r.code)) {
         Some(best) => format!("did you mean `{best}`?"),
         None => "`urldb rules` lists the rule codes".to_string(),
@@ -93,6 +93,6 @@ pub fn unknown(span: Span, code: &str) -> Finding {
 }
 
 /// A directive urldb cannot read.
-pub fn malformed(span: Span, why: &str) -> Finding {
+pub(crate) fn malformed(span: Span, why: &str) -> Finding {
     Finding::new(&RULE, span, format!("malformed suppression: {why}"))
 }

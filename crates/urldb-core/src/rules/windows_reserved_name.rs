@@ -60,7 +60,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "windows-reserved-name",
     summary: "Windows reserves the file name: it cannot be checked out there",
     severity: Severity::Warning,

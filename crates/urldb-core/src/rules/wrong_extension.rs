@@ -27,7 +27,7 @@
 
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "wrong-extension",
     summary: "domain file ends in `.yml`, not `.yaml`",
     severity: Severity::Warning,

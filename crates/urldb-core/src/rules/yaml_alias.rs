@@ -42,7 +42,7 @@
 use super::prelude::*;
 use crate::source::Span;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "yaml-alias",
     summary: "anchors and aliases do not survive a canonical rewrite",
     severity: Severity::Error,
@@ -51,7 +51,7 @@ pub static RULE: Rule = Rule {
     check: Check::Parse,
 };
 
-pub fn anchor(span: Span, name: Option<&str>) -> Finding {
+pub(crate) fn anchor(span: Span, name: Option<&str>) -> Finding {
     let message = match name {
         Some(name) => format!("anchor `&{name}`"),
         None => "anchor".to_string(),
@@ -59,7 +59,7 @@ pub fn anchor(span: Span, name: Option<&str>) -> Finding {
     Finding::new(&RULE, span, message).help("write the value out in full where it is used")
 }
 
-pub fn alias(span: Span) -> Finding {
+pub(crate) fn alias(span: Span) -> Finding {
     Finding::new(&RULE, span, "alias")
         .help("write the value out in full instead of referring to an anchor")
 }

@@ -40,7 +40,7 @@
 use super::prelude::*;
 use crate::source::Span;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "yaml-comment",
     summary: "comment, which the reference tool (PyYAML) drops",
     severity: Severity::Error,
@@ -49,7 +49,7 @@ pub static RULE: Rule = Rule {
     check: Check::Parse,
 };
 
-pub fn finding(span: Span) -> Finding {
+pub(crate) fn finding(span: Span) -> Finding {
     Finding::new(&RULE, span, "comment in a domain file")
         .help("move the note into an extra key (e.g. `note:`), or run `urldb fmt --drop-comments`")
 }

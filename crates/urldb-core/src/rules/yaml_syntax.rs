@@ -40,7 +40,7 @@ use super::prelude::*;
 use crate::model::node::Document;
 use crate::source::Span;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "yaml-syntax",
     summary: "the file is not valid YAML",
     severity: Severity::Error,
@@ -52,7 +52,7 @@ pub static RULE: Rule = Rule {
 };
 
 /// The parser stopped at `span` with `message`.
-pub fn finding(span: Span, message: &str) -> Finding {
+pub(crate) fn finding(span: Span, message: &str) -> Finding {
     // yaml-rust2 appends its own position ("at byte 6 line 2 column 2");
     // the report shows the position already.
     let message = message.split(" at byte ").next().unwrap_or(message);

@@ -28,7 +28,7 @@
 use super::prelude::*;
 use crate::source::Span;
 
-pub static RULE: Rule = Rule {
+pub(crate) static RULE: Rule = Rule {
     code: "yaml-tag",
     summary: "tags do not survive a canonical rewrite",
     severity: Severity::Error,
@@ -37,7 +37,7 @@ pub static RULE: Rule = Rule {
     check: Check::Parse,
 };
 
-pub fn finding(span: Span, tag: &str) -> Finding {
+pub(crate) fn finding(span: Span, tag: &str) -> Finding {
     Finding::new(&RULE, span, format!("explicit tag `{tag}`"))
         .help("remove the tag; quote the value if it must be read as a string")
 }

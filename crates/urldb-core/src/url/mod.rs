@@ -5,9 +5,9 @@
 //! prints, exports or requests a record's URL through [`Origin::url_of`];
 //! the rules and each deviation from `url-normalize` are in `docs/urls.md`.
 
-pub mod build;
-pub mod canonical;
-pub mod matching;
+pub(crate) mod build;
+pub(crate) mod canonical;
+pub(crate) mod matching;
 
 pub use build::{BuildError, Origin, Why, build_url};
 pub use canonical::{Canonical, Note, Scheme, UrlError, canonicalize, canonicalize_given};
