@@ -24,8 +24,8 @@ use base64::Engine as _;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-pub use super::results::Summary;
-pub use super::trend::RunCount;
+pub use crate::results::Summary;
+pub use crate::trend::RunCount;
 use urldb_core::text::{escape, path_text};
 
 /// The page's script and style, kept as files of their own to be read
