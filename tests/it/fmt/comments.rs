@@ -9,6 +9,10 @@ use urldb_core::render::{RenderOptions, render};
 
 #[path = "../support/comment_insert.rs"]
 mod comment_insert;
+// Only `all_comments` is used here; the fmt properties use the rest.
+#[allow(dead_code)]
+#[path = "../support/model_walk.rs"]
+mod model_walk;
 
 fn fmt(text: &str) -> String {
     check_bytes(
@@ -237,7 +241,7 @@ fn comments_are_in_the_model_with_their_spans() {
     let b = categories[0].comments.as_deref().expect("b's comments");
     assert_eq!(b.before.iter().map(at).collect::<Vec<_>>(), ["# before b"]);
     assert_eq!(
-        urldb_core::model::node::all_comments(&docs),
+        model_walk::all_comments(&docs),
         ["# header", "# t", "# before b", "# footer"]
     );
 }
