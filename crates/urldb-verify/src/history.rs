@@ -3,7 +3,7 @@
 //! and added to after it (`docs/verify.md`, "History").
 //!
 //! Kept as lychee keeps its cache: read with `BufRead` and serde_json,
-//! judged by a pure function ([`crate::trend::classify`]), written under
+//! judged by a pure function (`crate::trend::classify`), written under
 //! the file's lock. A run appends its lines while the file holds fewer
 //! than [`limit`] earlier runs and nothing malformed; otherwise the file
 //! is rewritten with the newest `keep - 1` earlier runs and this one.

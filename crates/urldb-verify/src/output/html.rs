@@ -9,8 +9,8 @@
 //! Every string of the input may come from a stranger (a `_path`, a file
 //! name, what a server sent). Control characters are escaped as in the
 //! human report ([`urldb_core::text::escape`]); text in the HTML is
-//! entity-escaped ([`html`]); the rows the script shows travel in a JSON
-//! data block that cannot end early ([`script_json`]); only `http`/`https`
+//! entity-escaped (`html`); the rows the script shows travel in a JSON
+//! data block that cannot end early (`script_json`); only `http`/`https`
 //! URLs become links. The page's Content-Security-Policy allows no network
 //! load at all and only the page's own script and style (by their SHA-256),
 //! so even a value that slipped through could neither run nor fetch.
