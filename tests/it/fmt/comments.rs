@@ -7,12 +7,10 @@ use std::path::Path;
 use urldb_core::lint::{Options, check_bytes, fix};
 use urldb_core::render::{RenderOptions, render};
 
+use crate::support::model_walk;
+
 #[path = "../support/comment_insert.rs"]
 mod comment_insert;
-// Only `all_comments` is used here; the fmt properties use the rest.
-#[allow(dead_code)]
-#[path = "../support/model_walk.rs"]
-mod model_walk;
 
 fn fmt(text: &str) -> String {
     check_bytes(

@@ -6,7 +6,7 @@ use urldb_core::model::node::{Comment, Document, Node, Value};
 
 /// How many `#` the scalars (keys and values) and the comments of `docs`
 /// hold.
-pub(super) fn hashes(docs: &[Document]) -> usize {
+pub(crate) fn hashes(docs: &[Document]) -> usize {
     fn node(n: &Node) -> usize {
         match &n.value {
             Value::Scalar(s) => s.value.matches('#').count(),
@@ -27,7 +27,7 @@ pub(super) fn hashes(docs: &[Document]) -> usize {
 
 /// Every comment of `documents`, in the order the renderer writes them
 /// for unsorted documents: what the comment properties count.
-pub(super) fn all_comments(documents: &[Document]) -> Vec<&str> {
+pub(crate) fn all_comments(documents: &[Document]) -> Vec<&str> {
     fn node<'a>(n: &'a Node, out: &mut Vec<&'a str>) {
         let comments = n.comments.as_deref();
         out.extend(
@@ -70,7 +70,7 @@ pub(super) fn all_comments(documents: &[Document]) -> Vec<&str> {
 }
 
 /// Where the last node of `docs` ends.
-pub(super) fn last_end(docs: &[Document]) -> usize {
+pub(crate) fn last_end(docs: &[Document]) -> usize {
     fn node(n: &Node) -> usize {
         let inner = match &n.value {
             Value::Scalar(_) => 0,
@@ -91,7 +91,7 @@ pub(super) fn last_end(docs: &[Document]) -> usize {
 
 /// `tail` (what follows the last node) holds only layout and comments,
 /// which the model keeps (`hashes` counts them): nothing would be cut off.
-pub(super) fn only_layout_and_comments(tail: &str) -> bool {
+pub(crate) fn only_layout_and_comments(tail: &str) -> bool {
     tail.split(['\n', '\r']).all(|line| {
         let bytes = line.as_bytes();
         let code = (0..bytes.len())
