@@ -1,6 +1,6 @@
 //! The `urldb` binary: the command line ([`cli`]), what every command
 //! shares ([`app`]), one module per command ([`commands`]) and the output
-//! formats of `check` ([`report`]). The work itself is done by the
+//! formats of `check` ([`output`]). The work itself is done by the
 //! workspace's library crates; `docs/dev/architecture.md` draws the map.
 
 use std::process::ExitCode;

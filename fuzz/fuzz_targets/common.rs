@@ -75,7 +75,7 @@ pub fn assert_documents(text: &str, docs: &[Document]) {
 mod model_walk;
 // Not every target uses both.
 #[allow(unused_imports)]
-pub use model_walk::{hashes as hashes_in_model, last_end, only_layout_and_comments};
+pub(crate) use model_walk::{hashes as hashes_in_model, last_end, only_layout_and_comments};
 
 /// What follows the last node is layout and comments only (comments are
 /// in the model): nothing after it is lost.

@@ -153,13 +153,17 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
                     continue;
                 }
             };
-        status = worse(status, report(ctx, &result, items));
+        status = worse(status, print_file_outcome(ctx, &result, items));
     }
     Ok(status)
 }
 
 /// Print what happened to each URL of one file; the status it earns.
-fn report(ctx: &Context, result: &by_url::FileEdit, items: &[(Pending, NewRecord)]) -> ExitStatus {
+fn print_file_outcome(
+    ctx: &Context,
+    result: &by_url::FileEdit,
+    items: &[(Pending, NewRecord)],
+) -> ExitStatus {
     let file = urldb_core::source::display_path(&result.file);
     let mut status = ExitStatus::Success;
     for ((item, record), change) in items.iter().zip(&result.changes) {

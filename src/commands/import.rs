@@ -113,7 +113,7 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
             }
         }
     }
-    let skipped = report(&mut problems, &name, added, ctx.quiet);
+    let skipped = print_problems(&mut problems, &name, added, ctx.quiet);
     if skipped > 0 {
         status = worse(status, ExitStatus::Failure);
     }
@@ -193,7 +193,7 @@ fn read_incoming(
 
 /// Print each line's problem (escaped: it may quote the imported file) and
 /// the summary; the number of records skipped.
-fn report(problems: &mut [LineProblem], name: &str, added: usize, quiet: bool) -> usize {
+fn print_problems(problems: &mut [LineProblem], name: &str, added: usize, quiet: bool) -> usize {
     problems.sort_by_key(|p| p.line);
     let mut skipped = 0;
     for p in problems.iter() {

@@ -63,8 +63,8 @@ pub(crate) struct VerifyArgs {
     /// `--format markdown`: the most bytes the summary takes; lists are cut
     /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
     /// issue or comment body).
-    #[arg(long, value_name = "BYTES", default_value_t = urldb_verify::markdown::SUMMARY_LIMIT as u64,
-          value_parser = clap::value_parser!(u64).range(urldb_verify::markdown::SUMMARY_LIMIT_MIN as u64..))]
+    #[arg(long, value_name = "BYTES", default_value_t = output::markdown::SUMMARY_LIMIT as u64,
+          value_parser = clap::value_parser!(u64).range(output::markdown::SUMMARY_LIMIT_MIN as u64..))]
     pub summary_limit: u64,
     /// Check only shard K of N (`K/N`): the URLs whose stable hash falls in it, for a CI matrix.
     #[arg(long, value_name = "K/N")]
@@ -124,14 +124,12 @@ pub(crate) fn write_results(
     };
     let mut out = gate::stdout(syntax);
     match format {
-        VerifyFormat::Human => output::human(&mut out, results, quiet)?,
-        VerifyFormat::Json => output::json(&mut out, results)?,
-        VerifyFormat::Junit => output::junit(&mut out, results)?,
-        VerifyFormat::Github => output::github(&mut out, results)?,
-        VerifyFormat::Markdown => {
-            urldb_verify::markdown::markdown(&mut out, results, summary_limit)?
-        }
-        VerifyFormat::Html => urldb_verify::html::render(&mut out, &output::html_page(results))?,
+        VerifyFormat::Human => output::human::write(&mut out, results, quiet)?,
+        VerifyFormat::Json => output::json::write(&mut out, results)?,
+        VerifyFormat::Junit => output::junit::write(&mut out, results)?,
+        VerifyFormat::Github => output::github::write(&mut out, results)?,
+        VerifyFormat::Markdown => output::markdown::write(&mut out, results, summary_limit)?,
+        VerifyFormat::Html => output::html::render(&mut out, &output::html_page(results))?,
     }
     out.finish()?;
     Ok(())
@@ -163,7 +161,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         plan.checks.retain(|c| shard.contains(&c.url));
     }
     for problem in &plan.problems {
-        urldb_core::say!("{}", output::problem_line(problem));
+        urldb_core::say!("{}", output::human::problem_line(problem));
     }
 
     let client = Client::new(settings.client);

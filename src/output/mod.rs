@@ -77,7 +77,7 @@ pub(crate) fn locate_in<'a>(file: &'a FileResult, findings: &'a [Finding]) -> Ve
         .collect()
 }
 
-/// [`Source::line_col`] for offsets that mostly go forward: the column of
+/// [`urldb_core::source::Source::line_col`] for offsets that mostly go forward: the column of
 /// the last offset is kept, and a later offset on the same line counts
 /// only the characters in between.
 struct Cursor<'a> {

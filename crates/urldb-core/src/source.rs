@@ -67,13 +67,6 @@ impl Source {
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         self.lines().line_col(&self.text, offset)
     }
-
-    /// The byte offset of a yaml-rust2 marker (1-based line, 0-based column
-    /// in characters). `Marker::index()` counts characters and drifts after
-    /// block scalars, so it is never used.
-    pub fn offset_of_marker(&self, line: usize, col: usize) -> usize {
-        self.lines().offset(&self.text, line, col)
-    }
 }
 
 /// Byte offsets of the start of every line. A line ends at `\n`, at `\r\n`
@@ -126,8 +119,10 @@ impl LineIndex {
         (line + 1, col + 1)
     }
 
-    /// Byte offset of a 1-based line and 0-based character column, clamped
-    /// to the text.
+    /// Byte offset of a 1-based line and 0-based character column (as a
+    /// yaml-rust2 marker gives them), clamped to the text. The marker's own
+    /// `index()` counts characters and drifts after block scalars, so it is
+    /// never used.
     pub fn offset(&self, text: &str, line: usize, col: usize) -> usize {
         let Some(&start) = self.starts.get(line.saturating_sub(1)) else {
             return text.len();
@@ -154,11 +149,12 @@ mod tests {
     fn columns_count_characters_not_bytes() {
         let text = "a: é\nb: x\r\nc\rd";
         let s = Source::new("x.yaml", text.to_string());
-        assert_eq!(s.offset_of_marker(1, 3), 3);
-        assert_eq!(s.offset_of_marker(1, 4), 5);
-        assert_eq!(s.offset_of_marker(2, 0), 6);
-        assert_eq!(s.offset_of_marker(3, 0), 12);
-        assert_eq!(s.offset_of_marker(4, 0), 14);
+        let offset = |line, col| s.lines().offset(&s.text, line, col);
+        assert_eq!(offset(1, 3), 3);
+        assert_eq!(offset(1, 4), 5);
+        assert_eq!(offset(2, 0), 6);
+        assert_eq!(offset(3, 0), 12);
+        assert_eq!(offset(4, 0), 14);
         assert_eq!(s.line_col(5), (1, 5));
         assert_eq!(s.line_col(12), (3, 1));
     }

@@ -3,7 +3,7 @@
 //! ([`schedule`]), judge each answer against its record ([`judge`]) and
 //! gather them in one model ([`results`], merged across `--shard`s and
 //! classified against a [`history`]) and describe them for people and
-//! machines ([`report`], [`markdown`], the page of [`html`]).
+//! machines ([`output`]: one module per `--format`).
 //!
 //! The semantics are the reference tool's (`docs/verify.md`): GET,
 //! redirects not followed, a status of 400 or more is broken, a 3xx passes
@@ -15,9 +15,7 @@
 pub mod blocked;
 pub mod exceptions;
 pub mod history;
-pub mod html;
 pub mod http;
-pub mod markdown;
 pub mod output;
 pub mod plan;
 pub mod results;
@@ -73,7 +71,7 @@ pub(crate) const NOT_CHECKED: &str = "not-checked";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// Never requested: the record's `_path` has a blocking finding
-    /// ([`plan::BLOCKING`]) or its URL cannot be built from its parts.
+    /// (`plan::BLOCKING`) or its URL cannot be built from its parts.
     NotChecked(String),
     /// No (complete) answer, after the retries.
     NoAnswer(FetchError),

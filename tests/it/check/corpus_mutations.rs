@@ -14,8 +14,8 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-#[path = "../support/model_walk.rs"]
-mod model_walk;
+
+use crate::support::model_walk;
 use urldb_core::lint::{Options, check_bytes, fix};
 use urldb_core::model::normal::normal_form;
 

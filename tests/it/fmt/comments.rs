@@ -7,6 +7,8 @@ use std::path::Path;
 use urldb_core::lint::{Options, check_bytes, fix};
 use urldb_core::render::{RenderOptions, render};
 
+use crate::support::model_walk;
+
 #[path = "../support/comment_insert.rs"]
 mod comment_insert;
 
@@ -237,7 +239,7 @@ fn comments_are_in_the_model_with_their_spans() {
     let b = categories[0].comments.as_deref().expect("b's comments");
     assert_eq!(b.before.iter().map(at).collect::<Vec<_>>(), ["# before b"]);
     assert_eq!(
-        urldb_core::model::node::all_comments(&docs),
+        model_walk::all_comments(&docs),
         ["# header", "# t", "# before b", "# footer"]
     );
 }

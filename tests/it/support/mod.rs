@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub(crate) mod http;
+pub(crate) mod model_walk;
 pub(crate) mod oracles;
 pub(crate) mod reference_repo;
 pub(crate) mod runner;

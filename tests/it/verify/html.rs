@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use crate::support::oracles::{locked, repo, target_tmp};
 use crate::verify::outcomes::{Server, database, json, map_arg, record, verify};
-use urldb_verify::html::{self, HtmlPage, HtmlRow, PageTrend, PageVerdict, RunCount, Summary};
+use urldb_verify::output::html::{
+    self, HtmlPage, HtmlRow, PageTrend, PageVerdict, RunCount, Summary,
+};
 
 const DATA_OPEN: &str = r#"<script type="application/json" id="urldb-data">"#;
 

@@ -264,50 +264,6 @@ impl PartialEq for Document {
 }
 impl Eq for Document {}
 
-/// Every comment of `documents`, in the order the renderer writes them
-/// for unsorted documents: what the comment properties count.
-pub fn all_comments(documents: &[Document]) -> Vec<&str> {
-    fn node<'a>(n: &'a Node, out: &mut Vec<&'a str>) {
-        let comments = n.comments.as_deref();
-        out.extend(
-            comments
-                .into_iter()
-                .flat_map(|c| c.before.iter().map(Comment::as_str)),
-        );
-        out.extend(
-            comments
-                .and_then(|c| c.trailing.as_ref())
-                .map(Comment::as_str),
-        );
-        match &n.value {
-            Value::Scalar(_) => {}
-            Value::Seq(items) => items.iter().for_each(|i| node(i, out)),
-            Value::Map(entries) => entries.iter().for_each(|e| {
-                node(&e.key, out);
-                node(&e.value, out);
-            }),
-        }
-        out.extend(
-            comments
-                .into_iter()
-                .flat_map(|c| c.after.iter().map(Comment::as_str)),
-        );
-    }
-    let mut out = Vec::new();
-    for d in documents {
-        out.extend(d.comments.lines());
-        if let Some(root) = &d.root {
-            node(root, &mut out);
-        }
-    }
-    out.extend(
-        documents
-            .iter()
-            .flat_map(|d| d.footer.iter().map(Comment::as_str)),
-    );
-    out
-}
-
 /// Every mapping of the documents (at any depth, keys included), in text
 /// order: what rules about keys walk.
 pub(crate) fn mappings(documents: &[Document]) -> impl Iterator<Item = &[Entry]> {

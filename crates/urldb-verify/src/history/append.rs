@@ -10,7 +10,8 @@ use urldb_core::source::shown_path;
 use urldb_store::read::ReadError;
 use urldb_store::write::Lock;
 
-use super::{HistoryError, Scan, kept_runs, open, scan};
+use super::read::{Scan, open, scan};
+use super::{HistoryError, kept_runs};
 use crate::results::{RunInfo, UrlResult};
 use crate::trend::Verdict;
 

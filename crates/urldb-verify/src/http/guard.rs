@@ -5,7 +5,7 @@
 //! record pointing at `http://169.254.169.254/` or at a name that resolves
 //! to `10.0.0.7` would turn `urldb verify` in CI into a probe of the CI
 //! runner's own network. The check runs on the *resolved* addresses (see
-//! [`super::GuardResolver`]), and the connection is made to exactly the
+//! `super::GuardResolver`), and the connection is made to exactly the
 //! addresses that passed, so a DNS answer cannot change between check and
 //! connect.
 

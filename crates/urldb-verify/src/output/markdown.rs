@@ -12,7 +12,8 @@
 use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
-use super::results::{Results, UrlResult};
+use super::plural;
+use crate::results::{Results, UrlResult};
 use urldb_core::text::escape;
 
 /// The broken URLs listed at most; the rest are counted.
@@ -63,14 +64,10 @@ pub fn code(s: &str) -> String {
     format!("{fence}{pad}{s}{pad}{fence}")
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
 /// The whole summary, in at most `limit` bytes (at least
 /// [`SUMMARY_LIMIT_MIN`]): lists are cut where the next entry would not fit
 /// and say how many were left out.
-pub fn markdown(out: &mut dyn Write, results: &Results, limit: usize) -> io::Result<()> {
+pub fn write(out: &mut dyn Write, results: &Results, limit: usize) -> io::Result<()> {
     let mut doc = String::new();
     summary(&mut doc, results, limit.max(SUMMARY_LIMIT_MIN)).map_err(io::Error::other)?;
     out.write_all(doc.as_bytes())

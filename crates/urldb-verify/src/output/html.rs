@@ -9,8 +9,8 @@
 //! Every string of the input may come from a stranger (a `_path`, a file
 //! name, what a server sent). Control characters are escaped as in the
 //! human report ([`urldb_core::text::escape`]); text in the HTML is
-//! entity-escaped ([`html`]); the rows the script shows travel in a JSON
-//! data block that cannot end early ([`script_json`]); only `http`/`https`
+//! entity-escaped (`html`); the rows the script shows travel in a JSON
+//! data block that cannot end early (`script_json`); only `http`/`https`
 //! URLs become links. The page's Content-Security-Policy allows no network
 //! load at all and only the page's own script and style (by their SHA-256),
 //! so even a value that slipped through could neither run nor fetch.
@@ -24,8 +24,8 @@ use base64::Engine as _;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-pub use super::results::Summary;
-pub use super::trend::RunCount;
+pub use crate::results::Summary;
+pub use crate::trend::RunCount;
 use urldb_core::text::{escape, path_text};
 
 /// The page's script and style, kept as files of their own to be read

@@ -1,0 +1,59 @@
+//! `--format github`: GitHub Actions workflow commands, annotations on the
+//! records of broken and blocked URLs.
+
+use std::io::{self, Write};
+
+use super::trend_note;
+use crate::results::Results;
+use urldb_core::text::escape;
+
+/// GitHub Actions annotations: one `::error` per broken URL, on its record.
+pub fn write<W: Write>(out: &mut urldb_core::gate::Gate<W>, results: &Results) -> io::Result<()> {
+    use urldb_core::text::{github_data as data, github_property as property};
+    for r in results.results.iter().filter(|r| r.is_broken()) {
+        let kind = r.kind.as_deref().unwrap_or("broken");
+        out.command(&format!(
+            "::error file={},line={},title={}::{}",
+            property(&escape(&r.file)),
+            r.line,
+            property(&escape(&format!("urldb verify ({kind}){}", trend_note(r)))),
+            data(&escape(&format!(
+                "{}: {}",
+                r.url,
+                r.reason.as_deref().unwrap_or("broken")
+            )))
+        ))?;
+    }
+    for r in results.results.iter().filter(|r| r.is_blocked()) {
+        out.command(&format!(
+            "::warning file={},line={},title={}::{}",
+            property(&escape(&r.file)),
+            r.line,
+            property(&escape(&format!(
+                "urldb verify (blocked: {})",
+                r.kind.as_deref().unwrap_or("blocked")
+            ))),
+            data(&escape(&format!(
+                "{}: {}",
+                r.url,
+                r.reason.as_deref().unwrap_or("blocked")
+            )))
+        ))?;
+    }
+    let s = &results.summary;
+    if s.blocked + s.accepted + s.skipped + s.fresh > 0 {
+        out.command(&format!(
+            "::notice title=urldb verify::{} blocked, {} accepted, {} skipped, {} fresh",
+            s.blocked, s.accepted, s.skipped, s.fresh
+        ))?;
+    }
+    for p in &results.problems {
+        let line = p.line.map(|l| format!(",line={l}")).unwrap_or_default();
+        out.command(&format!(
+            "::error file={}{line},title=urldb verify::{}",
+            property(&escape(&p.file)),
+            data(&escape(&p.message))
+        ))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,13 @@
+//! `--format json`: the results model itself, which `urldb report` reads
+//! back.
+
+use std::io::{self, Write};
+
+use crate::results::Results;
+
+/// One JSON document: the [`Results`] model itself (what `urldb report`
+/// reads back).
+pub fn write(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+    urldb_core::text::write_json_pretty(&mut *out, results)?;
+    writeln!(out)
+}
