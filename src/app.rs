@@ -110,10 +110,9 @@ pub(crate) enum CommandError {
     /// `URLDB_ALLOW_ENV` (the Action's `allow-env`) is not text.
     #[error("URLDB_ALLOW_ENV: not UTF-8 text")]
     AllowEnvNotText,
-    /// `URLDB_ALLOW_ENV` names something no variable can be called (the
-    /// reason, already escaped).
+    /// `URLDB_ALLOW_ENV` names something no variable can be called.
     #[error("URLDB_ALLOW_ENV: {0}")]
-    AllowEnv(String),
+    AllowEnv(#[source] NotAVariableName),
     /// A directory or file urldb makes (`init`, `install-hook`).
     #[error("{}: {source}", urldb_core::source::shown_path(.path))]
     Io {
@@ -148,6 +147,12 @@ pub(crate) enum CommandError {
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
 }
+
+/// A name given to `--allow-env` or in `URLDB_ALLOW_ENV` that no
+/// variable can have.
+#[derive(Debug, thiserror::Error)]
+#[error("`{}` is not an environment variable's name (letters, digits and `_`)", urldb_core::text::escape(.0))]
+pub(crate) struct NotAVariableName(pub(crate) String);
 
 /// A URL given on the command line that cannot be stored: `input: why`, or
 /// the reason alone when it quotes the input itself.

@@ -286,13 +286,18 @@ fn add_suppressions(
 
 /// A boolean switch as a CI system sets it: `true`/`false`, `1`/`0`,
 /// `yes`/`no`, `on`/`off` (any case); empty is false (an unset input).
-fn switch(text: &str) -> Result<bool, String> {
+fn switch(text: &str) -> Result<bool, NotASwitch> {
     match text.trim().to_ascii_lowercase().as_str() {
         "" | "false" | "0" | "no" | "off" | "n" | "f" => Ok(false),
         "true" | "1" | "yes" | "on" | "y" | "t" => Ok(true),
-        _ => Err("expected true or false (or 1/0, yes/no, on/off)".to_string()),
+        _ => Err(NotASwitch),
     }
 }
+
+/// A value [`switch`] does not read (clap names the option and the value).
+#[derive(Debug, thiserror::Error)]
+#[error("expected true or false (or 1/0, yes/no, on/off)")]
+struct NotASwitch;
 
 fn status(found: bool, errors: &[FileError], exit_zero: bool) -> ExitStatus {
     if !errors.is_empty() {

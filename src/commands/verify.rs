@@ -1,6 +1,7 @@
 //! `urldb verify`: fetch every URL of the database and check that it still
 //! answers as its record says (`docs/verify.md`).
 
+use crate::app::NotAVariableName;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -319,12 +320,6 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
 /// by commas or white space (the Action's `allow-env` input sets it).
 const ALLOW_ENV: &str = "URLDB_ALLOW_ENV";
 
-/// A name given to `--allow-env` or in `URLDB_ALLOW_ENV` that no
-/// variable can have.
-#[derive(Debug, thiserror::Error)]
-#[error("`{}` is not an environment variable's name (letters, digits and `_`)", urldb_core::text::escape(.0))]
-struct NotAVariableName(String);
-
 /// `--allow-env NAME`: a variable's name.
 fn env_var_name(text: &str) -> Result<String, NotAVariableName> {
     if urldb_core::config::is_env_name(text) {
@@ -343,7 +338,7 @@ fn allowed_env(given: &[String]) -> Result<urldb_verify::exceptions::Allowed, Co
         let value = value.to_str().ok_or(CommandError::AllowEnvNotText)?;
         for name in value.split(|c: char| c == ',' || c.is_whitespace()) {
             if !name.is_empty() {
-                names.push(env_var_name(name).map_err(|e| CommandError::AllowEnv(e.to_string()))?);
+                names.push(env_var_name(name).map_err(CommandError::AllowEnv)?);
             }
         }
     }

@@ -28,3 +28,28 @@ fn no_import_circle_between_modules() {
         );
     }
 }
+
+/// The cycle tool reads a whole file: an import after a test module
+/// counts, an import inside one does not.
+#[test]
+fn the_cycle_tool_sees_code_after_a_test_module() {
+    let tool = |files: &[(&str, &str)]| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("write");
+        }
+        let out = std::process::Command::new(oracles::python())
+            .arg(oracles::repo().join("tools/import_cycles.py"))
+            .arg(dir.path())
+            .output()
+            .expect("run tools/import_cycles.py");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let a = "use crate::b::Thing;\npub struct Other;\n";
+    let after = "pub struct Thing;\n\n#[cfg(test)]\nmod tests {\n    fn f() { let _ = \"}\"; }\n}\n\nuse crate::a::Other;\n";
+    let report = tool(&[("a.rs", a), ("b.rs", after)]);
+    assert!(report.contains("circle of 2 modules: a, b"), "{report}");
+    let inside = "pub struct Thing;\n\n#[cfg(test)]\nmod tests {\n    use crate::a::Other;\n}\n";
+    let report = tool(&[("a.rs", a), ("b.rs", inside)]);
+    assert!(report.contains(" 0 circle(s)"), "{report}");
+}

@@ -375,9 +375,9 @@ pub fn read(bytes: &[u8]) -> (Vec<CatalogueEntry>, Vec<LineProblem>) {
                 entries.push(entry);
                 problems.extend(dropped);
             }
-            Err((line, message)) => problems.push(LineProblem {
+            Err(Skipped { line, why }) => problems.push(LineProblem {
                 line,
-                message: format!("record skipped: {message}"),
+                message: format!("record skipped: {why}"),
                 skipped: true,
             }),
         }
@@ -410,13 +410,46 @@ fn split_records(bytes: &[u8]) -> Vec<Vec<(usize, &[u8])>> {
     records
 }
 
-type Problem = (usize, String);
+/// Why a record is skipped whole, at `line`.
+#[derive(Debug)]
+struct Skipped {
+    line: usize,
+    why: SkipReason,
+}
+
+/// What makes a record ambiguous or incomplete (specification 2.2).
+#[derive(Debug, thiserror::Error)]
+enum SkipReason {
+    #[error("`{0}` is not a field (`NAME: value`)")]
+    NotAField(String),
+    #[error("`{0}` is not a field name (letters, digits, `-`, `_`)")]
+    NotAName(String),
+    #[error("`{0}:` must be followed by one space")]
+    NoSpace(String),
+    #[error("second `{name}` field (first on line {first})")]
+    Twice { name: String, first: usize },
+    #[error("no `{0}` field (it is required)")]
+    Missing(&'static str),
+    #[error("URI `{uri}`: {error}")]
+    NotAUrl {
+        uri: String,
+        error: urldb_core::url::UrlError,
+    },
+    /// A required field whose value cannot be its value (`value` is
+    /// `None` when the line itself holds a forbidden byte).
+    #[error("{name}{}: {error}", .value.as_ref().map(|v| format!(" `{v}`")).unwrap_or_default())]
+    Invalid {
+        name: String,
+        value: Option<String>,
+        error: FieldError,
+    },
+}
 
 fn read_record(
     lines: &[(usize, &[u8])],
     ids: &mut HashMap<String, usize>,
     dropped: &mut Vec<LineProblem>,
-) -> Result<CatalogueEntry, Problem> {
+) -> Result<CatalogueEntry, Skipped> {
     let first = lines.first().map_or(0, |(n, _)| *n);
     let mut fields = Fields::read(lines, first)?;
     // Specification 2.2: an invalid field is discarded, unless the record
@@ -433,15 +466,23 @@ fn read_record(
             continue;
         };
         let (value, n) = (value.clone(), *n);
-        let why = match &value {
-            Ok(v) => check_field(&name, v)
+        let why = match value {
+            Ok(v) => check_field(&name, &v)
                 .err()
-                .map(|e| format!("{name} `{v}`: {e}")),
-            Err(e) => Some(format!("{name}: {e}")),
+                .map(|error| SkipReason::Invalid {
+                    name: name.clone(),
+                    value: Some(v),
+                    error,
+                }),
+            Err(error) => Some(SkipReason::Invalid {
+                name: name.clone(),
+                value: None,
+                error,
+            }),
         };
         let Some(why) = why else { continue };
         if REQUIRED.contains(&name.as_str()) {
-            return Err((n, why));
+            return Err(Skipped { line: n, why });
         }
         drop(n, format!("{why}; field dropped"));
         fields.values.remove(&name);
@@ -457,7 +498,13 @@ fn read_record(
         }
     }
     let (uri, uri_line) = fields.get("URI").unwrap_or_default();
-    let url = canonicalize_given(uri).map_err(|e| (uri_line, format!("URI `{uri}`: {e}")))?;
+    let url = canonicalize_given(uri).map_err(|error| Skipped {
+        line: uri_line,
+        why: SkipReason::NotAUrl {
+            uri: uri.to_string(),
+            error,
+        },
+    })?;
     let digest = match (fields.get(CONTENT_LENGTH), fields.get(CONTENT_SHA256)) {
         (Some((len, _)), Some((sha, _))) => len
             .parse::<u64>()
@@ -513,30 +560,32 @@ impl Fields {
     /// is not a field, or a field given twice, leaves the record
     /// ambiguous: it is skipped. A value with a forbidden character is
     /// kept as the reason, for [`read_record`] to judge.
-    fn read(lines: &[(usize, &[u8])], first: usize) -> Result<Fields, Problem> {
+    fn read(lines: &[(usize, &[u8])], first: usize) -> Result<Fields, Skipped> {
         let mut values: HashMap<String, (Result<String, FieldError>, usize)> = HashMap::new();
         let mut order: Vec<String> = Vec::new();
         for (n, raw) in lines {
             let Some(colon) = raw.iter().position(|b| *b == b':') else {
-                let text = String::from_utf8_lossy(raw);
-                return Err((*n, format!("`{text}` is not a field (`NAME: value`)")));
+                return Err(Skipped {
+                    line: *n,
+                    why: SkipReason::NotAField(String::from_utf8_lossy(raw).into_owned()),
+                });
             };
             let (name, value) = (&raw[..colon], &raw[colon + 1..]);
             // A valid name is ASCII, so it is UTF-8.
             let name = match std::str::from_utf8(name) {
                 Ok(name) if valid_name(name) => name,
                 _ => {
-                    return Err((
-                        *n,
-                        format!(
-                            "`{}` is not a field name (letters, digits, `-`, `_`)",
-                            String::from_utf8_lossy(name)
-                        ),
-                    ));
+                    return Err(Skipped {
+                        line: *n,
+                        why: SkipReason::NotAName(String::from_utf8_lossy(name).into_owned()),
+                    });
                 }
             };
             let Some(value) = value.strip_prefix(b" ") else {
-                return Err((*n, format!("`{name}:` must be followed by one space")));
+                return Err(Skipped {
+                    line: *n,
+                    why: SkipReason::NoSpace(name.to_string()),
+                });
             };
             let value = if value.is_empty() {
                 Err(FieldError("an empty value".to_string()))
@@ -547,14 +596,23 @@ impl Fields {
                 Ok(String::from_utf8_lossy(value).into_owned())
             };
             if let Some((_, at)) = values.get(name) {
-                return Err((*n, format!("second `{name}` field (first on line {at})")));
+                return Err(Skipped {
+                    line: *n,
+                    why: SkipReason::Twice {
+                        name: name.to_string(),
+                        first: *at,
+                    },
+                });
             }
             values.insert(name.to_string(), (value, *n));
             order.push(name.to_string());
         }
         for required in REQUIRED {
             if !values.contains_key(required) {
-                return Err((first, format!("no `{required}` field (it is required)")));
+                return Err(Skipped {
+                    line: first,
+                    why: SkipReason::Missing(required),
+                });
             }
         }
         Ok(Fields { values, order })
