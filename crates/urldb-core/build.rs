@@ -31,7 +31,7 @@ fn main() {
             fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
         // Only rule files (the module also holds the diagnostics, the
         // settings and the docs renderer).
-        if !source.contains("pub static RULE: Rule") {
+        if !source.contains("static RULE: Rule") {
             continue;
         }
         docs.push((stem.replace('_', "-"), leading_doc_comment(&source)));
