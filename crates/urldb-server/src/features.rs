@@ -25,7 +25,7 @@ pub(crate) const FIX_ALL: &str = "source.fixAll.urldb";
 /// findings alone (diagnostics), a large buffer is checked in pieces on
 /// every core, without its tree (`lint::check_file`); what needs the tree
 /// (symbols, hover, fixes) asks for it with `tree`.
-pub fn check(path: &std::path::Path, text: &str, options: &Options, tree: bool) -> Checked {
+pub(crate) fn check(path: &std::path::Path, text: &str, options: &Options, tree: bool) -> Checked {
     if text.len() as u64 > options.settings.max_file_size {
         return urldb_store::database::too_large(path, text.len() as u64, options);
     }
@@ -36,7 +36,7 @@ pub fn check(path: &std::path::Path, text: &str, options: &Options, tree: bool) 
     }
 }
 
-pub fn diagnostics(checked: &Checked, uri: &Uri, pos: &Positions) -> Vec<Diagnostic> {
+pub(crate) fn diagnostics(checked: &Checked, uri: &Uri, pos: &Positions) -> Vec<Diagnostic> {
     checked
         .findings
         .iter()
@@ -82,10 +82,10 @@ pub(crate) fn diagnostic(f: &Finding, uri: &Uri, pos: &Positions) -> Diagnostic 
 /// Why a document has no canonical text: the message to show.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct NotFormatted(String);
+pub(crate) struct NotFormatted(String);
 
 /// The canonical text, or why there is none (the blocking finding).
-pub fn format(checked: &Checked) -> Result<Option<String>, NotFormatted> {
+pub(crate) fn format(checked: &Checked) -> Result<Option<String>, NotFormatted> {
     match &checked.canonical {
         Some(text) if *text == checked.source.text => Ok(None),
         Some(text) => Ok(Some(text.clone())),
@@ -118,7 +118,7 @@ pub(crate) fn replace_all(pos: &Positions, new_text: String) -> TextEdit {
 }
 
 /// One symbol per record, named by its `_path`.
-pub fn symbols(checked: &Checked, pos: &Positions) -> Vec<DocumentSymbol> {
+pub(crate) fn symbols(checked: &Checked, pos: &Positions) -> Vec<DocumentSymbol> {
     let Some(docs) = checked.documents.parsed() else {
         return Vec::new();
     };
@@ -159,7 +159,7 @@ pub fn symbols(checked: &Checked, pos: &Positions) -> Vec<DocumentSymbol> {
 
 /// The documentation under `offset`: the rules of the findings there,
 /// else what the key there means.
-pub fn hover(checked: &Checked, pos: &Positions, offset: usize) -> Option<Hover> {
+pub(crate) fn hover(checked: &Checked, pos: &Positions, offset: usize) -> Option<Hover> {
     let mut seen = BTreeSet::new();
     let mut parts = Vec::new();
     let mut range: Option<Range> = None;
@@ -204,14 +204,14 @@ pub fn hover(checked: &Checked, pos: &Positions, offset: usize) -> Option<Hover>
 
 /// Words completion offers: categories and content types.
 #[derive(Debug, Default, Clone)]
-pub struct Vocabulary {
+pub(crate) struct Vocabulary {
     pub categories: BTreeSet<String>,
     pub content_types: BTreeSet<String>,
 }
 
 impl Vocabulary {
     /// Add what the documents use.
-    pub fn add(&mut self, docs: &[Document]) {
+    pub(crate) fn add(&mut self, docs: &[Document]) {
         for record in domain::records(docs) {
             self.categories
                 .extend(record.categories().map(str::to_string));
@@ -225,7 +225,7 @@ impl Vocabulary {
     }
 
     /// Add what a domain file's text uses (parsed only, not checked).
-    pub fn add_text(&mut self, text: &str) {
+    pub(crate) fn add_text(&mut self, text: &str) {
         let tree = urldb_core::parse::fast::parse(text)
             .unwrap_or_else(|| urldb_core::parse::tree::parse_tree(text));
         self.add(&tree.documents);
@@ -234,7 +234,7 @@ impl Vocabulary {
 
 /// What the cursor is completing.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Slot {
+pub(crate) enum Slot {
     MetadataKey,
     RecordKey,
     Category,
@@ -244,7 +244,7 @@ pub enum Slot {
 /// Where a completion goes: what kind of word, and the byte offset where
 /// the word being typed starts. Read from the text alone (a half-typed
 /// file seldom parses).
-pub fn slot(text: &str, offset: usize) -> Option<(Slot, usize)> {
+pub(crate) fn slot(text: &str, offset: usize) -> Option<(Slot, usize)> {
     let offset = offset.min(text.len());
     if !text.is_char_boundary(offset) {
         return None;
@@ -314,7 +314,7 @@ fn is_key_prefix(line: &str) -> bool {
         && !line.starts_with('-')
 }
 
-pub fn completions(
+pub(crate) fn completions(
     text: &str,
     offset: usize,
     pos: &Positions,

@@ -17,11 +17,11 @@
 mod cancel;
 mod code_actions;
 mod cross_file;
-pub mod features;
+pub(crate) mod features;
 mod keys;
-pub mod position;
+pub(crate) mod position;
 mod transport;
-pub mod workspace;
+pub(crate) mod workspace;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::panic::AssertUnwindSafe;

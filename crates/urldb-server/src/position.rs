@@ -14,7 +14,7 @@ use urldb_core::source::LineIndex;
 
 /// How columns are counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
+pub(crate) enum Encoding {
     Utf8,
     Utf16,
 }
@@ -22,7 +22,7 @@ pub enum Encoding {
 impl Encoding {
     /// UTF-8 when the client offers it (no conversion), else the
     /// protocol's default, UTF-16.
-    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+    pub(crate) fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
         if offered.is_some_and(|list| list.contains(&PositionEncodingKind::UTF8)) {
             Encoding::Utf8
         } else {
@@ -30,7 +30,7 @@ impl Encoding {
         }
     }
 
-    pub fn kind(self) -> PositionEncodingKind {
+    pub(crate) fn kind(self) -> PositionEncodingKind {
         match self {
             Encoding::Utf8 => PositionEncodingKind::UTF8,
             Encoding::Utf16 => PositionEncodingKind::UTF16,
@@ -46,14 +46,14 @@ impl Encoding {
 }
 
 /// A text and its line table, for converting many positions.
-pub struct Positions<'a> {
+pub(crate) struct Positions<'a> {
     text: &'a str,
     lines: LineIndex,
     encoding: Encoding,
 }
 
 impl<'a> Positions<'a> {
-    pub fn new(text: &'a str, encoding: Encoding) -> Self {
+    pub(crate) fn new(text: &'a str, encoding: Encoding) -> Self {
         Positions {
             text,
             lines: LineIndex::new(text),
@@ -63,7 +63,7 @@ impl<'a> Positions<'a> {
 
     /// The position of a byte offset (clamped to the text, and moved back
     /// to the start of the character it falls in).
-    pub fn position(&self, offset: usize) -> Position {
+    pub(crate) fn position(&self, offset: usize) -> Position {
         let mut offset = offset.min(self.text.len());
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
@@ -81,7 +81,7 @@ impl<'a> Positions<'a> {
         }
     }
 
-    pub fn range(&self, span: &std::ops::Range<usize>) -> Range {
+    pub(crate) fn range(&self, span: &std::ops::Range<usize>) -> Range {
         Range {
             start: self.position(span.start),
             end: self.position(span.end.max(span.start)),
@@ -89,14 +89,14 @@ impl<'a> Positions<'a> {
     }
 
     /// The whole text, for a whole-document edit.
-    pub fn all(&self) -> Range {
+    pub(crate) fn all(&self) -> Range {
         self.range(&(0..self.text.len()))
     }
 
     /// The byte offset of a position, clamped: past the line's end is the
     /// line's end (before its line break), past the last line is the end
     /// of the text, inside a character is that character's start.
-    pub fn offset(&self, position: Position) -> usize {
+    pub(crate) fn offset(&self, position: Position) -> usize {
         let line = position.line as usize;
         if line >= self.lines.line_count() {
             return self.text.len();
@@ -126,7 +126,7 @@ impl<'a> Positions<'a> {
     }
 
     /// The line (0-based) holding a byte offset, and where it starts.
-    pub fn line_of(&self, offset: usize) -> (usize, usize) {
+    pub(crate) fn line_of(&self, offset: usize) -> (usize, usize) {
         let line = self.lines.line_of(offset.min(self.text.len()));
         (line, self.lines.line_start(line))
     }

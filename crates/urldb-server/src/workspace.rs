@@ -20,7 +20,7 @@ use urldb_store::membership::{self, Guess, Members};
 use urldb_store::settings::{self, Settings, SettingsError};
 
 /// How to check one document.
-pub struct Setup {
+pub(crate) struct Setup {
     /// The path it is checked as (its file name gives the domain).
     pub path: PathBuf,
     pub options: Options,
@@ -30,7 +30,7 @@ pub struct Setup {
 }
 
 /// What to do with a document.
-pub enum Handling {
+pub(crate) enum Handling {
     /// A domain file of a database (or an unsaved buffer): check it.
     Check(Box<Setup>),
     /// Not in the database: outside its root, excluded, hidden, not a YAML
@@ -41,12 +41,12 @@ pub enum Handling {
 }
 
 /// Where the database is below each folder that no `urldb.toml` covers.
-pub type Guesses = HashMap<PathBuf, Guess>;
+pub(crate) type Guesses = HashMap<PathBuf, Guess>;
 
 /// Decide for the document at `path` (`None`: not a file on disk, such as
 /// an unsaved buffer, checked with the default settings as `name`).
 /// `config_override` is `--config`; `workspace` the client's root folder.
-pub fn resolve(
+pub(crate) fn resolve(
     path: Option<&Path>,
     name: &str,
     config_override: Option<&Path>,
