@@ -59,6 +59,24 @@ impl Implicit {
         ) {
             return Implicit::Str;
         }
+        if first.is_ascii_digit() {
+            // A decimal without a sign or leading zero (a length) is an
+            // integer: no other resolver takes digits alone.
+            if first != b'0' && v.iter().all(u8::is_ascii_digit) {
+                return Implicit::Int;
+            }
+            // After a leading digit, only an integer's `0b` or `0x` (and
+            // its hex digits), a float's exponent and a timestamp's `T`,
+            // `t` and `Z` are letters: any other letter (a digest's) makes
+            // a string.
+            if !matches!(v.get(1), Some(b'b' | b'x'))
+                && v.iter().any(|&b| {
+                    b.is_ascii_alphabetic() && !matches!(b, b'e' | b'E' | b'T' | b't' | b'Z')
+                })
+            {
+                return Implicit::Str;
+            }
+        }
         if b"yYnNtTfFoO".contains(&first) && is_bool(v) {
             return Implicit::Bool;
         }
@@ -566,6 +584,20 @@ mod tests {
             ("._", Str),
             ("1_", Int),
             ("0_", Int),
+            // Digits alone, and a leading digit with a letter (the
+            // shortcuts for lengths and digests).
+            ("1406", Int),
+            ("18446744073709551616", Int),
+            ("1406\n", Int),
+            ("fd3589aa", Str),
+            ("3589aa8a", Str),
+            ("0f", Str),
+            ("0b2", Str),
+            ("0xfg", Str),
+            ("12a", Str),
+            ("1.5e+3", Float),
+            ("1.5E+3", Float),
+            ("2001-12-14t21:59:43.10Z", Timestamp),
         ];
         for (text, want) in cases {
             assert_eq!(Implicit::of(text), *want, "{text:?}");
