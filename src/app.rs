@@ -184,11 +184,11 @@ pub(crate) fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatu
         Ok(status) => status,
         Err(e) if e.is_closed_pipe() => ExitStatus::Success,
         Err(CommandError::Config { error, color }) => {
-            urldb_core::say!("{}", error.render(color).trim_end());
+            urldb_output::say!("{}", error.render(color).trim_end());
             ExitStatus::Error
         }
         Err(e) => {
-            urldb_core::say!(
+            urldb_output::say!(
                 "error: {}",
                 urldb_core::text::escape(e.to_string().trim_end())
             );
@@ -405,7 +405,7 @@ impl Context {
             ColorChoice::Never => false,
             ColorChoice::Auto => {
                 std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                    && urldb_core::gate::stdout_is_terminal()
+                    && urldb_output::gate::stdout_is_terminal()
             }
         };
         let cwd = std::env::current_dir().map_err(CommandError::CurrentDir)?;
@@ -429,7 +429,7 @@ impl Context {
                 .or_else(|| urldb_store::settings::find_config(&cwd))
         {
             let unread = unread.strip_prefix(&cwd).unwrap_or(&unread);
-            urldb_core::say!(
+            urldb_output::say!(
                 "note: --config-from {}: that revision has no {}; using the defaults, not {}",
                 urldb_core::text::escape(rev),
                 urldb_core::config::FILE_NAME,
@@ -440,7 +440,7 @@ impl Context {
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
             if n < asked {
-                urldb_core::say!(
+                urldb_output::say!(
                     "note: --threads {asked} is more than this machine can use; using {n} \
                      (4 per core, at most {MAX_THREADS})"
                 );
@@ -454,7 +454,7 @@ impl Context {
         if let Some(path) = &settings.config_path {
             let shown = path.strip_prefix(&cwd).unwrap_or(path);
             for (line, warning) in &settings.config.warnings {
-                urldb_core::say!(
+                urldb_output::say!(
                     "warning: {}:{line}: {}",
                     urldb_core::text::escape(&shown.display().to_string()),
                     urldb_core::text::escape(warning)
@@ -484,7 +484,7 @@ impl Context {
         if self.verbose
             && let Some(reason) = &cache.untrusted
         {
-            urldb_core::say!("note: results cache not used: {reason}");
+            urldb_output::say!("note: results cache not used: {reason}");
         }
         Some(cache)
     }
@@ -497,9 +497,9 @@ impl Context {
         }
         let files = |n: usize| format!("{n} file{}", if n == 1 { "" } else { "s" });
         if self.no_cache {
-            urldb_core::say!("{} checked (--no-cache)", files(outcome.checked));
+            urldb_output::say!("{} checked (--no-cache)", files(outcome.checked));
         } else {
-            urldb_core::say!(
+            urldb_output::say!(
                 "{} checked, {} unchanged since a clean run ({} of them read to compare \
                  contents; cache: {})",
                 files(outcome.checked),
@@ -515,7 +515,7 @@ impl Context {
     pub(crate) fn options(&self, select: Option<&SelectArgs>) -> Result<Options, CommandError> {
         for code in select.iter().flat_map(|s| &s.ignore) {
             if urldb_core::rules::gate_findings::always(code) {
-                urldb_core::say!(
+                urldb_output::say!(
                     "warning: --ignore {}: a gate finding is always checked and reported \
                      (see docs/suppressions.md, \"Gate findings\")",
                     urldb_core::text::escape(code)

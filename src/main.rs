@@ -26,7 +26,7 @@ fn main() -> ExitCode {
 /// command in it reads as nothing.
 fn usage(error: &clap::Error) -> i32 {
     use std::io::Write;
-    use urldb_core::gate;
+    use urldb_output::gate;
     let text = error.render().to_string();
     let result = if error.use_stderr() {
         let mut err = gate::stderr();

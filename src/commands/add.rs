@@ -67,20 +67,20 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
             Ok(u) => u,
             // The URL once, its control characters escaped.
             Err(e) => {
-                urldb_core::say!("error: {}", crate::app::about_url(input, &e));
+                urldb_output::say!("error: {}", crate::app::about_url(input, &e));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
         };
         if !ctx.quiet {
             for note in &url.notes {
-                urldb_core::say!("note: {input}: {note}");
+                urldb_output::say!("note: {input}: {note}");
             }
         }
         let domain = match index.domain_for(&ctx.root, &url, args.create_domain) {
             Ok(d) => d,
             Err(e) => {
-                urldb_core::say!("error: {input}: {e}");
+                urldb_output::say!("error: {input}: {e}");
                 status = worse(status, ExitStatus::Failure);
                 continue;
             }
@@ -123,7 +123,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
         let (content_type, digest) = match record {
             Ok(r) => r,
             Err(message) => {
-                urldb_core::say!("error: {}: {message}", item.input);
+                urldb_output::say!("error: {}: {message}", item.input);
                 status = worse(status, ExitStatus::Failure);
                 continue;
             }
@@ -144,15 +144,21 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
 
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|(_, r)| r.clone()).collect();
-        let result =
-            match by_url::add_records(&ctx.root, domain, &records, args.create_domain, &options) {
-                Ok(r) => r,
-                Err(e) => {
-                    urldb_core::say!("error: {}", urldb_core::text::escape(&e.to_string()));
-                    status = worse(status, ExitStatus::Error);
-                    continue;
-                }
-            };
+        let result = match by_url::add_records(
+            &ctx.root,
+            domain,
+            &records,
+            args.create_domain,
+            &options,
+            &super::write_note,
+        ) {
+            Ok(r) => r,
+            Err(e) => {
+                urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
+                status = worse(status, ExitStatus::Error);
+                continue;
+            }
+        };
         status = worse(status, print_file_outcome(ctx, &result, items));
     }
     Ok(status)
@@ -177,33 +183,33 @@ fn print_file_outcome(
                 } else {
                     format!(", given as {}", escape(&item.input))
                 };
-                urldb_core::say!(
+                urldb_output::say!(
                     "added {} to {file} ({}{given})",
                     escape(&record.path),
                     escape(&record.content_type)
                 );
                 if item.url.scheme == Scheme::Https && !item.domain.https {
-                    urldb_core::say!(
+                    urldb_output::say!(
                         "note: {}: {file} has no `https: true`; its URLs are checked over http",
                         item.input
                     );
                 }
             }
             Change::Exists { existing } if !ctx.quiet => {
-                urldb_core::say!(
+                urldb_output::say!(
                     "{}: already in {file} as `{existing}`; left as it is",
                     item.input
                 );
             }
             Change::Invalid { code, message } => {
-                urldb_core::say!("error: {}: not added: {message} [{code}]", item.input);
+                urldb_output::say!("error: {}: not added: {message} [{code}]", item.input);
                 status = ExitStatus::Failure;
             }
             _ => {}
         }
     }
     if result.reformatted && !ctx.quiet {
-        urldb_core::say!("note: {file} was not canonical; it was written in canonical form");
+        urldb_output::say!("note: {file} was not canonical; it was written in canonical form");
     }
     status
 }
@@ -234,7 +240,7 @@ fn probe(
     } else {
         BodyMode::Ignore
     };
-    let bar = (args.static_ && !quiet && urldb_core::gate::stderr_is_terminal()).then(|| {
+    let bar = (args.static_ && !quiet && urldb_output::gate::stderr_is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.set_style(
             indicatif::ProgressStyle::with_template("{spinner} {msg} {bytes} ({bytes_per_sec})")
@@ -268,7 +274,7 @@ fn probe(
         // its status and never reads its body, so a digest of it would
         // promise nothing (docs/coming-from-wwturldb.md).
         if args.static_ && !quiet {
-            urldb_core::say!(
+            urldb_output::say!(
                 "note: {}: a redirect ({status}{}); recorded without content-length and content-sha256",
                 item.input,
                 response

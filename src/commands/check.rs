@@ -105,7 +105,7 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
             // its text back unchanged, for the editor that sent it.
             super::note_skipped(ctx, &[(name.clone(), skip)]);
             if args.fix {
-                let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
+                let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
                 out.exact(&raw)?;
                 out.finish()?;
             }
@@ -130,11 +130,11 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         outcome
     };
 
-    let mut out = urldb_core::gate::stdout(match args.format {
-        output::Format::Json | output::Format::Sarif => urldb_core::gate::Syntax::Json,
-        output::Format::Junit => urldb_core::gate::Syntax::Xml,
+    let mut out = urldb_output::gate::stdout(match args.format {
+        output::Format::Json | output::Format::Sarif => urldb_output::gate::Syntax::Json,
+        output::Format::Junit => urldb_output::gate::Syntax::Xml,
         output::Format::Full | output::Format::Concise | output::Format::Github => {
-            urldb_core::gate::Syntax::Text
+            urldb_output::gate::Syntax::Text
         }
     });
     let mut changed = 0;
@@ -263,13 +263,13 @@ fn add_suppressions(
         }
     }
     if !ctx.quiet {
-        urldb_core::say!(
+        urldb_output::say!(
             "Added suppressions for {findings} finding{} in {files} file{}.",
             if findings == 1 { "" } else { "s" },
             if files == 1 { "" } else { "s" }
         );
         if gate > 0 {
-            urldb_core::say!(
+            urldb_output::say!(
                 "{gate} gate finding{} cannot be suppressed: fix {} (see `urldb rule CODE`).",
                 if gate == 1 { "" } else { "s" },
                 if gate == 1 { "it" } else { "them" }
@@ -326,10 +326,10 @@ fn show_files(ctx: &Context, paths: &[PathBuf]) -> Result<ExitStatus, CommandErr
                 "no urldb.toml, and no domain file below: the current directory".to_string()
             }
         };
-        urldb_core::say!("note: the database is `{root}` ({how})");
+        urldb_output::say!("note: the database is `{root}` ({how})");
     }
     let judged = urldb_store::discover::judge(&ctx.members, paths);
-    let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
+    let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
     for (path, verdict) in &judged.files {
         match verdict {
             Ok(()) => writeln!(out, "{}: in the database", shown_path(path))?,

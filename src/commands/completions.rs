@@ -30,7 +30,7 @@ pub(crate) fn man(
     command.build();
     let pages = pages(&command);
     if let Some(dir) = dir {
-        let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
+        let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
         for (name, page) in pages {
             let path = dir.join(format!("{name}.1"));
             std::fs::write(&path, render(page)?).map_err(|source| CommandError::Io {
@@ -81,7 +81,7 @@ fn pages(command: &clap::Command) -> Vec<(String, clap::Command)> {
 }
 
 fn write_all(bytes: &[u8]) -> Result<ExitStatus, CommandError> {
-    let mut stdout = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
+    let mut stdout = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
     stdout.write_all(bytes)?;
     stdout.finish()?;
     Ok(ExitStatus::Success)

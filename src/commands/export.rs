@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::records::{finish, note_encoded, records_named};
 use crate::app::{CommandError, Context, ExitStatus};
-use urldb_core::gate::{self, Syntax};
+use urldb_output::gate::{self, Syntax};
 use urldb_store::interchange;
 
 #[derive(Debug, Args)]
@@ -60,7 +60,7 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
             // dropped: these are values the output does not hold.
             for (i, message) in &written.left_out {
                 if let Some(r) = records.get(*i) {
-                    urldb_core::say!(
+                    urldb_output::say!(
                         "warning: {}:{}: {}: {}",
                         urldb_core::text::escape(&urldb_core::source::display_path(&r.file)),
                         r.line,

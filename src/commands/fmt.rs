@@ -82,7 +82,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     let github = format(args)? == FmtFormat::Github;
     let mut options = ctx.options(None)?;
     options.drop_comments = args.drop_comments;
-    let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
+    let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
 
     if let Some(name) = &args.stdin_filename {
         let raw = super::read_stdin()?;
@@ -169,7 +169,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
                 Err(super::NotWritten::UnstagedChanges) => {
                     changed -= 1;
                     blocked += 1;
-                    urldb_core::say!("error: {path}: {}", super::NotWritten::UNSTAGED);
+                    urldb_output::say!("error: {path}: {}", super::NotWritten::UNSTAGED);
                 }
                 Err(not_written) => {
                     changed -= 1;
@@ -220,10 +220,11 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
 /// `--format github`: a file `fmt --check` would rewrite, as an
 /// annotation on the file (escaped for the runner, `crate::output::github`).
 fn annotate<W: Write>(
-    out: &mut urldb_core::gate::Gate<W>,
+    out: &mut urldb_output::gate::Gate<W>,
     path: &std::path::Path,
 ) -> std::io::Result<()> {
-    use urldb_core::text::{escape, github_data, github_property};
+    use urldb_core::text::escape;
+    use urldb_output::{github_data, github_property};
     let shown = urldb_core::source::display_path(path);
     out.command(&format!(
         "::error file={},title={}::{}",
@@ -239,11 +240,12 @@ fn annotate<W: Write>(
 /// `--format github`: why a file cannot be formatted, as an annotation on
 /// the finding that blocks it.
 fn annotate_blocked<W: Write>(
-    out: &mut urldb_core::gate::Gate<W>,
+    out: &mut urldb_output::gate::Gate<W>,
     checked: &urldb_core::lint::Checked,
     path: &std::path::Path,
 ) -> std::io::Result<()> {
-    use urldb_core::text::{escape, github_data, github_property};
+    use urldb_core::text::escape;
+    use urldb_output::{github_data, github_property};
     let Some(rule) = checked.blocked_by else {
         return Ok(());
     };
@@ -281,5 +283,5 @@ fn report_blocked(checked: &urldb_core::lint::Checked, path: &std::path::Path) {
             format!("{line}:{col}: {}", urldb_core::text::escape(&f.message))
         })
         .unwrap_or_else(|| rule.summary.to_string());
-    urldb_core::say!("error: {path}: not formatted: {} at {detail}", rule.code);
+    urldb_output::say!("error: {path}: not formatted: {} at {detail}", rule.code);
 }

@@ -86,15 +86,21 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
     let mut added = 0;
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|i| i.record.clone()).collect();
-        let result =
-            match by_url::add_records(&ctx.root, domain, &records, args.create_domain, &options) {
-                Ok(r) => r,
-                Err(e) => {
-                    urldb_core::say!("error: {}", urldb_core::text::escape(&e.to_string()));
-                    status = worse(status, ExitStatus::Error);
-                    continue;
-                }
-            };
+        let result = match by_url::add_records(
+            &ctx.root,
+            domain,
+            &records,
+            args.create_domain,
+            &options,
+            &super::write_note,
+        ) {
+            Ok(r) => r,
+            Err(e) => {
+                urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
+                status = worse(status, ExitStatus::Error);
+                continue;
+            }
+        };
         let file = urldb_core::source::display_path(&result.file);
         for (item, change) in items.iter().zip(&result.changes) {
             match change {
@@ -199,7 +205,7 @@ fn print_problems(problems: &mut [LineProblem], name: &str, added: usize, quiet:
     for p in problems.iter() {
         let kind = if p.skipped { "error" } else { "warning" };
         skipped += usize::from(p.skipped);
-        urldb_core::say!(
+        urldb_output::say!(
             "{kind}: {}:{}: {}",
             urldb_core::text::escape(name),
             p.line,
@@ -207,7 +213,7 @@ fn print_problems(problems: &mut [LineProblem], name: &str, added: usize, quiet:
         );
     }
     if !quiet {
-        urldb_core::say!("imported {added} records; {skipped} skipped");
+        urldb_output::say!("imported {added} records; {skipped} skipped");
     }
     skipped
 }

@@ -68,7 +68,7 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
     if quiet {
         return Ok(ExitStatus::Success);
     }
-    let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
+    let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
     let root = urldb_core::text::escape(&plan.root_value).into_owned();
     match &plan.database {
         Database::New => {
@@ -124,7 +124,11 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
 
 /// A new file, never over an existing one.
 fn write_new(path: &Path, text: &str) -> Result<(), CommandError> {
-    Ok(urldb_store::write::create(path, text.as_bytes())?)
+    Ok(urldb_store::write::create(
+        path,
+        text.as_bytes(),
+        &super::write_note,
+    )?)
 }
 
 /// The configuration for `plan`: [`CONFIG`] with its `root`, and the

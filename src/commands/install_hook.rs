@@ -17,7 +17,7 @@ pub(crate) fn run(
 ) -> Result<ExitStatus, CommandError> {
     let message = install(ctx, force, global)?;
     if !ctx.quiet {
-        let mut out = urldb_core::gate::stdout(urldb_core::gate::Syntax::Text);
+        let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
         writeln!(out, "{}", urldb_core::text::escape(&message))?;
         out.finish()?;
     }
@@ -38,7 +38,7 @@ fn install(
     match std::fs::symlink_metadata(&hook) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             std::fs::create_dir_all(&hooks).map_err(io(&hooks))?;
-            urldb_store::write::create(&hook, text.as_bytes())?;
+            urldb_store::write::create(&hook, text.as_bytes(), &super::write_note)?;
             make_executable(&hook)?;
             Ok(format!("installed {}", hook.display()))
         }
@@ -51,7 +51,7 @@ fn install(
                 if old == text.as_bytes() {
                     return Ok(format!("{} is up to date", hook.display()));
                 }
-                urldb_store::write::replace(&hook, &old, text.as_bytes())?;
+                urldb_store::write::replace(&hook, &old, text.as_bytes(), &super::write_note)?;
                 make_executable(&hook)?;
                 return Ok(format!("updated {}", hook.display()));
             }
@@ -61,7 +61,7 @@ fn install(
             // Never lose the user's hook: keep it beside, under a free name.
             let backup = free_name(&hook);
             std::fs::rename(&hook, &backup).map_err(io(&hook))?;
-            urldb_store::write::create(&hook, text.as_bytes())?;
+            urldb_store::write::create(&hook, text.as_bytes(), &super::write_note)?;
             make_executable(&hook)?;
             Ok(format!(
                 "installed {} (the previous hook is kept as {})",

@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 
 use super::records::{FilterArgs, finish, note_encoded, records_named};
 use crate::app::{CommandError, Context, ExitStatus};
-use urldb_core::gate::{self, Syntax};
+use urldb_output::gate::{self, Syntax};
 use urldb_store::interchange;
 
 #[derive(Debug, Args)]

@@ -46,11 +46,17 @@ pub(crate) fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
     if (b as i32) > (a as i32) { b } else { a }
 }
 
+/// What a writer has to say while it works (a stale lock removed, a file
+/// open in another program), printed as it happens: the store only tells.
+pub(crate) fn write_note(note: &urldb_store::write::WriteNote) {
+    urldb_output::say!("note: {note}");
+}
+
 /// Print file errors (I/O problems) to stderr, file names and messages
 /// escaped ([`urldb_core::text`]).
 pub(crate) fn print_errors(errors: &[FileError]) {
     for e in errors {
-        urldb_core::say!(
+        urldb_output::say!(
             "error: {}: {}",
             urldb_core::source::shown_path(&e.path),
             urldb_core::text::escape(&e.message)
@@ -149,9 +155,12 @@ impl Run {
         new: &str,
     ) -> Result<(), NotWritten> {
         match &self.targets.snapshot {
-            urldb_store::database::Snapshot::WorkTree(_) => {
-                Ok(urldb_store::write::replace(path, read, new.as_bytes())?)
-            }
+            urldb_store::database::Snapshot::WorkTree(_) => Ok(urldb_store::write::replace(
+                path,
+                read,
+                new.as_bytes(),
+                &write_note,
+            )?),
             urldb_store::database::Snapshot::Index(index) => {
                 let Some(file) = index.files.get(path) else {
                     return Err(NotWritten::NotStaged);
@@ -177,7 +186,7 @@ impl Run {
                     return Err(NotWritten::UnstagedChanges);
                 }
                 let checked_out = conversion.to_worktree(&file.repo_path, new.as_bytes())?;
-                urldb_store::write::replace(path, &on_disk, &checked_out)?;
+                urldb_store::write::replace(path, &on_disk, &checked_out, &write_note)?;
                 Ok(index.repo.stage(file, new.as_bytes())?)
             }
         }
@@ -215,14 +224,14 @@ pub(crate) fn note_skipped(
     }
     if skipped.len() == 1 || ctx.verbose {
         for (path, skip) in skipped {
-            urldb_core::say!(
+            urldb_output::say!(
                 "note: {}: not in the database ({}); skipped",
                 shown_path(path),
                 escape(&skip.to_string())
             );
         }
     } else {
-        urldb_core::say!(
+        urldb_output::say!(
             "note: skipped {} files that are not in the database `{}` \
              (`urldb check --show-files PATH...` says why)",
             skipped.len(),
@@ -245,7 +254,7 @@ fn bare_run(ctx: &crate::app::Context, targets: &urldb_store::database::Targets)
         format!("{}{more}", shown.join(", "))
     };
     if targets.all.is_empty() {
-        urldb_core::say!(
+        urldb_output::say!(
             "note: no urldb.toml, and no domain file (`<domain>.yaml`) below `{root}`; \
              run `urldb init` in the database directory, or pass `--db DIR`"
         );
@@ -254,7 +263,7 @@ fn bare_run(ctx: &crate::app::Context, targets: &urldb_store::database::Targets)
         // current directory holding only domain files is plainly the
         // database.
         let n = targets.all.len();
-        urldb_core::say!(
+        urldb_output::say!(
             "note: no urldb.toml: taking `{root}` as the database, the one folder with domain \
              files ({n} domain file{}); `urldb init` writes a urldb.toml that says so",
             if n == 1 { "" } else { "s" },
@@ -266,7 +275,7 @@ fn bare_run(ctx: &crate::app::Context, targets: &urldb_store::database::Targets)
             .iter()
             .map(|p| escape(&display_path(p)).into_owned())
             .collect();
-        urldb_core::say!(
+        urldb_output::say!(
             "note: not domain files (their names are no domain names): {}",
             listed(names)
         );

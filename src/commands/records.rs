@@ -91,7 +91,7 @@ pub(crate) fn records_named(
 /// percent-encoded (the records themselves are `path-invalid-char`).
 pub(crate) fn note_encoded(encoded: usize, ctx: &Context) {
     if encoded > 0 && !ctx.quiet {
-        urldb_core::say!(
+        urldb_output::say!(
             "note: {encoded} URL{} held control characters, written percent-encoded \
              (`urldb check` reports the records)",
             if encoded == 1 { "" } else { "s" }
@@ -137,7 +137,7 @@ pub(crate) fn finish(
 /// `warning: FILE:LINE: record left out: REASON (`urldb check FILE` says more)`.
 fn say_left_out(left: &LeftOut) {
     let file = urldb_core::source::shown_path(&left.file);
-    urldb_core::say!(
+    urldb_output::say!(
         "warning: {file}:{}: record left out: {} (`urldb check` reports the record)",
         left.line,
         urldb_core::text::escape(&left.reason.to_string())
@@ -150,9 +150,9 @@ fn say_left_out(left: &LeftOut) {
 /// (`docs/security.md`).
 pub(crate) fn write_csv<W: std::io::Write>(
     records: &[listing::UrlRecord],
-    out: &mut urldb_core::gate::Gate<W>,
+    out: &mut urldb_output::gate::Gate<W>,
 ) -> std::io::Result<()> {
-    if urldb_core::gate::stdout_is_a_file() {
+    if urldb_output::gate::stdout_is_a_file() {
         urldb_store::interchange::csv::write(records, &mut Exact(out))
     } else {
         urldb_store::interchange::csv::write(records, out)
@@ -161,18 +161,18 @@ pub(crate) fn write_csv<W: std::io::Write>(
 
 /// A data format's bytes (the URI-Catalogue): see [`write_csv`].
 pub(crate) fn write_data<W: std::io::Write>(
-    out: &mut urldb_core::gate::Gate<W>,
+    out: &mut urldb_output::gate::Gate<W>,
     bytes: &[u8],
 ) -> std::io::Result<()> {
-    if urldb_core::gate::stdout_is_a_file() {
+    if urldb_output::gate::stdout_is_a_file() {
         out.exact(bytes)
     } else {
         std::io::Write::write_all(out, bytes)
     }
 }
 
-/// Writes through [`Gate::exact`](urldb_core::gate::Gate::exact).
-struct Exact<'a, W: std::io::Write>(&'a mut urldb_core::gate::Gate<W>);
+/// Writes through [`Gate::exact`](urldb_output::gate::Gate::exact).
+struct Exact<'a, W: std::io::Write>(&'a mut urldb_output::gate::Gate<W>);
 
 impl<W: std::io::Write> std::io::Write for Exact<'_, W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

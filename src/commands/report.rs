@@ -51,7 +51,7 @@ pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandE
         .collect();
     let (merged, duplicates) = results::merge(inputs);
     for d in duplicates.iter().take(MAX_NAMED) {
-        urldb_core::say!(
+        urldb_output::say!(
             "warning: {} ({}:{}) is in more than one results file; the result in {} is kept",
             urldb_core::text::escape(&d.url),
             urldb_core::text::path_text(&d.file),
@@ -63,16 +63,18 @@ pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandE
         );
     }
     if duplicates.len() > MAX_NAMED {
-        urldb_core::say!(
+        urldb_output::say!(
             "warning: {} more URLs are in more than one results file",
             duplicates.len() - MAX_NAMED
         );
     }
     for missing in missing_shards(&merged) {
-        urldb_core::say!("warning: no results of shard {missing}: its URLs are not in this report");
+        urldb_output::say!(
+            "warning: no results of shard {missing}: its URLs are not in this report"
+        );
     }
     for p in &merged.problems {
-        urldb_core::say!("{}", problem_entry_line(p));
+        urldb_output::say!("{}", problem_entry_line(p));
     }
     write_results(
         args.format,

@@ -32,7 +32,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
             Ok(u) => u,
             // The URL once, its control characters escaped.
             Err(e) => {
-                urldb_core::say!("error: {}", crate::app::about_url(input, &e));
+                urldb_output::say!("error: {}", crate::app::about_url(input, &e));
                 status = worse(status, ExitStatus::Error);
                 continue;
             }
@@ -40,7 +40,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
         let domain = match index.lookup(&url.host) {
             Ok(d) => d.clone(),
             Err(e) => {
-                urldb_core::say!("error: {input}: {e}");
+                urldb_output::say!("error: {input}: {e}");
                 status = worse(status, ExitStatus::Failure);
                 continue;
             }
@@ -54,14 +54,15 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
     }
     for (domain, items) in per_file.values() {
         let paths: Vec<String> = items.iter().map(|(_, p)| p.clone()).collect();
-        let result = match by_url::remove_paths(&ctx.root, domain, &paths, &options) {
-            Ok(r) => r,
-            Err(e) => {
-                urldb_core::say!("error: {}", urldb_core::text::escape(&e.to_string()));
-                status = worse(status, ExitStatus::Error);
-                continue;
-            }
-        };
+        let result =
+            match by_url::remove_paths(&ctx.root, domain, &paths, &options, &super::write_note) {
+                Ok(r) => r,
+                Err(e) => {
+                    urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
+                    status = worse(status, ExitStatus::Error);
+                    continue;
+                }
+            };
         let file = urldb_core::source::display_path(&result.file);
         let escape = |s: &str| urldb_core::text::escape(s).into_owned();
         for ((input, path), change) in items.iter().zip(&result.changes) {
@@ -69,15 +70,15 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
                 // The record removed, by its stored `_path`; and the URL
                 // as given when it was spelt otherwise.
                 Change::Removed { stored } if !ctx.quiet && stored == path => {
-                    urldb_core::say!("removed {} from {file}", escape(stored));
+                    urldb_output::say!("removed {} from {file}", escape(stored));
                 }
-                Change::Removed { stored } if !ctx.quiet => urldb_core::say!(
+                Change::Removed { stored } if !ctx.quiet => urldb_output::say!(
                     "removed {} from {file} (given as {})",
                     escape(stored),
                     escape(input)
                 ),
                 Change::NotFound => {
-                    urldb_core::say!(
+                    urldb_output::say!(
                         "error: {}: no record `{}` in {file}",
                         escape(input),
                         escape(path)

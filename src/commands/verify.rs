@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use crate::app::FailOnArg;
 use crate::app::{CommandError, Context, ExitStatus};
-use urldb_core::gate::{self, Syntax};
+use urldb_output::gate::{self, Syntax};
 use urldb_verify::history;
 use urldb_verify::http::{Client, ClientOptions};
 use urldb_verify::output;
@@ -162,7 +162,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         plan.checks.retain(|c| shard.contains(&c.url));
     }
     for problem in &plan.problems {
-        urldb_core::say!("{}", output::human::problem_line(problem));
+        urldb_output::say!("{}", output::human::problem_line(problem));
     }
 
     let client = Client::new(settings.client);
@@ -183,7 +183,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             );
             match &progress {
                 Some(bar) => bar.println(line),
-                None => urldb_core::say!("{line}"),
+                None => urldb_output::say!("{line}"),
             }
         }
     };
@@ -200,10 +200,10 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     };
     if let (Some(h), Some(path)) = (&earlier, &args.history) {
         for warning in h.warnings() {
-            urldb_core::say!("warning: {warning}");
+            urldb_output::say!("warning: {warning}");
         }
         if h.more_warnings() > 0 {
-            urldb_core::say!(
+            urldb_output::say!(
                 "warning: {} more malformed lines in {} skipped",
                 h.more_warnings(),
                 urldb_core::source::shown_path(path)
@@ -236,7 +236,13 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     // The report is out before the lines are added; a failure to add them
     // is still exit 2.
     if let (Some(path), Some(run)) = (&args.history, results.runs.first()) {
-        history::append(path, run, &results.results, args.history_keep)?;
+        history::append(
+            path,
+            run,
+            &results.results,
+            args.history_keep,
+            &super::write_note,
+        )?;
     }
     written?;
     Ok(if !targets.errors.is_empty() {
@@ -266,7 +272,7 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
     // Each request in flight is a thread: one cap for threads from any
     // source (`urldb.toml` comes with a pull request), as for `--threads`.
     let concurrency = if concurrency > crate::app::MAX_THREADS {
-        urldb_core::say!(
+        urldb_output::say!(
             "note: concurrency {concurrency} is more than urldb runs at once; using {}",
             crate::app::MAX_THREADS
         );
@@ -397,7 +403,7 @@ struct NotAnAge(String);
 /// A progress bar on stderr when a person is watching: a terminal, not
 /// `--quiet`, not CI.
 fn progress_bar(ctx: &Context, len: u64) -> Option<indicatif::ProgressBar> {
-    let watching = urldb_core::gate::stderr_is_terminal()
+    let watching = urldb_output::gate::stderr_is_terminal()
         && !ctx.quiet
         && std::env::var_os("CI").is_none_or(|v| v.is_empty());
     if !watching || len == 0 {

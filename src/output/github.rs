@@ -10,11 +10,12 @@
 use std::io::{self, Write};
 
 use urldb_core::rules::diagnostic::Severity;
-use urldb_core::text::{escape, github_data as data, github_property as property};
+use urldb_core::text::escape;
+use urldb_output::{github_data as data, github_property as property};
 use urldb_store::database::FileResult;
 
 pub(crate) fn write<W: Write>(
-    out: &mut urldb_core::gate::Gate<W>,
+    out: &mut urldb_output::gate::Gate<W>,
     files: &[FileResult],
 ) -> io::Result<()> {
     for file in files {
@@ -45,7 +46,7 @@ pub(crate) fn write<W: Write>(
 
 /// One `::notice` when suppressions excused findings: the run's page
 /// says how many were not annotated.
-pub(crate) fn excused<W: Write>(out: &mut urldb_core::gate::Gate<W>, n: usize) -> io::Result<()> {
+pub(crate) fn excused<W: Write>(out: &mut urldb_output::gate::Gate<W>, n: usize) -> io::Result<()> {
     if n == 0 {
         return Ok(());
     }
@@ -61,12 +62,9 @@ mod tests {
     #[test]
     fn escaping_follows_the_runner() {
         assert_eq!(
-            urldb_core::text::github_data("50% done\r\nnext"),
+            urldb_output::github_data("50% done\r\nnext"),
             "50%25 done%0D%0Anext"
         );
-        assert_eq!(
-            urldb_core::text::github_property("a,b: c%"),
-            "a%2Cb%3A c%25"
-        );
+        assert_eq!(urldb_output::github_property("a,b: c%"), "a%2Cb%3A c%25");
     }
 }

@@ -6,6 +6,6 @@ use urldb_store::database::FileResult;
 
 pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     let all: Vec<_> = files.iter().flat_map(super::locate).collect();
-    urldb_core::text::write_json_pretty(&mut *out, &all)?;
+    urldb_output::write_json_pretty(&mut *out, &all)?;
     writeln!(out)
 }

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use urldb_core::text::xml;
+use urldb_output::xml;
 use urldb_store::database::FileResult;
 
 pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {

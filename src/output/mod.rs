@@ -219,7 +219,7 @@ impl Counts {
 
 /// Write the findings of `files` in `format`.
 pub(crate) fn write<W: Write>(
-    out: &mut urldb_core::gate::Gate<W>,
+    out: &mut urldb_output::gate::Gate<W>,
     format: Format,
     files: &[FileResult],
     color: bool,

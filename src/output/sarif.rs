@@ -23,7 +23,7 @@ enum Excused {
 }
 
 pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
-    urldb_core::text::write_json_pretty(&mut *out, &log(files))?;
+    urldb_output::write_json_pretty(&mut *out, &log(files))?;
     writeln!(out)
 }
 

@@ -9,7 +9,6 @@
 pub mod config;
 pub mod diff;
 pub mod fix;
-pub mod gate;
 pub mod lint;
 pub mod model;
 pub mod parse;

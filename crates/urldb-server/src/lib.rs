@@ -313,8 +313,8 @@ impl Server<'_> {
                     std::panic::catch_unwind(AssertUnwindSafe(|| self.on_notification(n)));
                 match outcome {
                     Ok(Ok(())) => {}
-                    Ok(Err(message)) => urldb_core::say!("urldb server: {method}: {message}"),
-                    Err(panic) => urldb_core::say!(
+                    Ok(Err(message)) => urldb_output::say!("urldb server: {method}: {message}"),
+                    Err(panic) => urldb_output::say!(
                         "urldb server: internal error handling {method}: {}",
                         panic_message(&*panic)
                     ),
@@ -539,7 +539,7 @@ impl Server<'_> {
                 self.publish_one(&key);
             }));
             if let Err(panic) = outcome {
-                urldb_core::say!(
+                urldb_output::say!(
                     "urldb server: internal error checking {key}: {}",
                     panic_message(&*panic)
                 );
@@ -801,7 +801,7 @@ fn guarded(
                 "internal error handling {method}: {}",
                 panic_message(&*panic)
             );
-            urldb_core::say!("urldb server: {message}");
+            urldb_output::say!("urldb server: {message}");
             Response::new_err(id, ErrorCode::InternalError as i32, message)
         }
     }

@@ -37,14 +37,14 @@ pub(crate) fn stdio(cancels: Cancels) -> (Connection, JoinHandle<()>) {
                 Ok(Some(body)) => body,
                 Ok(None) => break,
                 Err(message) => {
-                    urldb_core::say!("urldb server: {message}; the session ends");
+                    urldb_output::say!("urldb server: {message}; the session ends");
                     break;
                 }
             };
             let message: Message = match serde_json::from_slice(&body) {
                 Ok(m) => m,
                 Err(e) => {
-                    urldb_core::say!(
+                    urldb_output::say!(
                         "urldb server: a message that is not JSON-RPC was skipped: {e}"
                     );
                     continue;

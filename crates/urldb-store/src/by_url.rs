@@ -13,7 +13,7 @@ use crate::read::{ReadError, Root};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::write::{self, WriteError};
+use crate::write::{self, Notes, WriteError};
 use urldb_core::lint::{self, Options};
 use urldb_core::model::domain::{
     self, CATEGORIES, CONTENT_LENGTH, CONTENT_SHA256, CONTENT_TYPE, PATH,
@@ -347,18 +347,20 @@ fn load(root: &Root, file: &Path, options: &Options) -> Result<Loaded, EditError
 
 /// Insert `records` into the domain file `domain` (one write). When
 /// `create` is set and the file does not exist, it is created (with
-/// `https: true` when `create` says so).
+/// `https: true` when `create` says so). What the writer has to say
+/// meanwhile goes to `notes`.
 pub fn add_records(
     root: &Root,
     domain: &Domain,
     records: &[NewRecord],
     create: bool,
     options: &Options,
+    notes: Notes<'_>,
 ) -> Result<FileEdit, EditError> {
     let file = &domain.file;
     // Held from before the read to the rename: a concurrent `add` waits,
     // then reads what this one wrote.
-    let lock = write::Lock::acquire(file)?;
+    let lock = write::Lock::acquire(file, notes)?;
     let existing = if create && std::fs::symlink_metadata(file).is_err() {
         if let Some(reason) = urldb_core::rules::hostname_problem(&domain.name) {
             return Err(EditError::BadDomain {
@@ -436,8 +438,9 @@ pub fn remove_paths(
     domain: &Domain,
     paths: &[String],
     options: &Options,
+    notes: Notes<'_>,
 ) -> Result<FileEdit, EditError> {
-    let lock = write::Lock::acquire(&domain.file)?;
+    let lock = write::Lock::acquire(&domain.file, notes)?;
     let loaded = load(root, &domain.file, options)?;
     let mut documents = loaded.documents.clone();
     let case_sensitive = domain::case_sensitive_paths(&documents);

@@ -24,6 +24,38 @@ pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
 /// for Windows waits before it asks.
 const IN_USE_WAIT: Duration = Duration::from_secs(2);
 
+/// What a writer has to say while it works, for its caller to show (a
+/// library prints nothing). Each is handed over as it happens, to the
+/// [`Notes`] given to [`Lock::acquire`]: a wait may follow it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteNote {
+    /// A lock left by a urldb that was killed while writing was removed.
+    StaleLockRemoved { lock: PathBuf },
+    /// Windows: another program has the file open; replacing it is tried
+    /// again for up to `for_secs` seconds.
+    InUse { path: PathBuf, for_secs: u64 },
+}
+
+impl std::fmt::Display for WriteNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteNote::StaleLockRemoved { lock } => write!(
+                f,
+                "removed {}: left by a urldb that was killed while writing",
+                urldb_core::source::shown_path(lock)
+            ),
+            WriteNote::InUse { path, for_secs } => write!(
+                f,
+                "{}: open in another program; trying again for up to {for_secs} s",
+                urldb_core::source::shown_path(path)
+            ),
+        }
+    }
+}
+
+/// Where a writer's [`WriteNote`]s go.
+pub type Notes<'a> = &'a dyn Fn(&WriteNote);
+
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
     #[error("{}: is a symbolic link; urldb does not write through links", shown(.path))]
@@ -209,23 +241,38 @@ fn in_use(e: &std::io::Error) -> bool {
 /// The right to write one file: `FILE.lock`, held from [`Lock::acquire`]
 /// until it is renamed over the file ([`Lock::replace`], [`Lock::create`])
 /// or dropped (removed, the file untouched).
-#[derive(Debug)]
-pub struct Lock {
+pub struct Lock<'n> {
     path: PathBuf,
     lock: PathBuf,
     file: Option<File>,
     /// Renamed over the file: there is no lock file left to remove.
     done: bool,
+    notes: Notes<'n>,
 }
 
-impl Lock {
+impl std::fmt::Debug for Lock<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lock")
+            .field("path", &self.path)
+            .field("lock", &self.lock)
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'n> Lock<'n> {
     /// Take the lock of `path`, waiting up to [`LOCK_WAIT`] for another
-    /// writer's lock to go away.
-    pub fn acquire(path: &Path) -> Result<Lock, WriteError> {
-        Lock::acquire_within(path, LOCK_WAIT)
+    /// writer's lock to go away. What there is to say meanwhile, and while
+    /// the file is written, goes to `notes`.
+    pub fn acquire(path: &Path, notes: Notes<'n>) -> Result<Lock<'n>, WriteError> {
+        Lock::acquire_within(path, LOCK_WAIT, notes)
     }
 
-    fn acquire_within(path: &Path, wait: Duration) -> Result<Lock, WriteError> {
+    fn acquire_within(
+        path: &Path,
+        wait: Duration,
+        notes: Notes<'n>,
+    ) -> Result<Lock<'n>, WriteError> {
         if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
             return Err(WriteError::Symlink {
                 path: path.to_path_buf(),
@@ -258,6 +305,7 @@ impl Lock {
                         lock,
                         file: Some(file),
                         done: false,
+                        notes,
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -285,10 +333,7 @@ impl Lock {
                         }
                     }
                     if break_stale(&lock) {
-                        urldb_core::say!(
-                            "note: removed {}: left by a urldb that was killed while writing",
-                            urldb_core::source::display_path(&lock)
-                        );
+                        notes(&WriteNote::StaleLockRemoved { lock: lock.clone() });
                         continue;
                     }
                     if started.elapsed() >= wait {
@@ -454,11 +499,10 @@ impl Lock {
                 // rename succeeds, and the lock file is removed if none does.
                 Err(e) if in_use(&e) => {
                     if pause == FIRST_PAUSE {
-                        urldb_core::say!(
-                            "note: {}: open in another program; trying again for up to {} s",
-                            urldb_core::source::shown_path(&self.path),
-                            IN_USE_WAIT.as_secs()
-                        );
+                        (self.notes)(&WriteNote::InUse {
+                            path: self.path.clone(),
+                            for_secs: IN_USE_WAIT.as_secs(),
+                        });
                     }
                     if started.elapsed() >= IN_USE_WAIT {
                         return Err(WriteError::InUse {
@@ -490,7 +534,7 @@ impl Lock {
 /// file is cut back to the size it had, not left with half a line at its
 /// end.
 pub struct Appending<'a> {
-    lock: &'a Lock,
+    lock: &'a Lock<'a>,
     file: File,
     /// The file's size before anything was added.
     len: u64,
@@ -522,7 +566,7 @@ impl Drop for Appending<'_> {
     }
 }
 
-impl Drop for Lock {
+impl Drop for Lock<'_> {
     fn drop(&mut self) {
         // Not committed: give the lock back, leave the file as it was.
         if !self.done {
@@ -552,13 +596,18 @@ fn keep_owner(file: &File, original: &fs::Metadata) {
 fn keep_owner(_file: &File, _original: &fs::Metadata) {}
 
 /// Replace `path`'s contents with `new`, if the file still holds `expected`.
-pub fn replace(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), WriteError> {
-    Lock::acquire(path)?.replace(expected, new)
+pub fn replace(
+    path: &Path,
+    expected: &[u8],
+    new: &[u8],
+    notes: Notes<'_>,
+) -> Result<(), WriteError> {
+    Lock::acquire(path, notes)?.replace(expected, new)
 }
 
 /// Create a new file atomically (it must not exist yet).
-pub fn create(path: &Path, new: &[u8]) -> Result<(), WriteError> {
-    Lock::acquire(path)?.create(new)
+pub fn create(path: &Path, new: &[u8], notes: Notes<'_>) -> Result<(), WriteError> {
+    Lock::acquire(path, notes)?.create(new)
 }
 
 #[cfg(test)]
@@ -575,7 +624,7 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).expect("chmod");
         }
-        replace(&path, b"old", b"new").expect("replace");
+        replace(&path, b"old", b"new", &|_| {}).expect("replace");
         assert_eq!(fs::read(&path).expect("read"), b"new");
         #[cfg(unix)]
         {
@@ -599,7 +648,7 @@ mod tests {
         fs::write(&plain, "x").expect("write");
         let expected = fs::metadata(&plain).expect("meta").permissions().mode() & 0o777;
         let path = dir.path().join("a.yaml");
-        create(&path, b"new").expect("create");
+        create(&path, b"new", &|_| {}).expect("create");
         let mode = fs::metadata(&path).expect("meta").permissions().mode() & 0o777;
         assert_eq!(mode, expected, "a private temporary file's mode leaked");
     }
@@ -609,7 +658,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("a.yaml");
         fs::write(&path, "changed by someone else").expect("write");
-        let err = replace(&path, b"what we read", b"new").expect_err("must refuse");
+        let err = replace(&path, b"what we read", b"new", &|_| {}).expect_err("must refuse");
         assert!(matches!(err, WriteError::Changed { .. }), "{err}");
         assert_eq!(fs::read(&path).expect("read"), b"changed by someone else");
     }
@@ -622,7 +671,7 @@ mod tests {
         let link = dir.path().join("a.yaml");
         fs::write(&target, "old").expect("write");
         std::os::unix::fs::symlink(&target, &link).expect("symlink");
-        let err = replace(&link, b"old", b"new").expect_err("must refuse");
+        let err = replace(&link, b"old", b"new", &|_| {}).expect_err("must refuse");
         assert!(matches!(err, WriteError::Symlink { .. }), "{err}");
         assert_eq!(fs::read(&target).expect("read"), b"old");
         assert!(
@@ -647,7 +696,7 @@ mod tests {
                 std::os::unix::fs::symlink(dir.path().join("elsewhere"), &lock).expect("link");
             }
             let started = Instant::now();
-            let err = Lock::acquire(&path).expect_err("not a lock");
+            let err = Lock::acquire(&path, &|_| {}).expect_err("not a lock");
             assert!(matches!(err, WriteError::NotALock { .. }), "{err}");
             assert!(started.elapsed() < Duration::from_secs(1), "waited");
             assert_eq!(fs::read(&path).expect("read"), b"old");
@@ -664,12 +713,13 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("a.yaml");
         fs::write(&path, "old").expect("write");
-        let first = Lock::acquire(&path).expect("lock");
-        let err = Lock::acquire_within(&path, Duration::from_millis(50)).expect_err("held");
+        let first = Lock::acquire(&path, &|_| {}).expect("lock");
+        let err =
+            Lock::acquire_within(&path, Duration::from_millis(50), &|_| {}).expect_err("held");
         assert!(matches!(err, WriteError::Locked { .. }), "{err}");
         drop(first);
         assert!(!lock_path(&path).exists(), "a dropped lock is removed");
-        Lock::acquire_within(&path, Duration::from_millis(50))
+        Lock::acquire_within(&path, Duration::from_millis(50), &|_| {})
             .expect("free again")
             .replace(b"old", b"new")
             .expect("replace");
@@ -678,11 +728,35 @@ mod tests {
     }
 
     #[test]
+    fn a_stale_lock_is_removed_and_told_to_the_caller() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.yaml");
+        fs::write(&path, "old").expect("write");
+        // What a writer killed mid-write leaves: a lock file nobody holds.
+        let left = File::create(lock_path(&path)).expect("lock file");
+        left.set_modified(SystemTime::now() - STALE_AFTER * 2)
+            .expect("age it");
+        drop(left);
+        let told = std::cell::RefCell::new(Vec::new());
+        replace(&path, b"old", b"new", &|note| {
+            told.borrow_mut().push(note.clone())
+        })
+        .expect("replace");
+        assert_eq!(
+            told.into_inner(),
+            [WriteNote::StaleLockRemoved {
+                lock: lock_path(&path)
+            }]
+        );
+        assert_eq!(fs::read(&path).expect("read"), b"new");
+    }
+
+    #[test]
     fn create_never_overwrites() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("a.yaml");
-        create(&path, b"first").expect("create");
-        assert!(create(&path, b"second").is_err());
+        create(&path, b"first", &|_| {}).expect("create");
+        assert!(create(&path, b"second", &|_| {}).is_err());
         assert_eq!(fs::read(&path).expect("read"), b"first");
     }
 }

@@ -255,7 +255,14 @@ mod tests {
         assert_eq!(h.passed_last("http://a/"), None);
         assert!(h.last_judged("http://a/").is_some_and(|t| t > now));
         // The next run's lines rewrite the file without them.
-        append(&path, &run("next", "2026-06-01T00:00:01.000Z"), &[], 30).expect("append");
+        append(
+            &path,
+            &run("next", "2026-06-01T00:00:01.000Z"),
+            &[],
+            30,
+            &|_| {},
+        )
+        .expect("append");
         let kept = History::read(&path, now).expect("read");
         assert_eq!(kept.run_ids().collect::<Vec<_>>(), ["past", "skewed"]);
         assert!(kept.warnings.is_empty());
@@ -269,7 +276,7 @@ mod tests {
         for (i, id) in ["r1", "r2", "r3", "r4"].into_iter().enumerate() {
             let r = run(id, &format!("2026-01-01T00:00:0{i}.000Z"));
             let results = [result("http://a/", Pass)];
-            append(&path, &r, &results, 2).expect("append");
+            append(&path, &r, &results, 2, &|_| {}).expect("append");
             written.push(lines(&r, &results));
         }
         // limit(2) = 3 earlier runs: r4 found three and rewrote, keeping r3.
@@ -298,7 +305,7 @@ mod tests {
         .concat();
         std::fs::write(&path, text).expect("write");
         let r2 = run("r2", "2026-01-01T00:00:02.000Z");
-        append(&path, &r2, &[], 30).expect("append");
+        append(&path, &r2, &[], 30, &|_| {}).expect("append");
         assert_eq!(std::fs::read(&path).expect("read"), kept);
     }
 
@@ -308,7 +315,7 @@ mod tests {
         let path = dir.path().join("h.jsonl");
         for (id, verdict) in [("r1", Broken), ("r2", Pass), ("r3", Broken)] {
             let r = run(id, &format!("2026-01-01T00:00:0{}.000Z", &id[1..]));
-            append(&path, &r, &[result("http://a/", verdict)], 30).expect("append");
+            append(&path, &r, &[result("http://a/", verdict)], 30, &|_| {}).expect("append");
         }
         let h = History::read(&path, jiff::Timestamp::now()).expect("read");
         let mut results = Results::default();

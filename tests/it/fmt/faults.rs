@@ -190,7 +190,7 @@ fn replace_keeps_a_change_made_while_the_temporary_file_is_written() {
             false
         })
     };
-    let result = urldb_store::write::replace(&path, b"old", &big);
+    let result = urldb_store::write::replace(&path, b"old", &big, &|_| {});
     assert!(watcher.join().expect("watcher"), "never saw the lock file");
     let err = result.expect_err("a changed file must not be replaced");
     assert!(

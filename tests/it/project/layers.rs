@@ -53,3 +53,244 @@ fn the_cycle_tool_sees_code_after_a_test_module() {
     let report = tool(&[("a.rs", a), ("b.rs", inside)]);
     assert!(report.contains(" 0 circle(s)"), "{report}");
 }
+
+/// Only the binary and the language server print: `urldb-core`,
+/// `urldb-store` and `urldb-verify` hand back what they have to say
+/// (findings, notes, errors) and write to no stream of their own
+/// (`docs/dev/architecture.md`). Their code outside tests and comments
+/// names no printing macro and opens neither standard stream.
+#[test]
+fn library_crates_print_nothing() {
+    let repo = oracles::repo();
+    let mut files = 0;
+    let mut found = Vec::new();
+    for krate in ["urldb-core", "urldb-store", "urldb-verify"] {
+        for file in rust_files(&repo.join("crates").join(krate).join("src")) {
+            let text = std::fs::read_to_string(&file).expect("read");
+            files += 1;
+            for (n, line) in non_test_code(&text).lines().enumerate() {
+                if let Some(what) = printing(line) {
+                    found.push(format!("{}:{}: {what}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(files > 100, "only {files} files read");
+    assert!(
+        found.is_empty(),
+        "library code that prints:\n{}",
+        found.join("\n")
+    );
+}
+
+/// What a line of code uses to print, if anything.
+fn printing(line: &str) -> Option<&'static str> {
+    const PRINTING: [&str; 10] = [
+        "say!",
+        "println!",
+        "eprintln!",
+        "print!",
+        "eprint!",
+        "dbg!",
+        "stdout(",
+        "stderr(",
+        "io::stdout",
+        "io::stderr",
+    ];
+    PRINTING.into_iter().find(|pattern| {
+        line.match_indices(pattern).any(|(at, _)| {
+            // A whole name: `eprint!` is not `print!`, `my_stdout(` not `stdout(`.
+            !line[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
+fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read_dir") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// `text` with comments, the contents of string and character literals,
+/// and every `#[cfg(test)]` (or `#[cfg(all(test, …))]`) item blanked out;
+/// line breaks are kept, so line numbers stay.
+fn non_test_code(text: &str) -> String {
+    let code = blank_comments_and_literals(text);
+    let mut out: Vec<char> = code.chars().collect();
+    let mut from = 0;
+    while let Some(at) = find(&out, from, "#[cfg(") {
+        let close = matching(&out, at + 1, '[', ']');
+        let condition: String = out[at + 6..close - 2].iter().collect();
+        let condition: String = condition.split_whitespace().collect();
+        let test_only = condition == "test"
+            || (condition.starts_with("all(")
+                && condition[4..condition.len() - 1]
+                    .split(',')
+                    .any(|c| c == "test"));
+        from = close + 1;
+        if !test_only {
+            continue;
+        }
+        // The item the attribute is on: up to its `;`, or its braces.
+        let mut end = close + 1;
+        while end < out.len() && out[end] != ';' && out[end] != '{' {
+            end += 1;
+        }
+        if end < out.len() && out[end] == '{' {
+            end = matching(&out, end, '{', '}');
+        }
+        for c in &mut out[at..end] {
+            if *c != '\n' {
+                *c = ' ';
+            }
+        }
+        from = end;
+    }
+    out.into_iter().collect()
+}
+
+fn find(chars: &[char], from: usize, pattern: &str) -> Option<usize> {
+    let pattern: Vec<char> = pattern.chars().collect();
+    (from..chars.len().saturating_sub(pattern.len() - 1))
+        .find(|&i| chars[i..i + pattern.len()] == pattern[..])
+}
+
+/// The index after the bracket that closes the one at `open`.
+fn matching(chars: &[char], open: usize, left: char, right: char) -> usize {
+    let mut depth = 0;
+    for (i, &c) in chars.iter().enumerate().skip(open) {
+        if c == left {
+            depth += 1;
+        } else if c == right {
+            depth -= 1;
+            if depth == 0 {
+                return i + 1;
+            }
+        }
+    }
+    chars.len()
+}
+
+/// Comments and the insides of literals as spaces (line breaks kept), so
+/// that neither a `}` nor a `say!` in them counts.
+fn blank_comments_and_literals(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let blank = |out: &mut String, c: char| out.push(if c == '\n' { '\n' } else { ' ' });
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                blank(&mut out, chars[i]);
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    out.push_str("  ");
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    out.push_str("  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    blank(&mut out, chars[i]);
+                    i += 1;
+                }
+            }
+        } else if c == 'r' && matches!(next, Some('"' | '#')) && starts_a_literal(&chars[..i]) {
+            // A raw string: r"…", r#"…"#, br"…".
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            if chars.get(i + 1 + hashes) != Some(&'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            let end: String = std::iter::once('"')
+                .chain(std::iter::repeat_n('#', hashes))
+                .collect();
+            out.push('"');
+            i += 2 + hashes;
+            while i < chars.len() && !chars[i..].starts_with(&end.chars().collect::<Vec<_>>()) {
+                blank(&mut out, chars[i]);
+                i += 1;
+            }
+            out.push('"');
+            i += end.chars().count();
+        } else if c == '"' {
+            out.push('"');
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    out.push(' ');
+                    i += 1;
+                }
+                if let Some(&c) = chars.get(i) {
+                    blank(&mut out, c);
+                }
+                i += 1;
+            }
+            out.push('"');
+            i += 1;
+        } else if c == '\'' && (next == Some('\\') || chars.get(i + 2) == Some(&'\'')) {
+            // A character literal ('}', '\n', '\u{7f}'), not a lifetime.
+            out.push('\'');
+            i += 1;
+            while i < chars.len() && chars[i] != '\'' {
+                if chars[i] == '\\' {
+                    out.push(' ');
+                    i += 1;
+                }
+                out.push(' ');
+                i += 1;
+            }
+            out.push('\'');
+            i += 1;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Whether an `r` after `before` starts a raw string rather than ends a
+/// name (`br` starts one too).
+fn starts_a_literal(before: &[char]) -> bool {
+    let name = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    match before {
+        [.., p, 'b'] => !name(Some(p)),
+        [.., p] => !name(Some(p)),
+        [] => true,
+    }
+}
+
+#[test]
+fn the_print_scan_skips_tests_comments_and_literals_only() {
+    let text = "fn a() { let _ = \"say!(\\\"}\\\")\"; let _ = '}'; }\n\
+                // println!(\"x\")\n\
+                #[cfg(test)]\nmod tests { fn t() { let _ = '{'; println!(\"t\"); } }\n\
+                #[cfg(all(test, unix))]\nfn u() { dbg!(1); }\n\
+                #[cfg(not(test))]\nfn v() { eprintln!(\"v\"); }\n\
+                fn w() { urldb_output::say!(\"w\"); let _ = (r#\"stdout()\"#, br\"dbg!\"); }\n";
+    let code = non_test_code(text);
+    let found: Vec<_> = code.lines().filter_map(printing).collect();
+    assert_eq!(found, ["eprintln!", "say!"], "{code}");
+}

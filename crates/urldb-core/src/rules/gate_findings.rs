@@ -1,7 +1,7 @@
 //! Gate findings: what `check` reports whatever the data, `urldb.toml` or
 //! the command line say (`docs/suppressions.md`, "Gate findings"). Not to
-//! be confused with the output gate (`crate::gate`), which every printed
-//! byte passes.
+//! be confused with the output gate (`urldb_output::gate`), which every
+//! printed byte passes.
 //!
 //! `check` passing is the promise the rest of urldb builds on: PyYAML
 //! loads every file and reads it as urldb does, `ls`, `export` and

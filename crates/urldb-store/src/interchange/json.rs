@@ -80,7 +80,7 @@ pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<()>
     out.write_all(b"[")?;
     for (i, record) in records.iter().enumerate() {
         out.write_all(if i == 0 { b"\n  " } else { b",\n  " })?;
-        urldb_core::text::write_json(&mut *out, &record_to_json(record))?;
+        urldb_output::write_json(&mut *out, &record_to_json(record))?;
     }
     out.write_all(if records.is_empty() { b"]\n" } else { b"\n]\n" })
 }

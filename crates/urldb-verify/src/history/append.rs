@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 use urldb_core::source::shown_path;
 use urldb_store::read::ReadError;
-use urldb_store::write::Lock;
+use urldb_store::write::{Lock, Notes};
 
 use super::read::{Scan, open, scan};
 use super::{HistoryError, kept_runs};
@@ -71,12 +71,14 @@ pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
 /// the file's lock: read again under it (lines another process added
 /// meanwhile are kept), then appended when the file has room and nothing
 /// malformed or repeated, else rewritten with the newest `keep - 1`
-/// earlier runs (and any earlier lines of `run` itself) and these.
+/// earlier runs (and any earlier lines of `run` itself) and these. What
+/// the writer has to say meanwhile goes to `notes`.
 pub fn append(
     path: &Path,
     run: &RunInfo,
     results: &[UrlResult],
     keep: usize,
+    notes: Notes<'_>,
 ) -> Result<(), HistoryError> {
     let failed = |source| HistoryError::Write {
         path: path.to_path_buf(),
@@ -85,7 +87,7 @@ pub fn append(
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         return Err(HistoryError::Symlink(path.to_path_buf()));
     }
-    let lock = Lock::acquire(path).map_err(failed)?;
+    let lock = Lock::acquire(path, notes).map_err(failed)?;
     let new = lines(run, results);
     let Some((mut file, _)) = open(path)? else {
         return lock.create(&new).map_err(failed);

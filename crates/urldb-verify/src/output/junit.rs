@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use crate::results::{Results, Verdict};
-use urldb_core::text::xml;
+use urldb_output::xml;
 
 /// JUnit XML: one test suite, one test case per URL.
 pub fn write(out: &mut dyn Write, results: &Results) -> io::Result<()> {

@@ -28,7 +28,7 @@ use std::io::{self, Write};
 /// How a stream can write `[` and `:` other than literally.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Syntax {
-    /// Human text: the visible escapes of [`crate::text::escape`].
+    /// Human text: the visible escapes of [`urldb_core::text::escape`].
     Text,
     /// JSON (and JSON Lines, SARIF): the bytes only occur inside strings.
     Json,
@@ -129,7 +129,7 @@ impl<W: Write> Gate<W> {
 
     /// Write one workflow command urldb means (`::error file=…::…`) as a
     /// line of its own. Its parts must already be in the runner's escaping
-    /// ([`crate::text::github_data`], [`crate::text::github_property`]).
+    /// ([`crate::github_data`], [`crate::github_property`]).
     pub fn command(&mut self, line: &str) -> io::Result<()> {
         self.end_pending()?;
         self.inner.write_all(line.as_bytes())?;

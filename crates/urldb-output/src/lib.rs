@@ -1,0 +1,21 @@
+//! The output gate: every byte urldb prints passes it. [`gate`] opens
+//! standard output and standard error (nothing else in urldb does; the
+//! language server's JSON-RPC stream aside) and rewrites any line a CI
+//! runner would obey as a command; [`say!`] is `eprintln!` through it.
+//! Beside it, the escapes of the formats that print: GitHub workflow
+//! commands' ([`github_data`], [`github_property`]), XML's ([`xml`]) and
+//! JSON's ([`write_json`], [`write_json_pretty`]).
+//!
+//! The library crates (`urldb-core`, `urldb-store`, `urldb-verify`)
+//! return what they have to say as values; the `urldb` binary and the
+//! language server print it through here. `docs/dev/architecture.md`
+//! draws the whole map.
+
+pub mod gate;
+mod github;
+mod json;
+mod xml;
+
+pub use github::{github_data, github_property};
+pub use json::{write_json, write_json_pretty};
+pub use xml::xml;
