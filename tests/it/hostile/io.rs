@@ -8,6 +8,7 @@
 
 use crate::support;
 
+#[cfg(unix)]
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

@@ -6,7 +6,9 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use crate::support::{git, urldb};
+#[cfg(unix)]
+use crate::support::git;
+use crate::support::urldb;
 use crate::verify::outcomes::{Run, Server, database, json, map_arg, record, verify};
 
 /// A database of `pages` URLs that answer, `gone` that are 404, and the
