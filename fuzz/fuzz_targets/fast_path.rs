@@ -23,7 +23,10 @@ fn observable(checked: &Checked) -> String {
 fuzz_target!(|data: &[u8]| {
     let path = Path::new("example.com.yaml");
     let general = Options {
-        general_path_only: true,
+        knobs: urldb_core::lint::Knobs {
+            general_path_only: true,
+            ..Default::default()
+        },
         ..Options::default()
     };
     let slow = check_bytes(path, data, &general);

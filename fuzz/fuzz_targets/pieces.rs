@@ -47,7 +47,10 @@ fuzz_target!(|data: &[u8]| {
                 path,
                 data,
                 &Options {
-                    piece_bytes,
+                    knobs: urldb_core::lint::Knobs {
+                        piece_bytes,
+                        ..options.knobs.clone()
+                    },
                     ..options.clone()
                 },
             );

@@ -405,11 +405,10 @@ pub fn lint_options(
         selection,
         line_ending: config.line_ending,
         empty_metadata: config.empty_metadata,
-        drop_comments: false,
-        general_path_only: false,
-        piece_bytes: None,
         per_file_ignores,
-        no_suppressions: false,
+        // `drop_comments`, `no_suppressions` (the commands set them) and,
+        // in a test build, the fast path's knobs.
+        ..Options::default()
     })
 }
 

@@ -139,7 +139,10 @@ fn options(style: TextStyle, general_path_only: bool) -> Options {
             style,
             ..Default::default()
         },
-        general_path_only,
+        knobs: urldb_core::lint::Knobs {
+            general_path_only,
+            ..Default::default()
+        },
         ..Options::default()
     }
 }
@@ -295,7 +298,10 @@ fn agree_in(name: &str, raw: &[u8], style: TextStyle) -> bool {
             path,
             raw,
             &Options {
-                general_path_only: true,
+                knobs: urldb_core::lint::Knobs {
+                    general_path_only: true,
+                    ..Default::default()
+                },
                 ..settings.clone()
             },
         );
@@ -304,7 +310,10 @@ fn agree_in(name: &str, raw: &[u8], style: TextStyle) -> bool {
                 path,
                 raw,
                 &Options {
-                    piece_bytes,
+                    knobs: urldb_core::lint::Knobs {
+                        piece_bytes,
+                        ..settings.knobs.clone()
+                    },
                     ..settings.clone()
                 },
             );
@@ -804,7 +813,10 @@ fn near_clean_files_give_the_same_results_proven_or_checked() {
                 path,
                 text.as_bytes(),
                 &Options {
-                    general_path_only: true,
+                    knobs: urldb_core::lint::Knobs {
+                        general_path_only: true,
+                        ..Default::default()
+                    },
                     ..settings.clone()
                 },
             );
@@ -823,7 +835,10 @@ fn near_clean_files_give_the_same_results_proven_or_checked() {
                 path,
                 text.as_bytes(),
                 &Options {
-                    piece_bytes: Some(48),
+                    knobs: urldb_core::lint::Knobs {
+                        piece_bytes: Some(48),
+                        ..settings.knobs.clone()
+                    },
                     ..settings.clone()
                 },
             );

@@ -309,7 +309,10 @@ fn proof_agrees(code: &str, files: &[(String, Vec<u8>)], example: Example) {
         }
         let path = std::path::Path::new(name);
         let general = Options {
-            general_path_only: true,
+            knobs: urldb_core::lint::Knobs {
+                general_path_only: true,
+                ..Default::default()
+            },
             ..options.clone()
         };
         let whole = check_bytes(path, raw, &general);
@@ -318,7 +321,10 @@ fn proof_agrees(code: &str, files: &[(String, Vec<u8>)], example: Example) {
                 path,
                 raw,
                 &Options {
-                    piece_bytes,
+                    knobs: urldb_core::lint::Knobs {
+                        piece_bytes,
+                        ..options.knobs.clone()
+                    },
                     ..options.clone()
                 },
             );

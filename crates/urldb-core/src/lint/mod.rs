@@ -30,18 +30,46 @@ pub struct Options {
     /// `fmt --drop-comments`: the canonical text is written without the
     /// file's comments.
     pub drop_comments: bool,
-    /// Parse every file with the general YAML parser, never the fast path
-    /// (for tests that hold the two to the same findings).
-    pub general_path_only: bool,
-    /// The size of a piece of a large file (`None`: 512 KiB); a file of
-    /// two pieces or more is checked in pieces. Tests and the fuzzer make
-    /// it small, so that small texts are cut many times.
-    pub piece_bytes: Option<usize>,
+    /// What only tests and fuzz targets turn: with the `testing` feature.
+    #[cfg(any(test, feature = "testing"))]
+    pub knobs: Knobs,
     /// `[lint.per-file-ignores]`.
     pub per_file_ignores: PerFileIgnores,
     /// `check --no-suppressions`: no suppression comment excuses anything
     /// (the caller also leaves `per_file_ignores` empty).
     pub no_suppressions: bool,
+}
+
+/// The fast path's knobs, for the tests that hold it to the general path
+/// and for the fuzz targets (cargo feature `testing`; a build without it
+/// has neither).
+#[cfg(any(test, feature = "testing"))]
+#[derive(Debug, Clone, Default)]
+pub struct Knobs {
+    /// Parse every file with the general YAML parser, never the fast path.
+    pub general_path_only: bool,
+    /// The size of a piece of a large file (`None`: 512 KiB); a file of
+    /// two pieces or more is checked in pieces. Tests and the fuzzer make
+    /// it small, so that small texts are cut many times.
+    pub piece_bytes: Option<usize>,
+}
+
+impl Options {
+    /// [`Knobs::general_path_only`]; `false` without the knobs.
+    pub(crate) fn general_path_only(&self) -> bool {
+        #[cfg(any(test, feature = "testing"))]
+        return self.knobs.general_path_only;
+        #[cfg(not(any(test, feature = "testing")))]
+        false
+    }
+
+    /// The size of a piece of a large file ([`Knobs::piece_bytes`]).
+    pub(crate) fn piece_bytes(&self) -> usize {
+        #[cfg(any(test, feature = "testing"))]
+        return self.knobs.piece_bytes.unwrap_or(pieces::PIECE_BYTES);
+        #[cfg(not(any(test, feature = "testing")))]
+        pieces::PIECE_BYTES
+    }
 }
 
 /// One file, checked.
@@ -116,7 +144,7 @@ impl Documents {
 /// canonical file in pieces on every core ([`Documents::InPieces`]); any
 /// other whole, as [`check_bytes`] does.
 pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
-    if !options.general_path_only
+    if !options.general_path_only()
         && let Some(checked) = pieces::check(path, raw, options, true, !is_large(raw, options))
     {
         return checked;
@@ -126,14 +154,14 @@ pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
 
 /// Large enough to be checked in pieces however it reads.
 fn is_large(raw: &[u8], options: &Options) -> bool {
-    raw.len() >= 2 * options.piece_bytes.unwrap_or(pieces::PIECE_BYTES)
+    raw.len() >= 2 * options.piece_bytes()
 }
 
 /// [`check_file`] for the findings alone, with no fix (an editor's
 /// diagnostics): a large canonical file stays in pieces even when a
 /// finding could be fixed, since no fix is weighed.
 pub fn check_findings(path: &Path, raw: &[u8], options: &Options) -> Checked {
-    if !options.general_path_only
+    if !options.general_path_only()
         && let Some(checked) = pieces::check(path, raw, options, false, !is_large(raw, options))
     {
         return checked;
@@ -171,7 +199,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
         0
     };
     // Canonical text takes the fast path, which builds the same tree.
-    let fast = if bom == 0 && !options.general_path_only {
+    let fast = if bom == 0 && !options.general_path_only() {
         crate::parse::fast::parse(&source.text)
     } else {
         None

@@ -90,11 +90,7 @@ pub(crate) fn check(
         return None;
     }
     let metadata_end = lead_in(text, next_document(text, 1)?);
-    let bounds = cut(
-        text,
-        metadata_end,
-        options.piece_bytes.unwrap_or(PIECE_BYTES),
-    );
+    let bounds = cut(text, metadata_end, options.piece_bytes());
     if rules::engine::before_parsing(text).is_some() {
         return None;
     }

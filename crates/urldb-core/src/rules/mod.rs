@@ -521,7 +521,10 @@ pub mod test_support {
                 path,
                 raw,
                 &Options {
-                    piece_bytes,
+                    knobs: crate::lint::Knobs {
+                        piece_bytes,
+                        ..options.knobs.clone()
+                    },
                     ..options.clone()
                 },
             );
@@ -545,7 +548,7 @@ pub mod test_support {
             && whole.findings.is_empty()
             && whole.suppressed.is_empty()
             && in_the_proofs_layout(raw)
-            && !options.general_path_only
+            && !options.knobs.general_path_only
         {
             let run = check_file(path, raw, options);
             assert!(
