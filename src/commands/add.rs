@@ -144,20 +144,15 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
 
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|(_, r)| r.clone()).collect();
-        let result = match by_url::add_records(
-            &ctx.root,
+        let Some(result) = super::add_to_file(
+            ctx,
             domain,
             &records,
             args.create_domain,
             &options,
-            &super::write_note,
-        ) {
-            Ok(r) => r,
-            Err(e) => {
-                urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
-                status = worse(status, ExitStatus::Error);
-                continue;
-            }
+            &mut status,
+        ) else {
+            continue;
         };
         status = worse(status, print_file_outcome(ctx, &result, items));
     }

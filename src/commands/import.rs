@@ -11,7 +11,7 @@ use clap::Args;
 use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_core::url::Canonical;
-use urldb_store::by_url::{self, Change, Domain, HostIndex, NewRecord};
+use urldb_store::by_url::{Change, Domain, HostIndex, NewRecord};
 use urldb_store::interchange::{self, LineProblem};
 
 #[derive(Debug, Args)]
@@ -86,20 +86,15 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
     let mut added = 0;
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|i| i.record.clone()).collect();
-        let result = match by_url::add_records(
-            &ctx.root,
+        let Some(result) = super::add_to_file(
+            ctx,
             domain,
             &records,
             args.create_domain,
             &options,
-            &super::write_note,
-        ) {
-            Ok(r) => r,
-            Err(e) => {
-                urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
-                status = worse(status, ExitStatus::Error);
-                continue;
-            }
+            &mut status,
+        ) else {
+            continue;
         };
         let file = urldb_core::source::display_path(&result.file);
         for (item, change) in items.iter().zip(&result.changes) {

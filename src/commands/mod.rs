@@ -19,7 +19,7 @@ pub(crate) mod verify;
 
 use std::io::Read;
 
-use crate::app::{CommandError, ExitStatus};
+use crate::app::{CommandError, Context, ExitStatus};
 use urldb_store::database::FileError;
 
 /// Which version of the files: the work tree (default), the index, or the
@@ -50,6 +50,28 @@ pub(crate) fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
 /// open in another program), printed as it happens: the store only tells.
 pub(crate) fn write_note(note: &urldb_store::write::WriteNote) {
     urldb_output::say!("note: {note}");
+}
+
+/// Add `records` to `domain`'s file for `add` and `import`: the edit, or
+/// `None` when the file could not be changed (said on stderr, and
+/// `status` is an error).
+pub(crate) fn add_to_file(
+    ctx: &Context,
+    domain: &urldb_store::by_url::Domain,
+    records: &[urldb_store::by_url::NewRecord],
+    create: bool,
+    options: &urldb_core::lint::Options,
+    status: &mut ExitStatus,
+) -> Option<urldb_store::by_url::FileEdit> {
+    match urldb_store::by_url::add_records(&ctx.root, domain, records, create, options, &write_note)
+    {
+        Ok(edit) => Some(edit),
+        Err(e) => {
+            urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
+            *status = worse(*status, ExitStatus::Error);
+            None
+        }
+    }
 }
 
 /// Print file errors (I/O problems) to stderr, file names and messages
