@@ -357,6 +357,40 @@ impl Shared for CacheArg {
     }
 }
 
+/// Every shared option: `check` and `fmt`, which run over the files of a
+/// database and take them all.
+#[derive(Debug, Args, Default)]
+pub(crate) struct FilesArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+    #[command(flatten)]
+    pub color: ColorArg,
+    #[command(flatten)]
+    pub quiet: QuietArg,
+    #[command(flatten)]
+    pub verbose: VerboseArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub cache: CacheArg,
+}
+
+impl Shared for FilesArgs {
+    fn apply(&self, global: &mut GlobalArgs) {
+        let groups: [&dyn Shared; 6] = [
+            &self.db,
+            &self.color,
+            &self.quiet,
+            &self.verbose,
+            &self.threads,
+            &self.cache,
+        ];
+        for group in groups {
+            group.apply(global);
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub(crate) enum ColorChoice {
     #[default]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::app::{ExitStatus, GlobalArgs, Shared, exit_status, with_context};
+use crate::app::{ExitStatus, GlobalArgs, exit_status, with_context};
 use crate::commands::check::CheckArgs;
 use crate::commands::fmt::FmtArgs;
 
@@ -121,20 +121,12 @@ pub(crate) fn run(cli: Cli) -> ExitStatus {
         } => global.with(&[&db, &color, &quiet]).and_then(|g| {
             with_context(&g, |ctx| crate::commands::install_hook::run(ctx, force, &g))
         }),
-        Command::Check(args) => {
-            let own = [&args.db as &dyn Shared, &args.color, &args.quiet];
-            let rest = [&args.verbose as &dyn Shared, &args.threads, &args.cache];
-            global
-                .with(&[own, rest].concat())
-                .and_then(|g| with_context(&g, |ctx| crate::commands::check::run(ctx, &args)))
-        }
-        Command::Fmt(args) => {
-            let own = [&args.db as &dyn Shared, &args.color, &args.quiet];
-            let rest = [&args.verbose as &dyn Shared, &args.threads, &args.cache];
-            global
-                .with(&[own, rest].concat())
-                .and_then(|g| with_context(&g, |ctx| crate::commands::fmt::run(ctx, &args)))
-        }
+        Command::Check(args) => global
+            .with(&[&args.shared])
+            .and_then(|g| with_context(&g, |ctx| crate::commands::check::run(ctx, &args))),
+        Command::Fmt(args) => global
+            .with(&[&args.shared])
+            .and_then(|g| with_context(&g, |ctx| crate::commands::fmt::run(ctx, &args))),
         Command::Add(args) => global
             .with(&[&args.db, &args.color, &args.quiet])
             .and_then(|g| with_context(&g, |ctx| crate::commands::add::run(ctx, &args))),

@@ -64,17 +64,7 @@ pub(crate) struct CheckArgs {
     ])]
     pub show_files: bool,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
-    #[command(flatten)]
-    pub verbose: crate::app::VerboseArg,
-    #[command(flatten)]
-    pub threads: crate::app::ThreadsArg,
-    #[command(flatten)]
-    pub cache: crate::app::CacheArg,
+    pub shared: crate::app::FilesArgs,
 }
 
 pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {

@@ -33,17 +33,7 @@ pub(crate) struct FmtArgs {
     #[arg(long, value_enum)]
     pub format: Option<FmtFormat>,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
-    #[command(flatten)]
-    pub verbose: crate::app::VerboseArg,
-    #[command(flatten)]
-    pub threads: crate::app::ThreadsArg,
-    #[command(flatten)]
-    pub cache: crate::app::CacheArg,
+    pub shared: crate::app::FilesArgs,
 }
 
 /// What `fmt` prints for a file it would reformat or cannot format.
