@@ -6,7 +6,7 @@
 
 use super::FixKind;
 use super::diagnostic::Finding;
-use super::{nesting_too_deep, not_canonical, too_many_documents};
+use super::{invalid_utf8, nesting_too_deep, not_canonical, too_many_documents};
 use super::{yaml_alias, yaml_comment, yaml_syntax, yaml_tag};
 use crate::parse::tree::Problem;
 use crate::source::Span;
@@ -68,6 +68,14 @@ pub(crate) fn explain_rewrite(findings: &mut Vec<Finding>, text: &str, canonical
 /// of it (a comment, a record without `_path`) stay (`docs/rules.md`,
 /// `invalid-utf8`).
 pub(crate) fn drop_findings_on_unread_bytes(findings: &mut Vec<Finding>, raw: &[u8]) {
+    // Only a file `invalid-utf8` reports has unread bytes: every other file
+    // (nearly all) is spared a second pass over its bytes.
+    if !findings
+        .iter()
+        .any(|f| std::ptr::eq(f.rule, &invalid_utf8::RULE))
+    {
+        return;
+    }
     // The lossy text has one U+FFFD (three bytes) for each bad sequence.
     let replacement = char::REPLACEMENT_CHARACTER.len_utf8();
     let mut unread: Vec<Span> = Vec::new();
