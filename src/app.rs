@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use urldb_core::config::Config;
+use urldb_core::config::{Config, ConfigError, Section};
 use urldb_core::lint::Options;
 use urldb_store::read::Root;
 use urldb_store::settings::{RuleOverrides, Settings, SettingsError};
+use urldb_verify::config::VerifyConfig;
 use urldb_verify::results::{Conclusion, FailOn};
 
 /// Exit codes, the same in every command.
@@ -184,7 +185,7 @@ pub(crate) fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatu
         Ok(status) => status,
         Err(e) if e.is_closed_pipe() => ExitStatus::Success,
         Err(CommandError::Config { error, color }) => {
-            urldb_output::say!("{}", error.render(color).trim_end());
+            urldb_output::say!("{}", crate::config_error::render(&error, color).trim_end());
             ExitStatus::Error
         }
         Err(e) => {
@@ -415,6 +416,8 @@ pub(crate) struct SelectArgs {
 /// Everything a command needs to know about where and how it runs.
 pub(crate) struct Context {
     pub config: Config,
+    /// `[verify]` of the configuration, checked with it.
+    pub verify: VerifyConfig,
     pub root: Root,
     pub color: bool,
     pub quiet: bool,
@@ -447,13 +450,27 @@ impl Context {
         // `URLDB_CONFIG_FROM=` (empty, as the Action leaves it outside
         // pull requests) is no revision.
         let rev = global.config_from.as_deref().filter(|r| !r.is_empty());
+        // Every table of the file is checked before any command runs.
+        let sections: [&dyn Section; 1] = [&urldb_verify::config::SECTION];
         let settings = match rev {
-            Some(rev) => Settings::resolve_from_revision(&cwd, db, config, rev),
-            None => Settings::resolve(&cwd, db, config),
+            Some(rev) => Settings::resolve_from_revision(&cwd, db, config, rev, &sections),
+            None => Settings::resolve(&cwd, db, config, &sections),
         }
         .map_err(|e| match e {
             SettingsError::Config(error) => CommandError::Config { error, color },
             e => CommandError::Settings(e),
+        })?;
+        let verify = VerifyConfig::from_config(&settings.config).map_err(|problems| {
+            let path = settings.config_path.clone().unwrap_or_default();
+            let text = settings.config.text.clone();
+            CommandError::Config {
+                error: ConfigError::Invalid {
+                    path,
+                    problems,
+                    text,
+                },
+                color,
+            }
         })?;
         // Said when it matters: the working tree has a configuration that
         // this run does not read.
@@ -501,6 +518,7 @@ impl Context {
             members,
             origin: settings.origin,
             config: settings.config,
+            verify,
             root: settings.root,
             color,
             quiet: global.quiet,
@@ -580,11 +598,11 @@ pub(crate) fn with_context(
 /// is a usage error (exit 2), the same in every command that takes it.
 pub(crate) fn timeout(
     given: Option<&str>,
-    config: &Config,
+    config: &VerifyConfig,
     default: std::time::Duration,
 ) -> Result<std::time::Duration, CommandError> {
-    match given.or(config.verify.timeout.as_deref()) {
-        Some(text) => urldb_core::config::parse_duration(text)
+    match given.or(config.timeout.as_deref()) {
+        Some(text) => urldb_verify::config::parse_duration(text)
             .ok_or_else(|| CommandError::NotADuration(text.to_string())),
         None => Ok(default),
     }

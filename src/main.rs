@@ -10,6 +10,7 @@ use clap::Parser;
 mod app;
 mod cli;
 mod commands;
+mod config_error;
 mod output;
 
 fn main() -> ExitCode {

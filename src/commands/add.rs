@@ -58,7 +58,7 @@ struct Pending {
 
 pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
     let options = ctx.options(None)?;
-    let timeout = crate::app::timeout(args.timeout.as_deref(), &ctx.config, DEFAULT_TIMEOUT)?;
+    let timeout = crate::app::timeout(args.timeout.as_deref(), &ctx.verify, DEFAULT_TIMEOUT)?;
     let index = HostIndex::build(&ctx.members);
     let mut status = ExitStatus::Success;
     let mut pending = Vec::new();

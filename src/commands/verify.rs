@@ -38,7 +38,7 @@ pub(crate) struct VerifyArgs {
     pub timeout: Option<String>,
     /// Extra tries after a connection error, a 5xx or a 429, at most 10 [default: `[verify] retries`, else 2].
     #[arg(long, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(..=i64::from(urldb_core::config::MAX_RETRIES)))]
+          value_parser = clap::value_parser!(u32).range(..=i64::from(urldb_verify::config::MAX_RETRIES)))]
     pub retries: Option<u32>,
     /// Let urldb.toml's `env:NAME` headers read the environment variable NAME; repeatable, comma-separated (also `URLDB_ALLOW_ENV`).
     #[arg(long, value_name = "NAME", value_delimiter = ',', value_parser = env_var_name)]
@@ -260,8 +260,8 @@ struct Settings {
 
 /// Command line over `[verify]` over the defaults.
 fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> {
-    let config = &ctx.config.verify;
-    let timeout = crate::app::timeout(args.timeout.as_deref(), &ctx.config, DEFAULT_TIMEOUT)?;
+    let config = &ctx.verify;
+    let timeout = crate::app::timeout(args.timeout.as_deref(), config, DEFAULT_TIMEOUT)?;
     let concurrency = args
         .concurrency
         .or(config.concurrency)
@@ -328,7 +328,7 @@ const ALLOW_ENV: &str = "URLDB_ALLOW_ENV";
 
 /// `--allow-env NAME`: a variable's name.
 fn env_var_name(text: &str) -> Result<String, NotAVariableName> {
-    if urldb_core::config::is_env_name(text) {
+    if urldb_verify::config::is_env_name(text) {
         Ok(text.to_string())
     } else {
         Err(NotAVariableName(text.to_string()))

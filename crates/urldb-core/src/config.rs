@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 
 use crate::render::{EmptyMetadata, TextStyle};
 use crate::rules::diagnostic::Severity;
@@ -44,8 +45,15 @@ pub struct Config {
     pub exclude: Vec<String>,
     #[serde(default)]
     pub lint: LintConfig,
-    #[serde(default)]
-    pub verify: VerifyConfig,
+    /// `[verify]`, which `urldb-verify` reads and checks from [`Config::text`]
+    /// (a [`Section`]); here only its name is known, so that the file's
+    /// other keys are checked whole.
+    #[serde(default, rename = "verify")]
+    _verify: serde::de::IgnoredAny,
+    /// The text the configuration was read from (empty for the defaults),
+    /// for the [`Section`]s other crates read.
+    #[serde(skip)]
+    pub text: String,
     /// What the file asks that cannot be done, said and then left: each
     /// the line it is on (1-based) and the message.
     #[serde(skip)]
@@ -88,333 +96,6 @@ pub struct LintConfig {
     pub per_file_ignores: BTreeMap<String, Vec<String>>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct VerifyConfig {
-    pub concurrency: Option<usize>,
-    pub timeout: Option<String>,
-    pub retries: Option<u32>,
-    /// Statuses that pass for every host (`docs/verify-exceptions.md`).
-    #[serde(default)]
-    pub accept: Vec<StatusSpec>,
-    /// URLs and path patterns never requested, on any host.
-    #[serde(default)]
-    pub skip: Vec<String>,
-    /// The `User-Agent` sent instead of `urldb/VERSION`.
-    pub user_agent: Option<String>,
-    /// Request headers sent to every host (no `env:` values here).
-    #[serde(default)]
-    pub headers: BTreeMap<String, String>,
-    /// The exceptions of one host (a domain file's name or a cname), on
-    /// top of those above: `[verify.domains."example.org"]`.
-    #[serde(default)]
-    pub domains: BTreeMap<String, VerifyExceptions>,
-}
-
-/// What `verify` accepts, skips and sends for one host
-/// (`[verify.domains."HOST"]`), or, as [`VerifyConfig::exceptions`], for
-/// every host.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct VerifyExceptions {
-    /// Statuses that pass whatever the record says: numbers or ranges,
-    /// `[403, 429, "500-599"]`.
-    #[serde(default)]
-    pub accept: Vec<StatusSpec>,
-    /// URLs never requested: robots.txt-style path patterns (`/private/`,
-    /// a prefix match after `%xx` decoding) or, in `[verify]` only, URLs
-    /// (`https://example.org/login`: that host, paths starting so).
-    #[serde(default)]
-    pub skip: Vec<String>,
-    /// The `User-Agent` sent instead of `urldb/VERSION`.
-    pub user_agent: Option<String>,
-    /// Request headers: `{ Accept-Language = "en" }`. A value
-    /// `"env:NAME"` is read from the environment when `verify` runs and
-    /// never printed; it is allowed only for one host
-    /// (`[verify.domains."HOST"]`).
-    #[serde(default)]
-    pub headers: BTreeMap<String, String>,
-}
-
-impl VerifyConfig {
-    /// The exceptions of `[verify]` itself, for every host.
-    pub fn exceptions(&self) -> VerifyExceptions {
-        VerifyExceptions {
-            accept: self.accept.clone(),
-            skip: self.skip.clone(),
-            user_agent: self.user_agent.clone(),
-            headers: self.headers.clone(),
-        }
-    }
-}
-
-/// One entry of `accept`: a status or a range of them (`"500-599"`).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
-pub enum StatusSpec {
-    Status(i64),
-    Range(String),
-}
-
-impl StatusSpec {
-    /// The statuses named, or what is wrong.
-    pub fn range(&self) -> Result<std::ops::RangeInclusive<u16>, StatusError> {
-        let status = |n: i64| {
-            u16::try_from(n)
-                .ok()
-                .filter(|n| (100..=599).contains(n))
-                .ok_or(StatusError::NotAStatus(n))
-        };
-        match self {
-            StatusSpec::Status(n) => status(*n).map(|s| s..=s),
-            StatusSpec::Range(text) => {
-                let not = || StatusError::NotARange(text.clone());
-                let (low, high) = match text.split_once('-') {
-                    Some((l, h)) => (l.trim(), h.trim()),
-                    None => (text.trim(), text.trim()),
-                };
-                let parse = |t: &str| t.parse::<i64>().map_err(|_| not());
-                let (low, high) = (status(parse(low)?)?, status(parse(high)?)?);
-                if low > high {
-                    return Err(not());
-                }
-                Ok(low..=high)
-            }
-        }
-    }
-}
-
-/// The most retries `[verify] retries` and `--retries` take: with each
-/// wait at most 30 s, a URL that never answers costs at most five minutes
-/// of waiting (`docs/security.md`, "Work and output are bounded").
-pub const MAX_RETRIES: u32 = 10;
-
-/// An `accept` entry that names no status.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum StatusError {
-    #[error("`{0}` is not an HTTP status (100 to 599)")]
-    NotAStatus(i64),
-    #[error("`{0}` is not a status or a range like \"500-599\"")]
-    NotARange(String),
-}
-
-/// The prefix of a header value read from the environment.
-pub const ENV_PREFIX: &str = "env:";
-
-/// Headers urldb sets itself, or that would change what is judged
-/// (`Accept-Encoding` would make bodies compressed), or that name another
-/// host: never taken from the configuration.
-const RESERVED_HEADERS: [&str; 9] = [
-    "host",
-    "content-length",
-    "transfer-encoding",
-    "connection",
-    "accept-encoding",
-    "te",
-    "upgrade",
-    "user-agent",
-    "proxy-authorization",
-];
-
-/// Headers whose name alone makes them credentials (RFC 9110, section
-/// 11.6.2; RFC 6265, section 5.4), whatever their value: like a value from
-/// the environment, they belong to one host and go over https only.
-pub const CREDENTIAL_HEADERS: [&str; 2] = ["authorization", "cookie"];
-
-/// A header value written in the file: visible ASCII, spaces and tabs
-/// inside; no line break can end the header early.
-pub fn is_header_value(s: &str) -> bool {
-    s.bytes().all(|b| b == b'\t' || (b' '..=b'~').contains(&b)) && s.trim() == s
-}
-
-/// `env:NAME`: the variable's name, when it is one.
-pub fn env_name(value: &str) -> Option<&str> {
-    value.strip_prefix(ENV_PREFIX)
-}
-
-impl VerifyExceptions {
-    /// Check what serde cannot; `host` is the section's host (`None` for
-    /// `[verify]`). The error comes with the text to point at.
-    fn validate(&self, section: &str, host: Option<&str>) -> Result<(), Invalid> {
-        for spec in &self.accept {
-            spec.range().map_err(|e| {
-                let needle = match spec {
-                    StatusSpec::Status(n) => n.to_string(),
-                    StatusSpec::Range(t) => format!("\"{t}\""),
-                };
-                Invalid::new(format!("{section}.accept: {e}"), needle)
-            })?;
-        }
-        for skip in &self.skip {
-            SkipPattern::parse(skip, host.is_some())
-                .map_err(|e| Invalid::new(format!("{section}.skip: {e}"), format!("\"{skip}\"")))?;
-        }
-        if let Some(agent) = &self.user_agent
-            && (agent.is_empty() || !is_header_value(agent) || env_name(agent).is_some())
-        {
-            return Err(Invalid::new(
-                format!(
-                    "{section}.user-agent: expected printable ASCII text (no line breaks, no `env:`)"
-                ),
-                "user-agent".to_string(),
-            ));
-        }
-        for (name, value) in &self.headers {
-            let at = || name.clone();
-            // A header name is an HTTP token (RFC 9110, section 5.6.2).
-            if !crate::model::media_type::is_token(name) {
-                return Err(Invalid::new(
-                    format!(
-                        "{section}.headers: `{}` is not a header name",
-                        crate::text::escape(name)
-                    ),
-                    at(),
-                ));
-            }
-            if RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
-                return Err(Invalid::new(
-                    format!(
-                        "{section}.headers: `{name}` is set by urldb itself{}",
-                        if name.eq_ignore_ascii_case("user-agent") {
-                            " (use `user-agent = ...`)"
-                        } else {
-                            ""
-                        }
-                    ),
-                    at(),
-                ));
-            }
-            if host.is_none() && CREDENTIAL_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
-                return Err(Invalid::new(
-                    format!(
-                        "{section}.headers.{name}: a credential belongs to one host: \
-                         put it under [verify.domains.\"HOST\"]"
-                    ),
-                    at(),
-                ));
-            }
-            // The value is never quoted in an error: it may be a secret.
-            match env_name(value) {
-                Some(_) if host.is_none() => {
-                    return Err(Invalid::new(
-                        format!(
-                            "{section}.headers.{name}: a value from the environment belongs to one host: \
-                             put it under [verify.domains.\"HOST\"]"
-                        ),
-                        at(),
-                    ));
-                }
-                Some(var) if !is_env_name(var) => {
-                    return Err(Invalid::new(
-                        format!(
-                            "{section}.headers.{name}: `env:` must be followed by a variable name (letters, digits, `_`)"
-                        ),
-                        at(),
-                    ));
-                }
-                Some(_) => {}
-                None if !is_header_value(value) => {
-                    return Err(Invalid::new(
-                        format!(
-                            "{section}.headers.{name}: the value must be printable ASCII, without line breaks or surrounding spaces"
-                        ),
-                        at(),
-                    ));
-                }
-                None => {}
-            }
-        }
-        Ok(())
-    }
-}
-
-/// A name `env:` and `--allow-env` take: letters, digits and `_`, not
-/// starting with a digit.
-pub fn is_env_name(s: &str) -> bool {
-    s.bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
-/// One `skip` entry, read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkipPattern {
-    /// The host a URL entry names; `None` for a path pattern.
-    pub host: Option<String>,
-    /// The scheme a URL entry names.
-    pub scheme: Option<String>,
-    /// A robots.txt-style path pattern (`crate::url::matches`).
-    pub path: String,
-}
-
-impl SkipPattern {
-    /// `/path-prefix`, or (outside a host's section) a URL.
-    pub fn parse(text: &str, in_host_section: bool) -> Result<SkipPattern, SkipError> {
-        if text.starts_with('/') {
-            if text.chars().any(char::is_control) {
-                return Err(SkipError::Control(text.to_string()));
-            }
-            return Ok(SkipPattern {
-                host: None,
-                scheme: None,
-                path: text.to_string(),
-            });
-        }
-        let lower = text.to_ascii_lowercase();
-        if !(lower.starts_with("http://") || lower.starts_with("https://")) {
-            return Err(SkipError::Neither(text.to_string()));
-        }
-        if in_host_section {
-            return Err(SkipError::UrlInHostSection(text.to_string()));
-        }
-        let url = crate::url::canonicalize_given(text)?;
-        Ok(SkipPattern {
-            host: Some(url.host.clone()),
-            scheme: Some(url.scheme.as_str().to_string()),
-            path: url.path_and_query.clone(),
-        })
-    }
-}
-
-/// A `skip` entry that is neither a path pattern nor a URL to skip.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SkipError {
-    #[error("`{}` holds a control character", crate::text::escape(.0))]
-    Control(String),
-    #[error(
-        "`{}` is neither a path pattern (starting with `/`) nor an http(s) URL",
-        crate::text::escape(.0)
-    )]
-    Neither(String),
-    #[error(
-        "`{}`: a host's section skips paths (`/...`); URLs go in [verify] skip",
-        crate::text::escape(.0)
-    )]
-    UrlInHostSection(String),
-    #[error(transparent)]
-    Url(#[from] crate::url::UrlError),
-}
-
-/// A `[verify.domains]` key as a host: lowercase, IDN as A-labels, no
-/// trailing dot.
-pub fn domain_key(key: &str) -> Result<String, DomainKeyError> {
-    let url = crate::url::canonicalize_given(key)?;
-    if url.path_and_query != "/" || key.contains(['/', ':', '@', '?', '#']) {
-        return Err(DomainKeyError::NotAHost(key.to_string()));
-    }
-    Ok(url.host)
-}
-
-/// A `[verify.domains]` key that names no host.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DomainKeyError {
-    #[error(transparent)]
-    Url(#[from] crate::url::UrlError),
-    #[error("`{}` is not a host name", crate::text::escape(.0))]
-    NotAHost(String),
-}
-
 /// An invalid configuration file: every problem found in it, each with
 /// its place when known. Always exit code 2.
 #[derive(Debug, thiserror::Error)]
@@ -436,23 +117,74 @@ pub struct Problem {
     pub span: Option<std::ops::Range<usize>>,
 }
 
-/// `path:line:col: message`, a line each (the language server shows this).
-fn lines(path: &Path, text: &str, problems: &[Problem]) -> String {
-    let shown = crate::source::shown_path(path);
-    let mut out = String::new();
-    for (i, p) in problems.iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        match &p.span {
-            Some(span) => {
-                let (line, col) = line_col(text, span.start);
-                out.push_str(&format!("{shown}:{line}:{col}: {}", p.message));
-            }
-            None => out.push_str(&format!("{shown}: {}", p.message)),
+impl Problem {
+    /// A value of the file `text` that is refused: `message` (escaped, as
+    /// what the file put in it may hold control characters), pointing at
+    /// the first place `needle`, the offending value's text, appears.
+    pub fn pointing_at(text: &str, message: &str, needle: &str) -> Problem {
+        Problem {
+            message: escaped_lines(message),
+            span: text.find(needle).map(|at| at..at + needle.len()),
         }
     }
-    out
+}
+
+/// A table of `urldb.toml` that another crate owns and checks (`[verify]`
+/// is `urldb-verify`'s). Whoever reads the file passes the sections it
+/// knows to [`Config::from_text`], so that one error says every mistake
+/// in the file; the owner reads its values from [`Config::text`].
+pub trait Section {
+    /// Every mistake in this section of `text`, a file that is valid TOML
+    /// (its keys read with [`read_keys`]).
+    fn problems(&self, text: &str) -> Vec<Problem>;
+}
+
+/// `text`, valid TOML, read as `T` key by key: each entry that cannot be
+/// read is said in `problems` (in the words of a TOML file) and left out,
+/// so that one mistake does not hide the next. `None` when what is left
+/// still cannot be read whole (the first reason said too).
+pub fn read_keys<T: DeserializeOwned>(text: &str, problems: &mut Vec<Problem>) -> Option<T> {
+    let (table, _) = toml::de::DeTable::parse_recoverable(text);
+    let mut table = table.into_inner();
+    prune::<T>(&mut table, &mut Vec::new(), problems);
+    match T::deserialize(toml::de::Deserializer::from(toml::Spanned::new(
+        0..text.len(),
+        table,
+    ))) {
+        Ok(value) => Some(value),
+        // Only mistakes of the whole together are left: say the first.
+        Err(e) => {
+            problems.push(Problem {
+                message: in_user_words(&[], "", e.message()),
+                span: e.span(),
+            });
+            None
+        }
+    }
+}
+
+/// `path:line:col: message`, a line each (the language server shows this).
+fn lines(path: &Path, text: &str, problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(|p| p.located(path, text))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl Problem {
+    /// `path:line:col: message` (`path: message` without a place), the
+    /// problem of the file `text` read from `path`.
+    pub fn located(&self, path: &Path, text: &str) -> String {
+        let shown = crate::source::shown_path(path);
+        match &self.span {
+            Some(span) => {
+                let (line, col) = line_col(text, span.start);
+                format!("{shown}:{line}:{col}: {}", self.message)
+            }
+            None => format!("{shown}: {}", self.message),
+        }
+    }
 }
 
 /// 1-based line and column (in characters) of byte `offset` of `text`.
@@ -461,90 +193,6 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)
-}
-
-impl ConfigError {
-    /// The error as a report with the offending TOML line, like a finding:
-    /// one report per problem.
-    pub fn render(&self, color: bool) -> String {
-        let ConfigError::Invalid {
-            path,
-            problems,
-            text,
-        } = self;
-        let mut out = String::new();
-        for problem in problems {
-            out.push_str(&render_one(path, text, problem, color));
-        }
-        out
-    }
-}
-
-fn render_one(path: &Path, text: &str, problem: &Problem, color: bool) -> String {
-    let plain = || {
-        format!(
-            "error: {}\n",
-            lines(path, text, std::slice::from_ref(problem))
-        )
-    };
-    let Some(span) = &problem.span else {
-        return plain();
-    };
-    let (headline, help) = match problem.message.split_once("\n  did you mean") {
-        Some((head, rest)) => (head.to_string(), Some(format!("did you mean{rest}"))),
-        None => (problem.message.clone(), None),
-    };
-    // The file's lines as human output shows them (control characters
-    // visible), the span moved with them.
-    let (shown, span) = visible(text, span.clone());
-    let mut diag = miette::MietteDiagnostic::new(headline.trim_end().to_string())
-        .with_severity(miette::Severity::Error)
-        .with_label(miette::LabeledSpan::at(span, "here"));
-    if let Some(help) = help {
-        diag = diag.with_help(help);
-    }
-    let report = miette::Report::new(diag).with_source_code(miette::NamedSource::new(
-        &*crate::text::escape(&path.display().to_string()),
-        shown,
-    ));
-    let theme = if color {
-        miette::GraphicalTheme::unicode()
-    } else {
-        miette::GraphicalTheme::unicode_nocolor()
-    };
-    let mut out = String::new();
-    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
-    if handler.render_report(&mut out, report.as_ref()).is_err() {
-        return plain();
-    }
-    out
-}
-
-/// `text` with its control characters written visibly, as
-/// [`crate::text::escape`] does (line breaks kept), and `span` moved to the
-/// same characters.
-fn visible(text: &str, span: std::ops::Range<usize>) -> (String, std::ops::Range<usize>) {
-    let mut out = String::with_capacity(text.len());
-    let (mut start, mut end) = (None, None);
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if i == span.start {
-            start = Some(out.len());
-        }
-        if i == span.end {
-            end = Some(out.len());
-        }
-        let line_break =
-            c == '\n' || (c == '\r' && chars.peek().is_some_and(|&(_, next)| next == '\n'));
-        if line_break || !crate::text::needs_escape(c) {
-            out.push(c);
-        } else {
-            crate::text::push_escaped(&mut out, c);
-        }
-    }
-    let start = start.unwrap_or(out.len());
-    let end = end.unwrap_or(out.len()).max(start);
-    (out, start..end)
 }
 
 pub use crate::rules::settings::{DEFAULT_MAX_FILE_SIZE, LintSettings};
@@ -568,23 +216,36 @@ impl Invalid {
 
 impl Config {
     /// Validate the text of the configuration file at `path` (the path is
-    /// only named in the error; `urldb-store` reads the file).
-    pub fn from_text(path: &Path, text: &str) -> Result<Config, ConfigError> {
-        let mut config = Config::parse(text).map_err(|problems| ConfigError::Invalid {
-            path: path.to_path_buf(),
-            problems,
-            text: text.to_string(),
-        })?;
+    /// only named in the error; `urldb-store` reads the file), with the
+    /// `sections` other crates own: one error says every mistake in the
+    /// file.
+    pub fn from_text(
+        path: &Path,
+        text: &str,
+        sections: &[&dyn Section],
+    ) -> Result<Config, ConfigError> {
+        let mut config =
+            Config::parse_with(text, sections).map_err(|problems| ConfigError::Invalid {
+                path: path.to_path_buf(),
+                problems,
+                text: text.to_string(),
+            })?;
         config.warnings = gate_warnings(text);
         Ok(config)
     }
 
-    /// Parse and validate; the error is every problem found, each with its
-    /// place when known. A syntax error stops the reading (what follows it
-    /// cannot be trusted); otherwise each key is read on its own, so that
-    /// one mistake does not hide the next (`docs/guide.md`, "Configuration").
+    /// [`Config::parse_with`] without other crates' sections.
     pub fn parse(text: &str) -> Result<Config, Vec<Problem>> {
-        let (table, syntax) = toml::de::DeTable::parse_recoverable(text);
+        Config::parse_with(text, &[])
+    }
+
+    /// Parse and validate, with `sections`; the error is every problem
+    /// found, each with its place when known. A syntax error stops the
+    /// reading (what follows it cannot be trusted); otherwise each key is
+    /// read on its own, so that one mistake does not hide the next
+    /// (`docs/guide.md`, "Configuration").
+    pub fn parse_with(text: &str, sections: &[&dyn Section]) -> Result<Config, Vec<Problem>> {
+        let (_, syntax) = toml::de::DeTable::parse_recoverable(text);
         if !syntax.is_empty() {
             return Err(reported(
                 syntax
@@ -596,34 +257,21 @@ impl Config {
                     .collect(),
             ));
         }
-        let mut table = table.into_inner();
         let mut problems = Vec::new();
-        prune(&mut table, &mut Vec::new(), &mut problems);
-        let mut config = match Config::deserialize(toml::de::Deserializer::from(
-            toml::Spanned::new(0..text.len(), table),
-        )) {
-            Ok(config) => config,
-            // Only mistakes of the whole together are left: say the first.
-            Err(e) => {
-                problems.push(Problem {
-                    message: in_user_words(&[], "", e.message()),
-                    span: e.span(),
-                });
-                return Err(reported(problems));
-            }
+        for section in sections {
+            problems.extend(section.problems(text));
+        }
+        let Some(mut config) = read_keys::<Config>(text, &mut problems) else {
+            return Err(reported(problems));
         };
         for invalid in config.validate() {
-            // Point at the offending value: the first place its text appears.
-            let span = text.find(&invalid.at).map(|at| at..at + invalid.at.len());
-            problems.push(Problem {
-                message: escaped_lines(&invalid.message),
-                span,
-            });
+            problems.push(Problem::pointing_at(text, &invalid.message, &invalid.at));
         }
         if !problems.is_empty() {
             return Err(reported(problems));
         }
         config.root_line = root_line(text);
+        config.text = text.to_string();
         Ok(config)
     }
 
@@ -662,56 +310,6 @@ impl Config {
         }
         if let Err(e) = exclude_set(&config.exclude) {
             found.push(Invalid::new(e.to_string(), "exclude"));
-        }
-        // `[verify]` is checked here too, not first when `verify` runs.
-        if let Some(t) = &config.verify.timeout
-            && parse_duration(t).is_none()
-        {
-            found.push(Invalid::new(
-                format!("verify.timeout: `{t}` is not a duration (try \"30s\" or \"500ms\")"),
-                "timeout",
-            ));
-        }
-        if let Some(n) = config.verify.retries
-            && n > MAX_RETRIES
-        {
-            found.push(Invalid::new(
-                format!(
-                    "verify.retries: {n} is too many; urldb tries a URL again at most \
-                     {MAX_RETRIES} times (each wait is at most 30 s)"
-                ),
-                "retries",
-            ));
-        }
-        if config.verify.concurrency == Some(0) {
-            found.push(Invalid::new(
-                "verify.concurrency must be at least 1",
-                "concurrency",
-            ));
-        }
-        if let Err(e) = config.verify.exceptions().validate("verify", None) {
-            found.push(e);
-        }
-        let mut hosts = std::collections::BTreeSet::new();
-        for (key, section) in &config.verify.domains {
-            let needle = format!("\"{key}\"");
-            let host = match domain_key(key) {
-                Ok(host) => host,
-                Err(e) => {
-                    found.push(Invalid::new(format!("verify.domains: {e}"), needle));
-                    continue;
-                }
-            };
-            if !hosts.insert(host.clone()) {
-                found.push(Invalid::new(
-                    format!("verify.domains: `{host}` has two sections"),
-                    needle,
-                ));
-                continue;
-            }
-            if let Err(e) = section.validate(&format!("verify.domains.\"{host}\""), Some(&host)) {
-                found.push(e);
-            }
         }
         found
     }
@@ -842,24 +440,6 @@ pub fn toml_string(text: &str) -> String {
     toml::Value::String(text.to_string()).to_string()
 }
 
-/// `30s`, `500ms`, `2m`, `1.5s`, or a plain number of seconds.
-pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
-    let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let n: f64 = number.parse().ok()?;
-    let secs = match unit.trim() {
-        "" | "s" => n,
-        "ms" => n / 1000.0,
-        "m" | "min" => n * 60.0,
-        _ => return None,
-    };
-    (secs.is_finite() && secs > 0.0 && secs < 86_400.0)
-        .then(|| std::time::Duration::from_secs_f64(secs))
-}
-
 /// `"64 MiB"`, `"500kB"`, `"1048576"`.
 pub fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();
@@ -920,26 +500,30 @@ const PRUNE_DEPTH: usize = 3;
 /// Remove from `table` (the section at `path`) every entry that cannot be
 /// read, each said as a problem; a section is read key by key, so that two
 /// mistakes in it are both said.
-fn prune<'i>(table: &mut Table<'i>, path: &mut Vec<Key<'i>>, problems: &mut Vec<Problem>) {
+fn prune<'i, T: DeserializeOwned>(
+    table: &mut Table<'i>,
+    path: &mut Vec<Key<'i>>,
+    problems: &mut Vec<Problem>,
+) {
     let keys: Vec<Key<'i>> = table.keys().cloned().collect();
     for key in keys {
         let Some(value) = table.get_mut(&key) else {
             continue;
         };
-        if read_alone(path, &key, value).is_ok() {
+        if read_alone::<T>(path, &key, value).is_ok() {
             continue;
         }
         if path.len() < PRUNE_DEPTH
             && let toml::de::DeValue::Table(inner) = value.get_mut()
         {
             path.push(key.clone());
-            prune(inner, path, problems);
+            prune::<T>(inner, path, problems);
             path.pop();
         }
-        if let Err(e) = read_alone(path, &key, value) {
+        if let Err(e) = read_alone::<T>(path, &key, value) {
             let mut dotted: Vec<&str> = path.iter().map(|k| k.get_ref().as_ref()).collect();
             let message = if is_array_of_tables(value)
-                && read_alone(path, &key, &empty_table(value.span())).is_ok()
+                && read_alone::<T>(path, &key, &empty_table(value.span())).is_ok()
             {
                 // serde reads a struct from a sequence too, and then
                 // speaks of the first table's first key.
@@ -971,8 +555,12 @@ fn empty_table<'i>(span: std::ops::Range<usize>) -> Value<'i> {
     toml::Spanned::new(span, toml::de::DeValue::Table(Table::new()))
 }
 
-/// The key `key` of the section at `path`, alone, read as a configuration.
-fn read_alone(path: &[Key<'_>], key: &Key<'_>, value: &Value<'_>) -> Result<(), toml::de::Error> {
+/// The key `key` of the section at `path`, alone, read as a `T`.
+fn read_alone<T: DeserializeOwned>(
+    path: &[Key<'_>],
+    key: &Key<'_>,
+    value: &Value<'_>,
+) -> Result<(), toml::de::Error> {
     let mut doc = Table::new();
     doc.insert(key.clone(), value.clone());
     for outer in path.iter().rev() {
@@ -983,7 +571,7 @@ fn read_alone(path: &[Key<'_>], key: &Key<'_>, value: &Value<'_>) -> Result<(), 
         );
         doc = section;
     }
-    Config::deserialize(toml::de::Deserializer::from(toml::Spanned::new(
+    T::deserialize(toml::de::Deserializer::from(toml::Spanned::new(
         value.span(),
         doc,
     )))
@@ -1022,18 +610,13 @@ fn in_user_words(section: &[&str], key: &str, message: &str) -> String {
     if let Some(rest) = message.strip_prefix("unknown variant ") {
         return did_you_mean(&format!("{prefix}unknown value {rest}"));
     }
-    if message.starts_with("data did not match any variant of untagged enum StatusSpec") {
-        return format!(
-            "{prefix}expected a status (an integer such as 403) or a range (a string such as \"500-599\")"
-        );
-    }
     for kind in ["invalid type: ", "invalid value: "] {
         if let Some(rest) = message.strip_prefix(kind)
             && let Some((found, expected)) = rest.rsplit_once(", expected ")
         {
             return format!(
                 "{prefix}expected {}, found {}",
-                expected_words(&name, expected),
+                expected_words(expected),
                 found_words(found)
             );
         }
@@ -1042,11 +625,7 @@ fn in_user_words(section: &[&str], key: &str, message: &str) -> String {
 }
 
 /// What serde expected, as a TOML file says it.
-fn expected_words(key: &str, expected: &str) -> String {
-    if key == "verify.concurrency" {
-        // 0 is refused; more than 256 run as 256 (`docs/security.md`).
-        return "an integer from 1 to 256".to_string();
-    }
+fn expected_words(expected: &str) -> String {
     match expected {
         e if e.starts_with("struct ") || e == "a map" => "a table".to_string(),
         "a sequence" => "an array".to_string(),
@@ -1107,95 +686,5 @@ fn did_you_mean(message: &str) -> String {
     match crate::suggest::closest(field, expected) {
         Some(best) => format!("{}\n  did you mean `{best}`?", message.trim_end()),
         None => message.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn durations() {
-        assert_eq!(
-            super::parse_duration("30s"),
-            Some(std::time::Duration::from_secs(30))
-        );
-        assert_eq!(
-            super::parse_duration("30"),
-            Some(std::time::Duration::from_secs(30))
-        );
-        assert_eq!(
-            super::parse_duration("500ms"),
-            Some(std::time::Duration::from_millis(500))
-        );
-        assert_eq!(
-            super::parse_duration("2m"),
-            Some(std::time::Duration::from_secs(120))
-        );
-        assert_eq!(
-            super::parse_duration("1.5s"),
-            Some(std::time::Duration::from_millis(1500))
-        );
-        assert_eq!(super::parse_duration("0s"), None);
-        assert_eq!(super::parse_duration("soon"), None);
-        assert_eq!(super::parse_duration("3h"), None);
-        assert_eq!(super::parse_duration(""), None);
-    }
-}
-
-#[cfg(test)]
-mod verify_tests {
-    use super::*;
-
-    fn parse(text: &str) -> Result<Config, String> {
-        Config::parse(text).map_err(|problems| problems[0].message.clone())
-    }
-
-    #[test]
-    fn statuses_and_ranges() {
-        let c = parse("[verify]\naccept = [403, \"500-503\", \"429\"]\n").expect("valid");
-        let ranges: Vec<_> = c.verify.accept.iter().map(|s| s.range()).collect();
-        assert_eq!(ranges, [Ok(403..=403), Ok(500..=503), Ok(429..=429)]);
-        for bad in ["[99]", "[600]", "[\"503-500\"]", "[\"5xx\"]", "[-1]"] {
-            let e = parse(&format!("[verify]\naccept = {bad}\n")).unwrap_err();
-            assert!(e.starts_with("verify.accept: "), "{bad}: {e}");
-        }
-    }
-
-    #[test]
-    fn secrets_belong_to_one_host_and_are_never_quoted() {
-        let ok = "[verify.domains.\"Example.ORG.\"]\nheaders = { Authorization = \"env:GITHUB_TOKEN\" }\n";
-        let c = parse(ok).expect("valid");
-        assert!(c.verify.domains.contains_key("Example.ORG."));
-        let e = parse("[verify]\nheaders = { Authorization = \"env:TOKEN\" }\n").unwrap_err();
-        assert!(e.contains("belongs to one host"), "{e}");
-        let e = parse("[verify]\nheaders = { cookie = \"a=b\" }\n").unwrap_err();
-        assert!(e.contains("a credential belongs to one host"), "{e}");
-        let e = parse("[verify]\nheaders = { X-A = \"se cret\\n\" }\n").unwrap_err();
-        assert!(!e.contains("se cret"), "{e}");
-        for bad in ["Host", "user-agent", "Accept-Encoding", "a b"] {
-            let text = format!("[verify]\nheaders = {{ \"{bad}\" = \"x\" }}\n");
-            assert!(parse(&text).is_err(), "{bad}");
-        }
-        let e = parse("[verify.domains.\"a.test\"]\nheaders = { A = \"env:1X\" }\n").unwrap_err();
-        assert!(e.contains("variable name"), "{e}");
-        let e = parse("[verify.domains.\"a.test\"]\n[verify.domains.\"A.test\"]\n").unwrap_err();
-        assert!(e.contains("two sections"), "{e}");
-        assert!(parse("[verify.domains.\"a.test/x\"]\n").is_err());
-    }
-
-    #[test]
-    fn skip_patterns() {
-        assert_eq!(
-            SkipPattern::parse("https://Example.org/login", false),
-            Ok(SkipPattern {
-                host: Some("example.org".into()),
-                scheme: Some("https".into()),
-                path: "/login".into()
-            })
-        );
-        assert!(SkipPattern::parse("https://example.org/x", true).is_err());
-        assert!(SkipPattern::parse("login", false).is_err());
-        assert!(SkipPattern::parse("/a\nb", false).is_err());
-        assert!(parse("[verify]\nskip = [\"/private/\", \"http://a.test/b\"]\n").is_ok());
-        assert!(parse("[verify]\nuser-agent = \"a\\nb\"\n").is_err());
     }
 }

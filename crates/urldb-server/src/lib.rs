@@ -26,6 +26,7 @@ pub(crate) mod workspace;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use urldb_core::config::Section;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::Notification as _;
@@ -63,12 +64,14 @@ enum NotificationError {
     NotOpen(String),
 }
 
-/// Serve over stdin and stdout until `exit`. `config` is `--config`.
-/// `Ok(true)`: a clean exit (`shutdown`, then `exit`).
-pub fn run_stdio(config: Option<PathBuf>) -> Result<bool, ServerError> {
+/// Serve over stdin and stdout until `exit`. `config` is `--config`;
+/// `sections` are the tables of `urldb.toml` other crates own (`[verify]`),
+/// checked with the file so that a broken one is said here as `urldb
+/// check` says it. `Ok(true)`: a clean exit (`shutdown`, then `exit`).
+pub fn run_stdio(config: Option<PathBuf>, sections: &[&dyn Section]) -> Result<bool, ServerError> {
     let cancels = Cancels::default();
     let (connection, writer) = transport::stdio(cancels.clone());
-    let served = serve(&connection, config, cancels);
+    let served = serve(&connection, config, sections, cancels);
     // Every answer is written before the process ends.
     drop(connection);
     let _ = writer.join();
@@ -80,6 +83,7 @@ pub fn run_stdio(config: Option<PathBuf>) -> Result<bool, ServerError> {
 fn serve(
     connection: &Connection,
     config: Option<PathBuf>,
+    sections: &[&dyn Section],
     cancels: Cancels,
 ) -> Result<bool, ServerError> {
     let (id, params) = connection.initialize_start()?;
@@ -114,6 +118,7 @@ fn serve(
         resolves_edits: resolves_edits(&params),
         encoding,
         config,
+        sections,
         workspace: workspace_folder(&params),
         watch_dynamically: params
             .capabilities
@@ -221,6 +226,8 @@ struct Server<'a> {
     encoding: Encoding,
     /// `--config`.
     config: Option<PathBuf>,
+    /// The tables of `urldb.toml` other crates own, checked with it.
+    sections: &'a [&'a dyn Section],
     workspace: Option<PathBuf>,
     watch_dynamically: bool,
     documents: HashMap<String, Document>,
@@ -578,6 +585,7 @@ impl Server<'_> {
             doc.path.as_deref(),
             &name,
             self.config.as_deref(),
+            self.sections,
             self.workspace.as_deref(),
             &mut self.guesses,
         );

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use urldb_core::config::Config;
+use urldb_core::config::{Config, Section};
 use urldb_core::lint::Options;
 use urldb_store::membership::{self, Guess, Members};
 use urldb_store::settings::{self, Settings, SettingsError};
@@ -50,6 +50,7 @@ pub(crate) fn resolve(
     path: Option<&Path>,
     name: &str,
     config_override: Option<&Path>,
+    sections: &[&dyn Section],
     workspace: Option<&Path>,
     guesses: &mut Guesses,
 ) -> Handling {
@@ -94,11 +95,12 @@ pub(crate) fn resolve(
             .or_insert_with(|| membership::guess(dir))
             .clone()
     };
-    let settings = match Settings::resolve_guessing(&home, None, config_path.as_deref(), guess) {
-        Ok(s) => s,
-        Err(e @ SettingsError::Ambiguous { .. }) => return Handling::Broken(e.to_string()),
-        Err(e) => return Handling::Broken(format!("{e}; files under it are not checked")),
-    };
+    let settings =
+        match Settings::resolve_guessing(&home, None, config_path.as_deref(), sections, guess) {
+            Ok(s) => s,
+            Err(e @ SettingsError::Ambiguous { .. }) => return Handling::Broken(e.to_string()),
+            Err(e) => return Handling::Broken(format!("{e}; files under it are not checked")),
+        };
     let made = || -> Result<(Options, Members), SettingsError> {
         Ok((settings.lint_options(None)?, settings.members()?))
     };

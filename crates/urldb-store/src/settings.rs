@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use urldb_core::config::{BadExclude, Config, ConfigError, FILE_NAME, MAX_CONFIG_SIZE};
+use urldb_core::config::{BadExclude, Config, ConfigError, FILE_NAME, MAX_CONFIG_SIZE, Section};
 use urldb_core::lint::Options;
 use urldb_core::selection::{Selection, UnknownRule};
 use urldb_core::suppress::{BadPerFileIgnore, PerFileIgnores};
@@ -185,13 +185,15 @@ impl Settings {
     /// with the repository, may not lead out of the directory holding it.
     /// Without either, the database is the one folder below `dir` that
     /// holds files named like domain files ([`crate::membership::guess`]),
-    /// else `dir`; several such folders are an error.
+    /// else `dir`; several such folders are an error. The file is checked
+    /// with the `sections` other crates own (`[verify]`).
     pub fn resolve(
         dir: &Path,
         db: Option<&Path>,
         config: Option<&Path>,
+        sections: &[&dyn Section],
     ) -> Result<Settings, SettingsError> {
-        Settings::resolve_guessing(dir, db, config, crate::membership::guess)
+        Settings::resolve_guessing(dir, db, config, sections, crate::membership::guess)
     }
 
     /// [`Settings::resolve`], asking `guess` where the database is when no
@@ -200,6 +202,7 @@ impl Settings {
         dir: &Path,
         db: Option<&Path>,
         config: Option<&Path>,
+        sections: &[&dyn Section],
         guess: impl FnOnce(&Path) -> crate::membership::Guess,
     ) -> Result<Settings, SettingsError> {
         let config_path = match config {
@@ -207,7 +210,7 @@ impl Settings {
             None => find_config(dir),
         };
         let config = match &config_path {
-            Some(p) => load_config(p)?,
+            Some(p) => load_config(p, sections)?,
             None => Config::default(),
         };
         Settings::with_config(dir, db, config, config_path, guess)
@@ -226,6 +229,7 @@ impl Settings {
         db: Option<&Path>,
         config: Option<&Path>,
         rev: &str,
+        sections: &[&dyn Section],
     ) -> Result<Settings, SettingsError> {
         let repo = Repository::discover(dir, "--config-from")?;
         let candidates: Vec<PathBuf> = match config {
@@ -249,7 +253,7 @@ impl Settings {
             let text = String::from_utf8(bytes).map_err(|_| SettingsError::ConfigNotText {
                 path: shown.clone(),
             })?;
-            let config = Config::from_text(&shown, &text)?;
+            let config = Config::from_text(&shown, &text, sections)?;
             return Settings::with_config(dir, db, config, Some(path), crate::membership::guess);
         }
         if let Some(path) = config {
@@ -433,8 +437,8 @@ fn is_windows_null(path: &Path) -> bool {
     matches!(name.as_str(), "nul" | r"\\.\nul" | "/dev/null")
 }
 
-/// Read and validate a configuration file.
-pub(crate) fn load_config(path: &Path) -> Result<Config, SettingsError> {
+/// Read and validate a configuration file, with `sections`.
+pub(crate) fn load_config(path: &Path, sections: &[&dyn Section]) -> Result<Config, SettingsError> {
     if path.is_dir() {
         return Err(SettingsError::ConfigIsDirectory(path.to_path_buf()));
     }
@@ -468,7 +472,7 @@ pub(crate) fn load_config(path: &Path) -> Result<Config, SettingsError> {
             });
         }
     };
-    Ok(Config::from_text(path, &text)?)
+    Ok(Config::from_text(path, &text, sections)?)
 }
 
 /// Show `path` relative to `cwd` when it is under it.

@@ -16,7 +16,7 @@ use std::fmt;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
-use urldb_core::config::{self, SkipPattern, VerifyConfig, VerifyExceptions};
+use crate::config::{self, SkipPattern, VerifyConfig, VerifyExceptions};
 
 /// A header value that must never be shown.
 #[derive(Clone, PartialEq, Eq)]
@@ -285,13 +285,13 @@ mod tests {
     use super::*;
 
     fn resolve(text: &str, env: &[(&str, &str)]) -> Result<Exceptions, ExceptionError> {
-        let config = urldb_core::config::Config::parse(text).expect("valid");
+        let config = crate::config::read(text).expect("valid");
         let env: Vec<(String, String)> = env
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         let allowed = Allowed::new(["TOKEN".to_string()]);
-        Exceptions::resolve(&config.verify, &allowed, &|k| {
+        Exceptions::resolve(&config, &allowed, &|k| {
             env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
         })
     }
@@ -338,9 +338,9 @@ mod tests {
     #[test]
     fn a_variable_not_allowed_is_never_read() {
         let text = "[verify.domains.\"a.test\"]\nheaders = { X = \"env:OTHER\" }\n";
-        let config = urldb_core::config::Config::parse(text).expect("valid");
+        let config = crate::config::read(text).expect("valid");
         let asked = std::cell::Cell::new(false);
-        let e = Exceptions::resolve(&config.verify, &Allowed::default(), &|_| {
+        let e = Exceptions::resolve(&config, &Allowed::default(), &|_| {
             asked.set(true);
             Some("set".to_string())
         })

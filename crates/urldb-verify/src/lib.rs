@@ -13,6 +13,7 @@
 //! and compared.
 
 pub mod blocked;
+pub mod config;
 pub mod exceptions;
 pub mod history;
 pub mod http;
@@ -508,7 +509,7 @@ mod tests {
 
     #[test]
     fn every_wait_is_capped_whatever_the_retries_or_the_server_ask() {
-        let max = urldb_core::config::MAX_RETRIES;
+        let max = crate::config::MAX_RETRIES;
         let (mut wait, mut total, mut waits) =
             (RunOptions::default().backoff, Duration::ZERO, vec![]);
         for _ in 0..max {

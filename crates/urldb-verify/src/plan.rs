@@ -621,13 +621,13 @@ mod tests {
 
     #[test]
     fn credentials_never_go_over_plain_http_unless_mapped_so() {
-        let config = urldb_core::config::Config::parse(
+        let config = crate::config::read(
             "[verify.domains.\"example.com\"]\nheaders = { Authorization = \"env:T\" }\n",
         )
         .expect("valid");
         let allowed = crate::exceptions::Allowed::new(["T".to_string()]);
         let exceptions =
-            Exceptions::resolve(&config.verify, &allowed, &|_| Some("t".into())).expect("resolved");
+            Exceptions::resolve(&config, &allowed, &|_| Some("t".into())).expect("resolved");
         let reasons = |text: &str, both_schemes: bool, map: Option<&str>| {
             let options = PlanOptions {
                 both_schemes,

@@ -83,6 +83,52 @@ fn library_crates_print_nothing() {
     );
 }
 
+/// `urldb-core` is text in, findings and canonical text out: its code
+/// outside tests reads no environment variable, and `[verify]` is
+/// `urldb-verify`'s (`crates/urldb-verify/src/config.rs`): core names the
+/// table only so that the file's keys are checked whole, and knows the
+/// categories of the format that `verify` reads (`skip-verify` among
+/// them). Nor does it draw for the
+/// terminal: miette is the binary's.
+#[test]
+fn core_reads_no_environment_and_owns_no_verify_table() {
+    let repo = oracles::repo();
+    let core = repo.join("crates/urldb-core");
+    let mut files = 0;
+    let mut found = Vec::new();
+    for file in rust_files(&core.join("src")) {
+        let text = std::fs::read_to_string(&file).expect("read");
+        files += 1;
+        for (n, line) in non_test_code(&text).lines().enumerate() {
+            let at = || format!("{}:{}", file.display(), n + 1);
+            for environment in ["env::var", "env::vars", "var_os(", "option_env!"] {
+                if line.contains(environment) {
+                    found.push(format!("{}: reads the environment ({environment})", at()));
+                }
+            }
+            for word in line.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                let named = word.to_ascii_lowercase().contains("verify");
+                if named && !["_verify", "SKIP_VERIFY", "VERIFY_CATEGORIES"].contains(&word) {
+                    found.push(format!("{}: `{word}` is verify's", at()));
+                }
+            }
+        }
+    }
+    assert!(files > 50, "only {files} files read");
+    let manifest = std::fs::read_to_string(core.join("Cargo.toml")).expect("Cargo.toml");
+    for crate_name in ["miette", "ureq", "gix", "clap", "lsp-server"] {
+        if manifest
+            .lines()
+            .any(|l| l.starts_with(&format!("{crate_name} ")))
+        {
+            found.push(format!(
+                "crates/urldb-core/Cargo.toml: depends on {crate_name}"
+            ));
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
 /// What a line of code uses to print, if anything.
 fn printing(line: &str) -> Option<&'static str> {
     const PRINTING: [&str; 10] = [

@@ -461,12 +461,17 @@ async def session_utf16():
     after = await diagnostics_after(client, uri_of(name), count)
     expect("unsorted-keys" not in {d.code for d in after}, after)
 
-    # A urldb.toml that cannot be used: said once, its files not checked.
+    # A urldb.toml that cannot be used: said once, with every mistake in
+    # it ([verify]'s too), its files not checked.
     name = "badcfg/x.org.yaml"
     open_doc(client, name, "---\n---\n_path: nope\n")
     expect(await diagnostics_after(client, uri_of(name), 0) == [], "broken configuration")
     await wait_for(
-        client, lambda: any("unknown key" in m.message for m in client.messages)
+        client,
+        lambda: any(
+            "unknown key" in m.message and "verify.retries: 99 is too many" in m.message
+            for m in client.messages
+        ),
     )
 
     # Hostile input: malformed YAML, binary garbage, a buffer over

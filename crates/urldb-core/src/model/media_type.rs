@@ -29,7 +29,7 @@ pub(crate) fn is_tchar(b: u8) -> bool {
 }
 
 /// An RFC 9110 token: one or more `tchar`.
-pub(crate) fn is_token(s: &str) -> bool {
+pub fn is_token(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(is_tchar)
 }
 
