@@ -10,8 +10,8 @@ use clap::{Args, ValueEnum};
 
 use urldb_core::config::{Config, ConfigError, Section};
 use urldb_core::lint::Options;
-use urldb_store::read::Root;
-use urldb_store::settings::{RuleOverrides, Settings, SettingsError};
+use urldb_store::Root;
+use urldb_store::{RuleOverrides, Settings, SettingsError};
 use urldb_verify::config::VerifyConfig;
 use urldb_verify::results::{Conclusion, FailOn};
 
@@ -63,7 +63,7 @@ pub(crate) enum CommandError {
     MaxBody(String),
     /// `--domain` or `--map` names a domain the database does not.
     #[error(transparent)]
-    UnknownDomain(#[from] urldb_store::listing::UnknownDomain),
+    UnknownDomain(#[from] urldb_store::UnknownDomain),
     #[error(
         "--domain {}{source}",
         if quotes_input(.source) {
@@ -77,10 +77,10 @@ pub(crate) enum CommandError {
         source: urldb_core::url::UrlError,
     },
     #[error(transparent)]
-    Git(#[from] urldb_store::git::GitError),
+    Git(#[from] urldb_store::GitError),
     /// `init`: where the database is, or what is already there.
     #[error(transparent)]
-    Init(#[from] urldb_store::adopt::InitError),
+    Init(#[from] urldb_store::InitError),
     #[error("cannot read standard input: {0}")]
     Stdin(#[source] std::io::Error),
     #[error(transparent)]
@@ -92,7 +92,7 @@ pub(crate) enum CommandError {
     #[error("cannot read {}: {source}", urldb_core::source::shown_path(.path))]
     Input {
         path: PathBuf,
-        source: urldb_store::read::ReadError,
+        source: urldb_store::ReadError,
     },
     #[error("{}: not UTF-8 text", urldb_core::source::shown_path(.0))]
     NotText(PathBuf),
@@ -107,7 +107,7 @@ pub(crate) enum CommandError {
     #[error(transparent)]
     History(#[from] urldb_verify::history::HistoryError),
     #[error(transparent)]
-    Exceptions(#[from] urldb_verify::exceptions::ExceptionError),
+    Exceptions(#[from] urldb_verify::ExceptionError),
     /// `URLDB_ALLOW_ENV` (the Action's `allow-env`) is not text.
     #[error("URLDB_ALLOW_ENV: not UTF-8 text")]
     AllowEnvNotText,
@@ -431,7 +431,7 @@ pub(crate) struct Context {
     /// Which files are in the database (`urldb_store::membership`).
     pub members: urldb_store::membership::Members,
     /// How the root was chosen.
-    pub origin: urldb_store::settings::Origin,
+    pub origin: urldb_store::Origin,
 }
 
 impl Context {
@@ -477,7 +477,7 @@ impl Context {
         if let (Some(rev), None, false) = (rev, &settings.config_path, global.quiet)
             && let Some(unread) = config
                 .map(Path::to_path_buf)
-                .or_else(|| urldb_store::settings::find_config(&cwd))
+                .or_else(|| urldb_store::find_config(&cwd))
         {
             let unread = unread.strip_prefix(&cwd).unwrap_or(&unread);
             urldb_output::say!(
@@ -528,11 +528,11 @@ impl Context {
     }
 
     /// The results cache for a run with `options`, unless `--no-cache`.
-    pub(crate) fn cache(&self, options: &Options) -> Option<urldb_store::cache::Cache> {
+    pub(crate) fn cache(&self, options: &Options) -> Option<urldb_store::Cache> {
         if self.no_cache {
             return None;
         }
-        let cache = urldb_store::cache::Cache::open(&self.root, options);
+        let cache = urldb_store::Cache::open(&self.root, options);
         if self.verbose
             && let Some(reason) = &cache.untrusted
         {
@@ -557,7 +557,7 @@ impl Context {
                 files(outcome.checked),
                 outcome.cached,
                 outcome.reread,
-                urldb_store::cache::location(&self.root)
+                urldb_store::cache_location(&self.root)
                     .map_or_else(|e| e.to_string(), |d| d.display().to_string())
             );
         }
@@ -579,8 +579,8 @@ impl Context {
             extend_select: s.extend_select.clone(),
             ignore: s.ignore.clone(),
         });
-        let mut options = urldb_store::settings::lint_options(&self.config, overrides.as_ref())?;
-        urldb_store::settings::with_root(&mut options, &self.root);
+        let mut options = urldb_store::lint_options(&self.config, overrides.as_ref())?;
+        urldb_store::with_root(&mut options, &self.root);
         Ok(options)
     }
 }

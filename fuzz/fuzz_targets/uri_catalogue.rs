@@ -8,19 +8,20 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
-use urldb_core::interchange::uri_catalogue::{Entry, read, write};
-use urldb_core::listing::UrlRecord;
 use urldb_core::model::node::{Node, ScalarStyle, Value};
 use urldb_core::model::resolve::Implicit;
 use urldb_core::url::{Scheme, canonicalize};
+use urldb_store::UrlRecord;
+use urldb_store::interchange::{CatalogueEntry, read_catalogue, write_catalogue};
 
-fn to_record(e: &Entry) -> UrlRecord {
+fn to_record(e: &CatalogueEntry) -> UrlRecord {
     UrlRecord {
         file: PathBuf::from(format!("{}.yaml", e.url.host)),
         line: e.line,
         domain: e.url.host.clone(),
         https: e.url.scheme == Scheme::Https,
         path: e.url.path_and_query.clone(),
+        url: e.url.to_string(),
         content_type: e.content_type.clone(),
         categories: e.categories.clone(),
         content_length: e.digest.as_ref().map(|d| d.0),
@@ -37,7 +38,7 @@ fn to_record(e: &Entry) -> UrlRecord {
 /// extra is its text and whether YAML reads it as a string: a plain `1x`
 /// and a quoted `'1x'` are the same string, written the same way. Extras
 /// are compared as a set: a record's keys are sorted in its domain file.
-fn meaning(e: &Entry) -> impl PartialEq + std::fmt::Debug {
+fn meaning(e: &CatalogueEntry) -> impl PartialEq + std::fmt::Debug {
     let mut extras: Vec<(String, String, bool)> = e
         .extras
         .iter()
@@ -57,7 +58,7 @@ fn meaning(e: &Entry) -> impl PartialEq + std::fmt::Debug {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let (entries, problems) = read(data);
+    let (entries, problems) = read_catalogue(data);
     let lines = data.split(|b| *b == b'\n').count();
     for p in &problems {
         assert!(
@@ -75,14 +76,14 @@ fuzz_target!(|data: &[u8]| {
 
     let records: Vec<UrlRecord> = entries.iter().map(to_record).collect();
     // What the reader accepted, the writer writes whole.
-    let written = write(&records, "01/01/2000 00:00:00");
+    let written = write_catalogue(&records, "01/01/2000 00:00:00");
     let text = written.text;
     assert!(
         written.left_out.is_empty(),
         "export left out: {:?}\n{text}",
         written.left_out
     );
-    let (back, problems2) = read(text.as_bytes());
+    let (back, problems2) = read_catalogue(text.as_bytes());
     assert!(
         problems2.is_empty(),
         "export made problems: {problems2:?}\n{text}"

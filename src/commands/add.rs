@@ -11,9 +11,9 @@ use clap::Args;
 use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_core::url::{Canonical, Scheme};
-use urldb_store::by_url::{self, Change, Domain, HostIndex, NewRecord};
-use urldb_verify::http::{BodyMode, Client, ClientOptions, FetchError};
+use urldb_store::{Change, Domain, HostIndex, NewRecord};
 use urldb_verify::plan::{self, Target};
+use urldb_verify::{BodyMode, Client, ClientOptions, FetchError};
 
 #[derive(Debug, Args)]
 pub(crate) struct AddArgs {
@@ -102,7 +102,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
         .flat_map(|d| std::iter::once(d.name.clone()).chain(d.cnames.iter().cloned()))
         .chain(pending.iter().map(|p| p.url.host.clone()))
         .collect();
-    urldb_store::listing::require_known("--map", args.map.iter().map(|(d, _)| d), &named)?;
+    urldb_store::require_known("--map", args.map.iter().map(|(d, _)| d), &named)?;
     let client = (args.content_type.is_none() || args.static_).then(|| {
         Client::new(ClientOptions {
             timeout,
@@ -162,7 +162,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
 /// Print what happened to each URL of one file; the status it earns.
 fn print_file_outcome(
     ctx: &Context,
-    result: &by_url::FileEdit,
+    result: &urldb_store::FileEdit,
     items: &[(Pending, NewRecord)],
 ) -> ExitStatus {
     let file = urldb_core::source::display_path(&result.file);

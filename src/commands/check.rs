@@ -305,7 +305,7 @@ fn status(found: bool, errors: &[FileError], exit_zero: bool) -> ExitStatus {
 fn show_files(ctx: &Context, paths: &[PathBuf]) -> Result<ExitStatus, CommandError> {
     use urldb_core::source::shown_path;
     use urldb_core::text::escape;
-    use urldb_store::settings::Origin;
+    use urldb_store::Origin;
     if !ctx.quiet {
         let root = escape(&urldb_store::membership::shown_dir(&ctx.root)).into_owned();
         let how = match &ctx.origin {
@@ -318,7 +318,7 @@ fn show_files(ctx: &Context, paths: &[PathBuf]) -> Result<ExitStatus, CommandErr
         };
         urldb_output::say!("note: the database is `{root}` ({how})");
     }
-    let judged = urldb_store::discover::judge(&ctx.members, paths);
+    let judged = urldb_store::judge_files(&ctx.members, paths);
     let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
     for (path, verdict) in &judged.files {
         match verdict {

@@ -9,7 +9,6 @@ use clap::Args;
 use super::records::{finish, note_encoded, records_named};
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_output::gate::{self, Syntax};
-use urldb_store::interchange;
 
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
@@ -44,18 +43,17 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
         ExportFormat::Csv | ExportFormat::UriCatalogue => Syntax::Text,
     });
     let written = match args.to {
-        ExportFormat::Urls => {
-            interchange::urls::write(records, &mut out).map(|encoded| note_encoded(encoded, ctx))
-        }
-        ExportFormat::Json => interchange::json::write(records, &mut out),
+        ExportFormat::Urls => urldb_store::interchange::write_urls(records, &mut out)
+            .map(|encoded| note_encoded(encoded, ctx)),
+        ExportFormat::Json => urldb_store::interchange::write_json(records, &mut out),
         ExportFormat::Csv => super::records::write_csv(records, &mut out),
         ExportFormat::UriCatalogue => {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_secs())
                 .unwrap_or(0);
-            let now = interchange::uri_catalogue::format_date(now);
-            let written = interchange::uri_catalogue::write(records, &now);
+            let now = urldb_store::interchange::catalogue_date(now);
+            let written = urldb_store::interchange::write_catalogue(records, &now);
             // Said on stderr even with --quiet, as `import` says what it
             // dropped: these are values the output does not hold.
             for (i, message) in &written.left_out {

@@ -11,8 +11,8 @@ use clap::Args;
 use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_core::url::Canonical;
-use urldb_store::by_url::{Change, Domain, HostIndex, NewRecord};
-use urldb_store::interchange::{self, LineProblem};
+use urldb_store::interchange::LineProblem;
+use urldb_store::{Change, Domain, HostIndex, NewRecord};
 
 #[derive(Debug, Args)]
 pub(crate) struct ImportArgs {
@@ -49,7 +49,7 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
     let bytes = if args.file.as_os_str() == "-" {
         super::read_stdin()
     } else {
-        urldb_store::read::read_limited(&args.file, u64::MAX, None).map_err(|source| {
+        urldb_store::read_limited(&args.file, u64::MAX, None).map_err(|source| {
             CommandError::Input {
                 path: args.file.clone(),
                 source,
@@ -137,7 +137,7 @@ fn read_incoming(
     };
     match args.from {
         ImportFormat::UriCatalogue => {
-            let (entries, found) = interchange::uri_catalogue::read(bytes);
+            let (entries, found) = urldb_store::interchange::read_catalogue(bytes);
             problems.extend(found);
             for entry in entries {
                 let Some(content_type) = entry.content_type.or(args.content_type.clone()) else {
@@ -161,7 +161,7 @@ fn read_incoming(
             let Ok(text) = std::str::from_utf8(bytes) else {
                 return Err(CommandError::NotText(args.file.clone()));
             };
-            let (urls, found) = interchange::urls::read(text);
+            let (urls, found) = urldb_store::interchange::read_urls(text);
             problems.extend(found);
             for (line, url) in urls {
                 let Some(content_type) = args.content_type.clone() else {

@@ -10,7 +10,7 @@ use clap::Args;
 
 use crate::app::{CommandError, ExitStatus};
 use urldb_core::source::shown_path;
-use urldb_store::adopt::{Database, Plan};
+use urldb_store::{InitDatabase, InitPlan};
 
 #[derive(Debug, Args)]
 pub(crate) struct InitArgs {
@@ -53,16 +53,16 @@ pub(crate) const EXAMPLE: &str =
 
 pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
     let dir = args.dir.as_deref().unwrap_or(Path::new("."));
-    let plan = urldb_store::adopt::plan(dir, args.root.as_deref())?;
+    let plan = urldb_store::plan_init(dir, args.root.as_deref())?;
     let example = plan.root.join("example.com.yaml");
-    if matches!(plan.database, Database::New) {
+    if matches!(plan.database, InitDatabase::New) {
         std::fs::create_dir_all(&plan.root).map_err(|source| CommandError::Io {
             path: plan.root.clone(),
             source,
         })?;
     }
     write_new(&plan.config, &config_text(&plan))?;
-    if matches!(plan.database, Database::New) {
+    if matches!(plan.database, InitDatabase::New) {
         write_new(&example, EXAMPLE)?;
     }
     if quiet {
@@ -71,7 +71,7 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
     let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
     let root = urldb_core::text::escape(&plan.root_value).into_owned();
     match &plan.database {
-        Database::New => {
+        InitDatabase::New => {
             writeln!(
                 out,
                 "Created {} and {}.",
@@ -83,7 +83,7 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
                 "Next: add records (one file per domain, `<domain>.yaml`), then run `urldb check` and `urldb fmt`."
             )?;
         }
-        Database::Existing {
+        InitDatabase::Existing {
             files,
             left_out,
             found,
@@ -107,7 +107,7 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
                     left_out.len(),
                     if left_out.len() == 1 { "" } else { "s" },
                     shown_path(&plan.config),
-                    urldb_store::adopt::listed(left_out)
+                    urldb_store::listed_names(left_out)
                 )?;
             }
             writeln!(
@@ -134,7 +134,7 @@ fn write_new(path: &Path, text: &str) -> Result<(), CommandError> {
 /// The configuration for `plan`: [`CONFIG`] with its `root`, and the
 /// files left out as `exclude` globs (each name escaped as a glob, then as
 /// a TOML string).
-fn config_text(plan: &Plan) -> String {
+fn config_text(plan: &InitPlan) -> String {
     let toml = urldb_core::config::toml_string;
     let mut text = CONFIG.replacen(
         "root = \".\"                  #",

@@ -29,7 +29,7 @@ fn install(
     force: bool,
     global: &crate::app::GlobalArgs,
 ) -> Result<String, CommandError> {
-    let repo = urldb_store::git::Repository::discover(&ctx.root, "install-hook")?;
+    let repo = urldb_store::Repository::discover(&ctx.root, "install-hook")?;
     let hooks = repo.hooks_dir();
     let hook = hooks.join("pre-commit");
     let cwd = std::env::current_dir().map_err(CommandError::CurrentDir)?;
@@ -44,7 +44,7 @@ fn install(
         }
         Err(e) => Err(io(&hook)(e)),
         Ok(meta) => {
-            let old = urldb_store::read::read_limited(&hook, 1 << 20, None).unwrap_or_default();
+            let old = urldb_store::read_limited(&hook, 1 << 20, None).unwrap_or_default();
             let ours =
                 !meta.file_type().is_symlink() && String::from_utf8_lossy(&old).contains(MARKER);
             if ours {

@@ -8,7 +8,6 @@ use clap::{Args, ValueEnum};
 use super::records::{FilterArgs, finish, note_encoded, records_named};
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_output::gate::{self, Syntax};
-use urldb_store::interchange;
 
 #[derive(Debug, Args)]
 pub(crate) struct LsArgs {
@@ -49,10 +48,9 @@ pub(crate) fn run(ctx: &Context, args: &LsArgs) -> Result<ExitStatus, CommandErr
         LsFormat::Csv => Syntax::Text,
     });
     let written = match args.format {
-        LsFormat::Urls => {
-            interchange::urls::write(records, &mut out).map(|encoded| note_encoded(encoded, ctx))
-        }
-        LsFormat::Json => interchange::json::write(records, &mut out),
+        LsFormat::Urls => urldb_store::interchange::write_urls(records, &mut out)
+            .map(|encoded| note_encoded(encoded, ctx)),
+        LsFormat::Json => urldb_store::interchange::write_json(records, &mut out),
         LsFormat::Csv => super::records::write_csv(records, &mut out),
     };
     let flushed = written.and_then(|()| out.finish());

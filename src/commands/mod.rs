@@ -35,9 +35,9 @@ pub(crate) struct GitArgs {
 }
 
 /// `--shard K/N` of `check` (a split of the files): the same syntax as
-/// `verify`'s ([`urldb_verify::shard::Shard`], a split of the URLs).
-fn parse_shard(text: &str) -> Result<(usize, usize), urldb_verify::shard::ShardError> {
-    let shard: urldb_verify::shard::Shard = text.parse()?;
+/// `verify`'s ([`urldb_verify::Shard`], a split of the URLs).
+fn parse_shard(text: &str) -> Result<(usize, usize), urldb_verify::ShardError> {
+    let shard: urldb_verify::Shard = text.parse()?;
     Ok((shard.index as usize, shard.count as usize))
 }
 
@@ -57,14 +57,13 @@ pub(crate) fn write_note(note: &urldb_store::write::WriteNote) {
 /// `status` is an error).
 pub(crate) fn add_to_file(
     ctx: &Context,
-    domain: &urldb_store::by_url::Domain,
-    records: &[urldb_store::by_url::NewRecord],
+    domain: &urldb_store::Domain,
+    records: &[urldb_store::NewRecord],
     create: bool,
     options: &urldb_core::lint::Options,
     status: &mut ExitStatus,
-) -> Option<urldb_store::by_url::FileEdit> {
-    match urldb_store::by_url::add_records(&ctx.root, domain, records, create, options, &write_note)
-    {
+) -> Option<urldb_store::FileEdit> {
+    match urldb_store::add_records(&ctx.root, domain, records, create, options, &write_note) {
         Ok(edit) => Some(edit),
         Err(e) => {
             urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
@@ -99,12 +98,12 @@ pub(crate) fn read_stdin() -> Result<Vec<u8>, CommandError> {
 pub(crate) struct Run {
     pub targets: urldb_store::database::Targets,
     /// The repository, when not already held by a staged snapshot.
-    repo: Option<urldb_store::git::Repository>,
+    repo: Option<urldb_store::Repository>,
     /// The database root (the work tree's files are read inside it).
-    root: urldb_store::read::Root,
+    root: urldb_store::Root,
     /// `--staged` writes: git's conversion between the work tree and the
     /// index, made once for all of them.
-    conversion: std::cell::RefCell<Option<urldb_store::git::Conversion>>,
+    conversion: std::cell::RefCell<Option<urldb_store::Conversion>>,
 }
 
 impl Run {
@@ -117,8 +116,8 @@ impl Run {
         git: &GitArgs,
         diff: bool,
     ) -> Result<Run, CommandError> {
+        use urldb_store::Repository;
         use urldb_store::database;
-        use urldb_store::git::Repository;
         if git.staged {
             let repo = Repository::discover(&ctx.root, "--staged")?;
             let targets = database::staged_targets(repo, &ctx.members, paths)?;
@@ -149,7 +148,7 @@ impl Run {
         })
     }
 
-    pub(crate) fn repo(&self) -> Option<&urldb_store::git::Repository> {
+    pub(crate) fn repo(&self) -> Option<&urldb_store::Repository> {
         match &self.targets.snapshot {
             urldb_store::database::Snapshot::Index(index) => Some(&index.repo),
             urldb_store::database::Snapshot::WorkTree(_) => self.repo.as_ref(),
@@ -265,7 +264,7 @@ pub(crate) fn note_skipped(
 fn bare_run(ctx: &crate::app::Context, targets: &urldb_store::database::Targets) {
     use urldb_core::source::display_path;
     use urldb_core::text::escape;
-    use urldb_store::settings::Origin;
+    use urldb_store::Origin;
     if ctx.quiet {
         return;
     }
@@ -315,7 +314,7 @@ pub(crate) enum NotWritten {
     #[error(transparent)]
     Write(#[from] urldb_store::write::WriteError),
     #[error(transparent)]
-    Git(#[from] urldb_store::git::GitError),
+    Git(#[from] urldb_store::GitError),
 }
 
 impl NotWritten {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::app::{CommandError, Context, ExitStatus};
-use urldb_store::listing::{self, Collected, Filter, LeftOut};
+use urldb_store::{Collected, Filter, LeftOut};
 
 /// The record filters `ls` shares with `verify`: the selection, and whether
 /// `deprecated` records are in it.
@@ -81,8 +81,8 @@ pub(crate) fn records_named(
 ) -> Result<Collected, CommandError> {
     let targets = super::targets(ctx, paths);
     if !filter.domains.is_empty() {
-        let known = listing::known_hosts(&ctx.root, &targets.checked);
-        listing::require_known("--domain", &filter.domains, &known)?;
+        let known = urldb_store::known_hosts(&ctx.root, &targets.checked);
+        urldb_store::require_known("--domain", &filter.domains, &known)?;
     }
     collect(ctx, targets, filter)
 }
@@ -106,7 +106,7 @@ fn collect(
     filter: &Filter,
 ) -> Result<Collected, CommandError> {
     let max = ctx.config.max_file_size()?;
-    let mut collected = listing::collect(&ctx.root, &targets.checked, filter, max);
+    let mut collected = urldb_store::collect_records(&ctx.root, &targets.checked, filter, max);
     collected.errors.extend(targets.errors);
     Ok(collected)
 }
@@ -149,13 +149,13 @@ fn say_left_out(left: &LeftOut) {
 /// the gate otherwise, since CSV has no other way to write a byte
 /// (`docs/security.md`).
 pub(crate) fn write_csv<W: std::io::Write>(
-    records: &[listing::UrlRecord],
+    records: &[urldb_store::UrlRecord],
     out: &mut urldb_output::gate::Gate<W>,
 ) -> std::io::Result<()> {
     if urldb_output::gate::stdout_is_a_file() {
-        urldb_store::interchange::csv::write(records, &mut Exact(out))
+        urldb_store::interchange::write_csv(records, &mut Exact(out))
     } else {
-        urldb_store::interchange::csv::write(records, out)
+        urldb_store::interchange::write_csv(records, out)
     }
 }
 

@@ -9,7 +9,7 @@ use clap::Args;
 use super::verify::{VerifyFormat, write_results};
 use crate::app::FailOnArg;
 use crate::app::{CommandError, ExitStatus};
-use urldb_verify::output::human::problem_entry_line;
+use urldb_verify::output::problem_entry_line;
 use urldb_verify::results::{self, Results};
 
 /// The largest results file read (a million URLs take about 400 MB).
@@ -29,8 +29,8 @@ pub(crate) struct ReportArgs {
     /// `--format markdown`: the most bytes the summary takes; lists are cut
     /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
     /// issue or comment body).
-    #[arg(long, value_name = "BYTES", default_value_t = urldb_verify::output::markdown::SUMMARY_LIMIT as u64,
-          value_parser = clap::value_parser!(u64).range(urldb_verify::output::markdown::SUMMARY_LIMIT_MIN as u64..))]
+    #[arg(long, value_name = "BYTES", default_value_t = urldb_verify::output::SUMMARY_LIMIT as u64,
+          value_parser = clap::value_parser!(u64).range(urldb_verify::output::SUMMARY_LIMIT_MIN as u64..))]
     pub summary_limit: u64,
     /// What exits 1: any broken URL, or only newly broken ones (every one, without history); `blocked` adds URLs a bot wall answered. Comma-separated or repeated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "any")]
@@ -90,13 +90,12 @@ pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandE
 /// Read one results file: exit 2, naming the file, when it cannot be read
 /// or is not what `verify --format json` writes.
 fn read(path: &std::path::Path) -> Result<Results, CommandError> {
-    let bytes =
-        urldb_store::read::read_limited(path, MAX_RESULTS_FILE, None).map_err(|source| {
-            CommandError::Input {
-                path: path.to_path_buf(),
-                source,
-            }
-        })?;
+    let bytes = urldb_store::read_limited(path, MAX_RESULTS_FILE, None).map_err(|source| {
+        CommandError::Input {
+            path: path.to_path_buf(),
+            source,
+        }
+    })?;
     serde_json::from_slice(&bytes).map_err(|source| CommandError::NotResults {
         path: path.to_path_buf(),
         source,

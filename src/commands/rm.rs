@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
-use urldb_store::by_url::{self, Change, Domain, HostIndex};
+use urldb_store::{Change, Domain, HostIndex};
 
 #[derive(Debug, Args)]
 pub(crate) struct RmArgs {
@@ -54,15 +54,20 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
     }
     for (domain, items) in per_file.values() {
         let paths: Vec<String> = items.iter().map(|(_, p)| p.clone()).collect();
-        let result =
-            match by_url::remove_paths(&ctx.root, domain, &paths, &options, &super::write_note) {
-                Ok(r) => r,
-                Err(e) => {
-                    urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
-                    status = worse(status, ExitStatus::Error);
-                    continue;
-                }
-            };
+        let result = match urldb_store::remove_paths(
+            &ctx.root,
+            domain,
+            &paths,
+            &options,
+            &super::write_note,
+        ) {
+            Ok(r) => r,
+            Err(e) => {
+                urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
+                status = worse(status, ExitStatus::Error);
+                continue;
+            }
+        };
         let file = urldb_core::source::display_path(&result.file);
         let escape = |s: &str| urldb_core::text::escape(s).into_owned();
         for ((input, path), change) in items.iter().zip(&result.changes) {

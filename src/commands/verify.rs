@@ -12,11 +12,11 @@ use crate::app::FailOnArg;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_output::gate::{self, Syntax};
 use urldb_verify::history;
-use urldb_verify::http::{Client, ClientOptions};
 use urldb_verify::output;
 use urldb_verify::plan::{self, PlanOptions, Target};
 use urldb_verify::results::{Results, RunInfo};
 use urldb_verify::{CheckResult, Outcome, RunOptions};
+use urldb_verify::{Client, ClientOptions};
 
 #[derive(Debug, Args)]
 pub(crate) struct VerifyArgs {
@@ -64,12 +64,12 @@ pub(crate) struct VerifyArgs {
     /// `--format markdown`: the most bytes the summary takes; lists are cut
     /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
     /// issue or comment body).
-    #[arg(long, value_name = "BYTES", default_value_t = output::markdown::SUMMARY_LIMIT as u64,
-          value_parser = clap::value_parser!(u64).range(output::markdown::SUMMARY_LIMIT_MIN as u64..))]
+    #[arg(long, value_name = "BYTES", default_value_t = output::SUMMARY_LIMIT as u64,
+          value_parser = clap::value_parser!(u64).range(output::SUMMARY_LIMIT_MIN as u64..))]
     pub summary_limit: u64,
     /// Check only shard K of N (`K/N`): the URLs whose stable hash falls in it, for a CI matrix.
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<urldb_verify::shard::Shard>,
+    pub shard: Option<urldb_verify::Shard>,
     /// Read earlier runs from this JSON-lines file, then add this run's results to it.
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
@@ -125,12 +125,12 @@ pub(crate) fn write_results(
     };
     let mut out = gate::stdout(syntax);
     match format {
-        VerifyFormat::Human => output::human::write(&mut out, results, quiet)?,
-        VerifyFormat::Json => output::json::write(&mut out, results)?,
-        VerifyFormat::Junit => output::junit::write(&mut out, results)?,
-        VerifyFormat::Github => output::github::write(&mut out, results)?,
-        VerifyFormat::Markdown => output::markdown::write(&mut out, results, summary_limit)?,
-        VerifyFormat::Html => output::html::render(&mut out, &output::html_page(results))?,
+        VerifyFormat::Human => output::write_human(&mut out, results, quiet)?,
+        VerifyFormat::Json => output::write_json(&mut out, results)?,
+        VerifyFormat::Junit => output::write_junit(&mut out, results)?,
+        VerifyFormat::Github => output::write_github(&mut out, results)?,
+        VerifyFormat::Markdown => output::write_markdown(&mut out, results, summary_limit)?,
+        VerifyFormat::Html => output::render_html(&mut out, &output::html_page(results))?,
     }
     out.finish()?;
     Ok(())
@@ -144,12 +144,9 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     let settings = settings(ctx, args)?;
     let targets = super::targets(ctx, &args.paths);
     if !settings.plan.filters.domains.is_empty() || !settings.plan.maps.is_empty() {
-        let known = urldb_store::listing::known_hosts(&ctx.root, &targets.checked);
-        let named =
-            urldb_store::listing::require_known("--domain", &settings.plan.filters.domains, &known)
-                .and_then(|()| {
-                    urldb_store::listing::require_known("--map", settings.plan.maps.keys(), &known)
-                });
+        let known = urldb_store::known_hosts(&ctx.root, &targets.checked);
+        let named = urldb_store::require_known("--domain", &settings.plan.filters.domains, &known)
+            .and_then(|()| urldb_store::require_known("--map", settings.plan.maps.keys(), &known));
         named?;
     }
     super::print_errors(&targets.errors);
@@ -162,7 +159,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         plan.checks.retain(|c| shard.contains(&c.url));
     }
     for problem in &plan.problems {
-        urldb_output::say!("{}", output::human::problem_line(problem));
+        urldb_output::say!("{}", output::problem_line(problem));
     }
 
     let client = Client::new(settings.client);
@@ -297,7 +294,7 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
             both_schemes: args.both_schemes,
             // `env:` values are read here, once, and only those the run
             // allows; no message shows one.
-            exceptions: urldb_verify::exceptions::Exceptions::resolve(
+            exceptions: urldb_verify::Exceptions::resolve(
                 config,
                 &allowed_env(&args.allow_env)?,
                 &|name| std::env::var(name).ok(),
@@ -338,7 +335,7 @@ fn env_var_name(text: &str) -> Result<String, NotAVariableName> {
 /// The variables `env:` headers may read: `--allow-env` and
 /// `URLDB_ALLOW_ENV`, both chosen by whoever runs urldb, never by
 /// `urldb.toml` (`docs/verify-exceptions.md`, "Secrets").
-fn allowed_env(given: &[String]) -> Result<urldb_verify::exceptions::Allowed, CommandError> {
+fn allowed_env(given: &[String]) -> Result<urldb_verify::Allowed, CommandError> {
     let mut names = given.to_vec();
     if let Some(value) = std::env::var_os(ALLOW_ENV) {
         let value = value.to_str().ok_or(CommandError::AllowEnvNotText)?;
@@ -348,7 +345,7 @@ fn allowed_env(given: &[String]) -> Result<urldb_verify::exceptions::Allowed, Co
             }
         }
     }
-    Ok(urldb_verify::exceptions::Allowed::new(names))
+    Ok(urldb_verify::Allowed::new(names))
 }
 
 /// `--max-age`: leave out the URLs whose latest verdict is a pass within

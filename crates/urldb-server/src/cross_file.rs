@@ -24,19 +24,17 @@ pub(crate) type DiskFacts = Vec<(PathBuf, FileFacts)>;
 /// `check`).
 pub(crate) fn disk_facts(members: &urldb_store::membership::Members, limit: u64) -> DiskFacts {
     let root: &Path = members.root();
-    let files = urldb_store::discover::find(members).files;
+    let files = urldb_store::find_files(members).files;
     files
         .par_iter()
-        .filter(|path| urldb_store::read::is_inside(path, root))
-        .filter_map(
-            |path| match urldb_store::read::read_limited(path, limit, None) {
-                Ok(bytes) => {
-                    let facts = lint::facts(path, &String::from_utf8_lossy(&bytes), false);
-                    Some((resolved(path), facts))
-                }
-                _ => None,
-            },
-        )
+        .filter(|path| urldb_store::is_inside(path, root))
+        .filter_map(|path| match urldb_store::read_limited(path, limit, None) {
+            Ok(bytes) => {
+                let facts = lint::facts(path, &String::from_utf8_lossy(&bytes), false);
+                Some((resolved(path), facts))
+            }
+            _ => None,
+        })
         .collect()
 }
 

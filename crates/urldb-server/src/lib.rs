@@ -769,14 +769,14 @@ impl Server<'_> {
             return v.clone();
         }
         use rayon::prelude::*;
-        let files = urldb_store::discover::find(members).files;
+        let files = urldb_store::find_files(members).files;
         let limit = urldb_core::config::DEFAULT_MAX_FILE_SIZE;
         let vocabulary = files
             .par_iter()
             // A link that leads out of the root is not read, as `check`
             // does not read it.
-            .filter(|path| urldb_store::read::is_inside(path, root))
-            .filter_map(|path| urldb_store::read::read_limited(path, limit, None).ok())
+            .filter(|path| urldb_store::is_inside(path, root))
+            .filter_map(|path| urldb_store::read_limited(path, limit, None).ok())
             .map(|bytes| {
                 let mut v = Vocabulary::default();
                 v.add_text(&String::from_utf8_lossy(&bytes));

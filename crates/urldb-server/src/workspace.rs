@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use urldb_core::config::{Config, Section};
 use urldb_core::lint::Options;
 use urldb_store::membership::{self, Guess, Members};
-use urldb_store::settings::{self, Settings, SettingsError};
+use urldb_store::{Settings, SettingsError};
 
 /// How to check one document.
 pub(crate) struct Setup {
@@ -56,7 +56,8 @@ pub(crate) fn resolve(
 ) -> Handling {
     let Some(path) = path else {
         let defaults = Config::default();
-        let made = || -> Result<_, SettingsError> { Ok(settings::lint_options(&defaults, None)?) };
+        let made =
+            || -> Result<_, SettingsError> { Ok(urldb_store::lint_options(&defaults, None)?) };
         return match made() {
             Ok(options) => Handling::Check(Box::new(Setup {
                 path: PathBuf::from(name),
@@ -69,7 +70,7 @@ pub(crate) fn resolve(
     let dir = path.parent().unwrap_or(Path::new("/"));
     let config_path = match config_override {
         Some(p) => Some(p.to_path_buf()),
-        None => settings::find_config(dir),
+        None => urldb_store::find_config(dir),
     };
     // A file whose name alone keeps it out of every database (not YAML;
     // with no urldb.toml, not named like a domain) is left alone before

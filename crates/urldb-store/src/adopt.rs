@@ -4,7 +4,7 @@
 //! files, the one named, or a new one), and which YAML files in it to
 //! leave out so that the database holds, with `urldb.toml`, exactly the
 //! files it held without (`docs/files.md`). Nothing is written here: the
-//! command writes the [`Plan`].
+//! command writes the [`InitPlan`].
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +13,7 @@ use crate::read::Root;
 
 /// What `init` will write.
 #[derive(Debug)]
-pub struct Plan {
+pub struct InitPlan {
     /// Where `urldb.toml` goes.
     pub config: PathBuf,
     /// The database folder (as the user named it, or relative to the
@@ -22,12 +22,12 @@ pub struct Plan {
     /// `root` as `urldb.toml` says it: relative to the file's directory,
     /// `/`-separated.
     pub root_value: String,
-    pub database: Database,
+    pub database: InitDatabase,
 }
 
 /// The database `init` found, or the one it makes.
 #[derive(Debug)]
-pub enum Database {
+pub enum InitDatabase {
     /// None was there: a new one, with an example domain file.
     New,
     /// Domain files were there: `urldb.toml` only, nothing in the database
@@ -67,7 +67,7 @@ pub enum InitError {
          (`<domain>.yaml`): a database there would take them for domain files. Make the \
          database a folder of its own: `urldb init --root DIR` (created if needed)",
         shown(.dir),
-        listed(.names)
+        listed_names(.names)
     )]
     NotDomainFiles { dir: PathBuf, names: Vec<String> },
     #[error(
@@ -91,7 +91,7 @@ fn shown(path: &Path) -> String {
 }
 
 /// Names for a message: the first five, in backquotes, escaped.
-pub fn listed(names: &[String]) -> String {
+pub fn listed_names(names: &[String]) -> String {
     let mut listed: Vec<String> = names
         .iter()
         .take(5)
@@ -103,25 +103,25 @@ pub fn listed(names: &[String]) -> String {
     listed.join(", ")
 }
 
-impl Plan {
+impl InitPlan {
     /// The `exclude` globs that keep the files left out out: each name
     /// escaped, so that it matches that one path.
     pub fn exclude(&self) -> Vec<String> {
         match &self.database {
             // A backslash escapes in a glob (where it is no separator):
             // doubled, it is itself; globset escapes the rest.
-            Database::Existing { left_out, .. } => left_out
+            InitDatabase::Existing { left_out, .. } => left_out
                 .iter()
                 .map(|name| globset::escape(&name.replace('\\', "\\\\")))
                 .collect(),
-            Database::New => Vec::new(),
+            InitDatabase::New => Vec::new(),
         }
     }
 }
 
 /// Decide what `init` writes for directory `dir` (created if needed), with
 /// `root` the database folder the user named (`--root`).
-pub fn plan(dir: &Path, root: Option<&Path>) -> Result<Plan, InitError> {
+pub fn plan_init(dir: &Path, root: Option<&Path>) -> Result<InitPlan, InitError> {
     if dir.exists() && !dir.is_dir() {
         return Err(InitError::NotADirectory(dir.to_path_buf()));
     }
@@ -178,9 +178,9 @@ pub fn plan(dir: &Path, root: Option<&Path>) -> Result<Plan, InitError> {
     let database = if root.is_dir() {
         existing_database(&root, found)?
     } else {
-        Database::New
+        InitDatabase::New
     };
-    Ok(Plan {
+    Ok(InitPlan {
         config: relative(&config),
         root,
         root_value,
@@ -189,7 +189,7 @@ pub fn plan(dir: &Path, root: Option<&Path>) -> Result<Plan, InitError> {
 }
 
 /// The domain files in `root`, and the YAML files that are not.
-fn existing_database(root: &Path, found: bool) -> Result<Database, InitError> {
+fn existing_database(root: &Path, found: bool) -> Result<InitDatabase, InitError> {
     let io = |source| InitError::Io {
         path: root.to_path_buf(),
         source,
@@ -197,7 +197,7 @@ fn existing_database(root: &Path, found: bool) -> Result<Database, InitError> {
     // The members as a database without urldb.toml has them.
     let members = Members::new(Root::new(root).map_err(io)?, &[], true)
         .map_err(|e| io(std::io::Error::other(e.to_string())))?;
-    let walked = crate::discover::find(&members);
+    let walked = crate::discover::find_files(&members);
     let mut left_out = Vec::new();
     for path in &walked.misnamed {
         match slashed(path.strip_prefix(root).unwrap_or(path)) {
@@ -206,12 +206,12 @@ fn existing_database(root: &Path, found: bool) -> Result<Database, InitError> {
         }
     }
     match (walked.files.len(), left_out.is_empty()) {
-        (0, true) => Ok(Database::New),
+        (0, true) => Ok(InitDatabase::New),
         (0, false) => Err(InitError::NotDomainFiles {
             dir: root.to_path_buf(),
             names: left_out,
         }),
-        (files, _) => Ok(Database::Existing {
+        (files, _) => Ok(InitDatabase::Existing {
             files,
             left_out,
             found,

@@ -81,7 +81,7 @@ impl HostIndex {
     /// Read the metadata of every domain file of the database.
     pub fn build(members: &crate::membership::Members) -> HostIndex {
         let root = members.root();
-        let found = crate::discover::find(members);
+        let found = crate::discover::find_files(members);
         let mut index = HostIndex::default();
         for e in found.errors {
             index.errors.push((e.path, e.message));

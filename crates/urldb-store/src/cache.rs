@@ -75,7 +75,7 @@ fn io_at(path: &Path) -> impl Fn(std::io::Error) -> CacheError + '_ {
 /// The cache directory of a database, and why there is none to use: the
 /// user's cache directory, `urldb/`, then the first 16 hex digits of the
 /// SHA-256 of the resolved root.
-pub fn location(root: &Path) -> Result<PathBuf, CacheError> {
+pub fn cache_location(root: &Path) -> Result<PathBuf, CacheError> {
     let absolute = |name: &str| {
         std::env::var_os(name)
             .map(PathBuf::from)
@@ -322,7 +322,7 @@ impl Cache {
     /// [`location`]. An unreadable or stale cache file counts as empty; an
     /// untrusted cache directory is neither read nor written.
     pub fn open(root: &Path, options: &Options) -> Cache {
-        let dir = location(root).and_then(|dir| {
+        let dir = cache_location(root).and_then(|dir| {
             trusted(dir.parent().unwrap_or(&dir))?;
             trusted(&dir)?;
             Ok(dir)

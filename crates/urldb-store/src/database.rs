@@ -175,7 +175,7 @@ fn canonical_name(p: &Path) -> PathBuf {
 /// is skipped, with the reason.
 pub fn targets(members: &Members, paths: &[PathBuf]) -> Targets {
     let root = members.root();
-    let found = discover::find(members);
+    let found = discover::find_files(members);
     let mut errors: Vec<FileError> = found.errors.into_iter().map(FileError::from).collect();
     let mut all = found.files;
     if paths.is_empty() {

@@ -26,19 +26,17 @@ pub struct Found {
     pub misnamed: Vec<PathBuf>,
 }
 
-pub use urldb_core::config::exclude_set;
-
 /// Walk the database for its domain files.
-pub fn find(members: &Members) -> Found {
+pub fn find_files(members: &Members) -> Found {
     walk(members, members.root(), PathBuf::new())
 }
 
 /// Walk `dir`, a directory named on the command line, for the domain files
 /// below it (every one when it holds the root); `Err` when none can be.
-pub fn find_below(members: &Members, dir: &Path) -> Result<Found, Skip> {
+pub(crate) fn find_below(members: &Members, dir: &Path) -> Result<Found, Skip> {
     match members.dir(dir) {
         Ok(rel) => Ok(walk(members, dir, rel)),
-        Err(Skip::Outside { .. }) if members.below(dir) => Ok(find(members)),
+        Err(Skip::Outside { .. }) if members.below(dir) => Ok(find_files(members)),
         Err(skip) => Err(skip),
     }
 }
@@ -53,7 +51,7 @@ pub struct Judged {
     pub errors: Vec<WalkError>,
 }
 
-pub fn judge(members: &Members, paths: &[PathBuf]) -> Judged {
+pub fn judge_files(members: &Members, paths: &[PathBuf]) -> Judged {
     let mut judged = Judged::default();
     let walked = |found: Found, judged: &mut Judged| {
         let mut files: Vec<(PathBuf, Result<(), Skip>)> = found
@@ -72,7 +70,7 @@ pub fn judge(members: &Members, paths: &[PathBuf]) -> Judged {
         judged.errors.extend(found.errors);
     };
     if paths.is_empty() {
-        walked(find(members), &mut judged);
+        walked(find_files(members), &mut judged);
     }
     for p in paths {
         if p.is_dir() {
@@ -183,7 +181,7 @@ mod tests {
             std::fs::write(&path, "---\n").expect("write");
         }
         let root = crate::read::Root::new(dir.path()).expect("root");
-        let found = find(&Members::new(root, &[], false).expect("members"));
+        let found = find_files(&Members::new(root, &[], false).expect("members"));
         let mut expected = found.files.clone();
         expected.sort();
         assert_eq!(found.files, expected);

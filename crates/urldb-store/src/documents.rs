@@ -28,7 +28,7 @@ pub enum DocumentError {
 
 /// The documents of a file's metadata, read from its first lines only.
 pub(crate) fn read_metadata(root: &Root, path: &Path) -> Result<Vec<Document>, DocumentError> {
-    let (file, _) = crate::read::open(path, Some(root))?;
+    let (file, _) = crate::read::open_regular(path, Some(root))?;
     let mut reader = BufReader::new(file);
     let mut head: Vec<u8> = Vec::new();
     let mut markers = 0;

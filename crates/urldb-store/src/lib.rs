@@ -1,21 +1,47 @@
 //! The database on disk: which files belong to it ([`membership`]), the
-//! domain files of a root found ([`discover`]), read within a size limit and inside the root ([`read`]),
-//! checked per file in parallel with the core's rules ([`database`]),
-//! remembered when clean ([`cache`]), and written back without ever losing
-//! data ([`write`]). Also the git repository around a database ([`git`]),
-//! editing by URL ([`by_url`], [`listing`], [`documents`]) and other formats of a URL list
-//! ([`interchange`]), and what `urldb init` finds ([`adopt`]). `docs/dev/architecture.md` draws the whole map.
+//! domain files of a root found ([`find_files`]), read within a size limit
+//! and inside the root ([`read_limited`], [`Root`]), checked per file in
+//! parallel with the core's rules ([`database`]), remembered when clean
+//! ([`Cache`]), and written back without ever losing data ([`write`]).
+//! Also the settings of a run or an editor workspace ([`Settings`]), the
+//! git repository around a database ([`Repository`]), editing by URL
+//! ([`add_records`], [`collect_records`]) and other formats of a URL list
+//! ([`interchange`]), and what `urldb init` finds ([`plan_init`]).
+//! `docs/dev/architecture.md` draws the whole map.
+//!
+//! The public surface is this file: four modules whose items read best
+//! with their module's name (`database::run`, `write::replace`), and the
+//! items below. Every other module is private.
 
-pub mod adopt;
-pub mod by_url;
-pub mod cache;
 pub mod database;
-pub mod discover;
-pub mod documents;
-pub mod git;
 pub mod interchange;
-pub mod listing;
 pub mod membership;
-pub mod read;
-pub mod settings;
 pub mod write;
+
+mod adopt;
+mod by_url;
+mod cache;
+mod discover;
+mod documents;
+mod git;
+mod listing;
+mod read;
+mod settings;
+
+pub use adopt::{InitDatabase, InitError, InitPlan, listed_names, plan_init};
+pub use by_url::{
+    Change, Domain, EditError, FileEdit, HostIndex, LookupError, NewRecord, add_records,
+    remove_paths,
+};
+pub use cache::{Cache, cache_location};
+pub use discover::{Found, Judged, WalkError, find_files, judge_files};
+pub use documents::DocumentError;
+pub use git::{Conversion, GitError, Repository};
+pub use listing::{
+    Collected, Filter, LeftOut, UnknownDomain, UrlRecord, collect_records, known_hosts,
+    require_known,
+};
+pub use read::{ReadError, Root, is_inside, open_regular, read_limited};
+pub use settings::{
+    Origin, RuleOverrides, Settings, SettingsError, find_config, lint_options, with_root,
+};

@@ -114,7 +114,12 @@ impl Filter {
 /// The records of `files` that `filter` accepts (files in the order given,
 /// records in file order), the records among them that make no URL of
 /// their own host, and the files that could not be read.
-pub fn collect(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> Collected {
+pub fn collect_records(
+    root: &Root,
+    files: &[PathBuf],
+    filter: &Filter,
+    max_size: u64,
+) -> Collected {
     let per_file: Vec<Result<Collected, FileError>> = files
         .par_iter()
         .map(|file| {

@@ -118,7 +118,7 @@ fn not_regular(meta: &Metadata) -> Option<&'static str> {
 
 /// Open a regular file for reading. `within`: the file is a domain file
 /// of that root, and must not be a symbolic link leading out of it.
-pub fn open(path: &Path, within: Option<&Root>) -> Result<(File, Metadata), ReadError> {
+pub fn open_regular(path: &Path, within: Option<&Root>) -> Result<(File, Metadata), ReadError> {
     let lmeta = std::fs::symlink_metadata(path)?;
     // What is opened: the file itself, or the file a link resolves to (the
     // one judged here), never following a link at open time, so a link
@@ -171,7 +171,7 @@ fn open_nonblocking(path: &Path) -> std::io::Result<File> {
 /// Read a whole regular file of at most `max` bytes ([`ReadError::TooLarge`]
 /// when it is larger, not read beyond the limit).
 pub fn read_limited(path: &Path, max: u64, within: Option<&Root>) -> Result<Vec<u8>, ReadError> {
-    let (file, meta) = open(path, within)?;
+    let (file, meta) = open_regular(path, within)?;
     if meta.len() > max {
         return Err(ReadError::TooLarge { size: meta.len() });
     }

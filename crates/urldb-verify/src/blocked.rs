@@ -8,10 +8,10 @@
 //! stays broken.
 
 /// How much of a 403/429/503 body is read to look for a challenge page.
-pub const SNIFF: u64 = 32 * 1024;
+pub(crate) const SNIFF: u64 = 32 * 1024;
 
 /// Statuses a bot wall answers with.
-pub fn may_be_challenge(status: u16) -> bool {
+pub(crate) fn may_be_challenge(status: u16) -> bool {
     matches!(status, 403 | 429 | 503)
 }
 
@@ -28,7 +28,7 @@ const MARKERS: [&str; 5] = [
 
 /// The answer is a bot challenge: a status a wall answers with, and the
 /// `cf-mitigated: challenge` header or a marker in the body's start.
-pub fn is_challenge(status: u16, cf_mitigated: Option<&str>, body: &[u8]) -> bool {
+pub(crate) fn is_challenge(status: u16, cf_mitigated: Option<&str>, body: &[u8]) -> bool {
     if !may_be_challenge(status) {
         return false;
     }

@@ -119,9 +119,9 @@ pub struct Skip {
 }
 
 /// [`Skip::kind`] of a URL that a `skip` entry names.
-pub const SKIP: &str = "skip";
+pub(crate) const SKIP: &str = "skip";
 /// [`Skip::kind`] of a record with the category `skip-verify`.
-pub const SKIP_VERIFY: &str = urldb_core::model::domain::SKIP_VERIFY;
+pub(crate) const SKIP_VERIFY: &str = urldb_core::model::domain::SKIP_VERIFY;
 
 #[derive(Debug, Clone, Default)]
 struct HostRules {

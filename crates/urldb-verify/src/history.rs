@@ -20,7 +20,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use urldb_core::source::shown_path;
-use urldb_store::read::ReadError;
+use urldb_store::ReadError;
 use urldb_store::write::WriteError;
 
 use crate::results::Results;

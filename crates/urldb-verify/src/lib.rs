@@ -1,6 +1,6 @@
 //! `urldb verify` as a library: plan the URLs of the database ([`plan`]),
 //! fetch them with bounded concurrency and a per-host limit
-//! ([`schedule`]), judge each answer against its record ([`judge`]) and
+//! ([`run`]), judge each answer against its record ([`judge`]) and
 //! gather them in one model ([`results`], merged across `--shard`s and
 //! classified against a [`history`]) and describe them for people and
 //! machines ([`output`]: one module per `--format`).
@@ -11,24 +11,34 @@
 //! otherwise the media type must match (with two tolerated aliases), and a
 //! record with `content-length` / `content-sha256` gets its body streamed
 //! and compared.
+//!
+//! The public surface is this file: five modules whose items read best
+//! with their module's name (`plan::plan`, `history::append`,
+//! `results::merge`), and the items below. Every other module is private.
 
-pub mod blocked;
 pub mod config;
-pub mod exceptions;
 pub mod history;
-pub mod http;
 pub mod output;
 pub mod plan;
 pub mod results;
-pub mod robots;
-pub mod schedule;
-pub mod shard;
-pub mod trend;
+
+mod blocked;
+mod exceptions;
+mod http;
+mod robots;
+mod schedule;
+mod shard;
+mod trend;
+
+pub use exceptions::{Allowed, ExceptionError, Exceptions};
+pub use http::{BodyMode, Client, ClientOptions, FetchError};
+pub use robots::RobotsRules;
+pub use shard::{Shard, ShardError};
 
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::http::{BodyMode, Client, FetchError, Response};
+use crate::http::Response;
 use plan::{Expect, UrlCheck};
 use urldb_core::model::media_type;
 

@@ -14,7 +14,7 @@ use urldb_core::rules::diagnostic::Finding;
 use urldb_core::rules::{self};
 use urldb_core::source::{LineIndex, Source};
 use urldb_core::url::BuildError;
-use urldb_store::listing::Filter;
+use urldb_store::Filter;
 
 /// The `_path` findings that make a record's URL another one than the
 /// record names (another host or port once joined as text, a path that
@@ -178,7 +178,7 @@ pub struct Plan {
 
 /// Plan every record of `files` that passes the filters.
 pub fn plan(
-    root: &urldb_store::read::Root,
+    root: &urldb_store::Root,
     files: &[PathBuf],
     options: &PlanOptions,
     max_file_size: u64,
@@ -186,7 +186,7 @@ pub fn plan(
     let mut plan = Plan::default();
     for file in files {
         match urldb_store::database::read_file(root, file, max_file_size) {
-            Err(urldb_store::read::ReadError::TooLarge { size }) => plan.problems.push(Problem {
+            Err(urldb_store::ReadError::TooLarge { size }) => plan.problems.push(Problem {
                 file: file.clone(),
                 line: None,
                 message: format!("file too large ({size} bytes)"),

@@ -33,13 +33,13 @@ enum Rule {
 
 /// The rules that apply to urldb on one origin.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Rules {
+pub struct RobotsRules {
     rules: Vec<Rule>,
 }
 
-impl Rules {
+impl RobotsRules {
     /// Parse a robots.txt and keep the record urldb must obey.
-    pub fn parse(text: &str) -> Rules {
+    pub fn parse(text: &str) -> RobotsRules {
         struct Record {
             agents: Vec<String>,
             rules: Vec<Rule>,
@@ -103,7 +103,7 @@ impl Rules {
                     .iter()
                     .position(|r| r.agents.iter().any(|a| a == "*"))
             });
-        Rules {
+        RobotsRules {
             rules: ours
                 .map(|i| std::mem::take(&mut records[i].rules))
                 .unwrap_or_default(),
@@ -129,12 +129,12 @@ impl Rules {
 /// One `/robots.txt` per origin, fetched by the first check that needs it
 /// while the others for that origin wait.
 #[derive(Debug, Default)]
-pub struct RobotsCache {
-    origins: Mutex<HashMap<String, Arc<OnceLock<Rules>>>>,
+pub(crate) struct RobotsCache {
+    origins: Mutex<HashMap<String, Arc<OnceLock<RobotsRules>>>>,
 }
 
 impl RobotsCache {
-    pub fn allowed(&self, client: &Client, origin: &str, path: &str) -> bool {
+    pub(crate) fn allowed(&self, client: &Client, origin: &str, path: &str) -> bool {
         let cell = {
             let mut origins = self.origins.lock().unwrap_or_else(|p| p.into_inner());
             Arc::clone(origins.entry(origin.to_string()).or_default())
@@ -143,13 +143,13 @@ impl RobotsCache {
     }
 }
 
-fn fetch(client: &Client, origin: &str) -> Rules {
+fn fetch(client: &Client, origin: &str) -> RobotsRules {
     let url = format!("{origin}/robots.txt");
     match client.get(&url, BodyMode::Collect(MAX_ROBOTS), None) {
         Ok(r) if (200..300).contains(&r.status) => {
-            Rules::parse(&String::from_utf8_lossy(&r.bytes.unwrap_or_default()))
+            RobotsRules::parse(&String::from_utf8_lossy(&r.bytes.unwrap_or_default()))
         }
-        _ => Rules::default(),
+        _ => RobotsRules::default(),
     }
 }
 
@@ -162,7 +162,7 @@ mod tests {
 
     #[test]
     fn the_drafts_example_for_other_robots() {
-        let rules = Rules::parse(FICT);
+        let rules = RobotsRules::parse(FICT);
         let expected = [
             ("/", false),
             ("/index.html", false),
@@ -184,38 +184,39 @@ mod tests {
     #[test]
     fn a_record_naming_urldb_wins_over_star() {
         let text = "User-agent: *\nDisallow: /\n\nUser-agent: URLDB-checker\nDisallow: /private\n";
-        let rules = Rules::parse(text);
+        let rules = RobotsRules::parse(text);
         assert!(rules.allowed("/public"));
         assert!(!rules.allowed("/private/x"));
     }
 
     #[test]
     fn an_empty_disallow_allows_everything() {
-        let rules = Rules::parse("User-agent: urldb\nDisallow:\n");
+        let rules = RobotsRules::parse("User-agent: urldb\nDisallow:\n");
         assert!(rules.allowed("/anything"));
     }
 
     #[test]
     fn crlf_line_ends_do_not_split_records() {
-        let rules = Rules::parse("User-agent: *\r\nDisallow: /a\r\n# note\r\nDisallow: /b\r\n");
+        let rules =
+            RobotsRules::parse("User-agent: *\r\nDisallow: /a\r\n# note\r\nDisallow: /b\r\n");
         assert!(!rules.allowed("/a"));
         assert!(!rules.allowed("/b"));
     }
 
     #[test]
     fn cr_only_line_ends_and_comments_are_accepted() {
-        let rules = Rules::parse("User-agent: * # all\rDisallow: /tmp # no\r");
+        let rules = RobotsRules::parse("User-agent: * # all\rDisallow: /tmp # no\r");
         assert!(!rules.allowed("/tmp/a"));
         assert!(rules.allowed("/tm"));
     }
 
     #[test]
     fn no_record_or_rules_outside_a_record_allow_all() {
-        assert!(Rules::parse("").allowed("/x"));
-        assert!(Rules::parse("Disallow: /\n").allowed("/x"));
-        assert!(Rules::parse("User-agent: other\nDisallow: /\n").allowed("/x"));
+        assert!(RobotsRules::parse("").allowed("/x"));
+        assert!(RobotsRules::parse("Disallow: /\n").allowed("/x"));
+        assert!(RobotsRules::parse("User-agent: other\nDisallow: /\n").allowed("/x"));
         // A blank line ends the record: the later rule belongs to none.
-        let rules = Rules::parse("User-agent: *\nDisallow: /a\n\nDisallow: /b\n");
+        let rules = RobotsRules::parse("User-agent: *\nDisallow: /a\n\nDisallow: /b\n");
         assert!(!rules.allowed("/a"));
         assert!(rules.allowed("/b"));
     }

@@ -277,12 +277,12 @@ fn catalogue_export_then_import_keeps_a_plain_extra_that_reads_as_a_string() {
     // style changes — the value and its type do not.
     use urldb_core::model::node::{Node, ScalarStyle, Value};
     use urldb_core::model::resolve::Implicit;
-    use urldb_store::interchange::uri_catalogue::{read, write};
+    use urldb_store::interchange::{read_catalogue, write_catalogue};
     let text = "URI: https://example.org/?q=1\r\nNAME: x\r\nDATE: 02/02/2002 10:00:00\r\nX-URLDB-PLAIN-n: 1x\r\nX-URLDB-PLAIN-m: 12\r\n";
-    let (entries, problems) = read(text.as_bytes());
+    let (entries, problems) = read_catalogue(text.as_bytes());
     assert!(problems.is_empty(), "{problems:?}");
     let e = &entries[0];
-    let record = urldb_store::listing::UrlRecord {
+    let record = urldb_store::UrlRecord {
         file: "example.org.yaml".into(),
         line: 4,
         domain: e.url.host.clone(),
@@ -299,12 +299,12 @@ fn catalogue_export_then_import_keeps_a_plain_extra_that_reads_as_a_string() {
             .map(|(k, s)| (k.clone(), Node::new(Value::Scalar(s.clone()), 0..0)))
             .collect(),
     };
-    let out = write(&[record], "01/01/2000 00:00:00");
+    let out = write_catalogue(&[record], "01/01/2000 00:00:00");
     assert!(out.left_out.is_empty(), "{:?}", out.left_out);
     let out = out.text;
-    let (back, problems) = read(out.as_bytes());
+    let (back, problems) = read_catalogue(out.as_bytes());
     assert!(problems.is_empty(), "{problems:?}");
-    let typed = |entry: &urldb_store::interchange::uri_catalogue::CatalogueEntry| {
+    let typed = |entry: &urldb_store::interchange::CatalogueEntry| {
         entry
             .extras
             .iter()

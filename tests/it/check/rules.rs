@@ -297,7 +297,7 @@ fn proof_agrees(code: &str, files: &[(String, Vec<u8>)], example: Example) {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, bytes).expect("write");
     }
-    let settings = urldb_store::settings::Settings::resolve(dir.path(), None, None, &[])
+    let settings = urldb_store::Settings::resolve(dir.path(), None, None, &[])
         .unwrap_or_else(|e| panic!("{code}: the example's settings: {e}"));
     let options = settings
         .lint_options(None)

@@ -278,7 +278,7 @@ fn paths_of_another_host_are_gate_findings() {
             "{path}: {codes:?}"
         );
         // And `verify` would not request it.
-        let root = urldb_store::read::Root::new(dir.path()).expect("root");
+        let root = urldb_store::Root::new(dir.path()).expect("root");
         let plan = urldb_verify::plan::plan(
             &root,
             &[dir.path().join("example.org.yaml")],
@@ -842,14 +842,10 @@ fn refused_later(dir: &Path, file: &Path, text: &[u8]) -> bool {
     if pyyaml_refuses(&[text.to_vec()])[0] {
         return true;
     }
-    let root = urldb_store::read::Root::new(dir).expect("root");
+    let root = urldb_store::Root::new(dir).expect("root");
     let files = [file.to_path_buf()];
-    let collected = urldb_store::listing::collect(
-        &root,
-        &files,
-        &urldb_store::listing::Filter::default(),
-        u64::MAX,
-    );
+    let collected =
+        urldb_store::collect_records(&root, &files, &urldb_store::Filter::default(), u64::MAX);
     if !collected.errors.is_empty() {
         return true;
     }

@@ -129,6 +129,57 @@ fn core_reads_no_environment_and_owns_no_verify_table() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
+/// Each library crate's public surface is a short list in its `lib.rs`:
+/// at most a quarter of its modules are `pub mod` (the rest are reached
+/// through `pub use`, or not at all), so that `unreachable_pub` and
+/// `dead_code` speak (`docs/dev/architecture.md`, "Public surface").
+/// Test modules do not count.
+#[test]
+fn at_most_a_quarter_of_each_library_crates_modules_are_public() {
+    let repo = oracles::repo();
+    let mut report = Vec::new();
+    let mut over = Vec::new();
+    for krate in [
+        "urldb-core",
+        "urldb-store",
+        "urldb-verify",
+        "urldb-server",
+        "urldb-output",
+    ] {
+        let (mut public, mut all) = (0, 0);
+        for file in rust_files(&repo.join("crates").join(krate).join("src")) {
+            let text = std::fs::read_to_string(&file).expect("read");
+            for line in non_test_code(&text).lines() {
+                let line = line.trim_start();
+                let declared = |prefix: &str| {
+                    line.strip_prefix(prefix).is_some_and(|rest| {
+                        rest.trim_end().ends_with(';') || rest.trim_end().ends_with('{')
+                    })
+                };
+                if declared("pub mod ") {
+                    public += 1;
+                    all += 1;
+                } else if declared("mod ")
+                    || declared("pub(crate) mod ")
+                    || declared("pub(super) mod ")
+                {
+                    all += 1;
+                }
+            }
+        }
+        report.push(format!("{krate}: {public} of {all} modules public"));
+        assert!(all > 0, "{krate}: no module found");
+        if public * 4 > all {
+            over.push(format!("{krate}: {public} of {all}"));
+        }
+    }
+    assert!(
+        over.is_empty(),
+        "more than a quarter public: {over:?}\n{}",
+        report.join("\n")
+    );
+}
+
 /// What a line of code uses to print, if anything.
 fn printing(line: &str) -> Option<&'static str> {
     const PRINTING: [&str; 10] = [

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use crate::support;
 use urldb_core::model::path::equivalence_key;
 use urldb_core::url::matches;
-use urldb_verify::robots::Rules;
+use urldb_verify::RobotsRules;
 
 struct Case {
     a: String,
@@ -75,7 +75,7 @@ fn the_function_and_robots_matching() {
         assert_eq!(matches(a, b) && matches(b, a), c.same, "matches: {a} / {b}");
         assert_eq!(matches(a, b) || matches(b, a), c.same, "prefix: {a} / {b}");
         for (pattern, path) in [(a, b), (b, a)] {
-            let robots = Rules::parse(&format!("User-agent: *\nDisallow: {pattern}\n"));
+            let robots = RobotsRules::parse(&format!("User-agent: *\nDisallow: {pattern}\n"));
             assert_eq!(!robots.allowed(path), c.same, "robots: {pattern} / {path}");
         }
     }

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use crate::support::oracles::{locked, repo, target_tmp};
 use crate::verify::outcomes::{Server, database, json, map_arg, record, verify};
-use urldb_verify::output::html::{
-    self, HtmlPage, HtmlRow, PageTrend, PageVerdict, RunCount, Summary,
+use urldb_verify::output::{
+    HtmlPage, HtmlRow, PageTrend, PageVerdict, RunCount, Summary, render_html,
 };
 
 const DATA_OPEN: &str = r#"<script type="application/json" id="urldb-data">"#;
@@ -326,7 +326,7 @@ fn history_page() -> HtmlPage {
 
 fn render(page: &HtmlPage) -> String {
     let mut out = Vec::new();
-    html::render(&mut out, page).expect("render");
+    render_html(&mut out, page).expect("render");
     String::from_utf8(out).expect("UTF-8")
 }
 

@@ -31,7 +31,7 @@ fn line(fields: &[String], out: &mut impl Write) -> std::io::Result<()> {
     out.write_all(b"\r\n")
 }
 
-pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<()> {
+pub fn write_csv(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<()> {
     line(&HEADER.map(String::from), out)?;
     for r in records {
         let extras: serde_json::Map<String, serde_json::Value> = r

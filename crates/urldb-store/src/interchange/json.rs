@@ -76,7 +76,7 @@ pub(crate) fn record_to_json(record: &UrlRecord) -> Json {
 }
 
 /// A JSON array of every record, one object per line.
-pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<()> {
+pub fn write_json(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<()> {
     out.write_all(b"[")?;
     for (i, record) in records.iter().enumerate() {
         out.write_all(if i == 0 { b"\n  " } else { b",\n  " })?;

@@ -149,7 +149,7 @@ pub struct Written {
 /// `ID: 7`) goes into its `X-URLDB-` field instead, a value no field can
 /// hold (non-ASCII text, a mapping) is left out, and a record whose URL
 /// the format cannot hold is left out whole; each is in `left_out`.
-pub fn write(records: &[UrlRecord], now: &str) -> Written {
+pub fn write_catalogue(records: &[UrlRecord], now: &str) -> Written {
     let mut text = String::new();
     let mut left_out = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
@@ -327,7 +327,7 @@ fn reserved_extension(name: &str) -> bool {
 }
 
 /// `DD/MM/YYYY hh:mm:ss` for a time given in seconds since 1970 (UTC).
-pub fn format_date(unix_seconds: u64) -> String {
+pub fn catalogue_date(unix_seconds: u64) -> String {
     let days = (unix_seconds / 86_400) as i64;
     let secs = unix_seconds % 86_400;
     // Days to a civil date (Howard Hinnant's algorithm).
@@ -364,7 +364,7 @@ pub struct CatalogueEntry {
 
 /// Read a catalogue: the valid records, and a problem for every skipped
 /// record or dropped field.
-pub fn read(bytes: &[u8]) -> (Vec<CatalogueEntry>, Vec<LineProblem>) {
+pub fn read_catalogue(bytes: &[u8]) -> (Vec<CatalogueEntry>, Vec<LineProblem>) {
     let mut entries = Vec::new();
     let mut problems = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
@@ -763,9 +763,9 @@ mod tests {
 
     #[test]
     fn dates() {
-        assert_eq!(format_date(0), "01/01/1970 00:00:00");
-        assert_eq!(format_date(1_193_857_414), "31/10/2007 19:03:34");
-        assert_eq!(format_date(951_782_400), "29/02/2000 00:00:00");
+        assert_eq!(catalogue_date(0), "01/01/1970 00:00:00");
+        assert_eq!(catalogue_date(1_193_857_414), "31/10/2007 19:03:34");
+        assert_eq!(catalogue_date(951_782_400), "29/02/2000 00:00:00");
         assert!(check_date("31/10/2007 19:03:34").is_ok());
         assert!(check_date("29/02/2000 00:00:00").is_ok());
         for bad in [

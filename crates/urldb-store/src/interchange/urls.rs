@@ -12,7 +12,7 @@ use urldb_core::url::{Canonical, canonicalize_given};
 /// of a URL list can hold) has it percent-encoded in its URL
 /// ([`urldb_core::url::Origin::url_of`]); the count of such URLs is
 /// returned, for a note.
-pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<usize> {
+pub fn write_urls(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<usize> {
     let mut encoded = 0;
     for r in records {
         encoded += usize::from(r.path.chars().any(urldb_core::text::needs_escape));
@@ -22,7 +22,7 @@ pub fn write(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<usi
 }
 
 /// The URLs of `text`, canonical, each with its line; bad lines as problems.
-pub fn read(text: &str) -> (Vec<(usize, Canonical)>, Vec<LineProblem>) {
+pub fn read_urls(text: &str) -> (Vec<(usize, Canonical)>, Vec<LineProblem>) {
     let mut urls = Vec::new();
     let mut problems = Vec::new();
     for (i, line) in text.lines().enumerate() {

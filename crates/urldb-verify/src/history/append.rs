@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 use urldb_core::source::shown_path;
-use urldb_store::read::ReadError;
+use urldb_store::ReadError;
 use urldb_store::write::{Lock, Notes};
 
 use super::read::{Scan, open, scan};

@@ -9,7 +9,7 @@ use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use urldb_store::read::ReadError;
+use urldb_store::ReadError;
 
 use super::{CLOCK_ALLOWANCE, History, HistoryError, Run};
 use crate::trend::{RunCount, Verdict};
@@ -46,7 +46,7 @@ pub(super) fn open(
         }
         _ => {}
     }
-    urldb_store::read::open(path, None)
+    urldb_store::open_regular(path, None)
         .map(Some)
         .map_err(|source| HistoryError::Read {
             path: path.to_path_buf(),

@@ -4,7 +4,7 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use urldb_verify::http::{BodyMode, Client, ClientOptions};
+//! use urldb_verify::{BodyMode, Client, ClientOptions};
 //!
 //! let client = Client::new(ClientOptions {
 //!     timeout: Duration::from_secs(10),
@@ -12,7 +12,7 @@
 //! });
 //! let response = client.get("https://example.com/favicon.ico", BodyMode::Digest, None)?;
 //! println!("{} {:?} {:?}", response.status, response.content_type, response.body);
-//! # Ok::<(), urldb_verify::http::FetchError>(())
+//! # Ok::<(), urldb_verify::FetchError>(())
 //! ```
 //!
 //! One [`Client`] is meant to be shared by every thread of a run (it is
@@ -23,7 +23,7 @@
 //! the address guard meaningless); no `Accept-Encoding` is sent, so the
 //! body digested is the resource's own bytes, never a compressed form.
 
-pub mod guard;
+mod guard;
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -37,8 +37,8 @@ use ureq::http::Uri;
 use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
-pub use crate::exceptions::Request;
-pub use guard::AddressClass;
+pub(crate) use crate::exceptions::Request;
+pub(crate) use guard::AddressClass;
 
 /// The `User-Agent` urldb sends by default.
 pub(crate) const USER_AGENT: &str = concat!("urldb/", env!("CARGO_PKG_VERSION"));

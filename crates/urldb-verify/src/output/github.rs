@@ -8,7 +8,10 @@ use crate::results::Results;
 use urldb_core::text::escape;
 
 /// GitHub Actions annotations: one `::error` per broken URL, on its record.
-pub fn write<W: Write>(out: &mut urldb_output::gate::Gate<W>, results: &Results) -> io::Result<()> {
+pub fn write_github<W: Write>(
+    out: &mut urldb_output::gate::Gate<W>,
+    results: &Results,
+) -> io::Result<()> {
     use urldb_output::{github_data as data, github_property as property};
     for r in results.results.iter().filter(|r| r.is_broken()) {
         let kind = r.kind.as_deref().unwrap_or("broken");

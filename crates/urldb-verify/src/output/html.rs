@@ -116,7 +116,7 @@ struct JsonRow<'a> {
 }
 
 /// Write the page.
-pub fn render(out: &mut dyn Write, page: &HtmlPage) -> io::Result<()> {
+pub fn render_html(out: &mut dyn Write, page: &HtmlPage) -> io::Result<()> {
     let c = &page.counts;
     let history = !page.runs.is_empty() || page.rows.iter().any(|r| !r.recent.is_empty());
     let urls = if c.urls == 1 { "URL" } else { "URLs" };
@@ -507,7 +507,7 @@ mod tests {
                 broken,
                 ..Summary::default()
             };
-            render(
+            render_html(
                 &mut out,
                 &HtmlPage {
                     counts,

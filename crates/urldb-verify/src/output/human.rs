@@ -12,7 +12,7 @@ use urldb_core::text::{escape, path_text};
 
 /// Every line of a human report: broken URLs, then the summary (unless
 /// `quiet`).
-pub fn write(out: &mut dyn Write, results: &Results, quiet: bool) -> io::Result<()> {
+pub fn write_human(out: &mut dyn Write, results: &Results, quiet: bool) -> io::Result<()> {
     for r in &results.results {
         line(out, r)?;
     }

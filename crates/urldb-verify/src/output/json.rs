@@ -7,7 +7,7 @@ use crate::results::Results;
 
 /// One JSON document: the [`Results`] model itself (what `urldb report`
 /// reads back).
-pub fn write(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+pub fn write_json(out: &mut dyn Write, results: &Results) -> io::Result<()> {
     urldb_output::write_json_pretty(&mut *out, results)?;
     writeln!(out)
 }

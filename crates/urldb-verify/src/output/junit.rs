@@ -6,7 +6,7 @@ use crate::results::{Results, Verdict};
 use urldb_output::xml;
 
 /// JUnit XML: one test suite, one test case per URL.
-pub fn write(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+pub fn write_junit(out: &mut dyn Write, results: &Results) -> io::Result<()> {
     let summary = &results.summary;
     // Blocked URLs are neither failures nor passes: JUnit's `skipped`,
     // with a message that says which; the properties count each apart.

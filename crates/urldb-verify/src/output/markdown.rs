@@ -38,7 +38,7 @@ const MAX_SHOWN: usize = 300;
 /// by a run of backticks longer than any in `s`, padded with a space when
 /// `s` starts or ends with a backtick or a space (which the span would
 /// otherwise eat or close on).
-pub fn code(s: &str) -> String {
+pub(crate) fn code(s: &str) -> String {
     let s = escape(s);
     let s = match s.char_indices().nth(MAX_SHOWN) {
         Some((cut, _)) => format!("{}…", &s[..cut]),
@@ -67,7 +67,7 @@ pub fn code(s: &str) -> String {
 /// The whole summary, in at most `limit` bytes (at least
 /// [`SUMMARY_LIMIT_MIN`]): lists are cut where the next entry would not fit
 /// and say how many were left out.
-pub fn write(out: &mut dyn Write, results: &Results, limit: usize) -> io::Result<()> {
+pub fn write_markdown(out: &mut dyn Write, results: &Results, limit: usize) -> io::Result<()> {
     let mut doc = String::new();
     summary(&mut doc, results, limit.max(SUMMARY_LIMIT_MIN)).map_err(io::Error::other)?;
     out.write_all(doc.as_bytes())

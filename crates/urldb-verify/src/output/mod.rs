@@ -1,18 +1,24 @@
 //! The results of a verify run for people and machines, one file per
-//! format as `check`'s (`src/output/`): [`human`], [`json`], [`junit`],
-//! [`github`], [`markdown`] and the page of [`html`] (its input filled by
-//! [`html_page()`]). Writers take any `Write`; only the command decides
-//! where output goes.
+//! format as `check`'s (`src/output/`): [`write_human`], [`write_json`],
+//! [`write_junit`], [`write_github`], [`write_markdown`] and the page of
+//! [`render_html`] (its input filled by [`html_page()`]). Writers take any
+//! `Write`; only the command decides where output goes.
 
-pub mod github;
-pub mod html;
+mod github;
+mod html;
 mod html_page;
-pub mod human;
-pub mod json;
-pub mod junit;
-pub mod markdown;
+mod human;
+mod json;
+mod junit;
+mod markdown;
 
+pub use github::write_github;
+pub use html::{HtmlPage, HtmlRow, PageTrend, PageVerdict, RunCount, Summary, render_html};
 pub use html_page::html_page;
+pub use human::{problem_entry_line, problem_line, write_human};
+pub use json::write_json;
+pub use junit::write_junit;
+pub use markdown::{SUMMARY_LIMIT, SUMMARY_LIMIT_MIN, write_markdown};
 
 use crate::results::UrlResult;
 
