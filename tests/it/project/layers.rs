@@ -180,6 +180,56 @@ fn at_most_a_quarter_of_each_library_crates_modules_are_public() {
     );
 }
 
+/// The two jobs of `urldb-core` are layers: the format (the model, the
+/// parsers, the canonical text, URLs) imports nothing of the linter (the
+/// rules, the engine, fixes, suppressions, selection, `urldb.toml`), so
+/// that the format could be a crate of its own (`docs/dev/architecture.md`,
+/// "Why core is one crate").
+#[test]
+fn the_format_layer_imports_nothing_of_the_linter() {
+    const FORMAT: [&str; 7] = ["model", "parse", "render", "url", "source", "text", "diff"];
+    const LINTER: [&str; 7] = [
+        "config",
+        "fix",
+        "lint",
+        "rules",
+        "selection",
+        "suppress",
+        "suggest",
+    ];
+    let src = oracles::repo().join("crates/urldb-core/src");
+    let mut files = Vec::new();
+    for name in FORMAT {
+        let dir = src.join(name);
+        if dir.is_dir() {
+            files.extend(rust_files(&dir));
+        }
+        let file = src.join(format!("{name}.rs"));
+        if file.is_file() {
+            files.push(file);
+        }
+    }
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("read");
+        for (n, line) in non_test_code(&text).lines().enumerate() {
+            let grouped = line.contains("crate::{");
+            for module in LINTER {
+                if line.contains(&format!("crate::{module}")) || (grouped && line.contains(module))
+                {
+                    found.push(format!("{}:{}: {module}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(files.len() > 20, "only {} files read", files.len());
+    assert!(
+        found.is_empty(),
+        "the format imports the linter:\n{}",
+        found.join("\n")
+    );
+}
+
 /// What a line of code uses to print, if anything.
 fn printing(line: &str) -> Option<&'static str> {
     const PRINTING: [&str; 10] = [
