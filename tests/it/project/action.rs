@@ -2,11 +2,13 @@
 //! the environment a runner sets (`GITHUB_ACTION_PATH`, `RUNNER_TEMP`),
 //! annotations printed, and inputs that never reach a shell as code.
 //!
-//! urldb comes from the prebuilt wheel when pip finds one (the ignored
-//! test, with the wheel of `tools/build-wheel` in a local directory and a
-//! `cargo` that fails if run), else from `cargo install` of the action's own
+//! urldb comes from the prebuilt wheel when pip finds one (one test, with
+//! the wheel of `tools/build-wheel` in a local directory and a `cargo`
+//! that fails if run), else from `cargo install` of the action's own
 //! checkout (the other tests: pip finds no wheel, as on a platform without
-//! one).
+//! one). Either is a release build, so every test here is ignored by the
+//! plain `cargo test` and run by `.ci/run` (`cargo test --test it project
+//! -- --ignored`).
 
 use crate::support;
 use crate::support::oracles;
@@ -74,6 +76,7 @@ fn run_action(workspace: &Path, temp: &Path, inputs: &serde_json::Value) -> Outp
 const FALLBACK: &str = "::notice title=urldb::No prebuilt urldb";
 
 #[test]
+#[ignore = "builds urldb in release, as a user installs it (minutes on two cores): run by .ci/run"]
 fn action_annotates_and_never_runs_inputs_as_code() {
     let workspace = tempfile::tempdir().expect("tempdir");
     let temp = tempfile::tempdir().expect("tempdir");
@@ -141,6 +144,7 @@ fn action_annotates_and_never_runs_inputs_as_code() {
 }
 
 #[test]
+#[ignore = "builds urldb in release, as a user installs it (minutes on two cores): run by .ci/run"]
 fn action_verify_writes_the_job_summary_and_annotations() {
     let server = crate::verify::outcomes::Server::start();
     let workspace = tempfile::tempdir().expect("tempdir");
@@ -256,6 +260,7 @@ fn action_installs_the_prebuilt_wheel_without_cargo() {
 /// step runs it (and `actions/cache` saves it). Nothing of the checkout
 /// runs while urldb is installed.
 #[test]
+#[ignore = "builds urldb in release, as a user installs it (minutes on two cores): run by .ci/run"]
 fn the_install_step_runs_no_code_of_the_checkout() {
     let workspace = tempfile::tempdir().expect("tempdir");
     let temp = tempfile::tempdir().expect("tempdir");
@@ -303,6 +308,7 @@ fn the_install_step_runs_no_code_of_the_checkout() {
 /// version misses the old binary. Here the action's files are copied with
 /// another version (its install then fails: there is nothing to build).
 #[test]
+#[ignore = "builds urldb in release, as a user installs it (minutes on two cores): run by .ci/run"]
 fn the_cache_is_keyed_on_the_actions_own_version() {
     let workspace = tempfile::tempdir().expect("tempdir");
     let temp = tempfile::tempdir().expect("tempdir");
@@ -346,6 +352,7 @@ fn the_cache_is_keyed_on_the_actions_own_version() {
 /// it reads (`URLDB_ALLOW_ENV`, `URLDB_NO_SUPPRESSIONS`): seen by a server
 /// on 127.0.0.1 as headers that urldb.toml reads from them.
 #[test]
+#[ignore = "builds urldb in release, as a user installs it (minutes on two cores): run by .ci/run"]
 fn the_inputs_allow_env_and_suppressions_reach_urldb() {
     let server = support::http::listen(|mut stream, _| {
         use std::io::Write;
@@ -416,6 +423,7 @@ fn the_inputs_allow_env_and_suppressions_reach_urldb() {
 /// urldb.toml, which ignores the rule its bad file breaks, is not read.
 /// `config-from: ''` reads the working tree's, so the test is not vacuous.
 #[test]
+#[ignore = "builds urldb in release, as a user installs it (minutes on two cores): run by .ci/run"]
 fn in_a_pull_request_the_configuration_is_the_bases() {
     let git = |dir: &Path, args: &[&str]| support::git(dir, args);
     let origin = tempfile::tempdir().expect("tempdir");
