@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use urldb_core::config::{Config, ConfigError, Section};
+use urldb_core::config::{Config, Section};
 use urldb_core::lint::Options;
 use urldb_store::Root;
 use urldb_store::{RuleOverrides, Settings, SettingsError};
-use urldb_verify::config::VerifyConfig;
+use urldb_verify::config::{VerifyConfig, VerifySection};
 use urldb_verify::results::{Conclusion, FailOn};
 
 /// Exit codes, the same in every command.
@@ -451,7 +451,8 @@ impl Context {
         // pull requests) is no revision.
         let rev = global.config_from.as_deref().filter(|r| !r.is_empty());
         // Every table of the file is checked before any command runs.
-        let sections: [&dyn Section; 1] = [&urldb_verify::config::SECTION];
+        let verify = VerifySection::default();
+        let sections: [&dyn Section; 1] = [&verify];
         let settings = match rev {
             Some(rev) => Settings::resolve_from_revision(&cwd, db, config, rev, &sections),
             None => Settings::resolve(&cwd, db, config, &sections),
@@ -460,18 +461,7 @@ impl Context {
             SettingsError::Config(error) => CommandError::Config { error, color },
             e => CommandError::Settings(e),
         })?;
-        let verify = VerifyConfig::from_config(&settings.config).map_err(|problems| {
-            let path = settings.config_path.clone().unwrap_or_default();
-            let text = settings.config.text.clone();
-            CommandError::Config {
-                error: ConfigError::Invalid {
-                    path,
-                    problems,
-                    text,
-                },
-                color,
-            }
-        })?;
+        let verify = verify.config();
         // Said when it matters: the working tree has a configuration that
         // this run does not read.
         if let (Some(rev), None, false) = (rev, &settings.config_path, global.quiet)

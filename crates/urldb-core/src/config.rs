@@ -45,15 +45,11 @@ pub struct Config {
     pub exclude: Vec<String>,
     #[serde(default)]
     pub lint: LintConfig,
-    /// `[verify]`, which `urldb-verify` reads and checks from [`Config::text`]
-    /// (a [`Section`]); here only its name is known, so that the file's
-    /// other keys are checked whole.
+    /// `[verify]`, which `urldb-verify` reads and checks (a [`Section`]);
+    /// here only its name is known, so that the file's other keys are
+    /// checked whole.
     #[serde(default, rename = "verify")]
     _verify: serde::de::IgnoredAny,
-    /// The text the configuration was read from (empty for the defaults),
-    /// for the [`Section`]s other crates read.
-    #[serde(skip)]
-    pub text: String,
     /// What the file asks that cannot be done, said and then left: each
     /// the line it is on (1-based) and the message.
     #[serde(skip)]
@@ -117,14 +113,30 @@ pub struct Problem {
     pub span: Option<std::ops::Range<usize>>,
 }
 
-impl Problem {
-    /// A value of the file `text` that is refused: `message` (escaped, as
-    /// what the file put in it may hold control characters), pointing at
-    /// the first place `needle`, the offending value's text, appears.
-    pub fn pointing_at(text: &str, message: &str, needle: &str) -> Problem {
+/// A value the file holds that urldb refuses, found after serde read it
+/// (a rule code, a glob, a header): what is wrong, and the text of the
+/// file to point at.
+#[derive(Debug)]
+pub struct Invalid {
+    message: String,
+    at: String,
+}
+
+impl Invalid {
+    pub fn new(message: impl Into<String>, at: impl Into<String>) -> Invalid {
+        Invalid {
+            message: message.into(),
+            at: at.into(),
+        }
+    }
+
+    /// The problem in the file `text`: the message escaped (what the file
+    /// put in it may hold control characters), pointing at the first place
+    /// the offending value's text appears.
+    pub fn in_file(&self, text: &str) -> Problem {
         Problem {
-            message: escaped_lines(message),
-            span: text.find(needle).map(|at| at..at + needle.len()),
+            message: escaped_lines(&self.message),
+            span: text.find(&self.at).map(|at| at..at + self.at.len()),
         }
     }
 }
@@ -132,11 +144,11 @@ impl Problem {
 /// A table of `urldb.toml` that another crate owns and checks (`[verify]`
 /// is `urldb-verify`'s). Whoever reads the file passes the sections it
 /// knows to [`Config::from_text`], so that one error says every mistake
-/// in the file; the owner reads its values from [`Config::text`].
+/// in the file; the section keeps what it read for its owner.
 pub trait Section {
-    /// Every mistake in this section of `text`, a file that is valid TOML
-    /// (its keys read with [`read_keys`]).
-    fn problems(&self, text: &str) -> Vec<Problem>;
+    /// Read this section of `text`, a file that is valid TOML (its keys
+    /// read with [`read_keys`]), keeping what it holds; every mistake in it.
+    fn read(&self, text: &str) -> Vec<Problem>;
 }
 
 /// `text`, valid TOML, read as `T` key by key: each entry that cannot be
@@ -197,23 +209,6 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 pub use crate::rules::settings::{DEFAULT_MAX_FILE_SIZE, LintSettings};
 
-/// A value the file holds that urldb refuses: what is wrong, and the text
-/// of the file to point at.
-#[derive(Debug)]
-struct Invalid {
-    message: String,
-    at: String,
-}
-
-impl Invalid {
-    fn new(message: impl Into<String>, at: impl Into<String>) -> Invalid {
-        Invalid {
-            message: message.into(),
-            at: at.into(),
-        }
-    }
-}
-
 impl Config {
     /// Validate the text of the configuration file at `path` (the path is
     /// only named in the error; `urldb-store` reads the file), with the
@@ -259,19 +254,18 @@ impl Config {
         }
         let mut problems = Vec::new();
         for section in sections {
-            problems.extend(section.problems(text));
+            problems.extend(section.read(text));
         }
         let Some(mut config) = read_keys::<Config>(text, &mut problems) else {
             return Err(reported(problems));
         };
         for invalid in config.validate() {
-            problems.push(Problem::pointing_at(text, &invalid.message, &invalid.at));
+            problems.push(invalid.in_file(text));
         }
         if !problems.is_empty() {
             return Err(reported(problems));
         }
         config.root_line = root_line(text);
-        config.text = text.to_string();
         Ok(config)
     }
 

@@ -1,16 +1,18 @@
 //! `[verify]` of `urldb.toml`: its keys, their validation, and what
 //! `verify` makes of them. `urldb-core` reads the rest of the file and
-//! knows this table only by name; [`SECTION`] adds its mistakes to the
-//! file's (`urldb_core::config::Section`), so that `check` and the
-//! language server say every mistake in the file at once.
+//! knows this table only by name; a [`VerifySection`] reads it with the
+//! rest (`urldb_core::config::Section`), so that `check` and the language
+//! server say every mistake in the file at once, and keeps it for `verify`.
 //!
 //! The field comments here are the user documentation of each key.
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::{Mutex, PoisonError};
 
 use serde::Deserialize;
-use urldb_core::config::{Config, Problem, Section, read_keys};
+
+use urldb_core::config::{Invalid, Problem, Section, read_keys};
 
 /// The file as `[verify]` sees it: every other key is core's.
 #[derive(Debug, Default, Deserialize)]
@@ -19,16 +21,32 @@ struct File {
     verify: VerifyConfig,
 }
 
-/// `[verify]` as a [`Section`] of the file.
-#[derive(Debug, Clone, Copy)]
-pub struct VerifySection;
+/// `[verify]` as a [`Section`] of the file: pass it wherever `urldb.toml`
+/// is read, then take the `[verify]` of the last file it read
+/// ([`VerifySection::config`]; the defaults when none was read).
+#[derive(Debug, Default)]
+pub struct VerifySection {
+    read: Mutex<Option<VerifyConfig>>,
+}
 
-/// The section to pass wherever `urldb.toml` is read.
-pub const SECTION: VerifySection = VerifySection;
+impl VerifySection {
+    /// The `[verify]` of the last file read without a mistake in it.
+    pub fn config(self) -> VerifyConfig {
+        self.read
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .unwrap_or_default()
+    }
+}
 
 impl Section for VerifySection {
-    fn problems(&self, text: &str) -> Vec<Problem> {
-        read(text).err().unwrap_or_default()
+    fn read(&self, text: &str) -> Vec<Problem> {
+        let (config, problems) = match read(text) {
+            Ok(config) => (Some(config), Vec::new()),
+            Err(problems) => (None, problems),
+        };
+        *self.read.lock().unwrap_or_else(PoisonError::into_inner) = config;
+        problems
     }
 }
 
@@ -37,33 +55,11 @@ pub(crate) fn read(text: &str) -> Result<VerifyConfig, Vec<Problem>> {
     let mut problems = Vec::new();
     let file = read_keys::<File>(text, &mut problems);
     if let Some(file) = &file {
-        problems.extend(
-            file.verify
-                .validate()
-                .into_iter()
-                .map(|i| Problem::pointing_at(text, &i.message, &i.at)),
-        );
+        problems.extend(file.verify.validate().iter().map(|i| i.in_file(text)));
     }
     match file {
         Some(file) if problems.is_empty() => Ok(file.verify),
         _ => Err(problems),
-    }
-}
-
-/// A value the file holds that urldb refuses: what is wrong, and the text
-/// of the file to point at.
-#[derive(Debug)]
-struct Invalid {
-    message: String,
-    at: String,
-}
-
-impl Invalid {
-    fn new(message: impl Into<String>, at: impl Into<String>) -> Invalid {
-        Invalid {
-            message: message.into(),
-            at: at.into(),
-        }
     }
 }
 
@@ -401,13 +397,6 @@ pub enum DomainKeyError {
 }
 
 impl VerifyConfig {
-    /// `[verify]` of the configuration read (the defaults for none). Its
-    /// mistakes were said when the file was read with [`SECTION`]; a
-    /// configuration read without it may still have some.
-    pub fn from_config(config: &Config) -> Result<VerifyConfig, Vec<Problem>> {
-        read(&config.text)
-    }
-
     /// Check what serde cannot. Each problem comes with the text to point
     /// at in the file.
     fn validate(&self) -> Vec<Invalid> {
@@ -509,8 +498,8 @@ mod tests {
     use super::*;
 
     /// `[verify]` of `text`, or the first mistake said.
-    fn parse(text: &str) -> Result<VerifyConfig, String> {
-        read(text).map_err(|problems| problems[0].message.clone())
+    fn parse(text: &str) -> Result<VerifyConfig, Problem> {
+        read(text).map_err(|problems| problems.into_iter().next().expect("a mistake is said"))
     }
 
     #[test]
@@ -519,7 +508,9 @@ mod tests {
         let ranges: Vec<_> = c.accept.iter().map(|s| s.range()).collect();
         assert_eq!(ranges, [Ok(403..=403), Ok(500..=503), Ok(429..=429)]);
         for bad in ["[99]", "[600]", "[\"503-500\"]", "[\"5xx\"]", "[-1]"] {
-            let e = parse(&format!("[verify]\naccept = {bad}\n")).unwrap_err();
+            let e = parse(&format!("[verify]\naccept = {bad}\n"))
+                .unwrap_err()
+                .message;
             assert!(e.starts_with("verify.accept: "), "{bad}: {e}");
         }
     }
@@ -529,19 +520,29 @@ mod tests {
         let ok = "[verify.domains.\"Example.ORG.\"]\nheaders = { Authorization = \"env:GITHUB_TOKEN\" }\n";
         let c = parse(ok).expect("valid");
         assert!(c.domains.contains_key("Example.ORG."));
-        let e = parse("[verify]\nheaders = { Authorization = \"env:TOKEN\" }\n").unwrap_err();
+        let e = parse("[verify]\nheaders = { Authorization = \"env:TOKEN\" }\n")
+            .unwrap_err()
+            .message;
         assert!(e.contains("belongs to one host"), "{e}");
-        let e = parse("[verify]\nheaders = { cookie = \"a=b\" }\n").unwrap_err();
+        let e = parse("[verify]\nheaders = { cookie = \"a=b\" }\n")
+            .unwrap_err()
+            .message;
         assert!(e.contains("a credential belongs to one host"), "{e}");
-        let e = parse("[verify]\nheaders = { X-A = \"se cret\\n\" }\n").unwrap_err();
+        let e = parse("[verify]\nheaders = { X-A = \"se cret\\n\" }\n")
+            .unwrap_err()
+            .message;
         assert!(!e.contains("se cret"), "{e}");
         for bad in ["Host", "user-agent", "Accept-Encoding", "a b"] {
             let text = format!("[verify]\nheaders = {{ \"{bad}\" = \"x\" }}\n");
             assert!(parse(&text).is_err(), "{bad}");
         }
-        let e = parse("[verify.domains.\"a.test\"]\nheaders = { A = \"env:1X\" }\n").unwrap_err();
+        let e = parse("[verify.domains.\"a.test\"]\nheaders = { A = \"env:1X\" }\n")
+            .unwrap_err()
+            .message;
         assert!(e.contains("variable name"), "{e}");
-        let e = parse("[verify.domains.\"a.test\"]\n[verify.domains.\"A.test\"]\n").unwrap_err();
+        let e = parse("[verify.domains.\"a.test\"]\n[verify.domains.\"A.test\"]\n")
+            .unwrap_err()
+            .message;
         assert!(e.contains("two sections"), "{e}");
         assert!(parse("[verify.domains.\"a.test/x\"]\n").is_err());
     }
@@ -565,30 +566,20 @@ mod tests {
 
     #[test]
     fn durations() {
-        assert_eq!(
-            super::parse_duration("30s"),
-            Some(std::time::Duration::from_secs(30))
-        );
-        assert_eq!(
-            super::parse_duration("30"),
-            Some(std::time::Duration::from_secs(30))
-        );
-        assert_eq!(
-            super::parse_duration("500ms"),
-            Some(std::time::Duration::from_millis(500))
-        );
-        assert_eq!(
-            super::parse_duration("2m"),
-            Some(std::time::Duration::from_secs(120))
-        );
-        assert_eq!(
-            super::parse_duration("1.5s"),
-            Some(std::time::Duration::from_millis(1500))
-        );
-        assert_eq!(super::parse_duration("0s"), None);
-        assert_eq!(super::parse_duration("soon"), None);
-        assert_eq!(super::parse_duration("3h"), None);
-        assert_eq!(super::parse_duration(""), None);
+        let ms = std::time::Duration::from_millis;
+        for (text, duration) in [
+            ("30s", Some(ms(30_000))),
+            ("30", Some(ms(30_000))),
+            ("500ms", Some(ms(500))),
+            ("2m", Some(ms(120_000))),
+            ("1.5s", Some(ms(1500))),
+            ("0s", None),
+            ("soon", None),
+            ("3h", None),
+            ("", None),
+        ] {
+            assert_eq!(parse_duration(text), duration, "{text}");
+        }
     }
 
     #[test]
@@ -611,7 +602,7 @@ mod tests {
                 "verify.concurrency must be at least 1",
             ),
         ] {
-            assert_eq!(parse(text).unwrap_err(), said, "{text}");
+            assert_eq!(parse(text).unwrap_err().message, said, "{text}");
         }
         // The rest of the file is core's: not a mistake of this section.
         assert!(parse("root = 3\n[lint]\nnot-a-key = 1\n").is_ok());
