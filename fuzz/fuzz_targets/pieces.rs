@@ -46,13 +46,7 @@ fuzz_target!(|data: &[u8]| {
             let checked = check_file(
                 path,
                 data,
-                &Options {
-                    knobs: urldb_core::lint::Knobs {
-                        piece_bytes,
-                        ..options.knobs.clone()
-                    },
-                    ..options.clone()
-                },
+                &options.in_pieces_of(piece_bytes),
             );
             assert_eq!(
                 seen(&checked),

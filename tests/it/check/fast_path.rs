@@ -306,17 +306,8 @@ fn agree_in(name: &str, raw: &[u8], style: TextStyle) -> bool {
             },
         );
         for piece_bytes in [None, Some(48)] {
-            let checked = urldb_core::lint::check_file(
-                path,
-                raw,
-                &Options {
-                    knobs: urldb_core::lint::Knobs {
-                        piece_bytes,
-                        ..settings.knobs.clone()
-                    },
-                    ..settings.clone()
-                },
-            );
+            let checked =
+                urldb_core::lint::check_file(path, raw, &settings.in_pieces_of(piece_bytes));
             same_results(raw, &checked, &whole);
         }
     }
@@ -834,13 +825,7 @@ fn near_clean_files_give_the_same_results_proven_or_checked() {
             let pieces = urldb_core::lint::check_file(
                 path,
                 text.as_bytes(),
-                &Options {
-                    knobs: urldb_core::lint::Knobs {
-                        piece_bytes: Some(48),
-                        ..settings.knobs.clone()
-                    },
-                    ..settings.clone()
-                },
+                &settings.in_pieces_of(Some(48)),
             );
             same_results(text.as_bytes(), &pieces, &whole);
         }

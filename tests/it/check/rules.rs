@@ -317,17 +317,7 @@ fn proof_agrees(code: &str, files: &[(String, Vec<u8>)], example: Example) {
         };
         let whole = check_bytes(path, raw, &general);
         for piece_bytes in [None, Some(48)] {
-            let run = check_file(
-                path,
-                raw,
-                &Options {
-                    knobs: urldb_core::lint::Knobs {
-                        piece_bytes,
-                        ..options.knobs.clone()
-                    },
-                    ..options.clone()
-                },
-            );
+            let run = check_file(path, raw, &options.in_pieces_of(piece_bytes));
             let fires = |c: &Checked| c.findings.iter().any(|f| f.rule.code == code);
             assert_eq!(
                 fires(&run),

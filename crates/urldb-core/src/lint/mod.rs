@@ -54,6 +54,21 @@ pub struct Knobs {
     pub piece_bytes: Option<usize>,
 }
 
+#[cfg(any(test, feature = "testing"))]
+impl Options {
+    /// These options, with a large file cut in pieces of `piece_bytes`
+    /// ([`Knobs::piece_bytes`]).
+    pub fn in_pieces_of(&self, piece_bytes: Option<usize>) -> Options {
+        Options {
+            knobs: Knobs {
+                piece_bytes,
+                ..self.knobs.clone()
+            },
+            ..self.clone()
+        }
+    }
+}
+
 impl Options {
     /// [`Knobs::general_path_only`]; `false` without the knobs.
     pub(crate) fn general_path_only(&self) -> bool {

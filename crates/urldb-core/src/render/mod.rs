@@ -452,14 +452,19 @@ pub(crate) fn written_as_is(
     before: usize,
     style: TextStyle,
 ) -> bool {
-    let read = if quoted {
-        ScalarStyle::SingleQuoted
-    } else {
-        ScalarStyle::Plain
-    };
+    let read = style_read(quoted);
     !(quoted && value.contains('\''))
         && written_as(value, read, text_of_value(value, !quoted, kind), style)
         && fits(style, before, value, read)
+}
+
+/// How a value on one line was read: in single quotes, or plain.
+fn style_read(quoted: bool) -> ScalarStyle {
+    if quoted {
+        ScalarStyle::SingleQuoted
+    } else {
+        ScalarStyle::Plain
+    }
 }
 
 /// [`written_as_is`] of a value holding no byte [`read_whole`] is true of
@@ -472,11 +477,7 @@ pub(crate) fn written_as_is_quiet(
     before: usize,
     style: TextStyle,
 ) -> bool {
-    let read = if quoted {
-        ScalarStyle::SingleQuoted
-    } else {
-        ScalarStyle::Plain
-    };
+    let read = style_read(quoted);
     written_as_quiet(value, read, text_of_value(value, !quoted, kind), style)
         && fits(style, before, value, read)
 }

@@ -517,17 +517,7 @@ pub mod test_support {
             |c: &Checked| format!("{:#?}\n{:?}\n{:?}", c.findings, c.blocked_by, c.canonical);
         let shown: String = String::from_utf8_lossy(raw).chars().take(400).collect();
         for piece_bytes in [None, Some(48)] {
-            let run = check_file(
-                path,
-                raw,
-                &Options {
-                    knobs: crate::lint::Knobs {
-                        piece_bytes,
-                        ..options.knobs.clone()
-                    },
-                    ..options.clone()
-                },
-            );
+            let run = check_file(path, raw, &options.in_pieces_of(piece_bytes));
             assert_eq!(
                 seen(&run),
                 seen(&whole),
