@@ -253,9 +253,12 @@ fn clean_value(
 ) -> Option<u32> {
     let answers = &ASKED.values[field];
     let table = &READERS[field];
-    let readers = written.value.bytes().fold(answers.always(), |readers, b| {
-        readers | table[usize::from(b)]
-    });
+    let readers = written
+        .value
+        .bytes()
+        .fold(answers.leading(written.value), |readers, b| {
+            readers | table[usize::from(b)]
+        });
     let (value, quoted, style) = (written.value, written.quoted, facts.settings.style);
     let as_is = if readers & RENDERER == 0 {
         written_as_is_quiet(value, quoted, kind, columns, style)

@@ -25,6 +25,27 @@ pub enum Implicit {
 }
 
 impl Implicit {
+    /// Some resolver is registered for a plain scalar starting with
+    /// `first`: only then can it be read as anything but a string.
+    pub(crate) fn may_lead(first: u8) -> bool {
+        matches!(
+            first,
+            b'y' | b'Y'
+                | b'n'
+                | b'N'
+                | b't'
+                | b'T'
+                | b'f'
+                | b'F'
+                | b'o'
+                | b'O'
+                | b'-'
+                | b'+'
+                | b'.'
+                | b'0'..=b'9' | b'<' | b'~' | b'='
+        )
+    }
+
     /// Resolve `value` as PyYAML resolves a plain scalar: the resolvers
     /// registered for its first character, in registration order.
     pub fn of(value: &str) -> Implicit {
@@ -41,22 +62,7 @@ impl Implicit {
         };
         // Most strings (paths, media types) start with a character no
         // resolver is registered for.
-        if !matches!(
-            first,
-            b'y' | b'Y'
-                | b'n'
-                | b'N'
-                | b't'
-                | b'T'
-                | b'f'
-                | b'F'
-                | b'o'
-                | b'O'
-                | b'-'
-                | b'+'
-                | b'.'
-                | b'0'..=b'9' | b'<' | b'~' | b'='
-        ) {
+        if !Implicit::may_lead(first) {
             return Implicit::Str;
         }
         if first.is_ascii_digit() {
@@ -99,6 +105,12 @@ impl Implicit {
             return Implicit::Value;
         }
         Implicit::Str
+    }
+
+    /// A value [`Implicit::is_null`] is true of is empty or starts with
+    /// one of these.
+    pub(crate) fn may_lead_null(first: u8) -> bool {
+        matches!(first, b'~' | b'n' | b'N' | b'\n')
     }
 
     /// [`Implicit::of`] is [`Implicit::Null`], asked without resolving the
@@ -535,6 +547,11 @@ mod tests {
                 Implicit::of(text) == Null,
                 "{text:?}"
             );
+            if let Some(&first) = text.as_bytes().first()
+                && Implicit::is_null(text)
+            {
+                assert!(Implicit::may_lead_null(first), "{text:?}");
+            }
         }
     }
 

@@ -477,9 +477,28 @@ pub(crate) fn written_as_is_quiet(
     before: usize,
     style: TextStyle,
 ) -> bool {
+    // Most values (every path) start with a byte that leads no YAML type
+    // but a string and no indicator: written plain when they fit, whatever
+    // their kind.
+    if value
+        .as_bytes()
+        .first()
+        .is_some_and(|&b| scalar::leads_plain_string(b))
+    {
+        return !quoted && fits_quiet(style, before, value, false);
+    }
     let read = style_read(quoted);
     written_as_quiet(value, read, text_of_value(value, !quoted, kind), style)
-        && fits(style, before, value, read)
+        && fits_quiet(style, before, value, quoted)
+}
+
+/// [`fits`] of a value holding no byte [`read_whole`] is true of: no line
+/// break and no quote to double, so its columns are its length (and two
+/// quotes).
+fn fits_quiet(style: TextStyle, before: usize, value: &str, quoted: bool) -> bool {
+    style
+        .width()
+        .is_none_or(|width| before + value.len() + 2 * usize::from(quoted) <= width)
 }
 
 #[cfg(test)]

@@ -262,6 +262,38 @@ pub(crate) fn analyze_in_block(s: &[u8]) -> Option<Analysis> {
     })
 }
 
+/// A string starting with `first` is written plain in block context
+/// when it holds no byte [`read_whole`] is true of, whatever follows:
+/// `first` is printable ASCII, no indicator whatever the next byte (nor
+/// the `-` and `.` of a document marker), and leads no YAML type but a
+/// string (`Implicit::may_lead`).
+pub(crate) fn leads_plain_string(first: u8) -> bool {
+    !read_whole(first)
+        && !matches!(
+            first,
+            b'#' | b','
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
+                | b'?'
+                | b':'
+                | b'-'
+                | b'.'
+        )
+        && !crate::model::resolve::Implicit::may_lead(first)
+}
+
 /// The indicators (flow, block) a string's first bytes make, or `None`
 /// when it is empty or its first byte is not printable ASCII.
 fn leading_indicators(s: &[u8]) -> Option<(bool, bool)> {

@@ -38,14 +38,12 @@ pub(crate) enum Clean {
     Layout,
     /// The values of the record key `key` (one of `domain::RECORD_KEYS`;
     /// each item, for a list) that it does not report: `clean` is `true`
-    /// when the rule finds nothing in the value. With `looks_at`, a value
-    /// holding none of those bytes is clean for the rule without asking
-    /// `clean`: the proof reads each value once for every rule that says
-    /// so, which costs less than each rule reading it (a path, read by
-    /// ten rules).
+    /// when the rule finds nothing in the value. `looks_at` says which
+    /// values `clean` is asked of; any other is clean for the rule without
+    /// asking.
     Value {
         key: &'static str,
-        looks_at: Option<fn(u8) -> bool>,
+        looks_at: LooksAt,
         clean: fn(Written, &Facts) -> bool,
     },
     /// The keys other than the record keys (extras) it does not report.
@@ -69,6 +67,22 @@ pub(crate) enum Clean {
         reason = "no rule of the catalogue needs the tree today; one that does says so"
     )]
     NeedsTree,
+}
+
+/// Which values a [`Clean::Value`] answer is asked of. The proof reads
+/// each value once for every answer of its key (a path, answered by ten
+/// rules), which costs less than each answer reading it, and asks an
+/// answer only of the values that call for it.
+#[derive(Clone, Copy)]
+pub(crate) enum LooksAt {
+    /// Every value: the answer reads the value whole (its length, its
+    /// digits).
+    Everything,
+    /// A value holding one of these bytes: a value without them is clean.
+    Bytes(fn(u8) -> bool),
+    /// An empty value, or one whose first byte is one of these: a value
+    /// led by any other byte is clean, whatever follows.
+    First(fn(u8) -> bool),
 }
 
 /// A value as canonical text writes it on one line: plain, or between
@@ -152,32 +166,49 @@ pub(crate) struct Asked {
 pub(crate) struct ValueAnswers {
     clean: Vec<fn(Written, &Facts) -> bool>,
     /// Which answers (bits, by their place in `clean`) are asked of a value
-    /// holding each byte.
+    /// holding each byte ([`LooksAt::Bytes`]).
     looks_at: Option<Box<[u32; 256]>>,
+    /// Which answers are asked of a value led by each byte
+    /// ([`LooksAt::First`]).
+    first: Option<Box<[u32; 256]>>,
+    /// Which answers are asked of an empty value ([`LooksAt::First`]).
+    empty: u32,
     /// Which answers are asked of every value.
     always: u32,
 }
 
 impl ValueAnswers {
-    fn add(&mut self, looks_at: Option<fn(u8) -> bool>, clean: fn(Written, &Facts) -> bool) {
+    fn add(&mut self, looks_at: LooksAt, clean: fn(Written, &Facts) -> bool) {
         let bit = 1u32 << self.clean.len();
         self.clean.push(clean);
-        match looks_at {
-            None => self.always |= bit,
-            Some(looks_at) => {
-                let table = self.looks_at.get_or_insert_with(|| Box::new([0; 256]));
-                for (b, entry) in (0..=u8::MAX).zip(table.iter_mut()) {
-                    if looks_at(b) {
-                        *entry |= bit;
-                    }
-                }
+        let (table, looks_at) = match looks_at {
+            LooksAt::Everything => {
+                self.always |= bit;
+                return;
+            }
+            LooksAt::Bytes(looks_at) => (&mut self.looks_at, looks_at),
+            LooksAt::First(looks_at) => {
+                self.empty |= bit;
+                (&mut self.first, looks_at)
+            }
+        };
+        let table = table.get_or_insert_with(|| Box::new([0; 256]));
+        for (b, entry) in (0..=u8::MAX).zip(table.iter_mut()) {
+            if looks_at(b) {
+                *entry |= bit;
             }
         }
     }
 
-    /// The answers asked of every value (bits).
-    pub(crate) fn always(&self) -> u32 {
-        self.always
+    /// The answers asked of `value` before its bytes are read: every value's,
+    /// and those its first byte (or its being empty) calls for (bits).
+    pub(crate) fn leading(&self, value: &str) -> u32 {
+        let leading = match (value.as_bytes().first(), &self.first) {
+            (None, _) => self.empty,
+            (Some(&b), Some(first)) => first[usize::from(b)],
+            (Some(_), None) => 0,
+        };
+        self.always | leading
     }
 
     /// The answers asked of a value holding `b` (bits).
@@ -187,7 +218,7 @@ impl ValueAnswers {
             .map_or(0, |table| table[usize::from(b)])
     }
 
-    /// No rule of those in `ask` (bits, from [`ValueAnswers::always`] and
+    /// No rule of those in `ask` (bits, from [`ValueAnswers::leading`] and
     /// [`ValueAnswers::looking_at`] of each byte) reports `written`.
     pub(crate) fn ask(&self, mut ask: u32, written: Written, facts: &Facts) -> bool {
         while ask != 0 {
@@ -360,9 +391,9 @@ mod tests {
         );
     }
 
-    /// A value holding none of the bytes a rule looks at is clean for it,
-    /// as the rule says (it is not asked then): values of the bytes a
-    /// line of canonical text may hold, but those.
+    /// A value holding none of the bytes a rule looks at, or led by none
+    /// of them, is clean for it, as the rule says (it is not asked then):
+    /// values of the bytes a line of canonical text may hold, but those.
     #[test]
     fn a_value_without_the_bytes_a_rule_looks_at_is_clean_for_it() {
         let mut seed = 0x5eed_u64;
@@ -379,19 +410,35 @@ mod tests {
         let mut asked = 0;
         for (rule, answers) in CLEAN_TEXT {
             for answer in *answers {
-                let Clean::Value {
-                    looks_at: Some(looks_at),
-                    clean,
-                    ..
-                } = answer
-                else {
-                    continue;
+                let (looks_at, clean, first_only) = match answer {
+                    Clean::Value {
+                        looks_at: LooksAt::Bytes(looks_at),
+                        clean,
+                        ..
+                    } => (looks_at, clean, false),
+                    Clean::Value {
+                        looks_at: LooksAt::First(looks_at),
+                        clean,
+                        ..
+                    } => (looks_at, clean, true),
+                    _ => continue,
                 };
+                let printable: Vec<u8> = (b' '..=b'~').collect();
                 let alphabet: Vec<u8> = (b' '..=b'~').filter(|b| !looks_at(*b)).collect();
                 for _ in 0..20_000 {
-                    let len = next(16);
+                    // Every byte without those it looks at; or, for an
+                    // answer asked by the first byte, a first byte without
+                    // them and any bytes after it.
+                    let len = next(16) + usize::from(first_only);
                     let value: String = (0..len)
-                        .map(|_| char::from(alphabet[next(alphabet.len())]))
+                        .map(|i| {
+                            let from = if first_only && i > 0 {
+                                &printable
+                            } else {
+                                &alphabet
+                            };
+                            char::from(from[next(from.len())])
+                        })
                         .collect();
                     for (quoted, case_sensitive) in [(false, false), (false, true), (true, false)] {
                         let facts = Facts {
@@ -404,7 +451,7 @@ mod tests {
                         };
                         assert!(
                             clean(written, &facts),
-                            "{}: {value:?} holds none of the bytes it looks at, yet is not clean",
+                            "{}: {value:?} calls for no asking, yet is not clean",
                             rule.code
                         );
                         asked += 1;

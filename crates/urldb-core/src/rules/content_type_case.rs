@@ -47,7 +47,7 @@ pub(crate) static RULE: Rule = Rule {
 /// (`rules::clean`); one with no uppercase letter at all is not asked.
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::CONTENT_TYPE,
-    looks_at: Some(|b| b.is_ascii_uppercase()),
+    looks_at: LooksAt::Bytes(|b| b.is_ascii_uppercase()),
     clean: |content_type, _| lowercase_media_type(content_type.value).is_none(),
 }];
 

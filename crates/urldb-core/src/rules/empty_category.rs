@@ -46,7 +46,9 @@ pub(crate) static RULE: Rule = Rule {
 /// Clean text: items that are not blank (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::CATEGORIES,
-    looks_at: None,
+    // A value led by a visible ASCII character is not blank (white
+    // space, a control character or one beyond ASCII may be).
+    looks_at: LooksAt::First(|b| !b.is_ascii_graphic()),
     clean: |item, _| item.is_plain_null() || !item.value.trim().is_empty(),
 }];
 

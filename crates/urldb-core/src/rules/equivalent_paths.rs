@@ -60,21 +60,32 @@ pub(crate) static CLEAN: &[Clean] = &[Clean::Paths {
 /// distinct URLs without a table of every path ([`distinct`]).
 fn across(paths: &Paths, out: &mut Vec<Finding>) {
     let case_sensitive = paths.case_sensitive;
+    // A path without an escape is its own key where case counts (or it has
+    // no uppercase letter): only the others are looked up. The marked
+    // paths are those that may hold an escape or a letter whose case
+    // counts; of a domain whose case counts, most are marked for an
+    // uppercase letter only, and are their own key.
+    let own_key = |&i: &usize| {
+        paths.all.get(i).is_some_and(|(path, _)| {
+            memchr::memchr(b'%', path.as_bytes()).is_none()
+                && (case_sensitive
+                    || path
+                        .bytes()
+                        .all(|b| b.is_ascii() && !b.is_ascii_uppercase()))
+        })
+    };
     let distinct = paths.strictly_ascending
         && match paths.marked {
-            Some(marked) => distinct(paths.all, marked.iter().copied(), case_sensitive),
-            None => {
-                let own_key = |&i: &usize| {
-                    let path = paths.all[i].0;
-                    memchr::memchr(b'%', path.as_bytes()).is_none()
-                        && (case_sensitive
-                            || path
-                                .bytes()
-                                .all(|b| b.is_ascii() && !b.is_ascii_uppercase()))
-                };
-                let others = (0..paths.all.len()).filter(|i| !own_key(i));
-                distinct(paths.all, others, case_sensitive)
-            }
+            Some(marked) => distinct(
+                paths.all,
+                marked.iter().copied().filter(|i| !own_key(i)),
+                case_sensitive,
+            ),
+            None => distinct(
+                paths.all,
+                (0..paths.all.len()).filter(|i| !own_key(i)),
+                case_sensitive,
+            ),
         };
     if !distinct {
         find(paths.all, case_sensitive, out);

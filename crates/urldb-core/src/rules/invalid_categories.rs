@@ -37,6 +37,7 @@
 //! mistake.
 
 use super::prelude::*;
+use crate::model::resolve::Implicit;
 
 pub(crate) static RULE: Rule = Rule {
     code: "invalid-categories",
@@ -51,7 +52,8 @@ pub(crate) static RULE: Rule = Rule {
 /// `categories` that is no list of `- item` lines is left to the tree).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::CATEGORIES,
-    looks_at: None,
+    // Null is empty or led by `~`, `n`, `N`.
+    looks_at: LooksAt::First(Implicit::may_lead_null),
     clean: |item, _| !item.is_plain_null(),
 }];
 

@@ -56,7 +56,7 @@ pub(crate) static RULE: Rule = Rule {
 /// Clean text: a plain decimal integer that fits (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::CONTENT_LENGTH,
-    looks_at: None,
+    looks_at: LooksAt::Everything,
     // A plain decimal (`domain::content_length` reads no other) that fits.
     clean: |length, _| !length.quoted && domain::content_length(length.value).is_some(),
 }];

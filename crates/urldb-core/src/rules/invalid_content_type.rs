@@ -48,7 +48,7 @@ pub(crate) static RULE: Rule = Rule {
 /// or none at all (`missing-content-type`'s) (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::CONTENT_TYPE,
-    looks_at: None,
+    looks_at: LooksAt::Everything,
     clean: |content_type, _| validate(content_type.value).is_ok() || content_type.is_plain_null(),
 }];
 

@@ -49,7 +49,7 @@ pub(crate) static RULE: Rule = Rule {
 /// Clean text: 64 hex digits (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::CONTENT_SHA256,
-    looks_at: None,
+    looks_at: LooksAt::Everything,
     clean: |digest, _| {
         // Folded without a branch per byte, so that it vectorizes.
         digest.value.len() == DIGITS

@@ -27,6 +27,7 @@
 //! None: only a person (or `verify`) knows what the URL serves.
 
 use super::prelude::*;
+use crate::model::resolve::Implicit;
 
 pub(crate) static RULE: Rule = Rule {
     code: "missing-content-type",
@@ -43,7 +44,8 @@ pub(crate) static CLEAN: &[Clean] = &[
     Clean::Record(|shape| shape.holds(domain::CONTENT_TYPE)),
     Clean::Value {
         key: domain::CONTENT_TYPE,
-        looks_at: None,
+        // Null is empty or led by `~`, `n`, `N`.
+        looks_at: LooksAt::First(Implicit::may_lead_null),
         clean: |content_type, _| !content_type.is_plain_null(),
     },
 ];

@@ -28,6 +28,7 @@
 //! None: only a person knows the URL the record is about.
 
 use super::prelude::*;
+use crate::model::resolve::Implicit;
 
 pub(crate) static RULE: Rule = Rule {
     code: "missing-path",
@@ -43,7 +44,8 @@ pub(crate) static CLEAN: &[Clean] = &[
     Clean::Record(|shape| shape.holds(domain::PATH)),
     Clean::Value {
         key: domain::PATH,
-        looks_at: None,
+        // Null is empty or led by `~`, `n`, `N`.
+        looks_at: LooksAt::First(Implicit::may_lead_null),
         clean: |path, _| !path.is_plain_null(),
     },
 ];

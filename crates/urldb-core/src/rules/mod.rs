@@ -20,7 +20,7 @@ use crate::source::{Source, Span};
 mod prelude {
     pub(crate) use crate::model::domain::{self, Record, records};
     pub(crate) use crate::model::node::{Entry, Node, Scalar, ScalarStyle, Value};
-    pub(crate) use crate::rules::clean::{Clean, Facts, Paths, RecordShape, Written};
+    pub(crate) use crate::rules::clean::{Clean, Facts, LooksAt, Paths, RecordShape, Written};
     pub(crate) use crate::rules::diagnostic::{Edit, Finding, Fix, NodePath, Severity};
     pub(crate) use crate::rules::{
         Check, DbContext, DbFinding, FileContext, FixKind, LayoutContext, Rule, TextContext,

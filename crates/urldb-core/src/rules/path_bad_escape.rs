@@ -43,7 +43,7 @@ pub(crate) static RULE: Rule = Rule {
 /// Clean text: a `_path` whose every `%` starts an escape (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::PATH,
-    looks_at: Some(|b| b == b'%'),
+    looks_at: LooksAt::Bytes(|b| b == b'%'),
     clean: |path, _| escapes(path.value).all(|e| !matches!(e, Escape::Bad { .. })),
 }];
 

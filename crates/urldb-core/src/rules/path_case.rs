@@ -53,7 +53,7 @@ pub(crate) static RULE: Rule = Rule {
 /// without an uppercase letter before its query (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::PATH,
-    looks_at: Some(|b| b.is_ascii_uppercase()),
+    looks_at: LooksAt::Bytes(|b| b.is_ascii_uppercase()),
     clean: |path, facts| {
         facts.case_sensitive
             || !has_uppercase(&path.value[..path.value.find('?').unwrap_or(path.value.len())])

@@ -45,7 +45,7 @@ pub(crate) static RULE: Rule = Rule {
 /// uppercase hex digits (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::PATH,
-    looks_at: Some(|b| b == b'%'),
+    looks_at: LooksAt::Bytes(|b| b == b'%'),
     clean: |path, _| clean(path.value),
 }];
 

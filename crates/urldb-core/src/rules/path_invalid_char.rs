@@ -53,7 +53,7 @@ pub(crate) static RULE: Rule = Rule {
 /// (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::PATH,
-    looks_at: Some(|b| !ALLOWED[usize::from(b)]),
+    looks_at: LooksAt::Bytes(|b| !ALLOWED[usize::from(b)]),
     // After a `#`, the characters are `path-fragment`'s.
     clean: |path, _| invalid_runs(path.value).is_empty(),
 }];

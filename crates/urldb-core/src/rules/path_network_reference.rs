@@ -46,7 +46,8 @@ pub(crate) static RULE: Rule = Rule {
 /// Clean text: a `_path` that does not start with `//` (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::PATH,
-    looks_at: None,
+    // `//` starts with `/`.
+    looks_at: LooksAt::First(|b| b == b'/'),
     clean: |path, _| !path.value.starts_with("//"),
 }];
 

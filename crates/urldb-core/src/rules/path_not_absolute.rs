@@ -49,7 +49,8 @@ pub(crate) static RULE: Rule = Rule {
 /// (`missing-path`'s) (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::PATH,
-    looks_at: None,
+    // A value led by `/` is absolute.
+    looks_at: LooksAt::First(|b| b != b'/'),
     clean: |path, _| path.value.starts_with('/') || path.is_plain_null(),
 }];
 

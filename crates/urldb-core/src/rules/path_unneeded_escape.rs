@@ -50,7 +50,7 @@ pub(crate) static RULE: Rule = Rule {
 /// (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::PATH,
-    looks_at: Some(|b| b == b'%'),
+    looks_at: LooksAt::Bytes(|b| b == b'%'),
     clean: |path, _| {
         !escapes(path.value).any(|e| matches!(e, Escape::Valid { byte, .. } if is_unreserved(byte)))
     },

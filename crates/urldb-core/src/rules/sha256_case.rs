@@ -46,7 +46,8 @@ pub(crate) static RULE: Rule = Rule {
 /// is no digest at all (`invalid-sha256`'s) (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::CONTENT_SHA256,
-    looks_at: None,
+    // A digest without an uppercase letter has nothing to lowercase.
+    looks_at: LooksAt::Bytes(|b| b.is_ascii_uppercase()),
     clean: |digest, _| {
         // Folded without a branch per byte, so that it vectorizes.
         !digest

@@ -56,7 +56,7 @@ pub(crate) static RULE: Rule = Rule {
 /// (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::CATEGORIES,
-    looks_at: None,
+    looks_at: LooksAt::Everything,
     clean: |item, facts| match &facts.settings.categories {
         None => true,
         Some(known) => {
