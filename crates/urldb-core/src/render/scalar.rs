@@ -264,34 +264,21 @@ pub(crate) fn analyze_in_block(s: &[u8]) -> Option<Analysis> {
 
 /// A string starting with `first` is written plain in block context
 /// when it holds no byte [`read_whole`] is true of, whatever follows:
-/// `first` is printable ASCII, no indicator whatever the next byte (nor
-/// the `-` and `.` of a document marker), and leads no YAML type but a
-/// string (`Implicit::may_lead`).
+/// `first` makes no block indicator even alone (where `?`, `:` and `-`
+/// would, before the end), and leads no YAML type but a string
+/// (`Implicit::may_lead`, which also covers the `-` and `.` of a
+/// document marker).
 pub(crate) fn leads_plain_string(first: u8) -> bool {
-    !read_whole(first)
-        && !matches!(
-            first,
-            b'#' | b','
-                | b'['
-                | b']'
-                | b'{'
-                | b'}'
-                | b'&'
-                | b'*'
-                | b'!'
-                | b'|'
-                | b'>'
-                | b'\''
-                | b'"'
-                | b'%'
-                | b'@'
-                | b'`'
-                | b'?'
-                | b':'
-                | b'-'
-                | b'.'
-        )
-        && !crate::model::resolve::Implicit::may_lead(first)
+    // Asked of every value the proof reads: a table, made once.
+    static LEADS: std::sync::LazyLock<[bool; 256]> = std::sync::LazyLock::new(|| {
+        std::array::from_fn(|b| {
+            let first = b as u8;
+            !read_whole(first)
+                && leading_indicators(&[first]).is_some_and(|(_, block)| !block)
+                && !crate::model::resolve::Implicit::may_lead(first)
+        })
+    });
+    LEADS[usize::from(first)]
 }
 
 /// The indicators (flow, block) a string's first bytes make, or `None`
