@@ -63,6 +63,10 @@ pub(crate) fn read(text: &str) -> Result<VerifyConfig, Vec<Problem>> {
     }
 }
 
+/// `[verify]`. Its `accept`, `skip`, `user-agent` and `headers` repeat
+/// [`VerifyExceptions`]' fields rather than `#[serde(flatten)]` them:
+/// serde does not honour `deny_unknown_fields` with `flatten`, and a
+/// misspelt key must stay an error.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct VerifyConfig {

@@ -167,7 +167,7 @@ pub(crate) struct ValueAnswers {
     clean: Vec<fn(Written, &Facts) -> bool>,
     /// Which answers (bits, by their place in `clean`) are asked of a value
     /// holding each byte ([`LooksAt::Bytes`]).
-    looks_at: Option<Box<[u32; 256]>>,
+    holding: Option<Box<[u32; 256]>>,
     /// Which answers are asked of a value led by each byte
     /// ([`LooksAt::First`]).
     first: Option<Box<[u32; 256]>>,
@@ -186,7 +186,7 @@ impl ValueAnswers {
                 self.always |= bit;
                 return;
             }
-            LooksAt::Bytes(looks_at) => (&mut self.looks_at, looks_at),
+            LooksAt::Bytes(looks_at) => (&mut self.holding, looks_at),
             LooksAt::First(looks_at) => {
                 self.empty |= bit;
                 (&mut self.first, looks_at)
@@ -213,7 +213,7 @@ impl ValueAnswers {
 
     /// The answers asked of a value holding `b` (bits).
     pub(crate) fn looking_at(&self, b: u8) -> u32 {
-        self.looks_at
+        self.holding
             .as_ref()
             .map_or(0, |table| table[usize::from(b)])
     }
