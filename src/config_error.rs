@@ -27,18 +27,14 @@ fn render_one(path: &Path, text: &str, problem: &Problem, color: bool) -> String
     let Some(span) = &problem.span else {
         return plain();
     };
-    let (headline, help) = match problem.message.split_once("\n  did you mean") {
-        Some((head, rest)) => (head.to_string(), Some(format!("did you mean{rest}"))),
-        None => (problem.message.clone(), None),
-    };
     // The file's lines as human output shows them (control characters
     // visible), the span moved with them.
     let (shown, span) = visible(text, span.clone());
-    let mut diag = miette::MietteDiagnostic::new(headline.trim_end().to_string())
+    let mut diag = miette::MietteDiagnostic::new(problem.message.trim_end().to_string())
         .with_severity(miette::Severity::Error)
         .with_label(miette::LabeledSpan::at(span, "here"));
-    if let Some(help) = help {
-        diag = diag.with_help(help);
+    if let Some(help) = &problem.help {
+        diag = diag.with_help(help.clone());
     }
     let report = miette::Report::new(diag).with_source_code(miette::NamedSource::new(
         &*urldb_core::text::escape(&path.display().to_string()),

@@ -110,6 +110,9 @@ pub enum ConfigError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     pub message: String,
+    /// The nearest known name, when a key or a value is unknown: "did
+    /// you mean `x`?".
+    pub help: Option<String>,
     pub span: Option<std::ops::Range<usize>>,
 }
 
@@ -136,6 +139,7 @@ impl Invalid {
     pub fn in_file(&self, text: &str) -> Problem {
         Problem {
             message: escaped_lines(&self.message),
+            help: None,
             span: text.find(&self.at).map(|at| at..at + self.at.len()),
         }
     }
@@ -167,8 +171,8 @@ pub fn read_keys<T: DeserializeOwned>(text: &str, problems: &mut Vec<Problem>) -
         // Only mistakes of the whole together are left: say the first.
         Err(e) => {
             problems.push(Problem {
-                message: in_user_words(&[], "", e.message()),
                 span: e.span(),
+                ..in_user_words(&[], "", e.message())
             });
             None
         }
@@ -185,16 +189,30 @@ fn lines(path: &Path, text: &str, problems: &[Problem]) -> String {
 }
 
 impl Problem {
+    /// A problem with no suggestion.
+    fn new(message: String, span: Option<std::ops::Range<usize>>) -> Problem {
+        Problem {
+            message,
+            help: None,
+            span,
+        }
+    }
+
     /// `path:line:col: message` (`path: message` without a place), the
-    /// problem of the file `text` read from `path`.
+    /// problem of the file `text` read from `path`; the suggestion on a
+    /// line of its own.
     pub fn located(&self, path: &Path, text: &str) -> String {
         let shown = crate::source::shown_path(path);
-        match &self.span {
+        let place = match &self.span {
             Some(span) => {
                 let (line, col) = line_col(text, span.start);
-                format!("{shown}:{line}:{col}: {}", self.message)
+                format!("{shown}:{line}:{col}")
             }
-            None => format!("{shown}: {}", self.message),
+            None => shown.to_string(),
+        };
+        match &self.help {
+            Some(help) => format!("{place}: {}\n  {help}", self.message),
+            None => format!("{place}: {}", self.message),
         }
     }
 }
@@ -245,10 +263,7 @@ impl Config {
             return Err(reported(
                 syntax
                     .iter()
-                    .map(|e| Problem {
-                        message: escaped_lines(e.message().trim_end()),
-                        span: e.span(),
-                    })
+                    .map(|e| Problem::new(escaped_lines(e.message().trim_end()), e.span()))
                     .collect(),
             ));
         }
@@ -468,13 +483,13 @@ fn reported(mut problems: Vec<Problem>) -> Vec<Problem> {
     if problems.len() > MAX_PROBLEMS {
         let more = problems.len() - MAX_PROBLEMS;
         problems.truncate(MAX_PROBLEMS);
-        problems.push(Problem {
-            message: format!(
+        problems.push(Problem::new(
+            format!(
                 "and {more} more problem{} in this file",
                 if more == 1 { "" } else { "s" }
             ),
-            span: None,
-        });
+            None,
+        ));
     }
     problems
 }
@@ -516,20 +531,25 @@ fn prune<'i, T: DeserializeOwned>(
         }
         if let Err(e) = read_alone::<T>(path, &key, value) {
             let mut dotted: Vec<&str> = path.iter().map(|k| k.get_ref().as_ref()).collect();
-            let message = if is_array_of_tables(value)
+            let said = if is_array_of_tables(value)
                 && read_alone::<T>(path, &key, &empty_table(value.span())).is_ok()
             {
                 // serde reads a struct from a sequence too, and then
                 // speaks of the first table's first key.
                 dotted.push(key.get_ref());
                 let name = crate::text::escape(&dotted.join(".")).into_owned();
-                format!("{name}: `[[{name}]]` is an array of tables; write `[{name}]`, one table")
+                Problem::new(
+                    format!(
+                        "{name}: `[[{name}]]` is an array of tables; write `[{name}]`, one table"
+                    ),
+                    None,
+                )
             } else {
                 in_user_words(&dotted, key.get_ref(), e.message())
             };
             problems.push(Problem {
-                message,
                 span: e.span(),
+                ..said
             });
             table.remove(&key);
         }
@@ -575,8 +595,9 @@ fn read_alone<T: DeserializeOwned>(
 /// serde's message in the words of a TOML file: keys, tables, arrays and
 /// the range of a number rather than fields, maps, sequences and `usize`;
 /// the key a message is about in front (`verify.concurrency: ...`), and
-/// the nearest name when a key or a value is unknown (`did you mean`).
-fn in_user_words(section: &[&str], key: &str, message: &str) -> String {
+/// the nearest name when a key or a value is unknown (`did you mean`). No
+/// place yet: the caller knows it.
+fn in_user_words(section: &[&str], key: &str, message: &str) -> Problem {
     // Keys and values are the file's: escaped (`crate::text::escape`).
     let message = &*crate::text::escape(message);
     let section: Vec<String> = section
@@ -608,14 +629,17 @@ fn in_user_words(section: &[&str], key: &str, message: &str) -> String {
         if let Some(rest) = message.strip_prefix(kind)
             && let Some((found, expected)) = rest.rsplit_once(", expected ")
         {
-            return format!(
-                "{prefix}expected {}, found {}",
-                expected_words(expected),
-                found_words(found)
+            return Problem::new(
+                format!(
+                    "{prefix}expected {}, found {}",
+                    expected_words(expected),
+                    found_words(found)
+                ),
+                None,
             );
         }
     }
-    format!("{prefix}{message}")
+    Problem::new(format!("{prefix}{message}"), None)
 }
 
 /// What serde expected, as a TOML file says it.
@@ -660,17 +684,18 @@ fn root_line(text: &str) -> Option<usize> {
 }
 
 /// "unknown key `x`, expected one of `a`, `b`" (or "unknown value `x`,
-/// expected `a` or `b`"): add the nearest one as a suggestion.
-fn did_you_mean(message: &str) -> String {
+/// expected `a` or `b`"), with the nearest one as a suggestion.
+fn did_you_mean(message: &str) -> Problem {
+    let plain = || Problem::new(message.to_string(), None);
     let Some(rest) = message
         .split("unknown key `")
         .nth(1)
         .or_else(|| message.split("unknown value `").nth(1))
     else {
-        return message.to_string();
+        return plain();
     };
     let Some(field) = rest.split('`').next() else {
-        return message.to_string();
+        return plain();
     };
     let expected: Vec<&str> = rest
         .split("expected")
@@ -678,7 +703,11 @@ fn did_you_mean(message: &str) -> String {
         .map(|list| list.split('`').skip(1).step_by(2).collect())
         .unwrap_or_default();
     match crate::suggest::closest(field, expected) {
-        Some(best) => format!("{}\n  did you mean `{best}`?", message.trim_end()),
-        None => message.to_string(),
+        Some(best) => Problem {
+            message: message.trim_end().to_string(),
+            help: Some(format!("did you mean `{best}`?")),
+            span: None,
+        },
+        None => plain(),
     }
 }

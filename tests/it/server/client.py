@@ -462,14 +462,18 @@ async def session_utf16():
     expect("unsorted-keys" not in {d.code for d in after}, after)
 
     # A urldb.toml that cannot be used: said once, with every mistake in
-    # it ([verify]'s too), its files not checked.
+    # it ([verify]'s too) and the near name on a line of its own, its
+    # files not checked.
     name = "badcfg/x.org.yaml"
     open_doc(client, name, "---\n---\n_path: nope\n")
     expect(await diagnostics_after(client, uri_of(name), 0) == [], "broken configuration")
     await wait_for(
         client,
         lambda: any(
-            "unknown key" in m.message and "verify.retries: 99 is too many" in m.message
+            "unknown key `colour`" in m.message
+            and "unknown key `roots`" in m.message
+            and "\n  did you mean `root`?" in m.message
+            and "verify.retries: 99 is too many" in m.message
             for m in client.messages
         ),
     )

@@ -71,12 +71,13 @@ fn server_answers_a_real_lsp_client() {
     );
     // A database of its own whose files may be 1 kB at most.
     write(work, "big/urldb.toml", "max-file-size = \"1 kB\"\n");
-    // A configuration that cannot be used: a mistake of core's keys and
-    // one of `[verify]`, which the binary hands the server to check.
+    // A configuration that cannot be used: mistakes of core's keys (one
+    // with a near name) and one of `[verify]`, which the binary hands the
+    // server to check.
     write(
         work,
         "badcfg/urldb.toml",
-        "colour = \"blue\"\n[verify]\nretries = 99\n",
+        "colour = \"blue\"\nroots = \"db\"\n[verify]\nretries = 99\n",
     );
 
     run_client("client.py", work, &[]);
