@@ -60,32 +60,10 @@ pub(crate) static CLEAN: &[Clean] = &[Clean::Paths {
 /// distinct URLs without a table of every path ([`distinct`]).
 fn across(paths: &Paths, out: &mut Vec<Finding>) {
     let case_sensitive = paths.case_sensitive;
-    // A path without an escape is its own key where case counts (or it has
-    // no uppercase letter): only the others are looked up. The marked
-    // paths are those that may hold an escape or a letter whose case
-    // counts; of a domain whose case counts, most are marked for an
-    // uppercase letter only, and are their own key.
-    let own_key = |&i: &usize| {
-        paths.all.get(i).is_some_and(|(path, _)| {
-            memchr::memchr(b'%', path.as_bytes()).is_none()
-                && (case_sensitive
-                    || path
-                        .bytes()
-                        .all(|b| b.is_ascii() && !b.is_ascii_uppercase()))
-        })
-    };
     let distinct = paths.strictly_ascending
         && match paths.marked {
-            Some(marked) => distinct(
-                paths.all,
-                marked.iter().copied().filter(|i| !own_key(i)),
-                case_sensitive,
-            ),
-            None => distinct(
-                paths.all,
-                (0..paths.all.len()).filter(|i| !own_key(i)),
-                case_sensitive,
-            ),
+            Some(marked) => distinct(paths.all, marked.iter().copied(), case_sensitive),
+            None => distinct(paths.all, 0..paths.all.len(), case_sensitive),
         };
     if !distinct {
         find(paths.all, case_sensitive, out);
@@ -102,18 +80,22 @@ fn without_escapes(paths: &[(&str, &Span)], case_sensitive: bool) -> bool {
 }
 
 /// No two of these paths, all different texts in ascending order, name one
-/// URL: `false` when unsure. `others` are the places of the paths that may
-/// not be their own equivalence key; only they are looked up, by their key.
+/// URL: `false` when unsure. `candidates` are the places of the paths that
+/// may not be their own equivalence key (every path, or those the proof
+/// marked); of them, those that are not are looked up, by their key.
 fn distinct(
     paths: &[(&str, &Span)],
-    others: impl Iterator<Item = usize>,
+    candidates: impl Iterator<Item = usize>,
     case_sensitive: bool,
 ) -> bool {
     let mut keys = Vec::new();
-    for i in others {
+    for i in candidates {
         let Some(&(path, _)) = paths.get(i) else {
             return false;
         };
+        if is_own_key(path, case_sensitive) {
+            continue;
+        }
         let key = equivalence_key(path, case_sensitive);
         match paths.binary_search_by(|(p, _)| (*p).cmp(&*key)) {
             Ok(i) if paths[i].0 != path => return false,
@@ -122,6 +104,17 @@ fn distinct(
     }
     keys.sort_unstable();
     keys.windows(2).all(|w| w[0] != w[1])
+}
+
+/// A path without an escape is its own key where case counts, or where it
+/// has no uppercase letter. Of a domain whose case counts, most marked
+/// paths are marked for an uppercase letter only, and are their own key.
+fn is_own_key(path: &str, case_sensitive: bool) -> bool {
+    memchr::memchr(b'%', path.as_bytes()).is_none()
+        && (case_sensitive
+            || path
+                .bytes()
+                .all(|b| b.is_ascii() && !b.is_ascii_uppercase()))
 }
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
