@@ -23,14 +23,15 @@ struct File {
 
 /// `[verify]` as a [`Section`] of the file: pass it wherever `urldb.toml`
 /// is read, then take the `[verify]` of the last file it read
-/// ([`VerifySection::config`]; the defaults when none was read).
+/// ([`VerifySection::config`]).
 #[derive(Debug, Default)]
 pub struct VerifySection {
     read: Mutex<Option<VerifyConfig>>,
 }
 
 impl VerifySection {
-    /// The `[verify]` of the last file read without a mistake in it.
+    /// The `[verify]` of the last file read; the defaults when none was
+    /// read, or when that file had a mistake (which its reader said).
     pub fn config(self) -> VerifyConfig {
         self.read
             .into_inner()
