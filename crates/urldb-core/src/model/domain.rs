@@ -178,8 +178,61 @@ pub(crate) fn is_empty_metadata(root: &crate::model::node::Node) -> bool {
 /// itself), at most `u64::MAX` (18446744073709551615). Anything else is
 /// no length any file can have.
 pub fn content_length(text: &str) -> Option<u64> {
-    let plain = !text.is_empty()
-        && text.bytes().all(|b| b.is_ascii_digit())
-        && (text == "0" || !text.starts_with('0'));
-    plain.then(|| text.parse().ok()).flatten()
+    if text.is_empty() || (text.len() > 1 && text.starts_with('0')) {
+        return None;
+    }
+    // Read here rather than by `str::parse`, which also takes a `+`: asked
+    // of every length of a database.
+    text.bytes().try_fold(0u64, |number, b| {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        number.checked_mul(10)?.checked_add(u64::from(digit))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::content_length;
+
+    /// A length is a plain decimal that fits in 64 bits, as Rust's own
+    /// reading of an unsigned integer takes it, less its `+` and leading
+    /// zeros.
+    #[test]
+    fn a_length_is_a_plain_decimal_that_fits() {
+        let max = u64::MAX.to_string();
+        let over = "18446744073709551616";
+        let mut texts: Vec<String> = [
+            "",
+            "0",
+            "00",
+            "01",
+            "1",
+            "10",
+            "+1",
+            "-1",
+            " 1",
+            "1 ",
+            "1_000",
+            "1e3",
+            "0x10",
+            "٣",
+            over,
+            &max,
+            "99999999999999999999",
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        texts.extend((0..2000u64).map(|n| (n * 7_919_191).to_string()));
+        for text in &texts {
+            let expected = (!text.starts_with(['+', '0']) || text == "0")
+                .then(|| text.parse::<u64>().ok())
+                .flatten();
+            assert_eq!(content_length(text), expected, "{text:?}");
+        }
+        assert_eq!(content_length(&max), Some(u64::MAX));
+        assert_eq!(content_length(over), None);
+    }
 }

@@ -470,6 +470,7 @@ fn style_read(quoted: bool) -> ScalarStyle {
 /// [`written_as_is`] of a value holding no byte [`read_whole`] is true of
 /// (the caller has read every byte of it already): decided from its first
 /// bytes and its YAML type.
+#[inline]
 pub(crate) fn written_as_is_quiet(
     value: &str,
     quoted: bool,
@@ -479,7 +480,7 @@ pub(crate) fn written_as_is_quiet(
 ) -> bool {
     // Most values (every path) start with a byte that leads no YAML type
     // but a string and no indicator: written plain when they fit, whatever
-    // their kind.
+    // their kind. Inlined, so that they cost no call.
     if value
         .as_bytes()
         .first()
@@ -487,6 +488,31 @@ pub(crate) fn written_as_is_quiet(
     {
         return !quoted && fits_quiet(style, before, value, false);
     }
+    // A decimal without a leading zero (every length) is an integer,
+    // written as it is where the key takes any type.
+    if !quoted
+        && !matches!(kind, FieldKind::String)
+        && value
+            .as_bytes()
+            .first()
+            .is_some_and(|b| (b'1'..=b'9').contains(b))
+        && value.bytes().all(|b| b.is_ascii_digit())
+    {
+        return fits_quiet(style, before, value, false);
+    }
+    typed_written_as_is_quiet(value, quoted, kind, before, style)
+}
+
+/// [`written_as_is_quiet`] of a value that may be read as another type
+/// than a string, or is led by an indicator.
+#[inline(never)]
+fn typed_written_as_is_quiet(
+    value: &str,
+    quoted: bool,
+    kind: FieldKind,
+    before: usize,
+    style: TextStyle,
+) -> bool {
     let read = style_read(quoted);
     written_as_quiet(value, read, text_of_value(value, !quoted, kind), style)
         && fits_quiet(style, before, value, quoted)
@@ -530,6 +556,8 @@ mod tests {
             "0b",
             "1e",
             "1.",
+            "1",
+            "123456",
             "y",
             "No",
             "~",
