@@ -111,94 +111,138 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
             return None;
         }
         silent.documents += 1;
-        let mut record = Record::default();
+        let mut shape = RecordShape::default();
+        // The last key and its place (`NO_KEY` before the first).
+        let mut last_key = "";
+        let mut last_field = NO_KEY;
         next = lines.next();
         while let Some((at, line)) = next.filter(|(_, line)| !is_marker(line)) {
             next = lines.next();
             // `key: value`, or `key:` and its items on the lines below.
             let (key, value) = split_key(line)?;
             let field = field_of(key);
-            record.follow(key, field)?;
-            let Some(field) = field else {
-                // An extra: a key other than the record keys, written plain,
-                // with a value on its line.
-                let (value, quoted) = unquoted(value?)?;
-                let columns = key.len() + ": ".len();
-                if !proven.extra_key(key, || {
-                    crate::render::key_written_as_is(key, style)
-                        && asked.extra_keys.iter().all(|clean| clean(key))
-                }) || !written_as_is(value, quoted, FieldKind::Any, columns, style)
-                {
-                    return None;
-                }
-                continue;
+            // Keys in the renderer's order, which is their text's; the
+            // record keys, which are in that order, by their place. The
+            // same key twice is for the rules to judge.
+            let order = if last_field == NO_KEY {
+                std::cmp::Ordering::Greater
+            } else if field == EXTRA || last_field == EXTRA {
+                key.cmp(last_key)
+            } else {
+                field.cmp(&last_field)
             };
-            let kind = kinds[field];
-            if kind == FieldKind::StringList {
-                if value.is_some() {
-                    return None;
-                }
-                let mut previous: Option<&str> = None;
-                while let Some(written) = next.and_then(|(_, line)| line.strip_prefix("- ")) {
-                    next = lines.next();
-                    let (item, quoted) = unquoted(written)?;
-                    // Items in the renderer's order; the same one twice is
-                    // for the rules to judge.
-                    match previous.map(|p| p.cmp(item)) {
+            match order {
+                std::cmp::Ordering::Less => return None,
+                std::cmp::Ordering::Equal => shape.repeated_key = true,
+                std::cmp::Ordering::Greater => {}
+            }
+            last_key = key;
+            last_field = field;
+            match field {
+                PATH => {
+                    shape.held |= 1 << PATH;
+                    // Plain, so that its span is its value, which the rules
+                    // across records read; in the renderer's order of
+                    // records.
+                    let value = value?;
+                    if value.starts_with('\'') {
+                        return None;
+                    }
+                    let written = Written {
+                        value,
+                        quoted: false,
+                    };
+                    let columns = KEY_COLUMNS[PATH];
+                    if clean_value(PATH, written, FieldKind::String, columns, facts)? != 0 {
+                        silent.marked.push(silent.paths.len());
+                    }
+                    let at = at + key.len() + ": ".len();
+                    match previous_path.map(|p| p.cmp(value)) {
                         Some(std::cmp::Ordering::Greater) => return None,
-                        Some(std::cmp::Ordering::Equal) => record.shape.repeated_item = true,
+                        Some(std::cmp::Ordering::Equal) => silent.repeated_path = true,
                         _ => {}
                     }
-                    let item_written = Written {
-                        value: item,
-                        quoted,
-                    };
-                    if !proven.item(written, || {
-                        clean_value(field, item_written, FieldKind::String, ITEM_COLUMNS, facts)
+                    silent.paths.push(at..at + value.len());
+                    previous_path = Some(value);
+                }
+                CATEGORIES => {
+                    shape.held |= 1 << CATEGORIES;
+                    if value.is_some() {
+                        return None;
+                    }
+                    let mut previous: Option<&str> = None;
+                    while let Some(written) = next.and_then(|(_, line)| line.strip_prefix("- ")) {
+                        next = lines.next();
+                        let (item, quoted) = unquoted(written)?;
+                        // Items in the renderer's order; the same one twice
+                        // is for the rules to judge.
+                        match previous.map(|p| p.cmp(item)) {
+                            Some(std::cmp::Ordering::Greater) => return None,
+                            Some(std::cmp::Ordering::Equal) => shape.repeated_item = true,
+                            _ => {}
+                        }
+                        let item_written = Written {
+                            value: item,
+                            quoted,
+                        };
+                        if !proven.item(written, || {
+                            clean_value(
+                                CATEGORIES,
+                                item_written,
+                                FieldKind::String,
+                                ITEM_COLUMNS,
+                                facts,
+                            )
                             .is_some()
+                        }) {
+                            return None;
+                        }
+                        previous = Some(item);
+                    }
+                    // A list is read as its items, one at least.
+                    previous?;
+                }
+                CONTENT_TYPE => {
+                    shape.held |= 1 << CONTENT_TYPE;
+                    // A file has a few media types: each is proven once.
+                    let line_value = value?;
+                    if !proven.media_type(line_value, || {
+                        unquoted(line_value).is_some_and(|(value, quoted)| {
+                            let written = Written { value, quoted };
+                            let columns = KEY_COLUMNS[CONTENT_TYPE];
+                            clean_value(CONTENT_TYPE, written, FieldKind::String, columns, facts)
+                                .is_some()
+                        })
                     }) {
                         return None;
                     }
-                    previous = Some(item);
                 }
-                // A list is read as its items, one at least.
-                previous?;
-                continue;
-            }
-            let (value, quoted) = unquoted(value?)?;
-            let written = Written { value, quoted };
-            let columns = KEY_COLUMNS[field];
-            if field == PATH {
-                // Plain, so that its span is its value, which the rules
-                // across records read; in the renderer's order of records.
-                if quoted {
-                    return None;
+                EXTRA => {
+                    shape.extras = shape.extras.saturating_add(1);
+                    // A key other than the record keys, written plain, with
+                    // a value on its line.
+                    let (value, quoted) = unquoted(value?)?;
+                    let columns = key.len() + ": ".len();
+                    if !proven.extra_key(key, || {
+                        crate::render::key_written_as_is(key, style)
+                            && asked.extra_keys.iter().all(|clean| clean(key))
+                    }) || !written_as_is(value, quoted, FieldKind::Any, columns, style)
+                    {
+                        return None;
+                    }
                 }
-                if clean_value(field, written, kind, columns, facts)? != 0 {
-                    silent.marked.push(silent.paths.len());
+                _ => {
+                    // `content-length`, `content-sha256`: a value on its line.
+                    shape.held |= 1 << field;
+                    let (value, quoted) = unquoted(value?)?;
+                    let written = Written { value, quoted };
+                    let columns = *KEY_COLUMNS.get(field)?;
+                    clean_value(field, written, *kinds.get(field)?, columns, facts)?;
                 }
-                let at = at + key.len() + ": ".len();
-                match previous_path.map(|p| p.cmp(value)) {
-                    Some(std::cmp::Ordering::Greater) => return None,
-                    Some(std::cmp::Ordering::Equal) => silent.repeated_path = true,
-                    _ => {}
-                }
-                silent.paths.push(at..at + value.len());
-                previous_path = Some(value);
-            } else if field == CONTENT_TYPE {
-                // A file has a few media types: each is proven once.
-                let line_value = &line[key.len() + ": ".len()..];
-                if !proven.media_type(line_value, || {
-                    clean_value(field, written, kind, columns, facts).is_some()
-                }) {
-                    return None;
-                }
-            } else {
-                clean_value(field, written, kind, columns, facts)?;
             }
         }
         // Records without a `_path` come first in the renderer's order.
-        if record.shape.held & (1 << PATH) == 0 {
+        if shape.held & (1 << PATH) == 0 {
             if previous_path.is_some() {
                 return None;
             }
@@ -206,11 +250,11 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
         }
         // A record's keys answer the same for the same shape: the last one
         // found clean is not asked again.
-        if clean_shape != Some(record.shape) {
-            if !asked.records.iter().all(|clean| clean(&record.shape)) {
+        if clean_shape != Some(shape) {
+            if !asked.records.iter().all(|clean| clean(&shape)) {
                 return None;
             }
-            clean_shape = Some(record.shape);
+            clean_shape = Some(shape);
         }
     }
     Some(silent)
@@ -236,6 +280,30 @@ static READERS: LazyLock<[[u32; 256]; 5]> = LazyLock::new(|| {
     tables
 });
 
+/// [`READERS`] of a pair of bytes, at `first << 8 | second`, for each
+/// record key some rule asks of by pairs (`rules::clean::LooksAt::Pair`):
+/// who reads a value holding `first`, and who a value holding the pair.
+/// A value of such a key is read as its pairs (and its last byte alone),
+/// each at the cost of one byte.
+static PAIR_READERS: LazyLock<[Option<Box<[u32; 65536]>>; 5]> = LazyLock::new(|| {
+    std::array::from_fn(|field| {
+        let answers = &ASKED.values[field];
+        let pairs = answers.looking_at_pairs()?;
+        let singles = &READERS[field];
+        let mut table = Box::new([0; 65536]);
+        for (first, row) in (0..=u8::MAX).zip(table.chunks_exact_mut(256)) {
+            row.fill(singles[usize::from(first)]);
+            // Few bytes lead a pair an answer looks at.
+            if answers.leads_pairs(first) {
+                for (second, entry) in (0..=u8::MAX).zip(row) {
+                    *entry |= pairs(first, second);
+                }
+            }
+        }
+        Some(table)
+    })
+});
+
 /// The bits of [`READERS`] that stand for the renderer and for the rules
 /// across records.
 const RENDERER: u32 = 1 << 31;
@@ -243,7 +311,8 @@ const ACROSS: u32 = 1 << 30;
 
 /// Whether the renderer writes `written`, a value of the record key
 /// `field`, as it is and no rule reports it: `None`, or who else looks at
-/// it ([`ACROSS`]).
+/// it ([`ACROSS`]). Inlined: it is asked of every value.
+#[inline(always)]
 fn clean_value(
     field: usize,
     written: Written,
@@ -253,12 +322,27 @@ fn clean_value(
 ) -> Option<u32> {
     let answers = &ASKED.values[field];
     let table = &READERS[field];
-    let readers = written
-        .value
-        .bytes()
-        .fold(answers.leading(written.value), |readers, b| {
-            readers | table[usize::from(b)]
-        });
+    let bytes = written.value.as_bytes();
+    let leading = answers.leading(written.value);
+    let readers = match &PAIR_READERS[field] {
+        Some(pairs) => {
+            // Each byte but the last as the first of a pair, and the last
+            // alone.
+            let (firsts, last) = match bytes.split_last() {
+                Some((&last, firsts)) => (firsts, table[usize::from(last)]),
+                None => (bytes, 0),
+            };
+            firsts.iter().zip(bytes.iter().skip(1)).fold(
+                leading | last,
+                |readers, (&first, &second)| {
+                    readers | pairs[usize::from(first) << 8 | usize::from(second)]
+                },
+            )
+        }
+        None => bytes
+            .iter()
+            .fold(leading, |readers, &b| readers | table[usize::from(b)]),
+    };
     let (value, quoted, style) = (written.value, written.quoted, facts.settings.style);
     let as_is = if readers & RENDERER == 0 {
         written_as_is_quiet(value, quoted, kind, columns, style)
@@ -269,9 +353,14 @@ fn clean_value(
         .then_some(readers & ACROSS)
 }
 
-/// The places of `_path` and `content-type` in `domain::RECORD_KEYS`.
+/// The places of the record keys in `domain::RECORD_KEYS`, and what
+/// [`field_of`] gives another key (an extra).
 const PATH: usize = 0;
+const CATEGORIES: usize = 1;
 const CONTENT_TYPE: usize = 4;
+const EXTRA: usize = 5;
+/// No key read yet in the record.
+const NO_KEY: usize = usize::MAX;
 
 /// A document marker line, `---`.
 fn is_marker(line: &str) -> bool {
@@ -279,57 +368,22 @@ fn is_marker(line: &str) -> bool {
 }
 
 /// The place of a record key in `domain::RECORD_KEYS` (which is in the
-/// renderer's order), or `None` for another key. Told apart by length and
-/// last byte, then compared once, byte by byte (inlined: these keys are a
-/// few bytes long).
-fn field_of(key: &str) -> Option<usize> {
+/// renderer's order), or [`EXTRA`] for another key. Told apart by length
+/// and last byte, then compared once, byte by byte (inlined: these keys
+/// are a few bytes long).
+fn field_of(key: &str) -> usize {
     let field = match (key.len(), key.as_bytes().last()) {
         (5, Some(b'h')) => 0,
         (10, Some(b's')) => 1,
         (14, Some(b'h')) => 2,
         (14, Some(b'6')) => 3,
         (12, Some(b'e')) => 4,
-        _ => return None,
+        _ => return EXTRA,
     };
-    let name = domain::RECORD_KEYS[field];
-    key.bytes()
-        .zip(name.bytes())
-        .all(|(a, b)| a == b)
-        .then_some(field)
-}
-
-/// What one record has shown so far.
-#[derive(Default)]
-struct Record<'a> {
-    last_key: &'a str,
-    last_field: Option<Option<usize>>,
-    shape: RecordShape,
-}
-
-impl<'a> Record<'a> {
-    /// The next key, `field` its place among the record keys: after the
-    /// last in the renderer's order (by text; the record keys, which are
-    /// in that order, by their place), or the same again, which the rules
-    /// judge.
-    fn follow(&mut self, key: &'a str, field: Option<usize>) -> Option<()> {
-        let order = match (field, self.last_field) {
-            (_, None) => std::cmp::Ordering::Greater,
-            (Some(field), Some(Some(last))) => field.cmp(&last),
-            _ => key.cmp(self.last_key),
-        };
-        match order {
-            std::cmp::Ordering::Less => return None,
-            std::cmp::Ordering::Equal => self.shape.repeated_key = true,
-            std::cmp::Ordering::Greater => {}
-        }
-        match field {
-            Some(field) => self.shape.held |= 1 << field,
-            None => self.shape.extras = self.shape.extras.saturating_add(1),
-        }
-        self.last_key = key;
-        self.last_field = Some(field);
-        Some(())
-    }
+    let same = domain::RECORD_KEYS
+        .get(field)
+        .is_some_and(|name| key.bytes().zip(name.bytes()).all(|(a, b)| a == b));
+    if same { field } else { EXTRA }
 }
 
 /// Media types, list items and extra keys (as written) proven clean in
@@ -413,5 +467,34 @@ impl<'a> Iterator for Lines<'a> {
         let end = self.base + self.breaks.next()?;
         self.start = end + 1;
         Some((start, self.text.get(start..end)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The proof reads the record keys by their place and knows the kind
+    /// of three of them: each place is the format's, with its kind.
+    #[test]
+    fn the_record_keys_are_where_the_proof_reads_them() {
+        let place = |key| domain::RECORD_KEYS.iter().position(|k| *k == key);
+        assert_eq!(place(domain::PATH), Some(PATH));
+        assert_eq!(place(domain::CATEGORIES), Some(CATEGORIES));
+        assert_eq!(place(domain::CONTENT_TYPE), Some(CONTENT_TYPE));
+        assert_eq!(domain::RECORD_KEYS.len(), EXTRA);
+        assert_eq!(domain::field_kind(domain::PATH), FieldKind::String);
+        assert_eq!(
+            domain::field_kind(domain::CATEGORIES),
+            FieldKind::StringList
+        );
+        assert_eq!(domain::field_kind(domain::CONTENT_TYPE), FieldKind::String);
+        for (field, key) in domain::RECORD_KEYS.iter().enumerate() {
+            assert_eq!(field_of(key), field, "{key}");
+            assert_eq!(KEY_COLUMNS[field], key.len() + ": ".len(), "{key}");
+            let near = format!("{}x", &key[..key.len() - 1]);
+            assert_eq!(field_of(&near), EXTRA, "{near}");
+        }
+        assert_eq!(field_of("owner"), EXTRA);
     }
 }

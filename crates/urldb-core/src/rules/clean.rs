@@ -83,6 +83,12 @@ pub(crate) enum LooksAt {
     /// An empty value, or one whose first byte is one of these: a value
     /// led by any other byte is clean, whatever follows.
     First(fn(u8) -> bool),
+    /// A value holding a byte the first is true of followed by one the
+    /// second is true of (a `/` followed by a `.`): a value without such a
+    /// pair is clean. The proof then reads each value of the key as its
+    /// pairs of bytes, one table lookup each, as it reads the bytes of the
+    /// other keys' values.
+    Pair(fn(u8) -> bool, fn(u8) -> bool),
 }
 
 /// A value as canonical text writes it on one line: plain, or between
@@ -171,6 +177,10 @@ pub(crate) struct ValueAnswers {
     /// Which answers are asked of a value led by each byte
     /// ([`LooksAt::First`]).
     first: Option<Box<[u32; 256]>>,
+    /// Which answers are asked of a value holding a pair of bytes
+    /// ([`LooksAt::Pair`]): those of both its first byte's entry in the
+    /// first table and its second byte's in the second.
+    pairs: Option<Box<[[u32; 256]; 2]>>,
     /// Which answers are asked of an empty value ([`LooksAt::First`]).
     empty: u32,
     /// Which answers are asked of every value.
@@ -184,6 +194,17 @@ impl ValueAnswers {
         let (table, looks_at) = match looks_at {
             LooksAt::Everything => {
                 self.always |= bit;
+                return;
+            }
+            LooksAt::Pair(first, second) => {
+                let tables = self.pairs.get_or_insert_with(|| Box::new([[0; 256]; 2]));
+                for (table, looks_at) in tables.iter_mut().zip([first, second]) {
+                    for (b, entry) in (0..=u8::MAX).zip(table.iter_mut()) {
+                        if looks_at(b) {
+                            *entry |= bit;
+                        }
+                    }
+                }
                 return;
             }
             LooksAt::Bytes(looks_at) => (&mut self.holding, looks_at),
@@ -216,6 +237,20 @@ impl ValueAnswers {
         self.holding
             .as_ref()
             .map_or(0, |table| table[usize::from(b)])
+    }
+
+    /// Some answer looks at pairs led by `b` ([`LooksAt::Pair`]).
+    pub(crate) fn leads_pairs(&self, b: u8) -> bool {
+        self.pairs
+            .as_deref()
+            .is_some_and(|[firsts, _]| firsts[usize::from(b)] != 0)
+    }
+
+    /// The answers asked of a value holding `first` followed by `second`
+    /// (bits), or `None` when no answer looks at pairs.
+    pub(crate) fn looking_at_pairs(&self) -> Option<impl Fn(u8, u8) -> u32 + '_> {
+        let [firsts, seconds] = self.pairs.as_deref()?;
+        Some(move |first: u8, second: u8| firsts[usize::from(first)] & seconds[usize::from(second)])
     }
 
     /// No rule of those in `ask` (bits, from [`ValueAnswers::leading`] and
@@ -410,36 +445,52 @@ mod tests {
         let mut asked = 0;
         for (rule, answers) in CLEAN_TEXT {
             for answer in *answers {
-                let (looks_at, clean, first_only) = match answer {
-                    Clean::Value {
-                        looks_at: LooksAt::Bytes(looks_at),
-                        clean,
-                        ..
-                    } => (looks_at, clean, false),
-                    Clean::Value {
-                        looks_at: LooksAt::First(looks_at),
-                        clean,
-                        ..
-                    } => (looks_at, clean, true),
-                    _ => continue,
+                let Clean::Value {
+                    looks_at, clean, ..
+                } = answer
+                else {
+                    continue;
                 };
                 let printable: Vec<u8> = (b' '..=b'~').collect();
-                let alphabet: Vec<u8> = (b' '..=b'~').filter(|b| !looks_at(*b)).collect();
+                let without = |looks_at: fn(u8) -> bool| -> Vec<u8> {
+                    printable
+                        .iter()
+                        .copied()
+                        .filter(|b| !looks_at(*b))
+                        .collect()
+                };
+                let (first_only, alphabet, after) = match *looks_at {
+                    LooksAt::Everything => continue,
+                    LooksAt::Bytes(looks_at) => (false, without(looks_at), None),
+                    LooksAt::First(looks_at) => (true, without(looks_at), None),
+                    LooksAt::Pair(first, second) => {
+                        // Half of the bytes lead a pair, so that values
+                        // such as `/a/b` are common.
+                        let mut alphabet = printable.clone();
+                        let leads = printable.iter().filter(|b| first(**b));
+                        alphabet.extend(leads.cycle().take(printable.len()));
+                        (false, alphabet, Some((first, without(second))))
+                    }
+                };
                 for _ in 0..20_000 {
                     // Every byte without those it looks at; or, for an
                     // answer asked by the first byte, a first byte without
-                    // them and any bytes after it.
+                    // them and any bytes after it; or, for an answer asked
+                    // by pairs, no byte of the second kind after one of the
+                    // first.
                     let len = next(16) + usize::from(first_only);
-                    let value: String = (0..len)
-                        .map(|i| {
-                            let from = if first_only && i > 0 {
-                                &printable
-                            } else {
-                                &alphabet
-                            };
-                            char::from(from[next(from.len())])
-                        })
-                        .collect();
+                    let mut value = String::with_capacity(len);
+                    let mut previous: Option<u8> = None;
+                    for i in 0..len {
+                        let from = match (&after, previous) {
+                            (Some((first, seconds)), Some(p)) if first(p) => seconds,
+                            _ if first_only && i > 0 => &printable,
+                            _ => &alphabet,
+                        };
+                        let b = from[next(from.len())];
+                        value.push(char::from(b));
+                        previous = Some(b);
+                    }
                     for (quoted, case_sensitive) in [(false, false), (false, true), (true, false)] {
                         let facts = Facts {
                             case_sensitive,

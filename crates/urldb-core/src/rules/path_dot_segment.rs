@@ -44,25 +44,15 @@ pub(crate) static RULE: Rule = Rule {
 /// (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::PATH,
-    // `.`, or the `%` of `%2E`.
-    looks_at: LooksAt::Bytes(|b| b == b'.' || b == b'%'),
+    // A dot segment of an absolute path starts with `/.`, or the `/%` of
+    // `/%2E`: most paths have neither, though most hold a `.`
+    // (`page.html`).
+    looks_at: LooksAt::Pair(|a| a == b'/', |b| b == b'.' || b == b'%'),
     clean: |path, _| clean(path.value),
 }];
 
 fn clean(path: &str) -> bool {
-    let bytes = path.as_bytes();
-    // A dot segment starts with `/.` or `/%`: most paths have neither.
-    // This is asked of nearly every path (most hold a `.`, as in
-    // `page.html`), and paths are short (tens of bytes): one pass over the
-    // pairs of bytes, without a branch per byte, costs less than a search
-    // for each `.` and `%` (its setup alone is as long as a path).
-    let starts = bytes
-        .iter()
-        .zip(bytes.iter().skip(1))
-        .fold(false, |any, (&a, &b)| {
-            any | ((a == b'/') & ((b == b'.') | (b == b'%')))
-        });
-    if !path.starts_with('/') || !starts {
+    if !path.starts_with('/') {
         return true;
     }
     let head = &path[..path.find('?').unwrap_or(path.len())];

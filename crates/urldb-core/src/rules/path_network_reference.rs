@@ -46,8 +46,8 @@ pub(crate) static RULE: Rule = Rule {
 /// Clean text: a `_path` that does not start with `//` (`rules::clean`).
 pub(crate) static CLEAN: &[Clean] = &[Clean::Value {
     key: domain::PATH,
-    // `//` starts with `/`.
-    looks_at: LooksAt::First(|b| b == b'/'),
+    // A value starting with `//` holds it.
+    looks_at: LooksAt::Pair(|a| a == b'/', |b| b == b'/'),
     clean: |path, _| !path.value.starts_with("//"),
 }];
 
