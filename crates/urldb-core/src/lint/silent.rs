@@ -368,22 +368,17 @@ fn is_marker(line: &str) -> bool {
 }
 
 /// The place of a record key in `domain::RECORD_KEYS` (which is in the
-/// renderer's order), or [`EXTRA`] for another key. Told apart by length
-/// and last byte, then compared once, byte by byte (inlined: these keys
-/// are a few bytes long).
+/// renderer's order), or [`EXTRA`] for another key.
 fn field_of(key: &str) -> usize {
-    let field = match (key.len(), key.as_bytes().last()) {
-        (5, Some(b'h')) => 0,
-        (10, Some(b's')) => 1,
-        (14, Some(b'h')) => 2,
-        (14, Some(b'6')) => 3,
-        (12, Some(b'e')) => 4,
-        _ => return EXTRA,
-    };
-    let same = domain::RECORD_KEYS
-        .get(field)
-        .is_some_and(|name| key.bytes().zip(name.bytes()).all(|(a, b)| a == b));
-    if same { field } else { EXTRA }
+    // Each compared with a text of the length it has: a few loads, no call.
+    match key.len() {
+        5 if key == domain::PATH => PATH,
+        10 if key == domain::CATEGORIES => CATEGORIES,
+        14 if key == domain::CONTENT_LENGTH => 2,
+        14 if key == domain::CONTENT_SHA256 => 3,
+        12 if key == domain::CONTENT_TYPE => CONTENT_TYPE,
+        _ => EXTRA,
+    }
 }
 
 /// Media types, list items and extra keys (as written) proven clean in
@@ -408,8 +403,17 @@ impl<'a> Proven<'a> {
         Self::known(&mut self.extra_keys, text, prove)
     }
 
+    #[inline]
     fn known(seen: &mut Vec<&'a str>, text: &'a str, prove: impl FnOnce() -> bool) -> bool {
-        // The last one found is looked at first: neighbours repeat.
+        // The last one found is looked at first, without a call: neighbours
+        // repeat.
+        if seen.first().is_some_and(|s| *s == text) {
+            return true;
+        }
+        Self::found(seen, text, prove)
+    }
+
+    fn found(seen: &mut Vec<&'a str>, text: &'a str, prove: impl FnOnce() -> bool) -> bool {
         if let Some(i) = seen.iter().position(|s| *s == text) {
             seen.swap(0, i);
             return true;
