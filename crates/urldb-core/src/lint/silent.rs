@@ -266,13 +266,14 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
 /// records ([`ACROSS`]). A value's bytes are read once for all of them.
 static READERS: LazyLock<[[u32; 256]; 5]> = LazyLock::new(|| {
     let mut tables = [[0; 256]; 5];
+    let across = clean::across_records_look_at();
     for (field, (table, answers)) in tables.iter_mut().zip(&ASKED.values).enumerate() {
-        for (b, entry) in (0..=u8::MAX).zip(table.iter_mut()) {
+        for ((b, entry), across) in (0..=u8::MAX).zip(table.iter_mut()).zip(across) {
             *entry = answers.looking_at(b);
             if read_whole(b) {
                 *entry |= RENDERER;
             }
-            if field == PATH && clean::across_records_look_at(b) {
+            if field == PATH && across {
                 *entry |= ACROSS;
             }
         }
@@ -290,7 +291,11 @@ static PAIR_READERS: LazyLock<[Option<Box<[u32; 65536]>>; 5]> = LazyLock::new(||
         let answers = &ASKED.values[field];
         let pairs = answers.looking_at_pairs()?;
         let singles = &READERS[field];
-        let mut table = Box::new([0; 65536]);
+        // Zeroed by the allocator, not by a loop over the stack.
+        let mut table: Box<[u32; 65536]> = vec![0; 65536]
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| Box::new([0; 65536]));
         for (first, row) in (0..=u8::MAX).zip(table.chunks_exact_mut(256)) {
             row.fill(singles[usize::from(first)]);
             // Few bytes lead a pair an answer looks at.

@@ -317,17 +317,26 @@ fn needs_tree_in(
     })
 }
 
-/// Some rule across records ([`Clean::Paths`]) looks at paths holding `b`.
-pub(crate) fn across_records_look_at(b: u8) -> bool {
-    super::CLEAN_TEXT.iter().any(|(_, answers)| {
-        answers.iter().any(|a| match a {
+/// Whether some rule across records ([`Clean::Paths`]) looks at paths
+/// holding each byte.
+pub(crate) fn across_records_look_at() -> [bool; 256] {
+    // The catalogue is read once, not once a byte.
+    let looking: Vec<fn(u8) -> bool> = super::CLEAN_TEXT
+        .iter()
+        .flat_map(|(_, answers)| answers.iter())
+        .filter_map(|a| match a {
             Clean::Paths {
                 looks_at: Some(looks_at),
                 ..
-            } => looks_at(b),
-            _ => false,
+            } => Some(*looks_at),
+            _ => None,
         })
-    })
+        .collect();
+    let mut table = [false; 256];
+    for (b, entry) in (0..=u8::MAX).zip(table.iter_mut()) {
+        *entry = looking.iter().any(|looks_at| looks_at(b));
+    }
+    table
 }
 
 /// The rules whose findings are answered on the paths of a whole file
