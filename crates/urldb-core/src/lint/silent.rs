@@ -415,10 +415,16 @@ impl<'a> Proven<'a> {
         if seen.first().is_some_and(|s| *s == text) {
             return true;
         }
-        Self::found(seen, text, prove)
+        Self::seen_or_proven(seen, text, prove)
     }
 
-    fn found(seen: &mut Vec<&'a str>, text: &'a str, prove: impl FnOnce() -> bool) -> bool {
+    /// `text` is among the others seen (then looked at first next time), or
+    /// `prove` says it is clean now (then kept, up to 64).
+    fn seen_or_proven(
+        seen: &mut Vec<&'a str>,
+        text: &'a str,
+        prove: impl FnOnce() -> bool,
+    ) -> bool {
         if let Some(i) = seen.iter().position(|s| *s == text) {
             seen.swap(0, i);
             return true;
