@@ -138,9 +138,13 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
             }
             last_key = key;
             last_field = field;
+            if field == EXTRA {
+                shape.extras = shape.extras.saturating_add(1);
+            } else {
+                shape.held |= 1 << field;
+            }
             match field {
                 PATH => {
-                    shape.held |= 1 << PATH;
                     // Plain, so that its span is its value, which the rules
                     // across records read; in the renderer's order of
                     // records.
@@ -166,7 +170,6 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
                     previous_path = Some(value);
                 }
                 CATEGORIES => {
-                    shape.held |= 1 << CATEGORIES;
                     if value.is_some() {
                         return None;
                     }
@@ -203,7 +206,6 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
                     previous?;
                 }
                 CONTENT_TYPE => {
-                    shape.held |= 1 << CONTENT_TYPE;
                     // A file has a few media types: each is proven once.
                     let line_value = value?;
                     if !proven.media_type(line_value, || {
@@ -218,7 +220,6 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
                     }
                 }
                 EXTRA => {
-                    shape.extras = shape.extras.saturating_add(1);
                     // A key other than the record keys, written plain, with
                     // a value on its line.
                     let (value, quoted) = unquoted(value?)?;
@@ -233,7 +234,6 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
                 }
                 _ => {
                     // `content-length`, `content-sha256`: a value on its line.
-                    shape.held |= 1 << field;
                     let (value, quoted) = unquoted(value?)?;
                     let written = Written { value, quoted };
                     let columns = *KEY_COLUMNS.get(field)?;
@@ -362,6 +362,8 @@ fn clean_value(
 /// [`field_of`] gives another key (an extra).
 const PATH: usize = 0;
 const CATEGORIES: usize = 1;
+const CONTENT_LENGTH: usize = 2;
+const CONTENT_SHA256: usize = 3;
 const CONTENT_TYPE: usize = 4;
 const EXTRA: usize = 5;
 /// No key read yet in the record.
@@ -379,8 +381,8 @@ fn field_of(key: &str) -> usize {
     match key.len() {
         5 if key == domain::PATH => PATH,
         10 if key == domain::CATEGORIES => CATEGORIES,
-        14 if key == domain::CONTENT_LENGTH => 2,
-        14 if key == domain::CONTENT_SHA256 => 3,
+        14 if key == domain::CONTENT_LENGTH => CONTENT_LENGTH,
+        14 if key == domain::CONTENT_SHA256 => CONTENT_SHA256,
         12 if key == domain::CONTENT_TYPE => CONTENT_TYPE,
         _ => EXTRA,
     }
