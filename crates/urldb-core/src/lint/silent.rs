@@ -288,20 +288,15 @@ static READERS: LazyLock<[[u32; 256]; 5]> = LazyLock::new(|| {
 /// each at the cost of one byte.
 static PAIR_READERS: LazyLock<[Option<Box<[u32; 65536]>>; 5]> = LazyLock::new(|| {
     std::array::from_fn(|field| {
-        let answers = &ASKED.values[field];
-        let pairs = answers.looking_at_pairs()?;
-        let singles = &READERS[field];
-        // Zeroed by the allocator, not by a loop over the stack.
-        let mut table: Box<[u32; 65536]> = vec![0; 65536]
-            .into_boxed_slice()
-            .try_into()
-            .unwrap_or_else(|_| Box::new([0; 65536]));
-        for (first, row) in (0..=u8::MAX).zip(table.chunks_exact_mut(256)) {
-            row.fill(singles[usize::from(first)]);
+        let (firsts, seconds) = ASKED.values[field].pairs()?;
+        let mut table = Box::new([0; 65536]);
+        let rows = table.chunks_exact_mut(256).zip(&READERS[field]).zip(firsts);
+        for ((row, single), first) in rows {
+            row.fill(*single);
             // Few bytes lead a pair an answer looks at.
-            if answers.leads_pairs(first) {
-                for (second, entry) in (0..=u8::MAX).zip(row) {
-                    *entry |= pairs(first, second);
+            if *first != 0 {
+                for (entry, second) in row.iter_mut().zip(seconds) {
+                    *entry |= first & second;
                 }
             }
         }

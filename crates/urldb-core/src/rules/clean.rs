@@ -178,9 +178,10 @@ pub(crate) struct ValueAnswers {
     /// ([`LooksAt::First`]).
     first: Option<Box<[u32; 256]>>,
     /// Which answers are asked of a value holding a pair of bytes
-    /// ([`LooksAt::Pair`]): those of both its first byte's entry in the
-    /// first table and its second byte's in the second.
-    pairs: Option<Box<[[u32; 256]; 2]>>,
+    /// ([`LooksAt::Pair`]): those both in its first byte's entry here and
+    /// in its second byte's entry of `pair_seconds`.
+    pair_firsts: Option<Box<[u32; 256]>>,
+    pair_seconds: Option<Box<[u32; 256]>>,
     /// Which answers are asked of an empty value ([`LooksAt::First`]).
     empty: u32,
     /// Which answers are asked of every value.
@@ -191,32 +192,16 @@ impl ValueAnswers {
     fn add(&mut self, looks_at: LooksAt, clean: fn(Written, &Facts) -> bool) {
         let bit = 1u32 << self.clean.len();
         self.clean.push(clean);
-        let (table, looks_at) = match looks_at {
-            LooksAt::Everything => {
-                self.always |= bit;
-                return;
-            }
-            LooksAt::Pair(first, second) => {
-                let tables = self.pairs.get_or_insert_with(|| Box::new([[0; 256]; 2]));
-                for (table, looks_at) in tables.iter_mut().zip([first, second]) {
-                    for (b, entry) in (0..=u8::MAX).zip(table.iter_mut()) {
-                        if looks_at(b) {
-                            *entry |= bit;
-                        }
-                    }
-                }
-                return;
-            }
-            LooksAt::Bytes(looks_at) => (&mut self.holding, looks_at),
+        match looks_at {
+            LooksAt::Everything => self.always |= bit,
+            LooksAt::Bytes(looks_at) => mark(&mut self.holding, looks_at, bit),
             LooksAt::First(looks_at) => {
                 self.empty |= bit;
-                (&mut self.first, looks_at)
+                mark(&mut self.first, looks_at, bit);
             }
-        };
-        let table = table.get_or_insert_with(|| Box::new([0; 256]));
-        for (b, entry) in (0..=u8::MAX).zip(table.iter_mut()) {
-            if looks_at(b) {
-                *entry |= bit;
+            LooksAt::Pair(first, second) => {
+                mark(&mut self.pair_firsts, first, bit);
+                mark(&mut self.pair_seconds, second, bit);
             }
         }
     }
@@ -239,18 +224,12 @@ impl ValueAnswers {
             .map_or(0, |table| table[usize::from(b)])
     }
 
-    /// Some answer looks at pairs led by `b` ([`LooksAt::Pair`]).
-    pub(crate) fn leads_pairs(&self, b: u8) -> bool {
-        self.pairs
-            .as_deref()
-            .is_some_and(|[firsts, _]| firsts[usize::from(b)] != 0)
-    }
-
-    /// The answers asked of a value holding `first` followed by `second`
-    /// (bits), or `None` when no answer looks at pairs.
-    pub(crate) fn looking_at_pairs(&self) -> Option<impl Fn(u8, u8) -> u32 + '_> {
-        let [firsts, seconds] = self.pairs.as_deref()?;
-        Some(move |first: u8, second: u8| firsts[usize::from(first)] & seconds[usize::from(second)])
+    /// For the answers asked by pairs ([`LooksAt::Pair`]), which are
+    /// asked of a value holding the bytes `first`, `second` (bits): those
+    /// in both `firsts[first]` and `seconds[second]`. `None` when no answer
+    /// looks at pairs.
+    pub(crate) fn pairs(&self) -> Option<(&[u32; 256], &[u32; 256])> {
+        Some((self.pair_firsts.as_deref()?, self.pair_seconds.as_deref()?))
     }
 
     /// No rule of those in `ask` (bits, from [`ValueAnswers::leading`] and
@@ -268,6 +247,16 @@ impl ValueAnswers {
             }
         }
         true
+    }
+}
+
+/// Set `bit` in the entry of each byte `looks_at` is true of.
+fn mark(table: &mut Option<Box<[u32; 256]>>, looks_at: fn(u8) -> bool, bit: u32) {
+    let table = table.get_or_insert_with(|| Box::new([0; 256]));
+    for (b, entry) in (0..=u8::MAX).zip(table.iter_mut()) {
+        if looks_at(b) {
+            *entry |= bit;
+        }
     }
 }
 
