@@ -25,6 +25,12 @@ pub enum Implicit {
 }
 
 impl Implicit {
+    /// A decimal without a sign or a leading zero (a length): an integer,
+    /// and no other resolver takes digits alone.
+    pub(crate) fn is_plain_decimal(v: &[u8]) -> bool {
+        matches!(v.first(), Some(b'1'..=b'9')) && v.iter().all(u8::is_ascii_digit)
+    }
+
     /// Some resolver is registered for a plain scalar starting with
     /// `first`: only then can it be read as anything but a string.
     pub(crate) fn may_lead(first: u8) -> bool {
@@ -66,9 +72,7 @@ impl Implicit {
             return Implicit::Str;
         }
         if first.is_ascii_digit() {
-            // A decimal without a sign or leading zero (a length) is an
-            // integer: no other resolver takes digits alone.
-            if first != b'0' && v.iter().all(u8::is_ascii_digit) {
+            if Implicit::is_plain_decimal(v) {
                 return Implicit::Int;
             }
             // After a leading digit, only an integer's `0b` or `0x` (and

@@ -488,15 +488,9 @@ pub(crate) fn written_as_is_quiet(
     {
         return !quoted && fits_quiet(style, before, value, false);
     }
-    // A decimal without a leading zero (every length) is an integer,
-    // written as it is where the key takes any type.
-    if !quoted
-        && !matches!(kind, FieldKind::String)
-        && value
-            .as_bytes()
-            .first()
-            .is_some_and(|b| (b'1'..=b'9').contains(b))
-        && value.bytes().all(|b| b.is_ascii_digit())
+    // A decimal (every length) is an integer, written as it is where the
+    // key takes any type: `Implicit::of`'s first answer, without the call.
+    if !quoted && !matches!(kind, FieldKind::String) && Implicit::is_plain_decimal(value.as_bytes())
     {
         return fits_quiet(style, before, value, false);
     }
