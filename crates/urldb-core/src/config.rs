@@ -137,11 +137,10 @@ impl Invalid {
     /// put in it may hold control characters), pointing at the first place
     /// the offending value's text appears.
     pub fn in_file(&self, text: &str) -> Problem {
-        Problem {
-            message: escaped_lines(&self.message),
-            help: None,
-            span: text.find(&self.at).map(|at| at..at + self.at.len()),
-        }
+        Problem::new(
+            escaped_lines(&self.message),
+            text.find(&self.at).map(|at| at..at + self.at.len()),
+        )
     }
 }
 
