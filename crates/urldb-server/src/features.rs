@@ -226,8 +226,7 @@ impl Vocabulary {
 
     /// Add what a domain file's text uses (parsed only, not checked).
     pub(crate) fn add_text(&mut self, text: &str) {
-        let tree = urldb_core::parse::fast::parse(text)
-            .unwrap_or_else(|| urldb_core::parse::tree::parse_tree(text));
+        let tree = urldb_core::parse::read_text(text);
         self.add(&tree.documents);
     }
 }

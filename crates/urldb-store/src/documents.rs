@@ -59,7 +59,7 @@ pub(crate) fn read_metadata(root: &Root, path: &Path) -> Result<Vec<Document>, D
     }
     let text = String::from_utf8(head).map_err(|_| DocumentError::NotUtf8)?;
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
-    let tree = urldb_core::parse::tree::parse_tree(text);
+    let tree = urldb_core::parse::read_text(text);
     if tree.incomplete || !tree.problems.is_empty() {
         return Err(DocumentError::BadMetadata);
     }
@@ -82,7 +82,7 @@ pub(crate) fn read_text_and_documents(
         Some(rest) => rest.to_string(),
         None => text,
     };
-    let tree = urldb_core::parse::tree::parse_tree(&text);
+    let tree = urldb_core::parse::read_text(&text);
     if tree.incomplete {
         return Err(DocumentError::Syntax);
     }

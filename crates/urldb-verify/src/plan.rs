@@ -9,7 +9,6 @@ use crate::exceptions::{Exceptions, Request, SKIP_VERIFY, Skip};
 
 use urldb_core::model::domain::{self, Record};
 use urldb_core::model::media_type;
-use urldb_core::parse::tree::parse_tree;
 use urldb_core::rules::diagnostic::Finding;
 use urldb_core::rules::{self};
 use urldb_core::source::{LineIndex, Source};
@@ -214,7 +213,7 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
         return;
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let tree = parse_tree(text);
+    let tree = urldb_core::parse::read_text(text);
     if tree.incomplete {
         plan.problems.push(problem(
             None,

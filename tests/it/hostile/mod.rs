@@ -8,4 +8,5 @@ mod config_from;
 mod gate;
 mod io;
 mod output;
+mod reader;
 mod runner_commands;

@@ -14,6 +14,7 @@ import asyncio
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -122,8 +123,9 @@ def expected_diagnostics(name, text, encoding):
     report = json.loads(
         cli("check", "--format", "json", "--exit-zero", "--stdin-filename", name, stdin=text)
     )
-    lines = text.splitlines(keepends=False)
-    lines.append("")
+    # The lines as urldb and LSP count them: `str.splitlines` would also
+    # break at NEL, LS, PS and other characters.
+    lines = re.split(r"\r\n|\r|\n", text)
     out = []
     for f in report:
         start_line = lines[f["line"] - 1]
@@ -254,6 +256,21 @@ async def session_utf16():
     unsorted = next(d for d in diagnostics if d.code == "unsorted-keys")
     expect(unsorted.severity == T.DiagnosticSeverity.Warning, "configured severity")
     expect(escape.severity == T.DiagnosticSeverity.Error, "default severity")
+
+    # A record hidden behind LINE SEPARATORs, which PyYAML reads as line
+    # breaks: the editor reads the file as `check` does and shows the
+    # same gate finding (docs/format.md, "How urldb reads a file").
+    hidden_name = "hidden.org.yaml"
+    hidden = (
+        "---\n---\n_path: /a\ncontent-type: text/html # reviewed\u2028---\u2028"
+        "_path: '@attacker.invalid/x'\u2028content-type: text/html\n"
+    )
+    open_doc(client, hidden_name, hidden)
+    found = await diagnostics_after(client, uri_of(hidden_name), 0)
+    got = got_diagnostics(found)
+    want = expected_diagnostics(hidden_name, hidden, "utf-16")
+    expect(got == want, f"diagnostics\n got {got}\nwant {want}")
+    expect(any(d.code == "yaml-syntax" and "U+2028" in d.message for d in found), found)
 
     # Hover on a diagnostic: the rule's documentation, as `urldb rule`.
     hover = await client.text_document_hover_async(

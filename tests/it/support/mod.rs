@@ -4,6 +4,7 @@
 pub(crate) mod http;
 pub(crate) mod model_walk;
 pub(crate) mod oracles;
+pub(crate) mod reader_oracle;
 pub(crate) mod reference_repo;
 pub(crate) mod runner;
 

@@ -8,7 +8,6 @@ use std::path::Path;
 
 use crate::config::{LineEnding, LintSettings};
 use crate::model::node::Document;
-use crate::parse::tree::parse_tree;
 use crate::render::{EmptyMetadata, RenderOptions, render};
 use crate::rules::diagnostic::{Applicability, Edit, Finding};
 use crate::rules::{self, Check, FileContext, FileFacts, LayoutContext, Rule, TextContext};
@@ -208,20 +207,9 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     }
     let mut all = text_findings(raw, &source);
 
-    let bom = if source.text.starts_with('\u{FEFF}') {
-        3
-    } else {
-        0
-    };
-    // Canonical text takes the fast path, which builds the same tree.
-    let fast = if bom == 0 && !options.general_path_only() {
-        crate::parse::fast::parse(&source.text)
-    } else {
-        None
-    };
-    let from_fast = fast.is_some();
-    let mut tree = fast.unwrap_or_else(|| parse_tree(&source.text[bom..]));
-    tree.shift(bom);
+    // Canonical text takes the fast path, which builds the same tree;
+    // any other text is read as the reference tool reads it.
+    let (tree, from_fast) = crate::parse::read_text_with(&source.text, options.general_path_only());
     all.extend(tree.problems.iter().map(rules::engine::of_problem));
     // Tabs PyYAML refuses where YAML 1.2 and the parser take them.
     if !tree.incomplete && !from_fast {
@@ -432,7 +420,7 @@ pub fn facts(path: &Path, text: &str, checked: bool) -> FileFacts {
     let text = &text[bom..];
     let first_doc_end = second_document_start(text);
     let metadata = &text[..first_doc_end];
-    let mut tree = crate::parse::fast::parse(metadata).unwrap_or_else(|| parse_tree(metadata));
+    let mut tree = crate::parse::read_text(metadata);
     tree.shift(bom);
     facts_of(path, &tree.documents, checked)
 }

@@ -12,6 +12,7 @@ use yaml_rust2::scanner::{Marker, TScalarStyle};
 use crate::model::node::{Comments, Document, Entry, Node, Scalar, ScalarStyle, Value};
 use crate::source::{LineIndex, Span};
 
+pub(crate) mod block_scalar;
 mod quoted_tabs;
 
 /// Deeper nesting than this is refused (`nesting-too-deep`). A domain file
@@ -22,11 +23,30 @@ pub(crate) const MAX_DEPTH: usize = 64;
 /// rewritten, and where the text was not YAML.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Problem {
-    Syntax { span: Span, message: String },
-    Anchor { span: Span, name: Option<String> },
-    Alias { span: Span },
-    Tag { span: Span, tag: String },
-    TooDeep { span: Span },
+    Syntax {
+        span: Span,
+        message: String,
+    },
+    Anchor {
+        span: Span,
+        name: Option<String>,
+    },
+    Alias {
+        span: Span,
+    },
+    Tag {
+        span: Span,
+        tag: String,
+    },
+    TooDeep {
+        span: Span,
+    },
+    /// PyYAML would refuse the text or read it otherwise
+    /// ([`super::reader`]): it is not read.
+    Refused {
+        span: Span,
+        refusal: super::reader::Refusal,
+    },
 }
 
 #[derive(Debug, Default)]
@@ -73,9 +93,34 @@ struct Builder<'s> {
     last: std::cell::Cell<(usize, usize, usize)>,
 }
 
-/// Parse `text` (a domain file without its byte order mark).
+/// Parse `text` (a domain file without its byte order mark) as the
+/// reference tool reads it: a text PyYAML would refuse or read otherwise
+/// ([`super::reader`]) gives no tree, only the problem that says why.
 pub fn parse_tree(text: &str) -> Tree {
-    quoted_tabs::as_pyyaml_reads(text, parse_once(text))
+    let refused = super::reader::characters(text);
+    if !refused.is_empty() {
+        return Tree::refused(refused);
+    }
+    let tree = quoted_tabs::as_pyyaml_reads(text, parse_once(text));
+    if tree.incomplete {
+        return tree;
+    }
+    let mut refused: Vec<_> = super::reader::bare_document(&tree.documents)
+        .into_iter()
+        .collect();
+    if super::reader::has_marked_lines(text) {
+        let starts: Vec<usize> = tree.documents.iter().map(|d| d.span.start).collect();
+        refused.extend(super::reader::lines(text, &starts, &tree.scalar_spans));
+    }
+    if memchr::memchr2(b'[', b'{', text.as_bytes()).is_some() {
+        refused.extend(super::reader::flow_plain(&tree.documents));
+    }
+    if refused.is_empty() {
+        tree
+    } else {
+        refused.sort_by_key(|(span, _)| span.start);
+        Tree::refused(refused)
+    }
 }
 
 /// One pass of the event parser over `text`.
@@ -107,7 +152,15 @@ pub(crate) fn parse_once(text: &str) -> Tree {
             Event::StreamStart | Event::Nothing => true,
             Event::DocumentStart => {
                 b.doc_start = at;
-                b.doc_explicit = text[at..].starts_with("---");
+                // The marker of a document without `---` is where its
+                // content starts, which may be a `---` key (`? ---`).
+                let line_start = at == 0 || matches!(text.as_bytes()[at - 1], b'\n' | b'\r');
+                b.doc_explicit = line_start
+                    && text[at..].starts_with("---")
+                    && text[at + 3..]
+                        .bytes()
+                        .next()
+                        .is_none_or(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
                 b.root = None;
                 true
             }
@@ -174,8 +227,11 @@ impl Builder<'_> {
         let end = root.as_ref().map_or(at, |r| r.span.end.max(self.doc_start));
         // A bare `---` followed by nothing loads as an empty plain
         // scalar; keep it as "no content".
-        let root = root
-            .filter(|r| !(r.span.is_empty() && r.as_scalar().is_some_and(|s| s.value.is_empty())));
+        let root = root.filter(|r| {
+            !(r.span.is_empty()
+                && r.as_scalar()
+                    .is_some_and(|s| s.value.is_empty() && s.style == ScalarStyle::Plain))
+        });
         self.tree.documents.push(Document {
             root,
             span: self.doc_start..end,
@@ -202,6 +258,14 @@ impl Builder<'_> {
             TScalarStyle::Folded => ScalarStyle::Folded,
             _ => ScalarStyle::Plain,
         };
+        // A block scalar's value as PyYAML reads it, where yaml-rust2
+        // reads another at the end of the text (`block_scalar`).
+        let value = match style {
+            ScalarStyle::Literal | ScalarStyle::Folded => {
+                block_scalar::read(self.text, at, self.block_column()).map_or(value, |b| b.value)
+            }
+            _ => value,
+        };
         let node = Node::new(
             Value::Scalar(Scalar {
                 value: value.into(),
@@ -212,10 +276,51 @@ impl Builder<'_> {
         self.pending = Some((node, col));
     }
 
+    /// The column of the block collection a node now read goes into
+    /// (`None` for a document's root, or inside a flow collection).
+    fn block_column(&self) -> Option<usize> {
+        // A block mapping's start marker points past its first key; the
+        // first key is where it starts (as `mapping_end` says).
+        let (start, flow) = match self.stack.last()? {
+            Frame::Seq { start, flow, .. } => (*start, *flow),
+            Frame::Map {
+                start,
+                entries,
+                key,
+                flow,
+            } => {
+                let first = entries.first().map(|e| &e.key).or(key.as_ref());
+                (first.map_or(*start, |k| k.span.start), *flow)
+            }
+        };
+        if flow {
+            return None;
+        }
+        let bytes = self.text.as_bytes();
+        let line = memchr::memrchr2(b'\n', b'\r', &bytes[..start]).map_or(0, |i| i + 1);
+        Some(start - line)
+    }
+
     /// A sequence or mapping opens; false when it is nested too deep (the
     /// parse stops there).
     fn start_collection(&mut self, at: usize, mapping: bool) -> bool {
         let flow = self.text[at..].starts_with(if mapping { '{' } else { '[' });
+        // A block sequence's marker is its first item's: when that item is
+        // a flow sequence (`- [a]`), both start at the `[`, the block one
+        // first. It was taken for a flow one; it is the block one.
+        if flow
+            && let Some(Frame::Seq {
+                start,
+                items,
+                flow: outer_flow,
+            }) = self.stack.last_mut()
+            && *outer_flow
+            && *start == at
+            && items.is_empty()
+        {
+            *outer_flow = false;
+            *start = dash_before(self.text, at);
+        }
         if !self.enter(at) {
             return false;
         }
@@ -280,20 +385,6 @@ impl Builder<'_> {
         let text = self.text;
         self.settle_pending(text.len());
         if !self.stack.is_empty() || self.root.is_some() {
-            self.tree.incomplete = true;
-        }
-        // yaml-rust2 takes a NUL byte for the end of the input: without
-        // this, everything after it would be dropped and `fmt` would write
-        // the rest away. YAML text cannot hold U+0000 at all (it is not
-        // c-printable).
-        if let Some(nul) = text.find('\0') {
-            self.tree
-                .problems
-                .retain(|p| !matches!(p, Problem::Syntax { span, .. } if span.start >= nul));
-            self.tree.problems.push(Problem::Syntax {
-                span: nul..nul + 1,
-                message: "a NUL byte (U+0000), which YAML text cannot hold".to_string(),
-            });
             self.tree.incomplete = true;
         }
         // yaml-rust2's events do not report comments: they are found in
@@ -565,8 +656,21 @@ impl Tree {
                 | Problem::Anchor { span, .. }
                 | Problem::Alias { span }
                 | Problem::Tag { span, .. }
-                | Problem::TooDeep { span } => sh(span),
+                | Problem::TooDeep { span }
+                | Problem::Refused { span, .. } => sh(span),
             }
+        }
+    }
+
+    /// No tree: what PyYAML would refuse or read otherwise.
+    fn refused(refused: Vec<(Span, super::reader::Refusal)>) -> Tree {
+        Tree {
+            problems: refused
+                .into_iter()
+                .map(|(span, refusal)| Problem::Refused { span, refusal })
+                .collect(),
+            incomplete: true,
+            ..Tree::default()
         }
     }
 }

@@ -32,6 +32,7 @@ pub(crate) fn of_problem(problem: &Problem) -> Finding {
         Problem::Alias { span } => yaml_alias::alias(span.clone()),
         Problem::Tag { span, tag } => yaml_tag::finding(span.clone(), tag),
         Problem::TooDeep { span } => nesting_too_deep::finding(span.clone()),
+        Problem::Refused { span, refusal } => yaml_syntax::refused(span.clone(), refusal),
     }
 }
 

@@ -38,6 +38,8 @@
 
 use super::prelude::*;
 use crate::model::node::Document;
+use crate::parse::reader::Refusal;
+use crate::parse::tree::block_scalar;
 use crate::source::Span;
 
 pub(crate) static RULE: Rule = Rule {
@@ -58,6 +60,95 @@ pub(crate) fn finding(span: Span, message: &str) -> Finding {
     let message = message.split(" at byte ").next().unwrap_or(message);
     Finding::new(&RULE, span, format!("invalid YAML: {message}"))
         .help("fix the syntax; nothing else in this file is checked until it parses")
+}
+
+/// What PyYAML would refuse or read otherwise, at `span`
+/// (`crate::parse::reader`): the text is not read.
+pub(crate) fn refused(span: Span, refusal: &Refusal) -> Finding {
+    let more = |n: usize| match n {
+        0 => String::new(),
+        1 => " (and 1 more in the file)".to_string(),
+        n => format!(" (and {n} more in the file)"),
+    };
+    let (message, help) = match refusal {
+        Refusal::Unprintable { character, more: n } => (
+            format!(
+                "PyYAML refuses the character {} anywhere in a file{}",
+                code_point(*character),
+                more(*n)
+            ),
+            format!(
+                "delete it; inside double quotes an escape (`{}`) writes the character",
+                escape_of(*character)
+            ),
+        ),
+        Refusal::LineBreak { character, more: n } => (
+            format!(
+                "PyYAML reads a line break here ({}), where urldb and YAML 1.2 read a character{}",
+                code_point(*character),
+                more(*n)
+            ),
+            format!(
+                "write `{}` inside double quotes for the character, or a line break for a new line",
+                escape_of(*character)
+            ),
+        ),
+        Refusal::YamlVersion { version } => (
+            format!(
+                "PyYAML refuses `%YAML {}`: it reads YAML 1.x only",
+                crate::text::escape(version)
+            ),
+            "write `%YAML 1.1`, or delete the directive".to_string(),
+        ),
+        Refusal::TagTwice { handle } => (
+            format!(
+                "PyYAML refuses the `%TAG` handle `{}` given twice before one document",
+                crate::text::escape(handle)
+            ),
+            "delete one of the two `%TAG` lines".to_string(),
+        ),
+        Refusal::FlowIndicator { character, more: n } => (
+            if *character == '?' {
+                format!(
+                    "PyYAML reads `?` inside brackets or braces as a key indicator, not as text{}",
+                    more(*n)
+                )
+            } else {
+                format!(
+                    "PyYAML reads `:` at the start of a value inside brackets or braces as a \
+                     value indicator, not as text{}",
+                    more(*n)
+                )
+            },
+            "quote the value".to_string(),
+        ),
+        Refusal::BareDocument => (
+            "PyYAML refuses a document after `...` that does not start with `---`".to_string(),
+            "start the document with a `---` line".to_string(),
+        ),
+        Refusal::EndBeforeDocument => (
+            "PyYAML refuses a document end marker (`...`) before the first document".to_string(),
+            "delete the `...` line".to_string(),
+        ),
+    };
+    Finding::new(&RULE, span, message).help(help)
+}
+
+/// `U+2028`, as a finding names a character it must not print.
+fn code_point(c: char) -> String {
+    format!("U+{:04X}", c as u32)
+}
+
+/// The escape that writes `c` in a double-quoted scalar.
+fn escape_of(c: char) -> String {
+    match c {
+        '\u{0}' => "\\0".to_string(),
+        '\u{85}' => "\\N".to_string(),
+        '\u{2028}' => "\\L".to_string(),
+        '\u{2029}' => "\\P".to_string(),
+        c if (c as u32) < 0x100 => format!("\\x{:02X}", c as u32),
+        c => format!("\\u{:04X}", c as u32),
+    }
 }
 
 /// Where PyYAML takes a tab: inside a quoted scalar, a comment, and a
@@ -124,7 +215,10 @@ fn taken_in(text: &str, node: &Node, parent: Option<usize>, out: &mut Vec<Span>)
         Value::Scalar(s) => match s.style {
             ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => out.push(node.span.clone()),
             ScalarStyle::Literal | ScalarStyle::Folded => {
-                block_text(text, node.span.clone(), parent, out);
+                // The lines PyYAML reads as its text, as the parser read it.
+                if let Some(block) = block_scalar::read(text, node.span.start, parent) {
+                    out.extend(block.content);
+                }
             }
             ScalarStyle::Plain => {}
         },
@@ -153,94 +247,4 @@ fn block_column(text: &str, node: &Node, parent: Option<usize>) -> Option<usize>
     }
     let at = node.span.start;
     Some(at - text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1))
-}
-
-/// A block scalar's text (`span` from its first character to its last
-/// line; its `|` or `>` is on the last line before it that is not blank),
-/// after the indentation PyYAML gives it: `parent` column plus an explicit
-/// indentation indicator, else the deepest indentation of its leading
-/// blank lines and its first line, and at least one more than `parent`
-/// (PyYAML's `scan_block_scalar`).
-fn block_text(text: &str, span: Span, parent: Option<usize>, out: &mut Vec<Span>) {
-    let bytes = text.as_bytes();
-    if span.is_empty() {
-        return;
-    }
-    let line_of = |at: usize| memchr::memrchr2(b'\n', b'\r', &bytes[..at]).map_or(0, |i| i + 1);
-    // Back over the blank lines before the first line of text.
-    let mut header_end = line_of(span.start);
-    loop {
-        if header_end == 0 {
-            return;
-        }
-        header_end -= 1;
-        if bytes[header_end] == b'\n' && header_end > 0 && bytes[header_end - 1] == b'\r' {
-            header_end -= 1;
-        }
-        let header_start = line_of(header_end);
-        if !bytes[header_start..header_end]
-            .iter()
-            .all(|&b| b == b' ' || b == b'\t')
-        {
-            break;
-        }
-        header_end = header_start;
-    }
-    let header_start = line_of(header_end);
-    let header = &text[header_start..header_end];
-    // The indicator is the header's last token, before any comment.
-    let before_comment = header.find(" #").map_or(header, |i| &header[..i]);
-    let explicit = before_comment
-        .rfind(['|', '>'])
-        .map(|i| &before_comment[i + 1..])
-        .and_then(|flags| flags.bytes().find(u8::is_ascii_digit))
-        .map(|b| usize::from(b - b'0'));
-    let min_indent = parent.map_or(1, |p| p + 1);
-    let mut line_start = next_line(bytes, header_end);
-    let indent = match explicit {
-        Some(n) => min_indent + n - 1,
-        None => {
-            // PyYAML's `scan_block_scalar_indentation`: spaces and line
-            // breaks, the deepest column reached.
-            let (mut i, mut column, mut deepest) = (line_start, 0, 0);
-            while i < bytes.len() {
-                match bytes[i] {
-                    b' ' => {
-                        column += 1;
-                        deepest = deepest.max(column);
-                        i += 1;
-                    }
-                    b'\n' | b'\r' => {
-                        column = 0;
-                        i += 1;
-                    }
-                    _ => break,
-                }
-            }
-            min_indent.max(deepest)
-        }
-    };
-    while line_start < span.end {
-        let line_end = bytes[line_start..]
-            .iter()
-            .position(|&b| b == b'\n' || b == b'\r')
-            .map_or(bytes.len(), |i| line_start + i);
-        let spaces = bytes[line_start..line_end]
-            .iter()
-            .take_while(|&&b| b == b' ')
-            .count();
-        if spaces >= indent {
-            out.push(line_start + indent..line_end);
-        }
-        line_start = next_line(bytes, line_end);
-    }
-}
-
-/// Where the line after the break at `at` starts (CR LF is one break).
-fn next_line(bytes: &[u8], at: usize) -> usize {
-    if bytes.get(at) == Some(&b'\r') && bytes.get(at + 1) == Some(&b'\n') {
-        at + 2
-    } else {
-        at + 1
-    }
 }

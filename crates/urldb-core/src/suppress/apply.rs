@@ -94,9 +94,7 @@ impl Directives {
         if memchr::memchr(b'#', text.as_bytes()).is_none() {
             return Directives::default();
         }
-        let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
-        let mut tree = crate::parse::tree::parse_tree(&text[bom..]);
-        tree.shift(bom);
+        let tree = crate::parse::read_text(text);
         let docs = (!tree.incomplete).then_some(tree.documents.as_slice());
         Directives::new(text, &tree.comments, docs)
     }

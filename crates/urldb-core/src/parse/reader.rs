@@ -1,0 +1,324 @@
+//! What the reference tool reads: PyYAML's reading rules, in front of the
+//! general parser.
+//!
+//! The reference tool opens a domain file in text mode and hands it to
+//! PyYAML (`yaml.safe_load_all`). PyYAML's reader and scanner see some
+//! characters differently from yaml-rust2 (a YAML 1.2 parser), and a file
+//! urldb reads one way and PyYAML another must never pass `check`
+//! (`docs/format.md`, "How urldb reads a file", has the table). So before
+//! the general parser builds a tree, the text is asked what PyYAML would
+//! refuse or read otherwise; such a text is not parsed, and `yaml-syntax`
+//! reports why (a gate finding). The fast reader takes printable ASCII
+//! alone, where there is nothing to ask.
+//!
+//! - A character outside PyYAML's printable set (`yaml/reader.py`,
+//!   `Reader.NON_PRINTABLE`: TAB, LF, CR, U+0020–U+007E, U+0085,
+//!   U+00A0–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF), anywhere: PyYAML
+//!   refuses the whole stream.
+//! - NEL, LS and PS (U+0085, U+2028, U+2029), anywhere: PyYAML ends a line
+//!   there, in comments and inside every kind of scalar; yaml-rust2 reads
+//!   an ordinary character.
+//! - Lines PyYAML refuses where yaml-rust2 reads them: a `%YAML`
+//!   directive whose major version is not 1, a `%TAG` handle given twice
+//!   before one document (yaml-rust2 already refuses a second `%YAML`),
+//!   and a document end marker (`...`) before the first document. These
+//!   are asked of a text the parser read completely, where its scalars say
+//!   which lines are directives and markers.
+//! - A document after the first without its `---`: YAML 1.2 starts one
+//!   after `...`, PyYAML requires the marker.
+//! - Inside a flow collection (`[...]`, `{...}`), a plain value holding `?`
+//!   or starting with `:`: YAML 1.1 (PyYAML) ends a plain scalar there at
+//!   `?` and reads `?` and `:` as the key and value indicators, where YAML
+//!   1.2 reads text (`[?a]` is `[{a: null}]` for PyYAML, `["?a"]` for
+//!   yaml-rust2).
+
+use crate::model::node::{Document, Node, ScalarStyle, Value};
+use crate::source::Span;
+
+/// Why PyYAML would not read a text as urldb does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// A character PyYAML's reader refuses; `more` of them follow.
+    Unprintable { character: char, more: usize },
+    /// NEL, LS or PS, which PyYAML reads as a line break; `more` follow.
+    LineBreak { character: char, more: usize },
+    /// `%YAML` with a major version other than 1.
+    YamlVersion { version: String },
+    /// A `%TAG` handle given a second time before one document.
+    TagTwice { handle: String },
+    /// A document end marker (`...`) before the first document.
+    EndBeforeDocument,
+    /// A document after the first that does not start with `---` (YAML
+    /// 1.2 allows one after `...`).
+    BareDocument,
+    /// A plain value inside brackets or braces holding `?`, or starting
+    /// with `:`, which PyYAML reads as an indicator there; `more` follow.
+    FlowIndicator { character: char, more: usize },
+}
+
+/// PyYAML's reader refuses `c` (`Reader.NON_PRINTABLE`).
+pub(crate) fn unprintable(c: char) -> bool {
+    !matches!(c,
+        '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}'
+        | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+/// PyYAML reads `c` as a line break where yaml-rust2 does not.
+pub(crate) fn breaks_line(c: char) -> bool {
+    matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// A byte that may start one of the characters above: a C0 control but
+/// TAB, LF and CR, DEL, and the lead bytes of U+0080–U+00BF (`C2`), of
+/// U+2000–U+203F (`E2`) and of U+F000–U+FFFF (`EF`). Text without one
+/// (nearly every file) is cleared in one pass over its bytes.
+fn may_lead(b: u8) -> bool {
+    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
+        | (b == 0x7F)
+        | (b == 0xC2)
+        | (b == 0xE2)
+        | (b == 0xEF)
+}
+
+/// The characters of `text` PyYAML refuses or reads as a line break: the
+/// first of each kind, with how many more there are.
+pub(crate) fn characters(text: &str) -> Vec<(Span, Refusal)> {
+    let bytes = text.as_bytes();
+    // Branch-free over chunks, so that it vectorizes.
+    if bytes
+        .chunks(64)
+        .all(|chunk| !chunk.iter().fold(false, |seen, &b| seen | may_lead(b)))
+    {
+        return Vec::new();
+    }
+    let mut unprintable_at: Option<(usize, char)> = None;
+    let mut breaks_at: Option<(usize, char)> = None;
+    let (mut more_unprintable, mut more_breaks) = (0, 0);
+    for (at, c) in text.char_indices() {
+        if (c as u32) < 0x80 && !may_lead(c as u8) {
+            continue;
+        }
+        if breaks_line(c) {
+            match breaks_at {
+                None => breaks_at = Some((at, c)),
+                Some(_) => more_breaks += 1,
+            }
+        } else if unprintable(c) {
+            match unprintable_at {
+                None => unprintable_at = Some((at, c)),
+                Some(_) => more_unprintable += 1,
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Some((at, character)) = unprintable_at {
+        out.push((
+            at..at + character.len_utf8(),
+            Refusal::Unprintable {
+                character,
+                more: more_unprintable,
+            },
+        ));
+    }
+    if let Some((at, character)) = breaks_at {
+        out.push((
+            at..at + character.len_utf8(),
+            Refusal::LineBreak {
+                character,
+                more: more_breaks,
+            },
+        ));
+    }
+    out.sort_by_key(|(span, _)| span.start);
+    out
+}
+
+/// Whether `text` has a line [`lines`] must look at: one that starts with
+/// `%` or `...`.
+pub(crate) fn has_marked_lines(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr(b'%', bytes).is_some() || memchr::memmem::find(bytes, b"...").is_some()
+}
+
+/// The directives and markers PyYAML refuses in `text`, which the parser
+/// read completely: `document_starts` are where its documents start,
+/// `scalars` its scalars' spans (a line in one is no directive), both in
+/// text order.
+pub(crate) fn lines(
+    text: &str,
+    document_starts: &[usize],
+    scalars: &[Span],
+) -> Vec<(Span, Refusal)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    // The handles seen before the document the directives precede.
+    let mut handles: Vec<(usize, String)> = Vec::new();
+    let mut line_start = 0;
+    while line_start < bytes.len() {
+        let line_end = memchr::memchr2(b'\n', b'\r', &bytes[line_start..])
+            .map_or(bytes.len(), |i| line_start + i);
+        let in_scalar = {
+            let after = scalars.partition_point(|s| s.start <= line_start);
+            after > 0 && line_start < scalars[after - 1].end
+        };
+        let first_document = document_starts.first().copied().unwrap_or(usize::MAX);
+        let rest = &bytes[line_start..line_end];
+        if !in_scalar
+            && line_start < first_document
+            && rest.starts_with(b"...")
+            && rest.get(3).is_none_or(|b| matches!(b, b' ' | b'\t'))
+        {
+            out.push((line_start..line_start + 3, Refusal::EndBeforeDocument));
+        }
+        if bytes[line_start] == b'%' && !in_scalar {
+            let line = &text[line_start..line_end];
+            let document = document_starts.partition_point(|&d| d <= line_start);
+            let mut words = line.split([' ', '\t']).filter(|w| !w.is_empty());
+            let span = line_start..line_end;
+            match words.next() {
+                Some("%YAML") => {
+                    let version = words.next().unwrap_or_default();
+                    let major = version.split('.').next().unwrap_or_default();
+                    if major.trim_start_matches('0') != "1" {
+                        out.push((
+                            span,
+                            Refusal::YamlVersion {
+                                version: version.to_string(),
+                            },
+                        ));
+                    }
+                }
+                Some("%TAG") => {
+                    let handle = words.next().unwrap_or_default().to_string();
+                    if handles.iter().any(|(d, h)| *d == document && *h == handle) {
+                        out.push((span, Refusal::TagTwice { handle }));
+                    } else {
+                        handles.push((document, handle));
+                    }
+                }
+                _ => {}
+            }
+        }
+        line_start = line_end + 1;
+    }
+    out
+}
+
+/// The first document after the first one that does not start with
+/// `---`.
+pub(crate) fn bare_document(documents: &[Document]) -> Option<(Span, Refusal)> {
+    let bare = documents.iter().skip(1).find(|d| !d.explicit_start)?;
+    let at = bare.root.as_ref().map_or(bare.span.start, |r| r.span.start);
+    Some((at..at, Refusal::BareDocument))
+}
+
+/// The plain values inside flow collections of `documents` that PyYAML
+/// reads as indicators: the first, with how many more.
+pub(crate) fn flow_plain(documents: &[Document]) -> Vec<(Span, Refusal)> {
+    fn walk(node: &Node, in_flow: bool, found: &mut Vec<(Span, char)>) {
+        match &node.value {
+            Value::Scalar(s) => {
+                if in_flow && s.style == ScalarStyle::Plain {
+                    let c = if s.value.starts_with(':') {
+                        Some(':')
+                    } else {
+                        s.value.contains('?').then_some('?')
+                    };
+                    if let Some(c) = c {
+                        found.push((node.span.clone(), c));
+                    }
+                }
+            }
+            Value::Seq(items) => {
+                for item in items {
+                    walk(item, in_flow || node.flow, found);
+                }
+            }
+            Value::Map(entries) => {
+                for e in entries {
+                    walk(&e.key, in_flow || node.flow, found);
+                    walk(&e.value, in_flow || node.flow, found);
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for root in documents.iter().filter_map(|d| d.root.as_ref()) {
+        walk(root, false, &mut found);
+    }
+    let more = found.len().saturating_sub(1);
+    found
+        .into_iter()
+        .next()
+        .map(|(span, character)| (span, Refusal::FlowIndicator { character, more }))
+        .into_iter()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The printable set is PyYAML's `NON_PRINTABLE`, every code point.
+    #[test]
+    fn the_printable_set_is_pyyamls() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let pyyaml_takes = matches!(c as u32,
+                0x09 | 0x0A | 0x0D | 0x20..=0x7E | 0x85 | 0xA0..=0xD7FF | 0xE000..=0xFFFD
+                | 0x10000..=0x10FFFF);
+            assert_eq!(unprintable(c), !pyyaml_takes, "U+{:04X}", c as u32);
+            let mut buf = [0; 4];
+            let lead = c.encode_utf8(&mut buf).as_bytes()[0];
+            if unprintable(c) || breaks_line(c) {
+                assert!(may_lead(lead), "U+{:04X} is not looked at", c as u32);
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_of_each_kind_and_how_many_more() {
+        let found = characters("a\u{7}b\u{2028}c\u{1}d\u{85}e\u{2029}");
+        assert_eq!(
+            found,
+            vec![
+                (
+                    1..2,
+                    Refusal::Unprintable {
+                        character: '\u{7}',
+                        more: 1
+                    }
+                ),
+                (
+                    3..6,
+                    Refusal::LineBreak {
+                        character: '\u{2028}',
+                        more: 2
+                    }
+                ),
+            ]
+        );
+        assert!(characters("plain ascii, tabs\tand\r\nbreaks, é, 日本, 😀, \u{a0}").is_empty());
+    }
+
+    #[test]
+    fn directives_pyyaml_refuses() {
+        let text = "...\n%YAML 2.0\n%TAG !e! a:\n%TAG !e! b:\n---\nk: v\n...\n%TAG !e! c:\n%YAML 1.3\n---\n";
+        let starts = [text.find("---").unwrap(), text.rfind("---").unwrap()];
+        let found: Vec<Refusal> = lines(text, &starts, &[])
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                Refusal::EndBeforeDocument,
+                Refusal::YamlVersion {
+                    version: "2.0".into()
+                },
+                Refusal::TagTwice {
+                    handle: "!e!".into()
+                },
+            ]
+        );
+    }
+}
