@@ -26,18 +26,31 @@ fn search(batches: impl Iterator<Item = Vec<Vec<u8>>>) -> (Vec<Failure>, Tally) 
     let mut tally = Tally::default();
     let mut failures = Vec::new();
     for batch in batches {
-        let (found, t) = judge(&batch, &mut pyyaml);
+        let (found, t) = judge(&batch, tally.cases, &mut pyyaml);
         tally.add(&t);
         failures.extend(found);
     }
-    failures.sort_by_key(|f| f.bytes.len());
     eprintln!("{tally:#?}");
+    // The first case of each kind of failure whole, then a line for each.
     let mut seen = std::collections::BTreeSet::new();
     for f in &failures {
         let kind: String = f.why.chars().take(40).collect();
         if seen.insert(kind) {
-            eprintln!("{:?}\n  {}\n", String::from_utf8_lossy(&f.bytes), f.why);
+            eprintln!(
+                "case {}: {:?}\n  {}\n",
+                f.case,
+                String::from_utf8_lossy(&f.bytes),
+                f.why
+            );
         }
+    }
+    for f in failures.iter().take(200) {
+        let why = f.why.lines().next().unwrap_or_default();
+        eprintln!(
+            "failed: case {}: {why}: {:?}",
+            f.case,
+            String::from_utf8_lossy(&f.bytes)
+        );
     }
     (failures, tally)
 }

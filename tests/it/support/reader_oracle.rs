@@ -187,6 +187,8 @@ impl Tally {
 /// A file for which the property does not hold, and why.
 #[derive(Debug, Clone)]
 pub(crate) struct Failure {
+    /// Its place in the run (the first file is 0).
+    pub(crate) case: usize,
     pub(crate) bytes: Vec<u8>,
     pub(crate) why: String,
 }
@@ -314,8 +316,9 @@ fn classes(raw: &[u8]) -> Vec<&'static str> {
     out
 }
 
-/// The property on each of `files`: the failures, and the tally.
-pub(crate) fn judge(files: &[Vec<u8>], pyyaml: &mut PyYaml) -> (Vec<Failure>, Tally) {
+/// The property on each of `files`, the first of which is case `first`
+/// of its run: the failures, and the tally.
+pub(crate) fn judge(files: &[Vec<u8>], first: usize, pyyaml: &mut PyYaml) -> (Vec<Failure>, Tally) {
     let mut tally = Tally {
         cases: files.len(),
         ..Tally::default()
@@ -337,6 +340,7 @@ pub(crate) fn judge(files: &[Vec<u8>], pyyaml: &mut PyYaml) -> (Vec<Failure>, Ta
             continue;
         }
         let fail = |why: String| Failure {
+            case: first + i,
             bytes: raw.clone(),
             why,
         };
@@ -407,6 +411,7 @@ pub(crate) fn judge(files: &[Vec<u8>], pyyaml: &mut PyYaml) -> (Vec<Failure>, Ta
             };
             if let Some(why) = why {
                 failures.push(Failure {
+                    case: first + passed[*k].0,
                     bytes: sources[*k].clone(),
                     why,
                 });
@@ -439,7 +444,7 @@ fn normal(docs: &[Value]) -> Vec<Value> {
         if v[0] == "s" {
             json!(["s", STR, v[2]])
         } else {
-            v.clone()
+            norm(v, &[], &[])
         }
     }
     fn norm(v: &Value, strings: &[&str], string_lists: &[&str]) -> Value {
@@ -628,7 +633,7 @@ fn structured(rng: &mut Rng) -> String {
         _ => "\n",
     };
     let mut text = lines.join(newline);
-    if !rng.chance(5) {
+    if !rng.chance(10) {
         text.push_str(newline);
     }
     if bom {
@@ -726,7 +731,9 @@ fn block_scalar(rng: &mut Rng, key: &str, indent: usize) -> Vec<String> {
     let pad = " ".repeat(indent);
     let header = rng.pick(&["|", ">", "|-", ">-", "|+", ">+", "|2", ">1", "| # note"]);
     let mut out = vec![format!("{pad}{key}: {header}")];
-    for _ in 0..1 + rng.below(3) {
+    // Now and then no content line at all.
+    let lines = if rng.chance(20) { 0 } else { 1 + rng.below(3) };
+    for _ in 0..lines {
         let more = if rng.chance(20) { "  " } else { "" };
         out.push(match rng.below(8) {
             0 => String::new(),
