@@ -25,7 +25,7 @@ pub static ALWAYS: &[(&str, &str)] = &[
     ),
     (
         "yaml-syntax",
-        "PyYAML and every urldb command refuse the file, or PyYAML refuses a tab in it",
+        "PyYAML and every urldb command refuse the file, or PyYAML would read it otherwise (a tab, a control character, NEL, LS or PS, a directive)",
     ),
     (
         "yaml-alias",

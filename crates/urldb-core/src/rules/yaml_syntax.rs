@@ -1,15 +1,26 @@
 //! ## What it checks
 //! Text that is not valid YAML: the parser's error, where it stopped.
 //!
-//! A tab that PyYAML (the reference tool) refuses is reported here too,
-//! though YAML 1.2 and urldb's parser may read the file: PyYAML takes a
-//! tab only inside quotes, inside a comment, and in a block scalar's
-//! text after its indentation; anywhere else (before a comment, after a
-//! value, in indentation, between flow items, in a plain value) it stops
-//! with "found character '\t' that cannot start any token". A quoted
-//! value continued on a line that starts with a tab is read by both.
+//! Text that PyYAML (the reference tool) refuses, or reads otherwise, is
+//! reported here too, though YAML 1.2 and urldb's parser may read it
+//! (`docs/format.md`, "How urldb reads a file", has the whole table):
 //!
-//! `_path: /a` then a tab then `# note`, for instance, is such a line.
+//! - a character outside PyYAML's printable set (a control character,
+//!   DEL, U+FFFE, U+FFFF), anywhere, comments included;
+//! - NEL, LS or PS (U+0085, U+2028, U+2029) written raw, anywhere: PyYAML
+//!   reads a line break there, so a comment can hide a record from urldb
+//!   (`# note<LS>---<LS>_path: ...`) and a value can end early;
+//! - `%YAML` with a major version other than 1, a `%TAG` handle given
+//!   twice, `...` before the first document, a document after `...`
+//!   without its own `---`, and inside `[...]` or `{...}` a plain value
+//!   holding `?` or starting with `:`;
+//! - a tab PyYAML refuses: PyYAML takes a tab only inside quotes, inside a
+//!   comment, and in a block scalar's text after its indentation; anywhere
+//!   else (before a comment, after a value, in indentation, between flow
+//!   items, in a plain value) it stops with "found character '\t' that
+//!   cannot start any token". A quoted value continued on a line that
+//!   starts with a tab is read by both. `_path: /a` then a tab then
+//!   `# note`, for instance, is such a line.
 //!
 //! ## Why it matters
 //! A file that does not parse cannot be checked any further, and every tool
@@ -34,7 +45,9 @@
 //! ## Fix
 //! For a tab PyYAML refuses in a file that otherwise parses: `urldb fmt`
 //! (and `check --fix`) writes the file with spaces. Otherwise none: the
-//! file is left untouched by `fmt` and `check --fix`.
+//! file is left untouched by `fmt` and `check --fix`. Write NEL, LS and PS
+//! as `\N`, `\L` and `\P` inside double quotes, and any other character
+//! PyYAML refuses as an escape there (`"\x07"`), or delete it.
 
 use super::prelude::*;
 use crate::model::node::Document;
