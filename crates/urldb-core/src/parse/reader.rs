@@ -27,10 +27,10 @@
 //! - A document after the first without its `---`: YAML 1.2 starts one
 //!   after `...`, PyYAML requires the marker.
 //! - Inside a flow collection (`[...]`, `{...}`), a plain value holding `?`
-//!   or starting with `:`: YAML 1.1 (PyYAML) ends a plain scalar there at
-//!   `?` and reads `?` and `:` as the key and value indicators, where YAML
-//!   1.2 reads text (`[?a]` is `[{a: null}]` for PyYAML, `["?a"]` for
-//!   yaml-rust2).
+//!   or starting with `:`, `|` or `>`: YAML 1.1 (PyYAML) ends a plain
+//!   scalar there at `?`, reads `?` and `:` as the key and value
+//!   indicators and refuses `|` and `>`, where yaml-rust2 reads text
+//!   (`[?a]` is `[{a: null}]` for PyYAML, `["?a"]` for yaml-rust2).
 
 use crate::model::node::{Document, Node, ScalarStyle, Value};
 use crate::source::Span;
@@ -52,7 +52,8 @@ pub enum Refusal {
     /// 1.2 allows one after `...`).
     BareDocument,
     /// A plain value inside brackets or braces holding `?`, or starting
-    /// with `:`, which PyYAML reads as an indicator there; `more` follow.
+    /// with `:`, `|` or `>`, which PyYAML reads as an indicator there or
+    /// refuses; `more` follow.
     FlowIndicator { character: char, more: usize },
 }
 
@@ -219,10 +220,9 @@ pub(crate) fn flow_plain(documents: &[Document]) -> Vec<(Span, Refusal)> {
         match &node.value {
             Value::Scalar(s) => {
                 if in_flow && s.style == ScalarStyle::Plain {
-                    let c = if s.value.starts_with(':') {
-                        Some(':')
-                    } else {
-                        s.value.contains('?').then_some('?')
+                    let c = match s.value.chars().next() {
+                        Some(c @ (':' | '|' | '>')) => Some(c),
+                        _ => s.value.contains('?').then_some('?'),
                     };
                     if let Some(c) = c {
                         found.push((node.span.clone(), c));

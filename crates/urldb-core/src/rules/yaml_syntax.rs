@@ -13,7 +13,7 @@
 //! - `%YAML` with a major version other than 1, a `%TAG` handle given
 //!   twice, `...` before the first document, a document after `...`
 //!   without its own `---`, and inside `[...]` or `{...}` a plain value
-//!   holding `?` or starting with `:`;
+//!   holding `?` or starting with `:`, `|` or `>`;
 //! - a tab PyYAML refuses: PyYAML takes a tab only inside quotes, inside a
 //!   comment, and in a block scalar's text after its indentation; anywhere
 //!   else (before a comment, after a value, in indentation, between flow
@@ -121,17 +121,20 @@ pub(crate) fn refused(span: Span, refusal: &Refusal) -> Finding {
             "delete one of the two `%TAG` lines".to_string(),
         ),
         Refusal::FlowIndicator { character, more: n } => (
-            if *character == '?' {
-                format!(
+            match character {
+                '?' => format!(
                     "PyYAML reads `?` inside brackets or braces as a key indicator, not as text{}",
                     more(*n)
-                )
-            } else {
-                format!(
+                ),
+                ':' => format!(
                     "PyYAML reads `:` at the start of a value inside brackets or braces as a \
                      value indicator, not as text{}",
                     more(*n)
-                )
+                ),
+                c => format!(
+                    "PyYAML refuses a value that starts with `{c}` inside brackets or braces{}",
+                    more(*n)
+                ),
             },
             "quote the value".to_string(),
         ),
