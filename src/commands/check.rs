@@ -140,25 +140,36 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         return Ok(status(changed > 0, &outcome.errors, args.exit_zero));
     }
     let mut fixed = 0;
+    // Files that could not be read; those after them, not written.
+    let unread = outcome.errors.len();
     if args.fix {
         let mut write_errors = Vec::new();
         for file in &mut outcome.files {
-            fixed += file.fixed;
             let Some(new) = file.new_text.take() else {
+                fixed += file.fixed;
                 continue;
             };
             let Some(run) = &run else {
                 // --stdin-filename: the fixed text goes to stdout, exactly,
                 // for the editor that sent it (docs/security.md).
+                fixed += file.fixed;
                 out.exact(new.as_bytes())?;
                 continue;
             };
             let expected = file.read.take().unwrap_or_default();
-            if let Err(not_written) = run.write(&file.path, &expected, &new) {
-                write_errors.push(FileError {
+            // A fix counts once it is written: a file left as it was
+            // (unstaged changes with `--staged`, a failed write) is an
+            // error, not a fixed finding.
+            match run.write(&file.path, &expected, &new) {
+                Ok(()) => fixed += file.fixed,
+                Err(super::NotWritten::UnstagedChanges) => write_errors.push(FileError {
+                    path: file.path.clone(),
+                    message: super::NotWritten::UNSTAGED_FIX.to_string(),
+                }),
+                Err(not_written) => write_errors.push(FileError {
                     path: file.path.clone(),
                     message: not_written.message(&file.path),
-                });
+                }),
             }
         }
         outcome.errors.extend(write_errors);
@@ -172,8 +183,13 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         if args.statistics {
             output::statistics(&mut out, &outcome.files)?;
         }
+        // The errors come before the summary that points to them, as a
+        // reader of a terminal meets both streams in one.
+        out.flush()?;
+        super::print_errors(&outcome.errors);
         if args.format == output::Format::Full && !ctx.quiet {
-            output::summary(&mut out, counts, fixed, outcome.errors.len())?;
+            let unwritten = outcome.errors.len() - unread;
+            output::summary(&mut out, counts, fixed, unread, unwritten)?;
         }
         // How many findings suppressions excused (SARIF lists them).
         if !ctx.quiet {
@@ -186,7 +202,6 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         out.finish()
     })();
     result?;
-    super::print_errors(&outcome.errors);
     Ok(status(counts.total() > 0, &outcome.errors, args.exit_zero))
 }
 

@@ -112,8 +112,8 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     ctx.say_cached(&outcome);
     let mut changed = 0;
     let mut blocked = 0;
-    // Files whose new text could not be written (their errors follow the
-    // summary): neither reformatted nor left unchanged by choice.
+    // Files whose new text could not be written (their errors come before
+    // the summary): neither reformatted nor left unchanged by choice.
     let mut failed = 0;
     // A failed write to stdout does not stop the files being written: it
     // is kept, and is the run's error once they are.
@@ -172,6 +172,9 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
             }
         }
     }
+    // The errors come before the summary that points to them.
+    keep(out.flush());
+    super::print_errors(&outcome.errors);
     if !ctx.quiet && !args.diff {
         let unchanged = outcome.checked.saturating_sub(changed + blocked + failed);
         let verb = if args.check {
@@ -189,14 +192,13 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
             } else {
                 String::new()
             } + &if failed > 0 {
-                format!(", {failed} not written (see below)")
+                format!(", {failed} not written (see above)")
             } else {
                 String::new()
             }
         ));
     }
     keep(out.finish());
-    super::print_errors(&outcome.errors);
     output?;
     Ok(if !outcome.errors.is_empty() {
         ExitStatus::Error

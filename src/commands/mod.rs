@@ -320,6 +320,11 @@ pub(crate) enum NotWritten {
 impl NotWritten {
     pub(crate) const UNSTAGED: &str = "not formatted: the working tree has unstaged changes to this \
         file (they are kept); stage them, or run `urldb fmt` on the file, and run again";
+    /// [`Self::UNSTAGED`] for `check --fix --staged`, whose way out is
+    /// `check --fix` on the work tree.
+    pub(crate) const UNSTAGED_FIX: &str = "not fixed: the working tree has unstaged changes to \
+        this file (they are kept); stage them (`git add`) and run again, or run \
+        `urldb check --fix` on the file to fix the working tree alone";
 
     /// What to tell the user after the file's name, which the line that
     /// shows it names already ([`print_errors`]); a write error names it
