@@ -141,6 +141,15 @@ pub(crate) enum CommandError {
     BadFormatVariable(String),
     #[error("--quiet and --verbose cannot be used together")]
     QuietAndVerbose,
+    /// An option given before the command that does nothing in it.
+    #[error(
+        "{option} does nothing in `urldb {command}`; leave it out (`urldb {command} --help` \
+         lists the options that act in it)"
+    )]
+    NotActing {
+        option: &'static str,
+        command: String,
+    },
     #[error("urldb server: {0}")]
     Server(#[from] urldb_server::ServerError),
     /// Standard output could not be written. A closed pipe (`urldb ls |
@@ -217,12 +226,12 @@ pub(crate) struct GlobalArgs {
     /// The configuration file (default: urldb.toml, found upward from the current directory).
     #[arg(long, value_name = "FILE", help_heading = DATABASE_OPTIONS)]
     pub config: Option<PathBuf>,
-    /// Read urldb.toml through git from this revision (a pull request's base), not from the working tree; the data is still the working tree's.
-    #[arg(long, value_name = "REV", env = "URLDB_CONFIG_FROM", help_heading = DATABASE_OPTIONS)]
+    /// Read urldb.toml through git from this revision (a pull request's base), not from the working tree; the data is still the working tree's [env: URLDB_CONFIG_FROM].
+    #[arg(long, value_name = "REV", help_heading = DATABASE_OPTIONS)]
     pub config_from: Option<String>,
-    /// When to use colors.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, help_heading = OUTPUT_OPTIONS)]
-    pub color: ColorChoice,
+    /// When to use colors [default: auto].
+    #[arg(long, value_enum, help_heading = OUTPUT_OPTIONS)]
+    pub color: Option<ColorChoice>,
     /// Print less (only findings and errors).
     #[arg(short, long, conflicts_with = "verbose", help_heading = OUTPUT_OPTIONS)]
     pub quiet: bool,
@@ -239,9 +248,32 @@ pub(crate) struct GlobalArgs {
 
 impl GlobalArgs {
     /// The options given before the command with the command's own on top.
-    pub(crate) fn with(mut self, own: &[&dyn Shared]) -> Result<GlobalArgs, CommandError> {
+    /// An option given before `command` that acts in none of the groups it
+    /// offers is refused, as clap refuses it after the command: given
+    /// where it does nothing, it is a mistake, not a choice.
+    pub(crate) fn with(
+        mut self,
+        command: &str,
+        own: &[&dyn Shared],
+    ) -> Result<GlobalArgs, CommandError> {
+        let offered: Vec<&str> = own
+            .iter()
+            .flat_map(|group| group.options())
+            .copied()
+            .collect();
+        if let Some(option) = self.given().into_iter().find(|o| !offered.contains(o)) {
+            return Err(CommandError::NotActing {
+                option,
+                command: command.to_string(),
+            });
+        }
         for options in own {
             options.apply(&mut self);
+        }
+        // The environment's revision, as the Action sets it for every step;
+        // an option on the command line wins.
+        if self.config_from.is_none() && offered.contains(&"--config-from") {
+            self.config_from = std::env::var("URLDB_CONFIG_FROM").ok();
         }
         if self.quiet && self.verbose {
             return Err(CommandError::QuietAndVerbose);
@@ -250,10 +282,43 @@ impl GlobalArgs {
     }
 }
 
+impl GlobalArgs {
+    /// The options given on the command line (before the command).
+    fn given(&self) -> Vec<&'static str> {
+        let given = [
+            ("--db", self.db.is_some()),
+            ("--config", self.config.is_some()),
+            ("--config-from", self.config_from.is_some()),
+            ("--color", self.color.is_some()),
+            ("--quiet", self.quiet),
+            ("--verbose", self.verbose),
+            ("--threads", self.threads.is_some()),
+            ("--no-cache", self.no_cache),
+        ];
+        given
+            .into_iter()
+            .filter(|(_, g)| *g)
+            .map(|(o, _)| o)
+            .collect()
+    }
+}
+
 /// A group of shared options a command offers.
 pub(crate) trait Shared {
     /// Put what was given on top of `global`.
     fn apply(&self, global: &mut GlobalArgs);
+    /// The options of the group, as written on the command line.
+    fn options(&self) -> &'static [&'static str];
+}
+
+/// `--config` alone: `urldb server`, which reads only the configuration.
+pub(crate) struct ConfigOnly;
+
+impl Shared for ConfigOnly {
+    fn apply(&self, _: &mut GlobalArgs) {}
+    fn options(&self) -> &'static [&'static str] {
+        &["--config"]
+    }
 }
 
 /// `--db` and `--config`: the commands that read a database.
@@ -271,6 +336,10 @@ pub(crate) struct DbArgs {
 }
 
 impl Shared for DbArgs {
+    fn options(&self) -> &'static [&'static str] {
+        &["--db", "--config", "--config-from"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         if self.db.is_some() {
             global.db.clone_from(&self.db);
@@ -293,9 +362,13 @@ pub(crate) struct ColorArg {
 }
 
 impl Shared for ColorArg {
+    fn options(&self) -> &'static [&'static str] {
+        &["--color"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
-        if let Some(color) = self.color {
-            global.color = color;
+        if self.color.is_some() {
+            global.color = self.color;
         }
     }
 }
@@ -309,6 +382,10 @@ pub(crate) struct QuietArg {
 }
 
 impl Shared for QuietArg {
+    fn options(&self) -> &'static [&'static str] {
+        &["--quiet"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         global.quiet |= self.quiet;
     }
@@ -323,6 +400,10 @@ pub(crate) struct VerboseArg {
 }
 
 impl Shared for VerboseArg {
+    fn options(&self) -> &'static [&'static str] {
+        &["--verbose"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         global.verbose |= self.verbose;
     }
@@ -337,6 +418,10 @@ pub(crate) struct ThreadsArg {
 }
 
 impl Shared for ThreadsArg {
+    fn options(&self) -> &'static [&'static str] {
+        &["--threads"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         if self.threads.is_some() {
             global.threads = self.threads;
@@ -353,6 +438,10 @@ pub(crate) struct CacheArg {
 }
 
 impl Shared for CacheArg {
+    fn options(&self) -> &'static [&'static str] {
+        &["--no-cache"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         global.no_cache |= self.no_cache;
     }
@@ -377,6 +466,19 @@ pub(crate) struct FilesArgs {
 }
 
 impl Shared for FilesArgs {
+    fn options(&self) -> &'static [&'static str] {
+        &[
+            "--db",
+            "--config",
+            "--config-from",
+            "--color",
+            "--quiet",
+            "--verbose",
+            "--threads",
+            "--no-cache",
+        ]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         let groups: [&dyn Shared; 6] = [
             &self.db,
@@ -437,7 +539,7 @@ pub(crate) struct Context {
 impl Context {
     /// The run context; the error is the complete text to print.
     pub(crate) fn new(global: &GlobalArgs) -> Result<Context, CommandError> {
-        let color = match global.color {
+        let color = match global.color.unwrap_or_default() {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto => {
