@@ -6,6 +6,7 @@
 mod advice;
 mod help;
 mod hints;
+mod mistakes;
 // Makes a symbolic link: run where the whole suite runs.
 #[cfg(unix)]
 mod subjects;

@@ -1,0 +1,217 @@
+//! A mistake fails loudly, and every message is a way out: what a user
+//! meets past the first hour (a typo in a filter, an option where it does
+//! nothing, a fix that could not be written) is an error that says what to
+//! do next, and the advice works when followed.
+
+use crate::support::{self, run_in};
+
+use std::path::Path;
+use std::process::Output;
+
+const CLEAN: &str = "---\n---\n_path: /\ncontent-type: text/html\n";
+/// One finding that `check --fix` repairs (trailing whitespace).
+const FIXABLE: &str = "---\n---\n_path: /\ncontent-type: text/html \n";
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Run urldb in `dir` with its stderr and stdout in one stream, in the
+/// order a terminal shows them.
+fn run_merged(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    let mut child = support::urldb()
+        .current_dir(dir)
+        .args(args)
+        .env_remove("URLDB_FORMAT")
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(writer.try_clone().expect("clone the pipe"))
+        .stderr(writer)
+        .spawn()
+        .expect("run urldb");
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut { reader }, &mut text).expect("read");
+    let status = child.wait().expect("wait");
+    (status.code(), text)
+}
+
+fn repo_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("write");
+    }
+    support::git(dir.path(), &["init", "-q"]);
+    support::git(dir.path(), &["add", "-A"]);
+    support::git(dir.path(), &["commit", "-q", "-m", "first"]);
+    dir
+}
+
+/// `check --fix --staged` that cannot write (the work tree has unstaged
+/// changes) says so and claims no fix; its advice, followed, fixes both
+/// the index and the work tree.
+#[test]
+fn a_fix_that_was_not_written_is_not_counted_as_fixed() {
+    let dir = repo_with(&[("example.com.yaml", FIXABLE)]);
+    let file = dir.path().join("example.com.yaml");
+    let edited = format!("{FIXABLE}---\n_path: /b\ncontent-type: text/html\n");
+    std::fs::write(&file, &edited).expect("write");
+    let out = run_in(dir.path(), &["check", "--fix", "--staged"]);
+    let (said, err) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(2), "{said}{err}");
+    assert!(!said.contains("Fixed"), "{said}");
+    assert!(said.contains("1 file could not be fixed"), "{said}");
+    assert!(err.contains("unstaged changes"), "{err}");
+    assert!(err.contains("`git add`"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), edited);
+    assert_eq!(
+        support::git(dir.path(), &["show", ":example.com.yaml"]),
+        FIXABLE
+    );
+    // As advised: stage, and run again.
+    support::git(dir.path(), &["add", "example.com.yaml"]);
+    let out = run_in(dir.path(), &["check", "--fix", "--staged"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Fixed 1 finding."),
+        "{}",
+        stdout(&out)
+    );
+    let fixed = std::fs::read_to_string(&file).expect("read");
+    assert!(!fixed.contains("html \n"), "{fixed}");
+    assert_eq!(
+        support::git(dir.path(), &["show", ":example.com.yaml"]),
+        fixed
+    );
+}
+
+/// The errors a summary points to come before it, in the one stream a
+/// terminal shows (`check` and `fmt`).
+#[cfg(unix)]
+#[test]
+fn the_summary_follows_the_errors_it_points_to() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("example.com.yaml"), FIXABLE).expect("write");
+    let outside = tempfile::NamedTempFile::new().expect("outside");
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("example.org.yaml"))
+        .expect("symlink");
+    let (code, text) = run_merged(dir.path(), &["check"]);
+    assert_eq!(code, Some(2), "{text}");
+    let error = text.find("error: example.org.yaml").expect(&text);
+    let summary = text
+        .find("could not be checked (see the errors above)")
+        .expect(&text);
+    assert!(error < summary, "{text}");
+    let (code, text) = run_merged(dir.path(), &["fmt"]);
+    assert_eq!(code, Some(2), "{text}");
+    let error = text.find("error: example.org.yaml").expect(&text);
+    let summary = text.find("file reformatted").expect(&text);
+    assert!(error < summary, "{text}");
+}
+
+/// `rm` of a host the database does not have offers what `rm` accepts: a
+/// close host, else `urldb ls`; never `add`'s `--create-domain`.
+#[test]
+fn rm_of_an_unknown_host_offers_what_rm_takes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("example.com.yaml"), CLEAN).expect("write");
+    for (url, want) in [
+        ("https://exampel.com/", "did you mean `example.com`?"),
+        ("https://unrelated.org/", "`urldb ls`"),
+    ] {
+        let out = run_in(dir.path(), &["rm", url]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(want), "{url}: {err}");
+        assert!(!err.contains("--create-domain"), "{url}: {err}");
+    }
+    // `add` still offers it, and it works.
+    let out = run_in(
+        dir.path(),
+        &["add", "--content-type", "text/html", "https://new.org/"],
+    );
+    assert!(stderr(&out).contains("--create-domain"), "{}", stderr(&out));
+    let out = run_in(
+        dir.path(),
+        &[
+            "add",
+            "--create-domain",
+            "--content-type",
+            "text/html",
+            "https://new.org/",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// An option given before the command that does nothing in it is refused
+/// (exit 2) and named, as clap refuses it after the command; one that
+/// acts there is taken before it as after it.
+#[test]
+fn options_before_the_command_are_refused_where_they_do_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (args, command, option) in [
+        (
+            &["--threads", "4", "--no-cache", "init"][..],
+            "init",
+            "--threads",
+        ),
+        (&["--no-cache", "init"][..], "init", "--no-cache"),
+        (&["--color", "never", "rules"][..], "rules", "--color"),
+        (
+            &["--db", ".", "completions", "bash"][..],
+            "completions",
+            "--db",
+        ),
+        (
+            &["--verbose", "add", "https://example.com/"][..],
+            "add",
+            "--verbose",
+        ),
+        (&["--threads", "2", "verify"][..], "verify", "--threads"),
+        (&["--db", ".", "server"][..], "server", "--db"),
+    ] {
+        let out = run_in(dir.path(), args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{option} does nothing in `urldb {command}`")),
+            "{args:?}: {err}"
+        );
+        // As after the command: refused there too.
+        let mut after: Vec<&str> = args
+            .iter()
+            .skip_while(|a| **a != command)
+            .copied()
+            .collect();
+        after.push(option);
+        let out = run_in(dir.path(), &after);
+        assert_eq!(out.status.code(), Some(2), "{after:?}");
+        assert!(!dir.path().join("urldb.toml").exists(), "{args:?}");
+    }
+    // Taken where they act, before the command as after it.
+    std::fs::write(dir.path().join("example.com.yaml"), CLEAN).expect("write");
+    for args in [
+        &["-q", "init"][..],
+        &["--threads", "2", "--no-cache", "check"],
+        &["--db", ".", "--color", "never", "ls"],
+        &["--config-from", "", "-v", "fmt", "--check"],
+    ] {
+        let out = run_in(dir.path(), args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    }
+}
+
+/// `check --help` says what the default output is: `full`, everywhere.
+#[test]
+fn check_help_says_the_default_format_without_a_terminal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = run_in(dir.path(), &["check", "--help"]);
+    let help = stdout(&out);
+    assert!(!help.contains("default on a terminal"), "{help}");
+    assert!(help.contains("[default: full]"), "{help}");
+}
