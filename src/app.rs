@@ -64,6 +64,18 @@ pub(crate) enum CommandError {
     /// `--domain` or `--map` names a domain the database does not.
     #[error(transparent)]
     UnknownDomain(#[from] urldb_store::UnknownDomain),
+    /// `--category`, `--path-prefix` or `--match` selects no record.
+    #[error(transparent)]
+    SelectsNothing(#[from] urldb_store::SelectsNothing),
+    /// The database holds no domain file (`check`, `fmt`, `ls`, `export`,
+    /// `verify` over the whole of it).
+    #[error("{}", no_domain_file(root, origin, *misnamed))]
+    NoDomainFile {
+        root: String,
+        origin: urldb_store::Origin,
+        /// YAML files left out because their names are no domain names.
+        misnamed: usize,
+    },
     #[error(
         "--domain {}{source}",
         if quotes_input(.source) {
@@ -156,6 +168,40 @@ pub(crate) enum CommandError {
     /// head -1`) is how a reader says it has seen enough: not an error.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
+}
+
+/// Why a database with no domain file is an error, and what to do: the
+/// `root` urldb.toml gives, `--db`, or `urldb init` where there is no
+/// urldb.toml.
+fn no_domain_file(root: &str, origin: &urldb_store::Origin, misnamed: usize) -> String {
+    use urldb_core::text::escape;
+    use urldb_store::Origin;
+    let root = escape(root);
+    let files = "no domain file (`<domain>.yaml`)";
+    let misnamed = match misnamed {
+        0 => String::new(),
+        n => format!(
+            "; {n} YAML file{} whose name is no domain name (`urldb check --show-files` says why)",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    match origin {
+        Origin::Configured(config) => format!(
+            "the database `{root}` holds {files}{misnamed}: check `root` in {} and the \
+             directory urldb runs in (`working-directory` in CI); `urldb check --show-files` \
+             lists the files it finds",
+            urldb_core::source::shown_path(config)
+        ),
+        Origin::Given => format!(
+            "the database `{root}` (--db) holds {files}{misnamed}: pass the folder of the \
+             domain files, or run `urldb init` to make a new database"
+        ),
+        Origin::Found | Origin::Here => format!(
+            "no urldb.toml, and {files} below `{root}`{misnamed}: run urldb in the database \
+             directory or pass `--db DIR`; `urldb init` writes a urldb.toml, or makes a new \
+             database"
+        ),
+    }
 }
 
 /// A name given to `--allow-env` or in `URLDB_ALLOW_ENV` that no

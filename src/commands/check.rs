@@ -112,7 +112,7 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     } else {
         let mut selected = super::Run::select(ctx, &args.paths, &args.git, args.diff)?;
         if let Some((k, n)) = args.shard {
-            database::shard(&mut selected.targets, k, n);
+            super::shard(ctx, &mut selected.targets, k, n);
         }
         let outcome = database::run(&selected.targets, &options, mode, ctx.cache(&options));
         ctx.say_cached(&outcome);

@@ -41,6 +41,24 @@ fn parse_shard(text: &str) -> Result<(usize, usize), urldb_verify::ShardError> {
     Ok((shard.index as usize, shard.count as usize))
 }
 
+/// `--shard K/N` of `check` and `fmt`: keep that shard of the files, and
+/// say so when it holds none.
+pub(crate) fn shard(
+    ctx: &Context,
+    targets: &mut urldb_store::database::Targets,
+    k: usize,
+    n: usize,
+) {
+    let before = targets.checked.len();
+    urldb_store::database::shard(targets, k, n);
+    if targets.checked.is_empty() && before > 0 {
+        note_nothing_selected(
+            ctx,
+            &format!("--shard {k}/{n}: none of the {before} files falls in this shard"),
+        );
+    }
+}
+
 /// The more serious of two statuses (commands that go on after a failure).
 pub(crate) fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
     if (b as i32) > (a as i32) { b } else { a }
@@ -122,6 +140,9 @@ impl Run {
             let repo = Repository::discover(&ctx.root, "--staged")?;
             let targets = database::staged_targets(repo, &ctx.members, paths)?;
             note_skipped(ctx, &targets.skipped);
+            if targets.checked.is_empty() && paths.is_empty() {
+                note_nothing_selected(ctx, "--staged: the git index holds no domain file");
+            }
             return Ok(Run {
                 targets,
                 repo: None,
@@ -129,11 +150,21 @@ impl Run {
                 conversion: Default::default(),
             });
         }
-        let mut targets = targets(ctx, paths);
+        let mut targets = targets(ctx, paths)?;
         let repo = match &git.since {
             Some(rev) => {
                 let repo = Repository::discover(&ctx.root, "--since")?;
+                let before = targets.checked.len();
                 database::changed_since(&mut targets, &repo, rev)?;
+                if targets.checked.is_empty() && before > 0 {
+                    note_nothing_selected(
+                        ctx,
+                        &format!(
+                            "--since {}: no domain file changed since that revision",
+                            urldb_core::text::escape(rev)
+                        ),
+                    );
+                }
                 Some(repo)
             }
             // Only for repository-relative diff paths: no repository is fine.
@@ -217,17 +248,35 @@ impl Run {
 /// The files a run takes (`paths`, or the whole database), with what was
 /// left out said once: the named paths that are not in the database, and
 /// on a bare run (no `urldb.toml`, no `--db`) which folder was taken as
-/// the database and which YAML files are no domain files.
+/// the database and which YAML files are no domain files. A database with
+/// no domain file at all is an error: a wrong `root` or working directory,
+/// not a database that passed.
 pub(crate) fn targets(
     ctx: &crate::app::Context,
     paths: &[std::path::PathBuf],
-) -> urldb_store::database::Targets {
+) -> Result<urldb_store::database::Targets, CommandError> {
     let targets = urldb_store::database::targets(&ctx.members, paths);
+    if paths.is_empty() && targets.all.is_empty() && targets.errors.is_empty() {
+        return Err(CommandError::NoDomainFile {
+            root: urldb_store::membership::shown_dir(&ctx.root),
+            origin: ctx.origin.clone(),
+            misnamed: targets.misnamed.len(),
+        });
+    }
     if ctx.bare && paths.is_empty() {
         bare_run(ctx, &targets);
     }
     note_skipped(ctx, &targets.skipped);
-    targets
+    Ok(targets)
+}
+
+/// A run that selected nothing by `--since`, `--staged` or `--shard` is
+/// no mistake (a pull request that changed no record, an empty shard):
+/// said in one note, unless `-q`.
+pub(crate) fn note_nothing_selected(ctx: &crate::app::Context, by: &str) {
+    if !ctx.quiet {
+        urldb_output::say!("note: {by}; nothing to do");
+    }
 }
 
 /// Say that named paths were skipped as not in the database: the path and
@@ -274,12 +323,7 @@ fn bare_run(ctx: &crate::app::Context, targets: &urldb_store::database::Targets)
         let shown: Vec<String> = list.iter().take(5).map(|n| format!("`{n}`")).collect();
         format!("{}{more}", shown.join(", "))
     };
-    if targets.all.is_empty() {
-        urldb_output::say!(
-            "note: no urldb.toml, and no domain file (`<domain>.yaml`) below `{root}`; \
-             run `urldb init` in the database directory, or pass `--db DIR`"
-        );
-    } else if ctx.origin == Origin::Found && (root != "." || !targets.misnamed.is_empty()) {
+    if ctx.origin == Origin::Found && (root != "." || !targets.misnamed.is_empty()) {
         // Said when it was a guess: a folder below, or files left out; the
         // current directory holding only domain files is plainly the
         // database.

@@ -26,6 +26,7 @@ mod documents;
 mod git;
 mod listing;
 mod read;
+mod selecting;
 mod settings;
 
 pub use adopt::{InitDatabase, InitError, InitPlan, listed_names, plan_init};
@@ -42,6 +43,7 @@ pub use listing::{
     require_known,
 };
 pub use read::{ReadError, Root, is_inside, open_regular, read_limited};
+pub use selecting::{SelectsNothing, require_selecting};
 pub use settings::{
     Origin, RuleOverrides, Settings, SettingsError, find_config, lint_options, with_root,
 };

@@ -215,3 +215,227 @@ fn check_help_says_the_default_format_without_a_terminal() {
     assert!(!help.contains("default on a terminal"), "{help}");
     assert!(help.contains("[default: full]"), "{help}");
 }
+
+/// A database with two records: `/engine/a.html` (frontend) and
+/// `/docs/` (coreapp, deprecated).
+fn two_records() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("urldb.toml"), "root = \".\"\n").expect("write");
+    std::fs::write(
+        dir.path().join("example.com.yaml"),
+        "---\n---\n_path: /docs/\ncategories:\n- coreapp\n- deprecated\ncontent-type: text/html\n\
+         ---\n_path: /engine/a.html\ncategories:\n- frontend\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    dir
+}
+
+/// `-c`, `--path-prefix` and `--match` that match no record are errors in
+/// `ls`, `export` and `verify` (exit 2, as `-d nosuch.org`), each with
+/// what to write instead; the suggestion, followed, selects records.
+#[test]
+fn a_filter_that_selects_nothing_is_an_error() {
+    let dir = two_records();
+    let cases: [(&[&str], &str, &str); 6] = [
+        (
+            &["-c", "frontnd"],
+            "--category `frontnd`: no record has this category (did you mean `frontend`?)",
+            "frontend",
+        ),
+        (
+            &["-c", "frontend", "-c", "zzz"],
+            "--category `zzz`: no record has this category (the categories in use: `coreapp`, `deprecated`, `frontend`)",
+            "",
+        ),
+        (
+            &["--path-prefix", "engine/"],
+            "--path-prefix `engine/`: no record's path starts with it (a path starts with `/`: did you mean `/engine/`?)",
+            "/engine/",
+        ),
+        (
+            &["--path-prefix", "/engnie/"],
+            "(did you mean `/engine/`?)",
+            "/engine/",
+        ),
+        (
+            &["--match", "docs"],
+            "--match `docs`: no record's path matches it (a path starts with `/`: did you mean `/docs`?)",
+            "/docs",
+        ),
+        (
+            &["-d", "example.com", "--match", "/nothing"],
+            "--match `/nothing`: no record's path matches it",
+            "",
+        ),
+    ];
+    for command in [&["ls"][..], &["export", "--to", "json"], &["verify"]] {
+        for (filter, want, fixed) in &cases {
+            let args: Vec<&str> = command.iter().chain(filter.iter()).copied().collect();
+            let out = run_in(dir.path(), &args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(err.contains(want), "{args:?}: {err}");
+            assert!(stdout(&out).is_empty(), "{args:?}");
+            if fixed.is_empty() || command[0] == "verify" {
+                continue;
+            }
+            // As suggested: the same option with the value offered.
+            let mut args = args.clone();
+            *args.last_mut().expect("value") = fixed;
+            let out = run_in(
+                dir.path(),
+                &[&args[..], &["--include-deprecated"][..]]
+                    .concat()
+                    .into_iter()
+                    .filter(|a| command[0] == "ls" || *a != "--include-deprecated")
+                    .collect::<Vec<_>>(),
+            );
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+            assert!(stdout(&out).contains("example.com"), "{args:?}");
+        }
+    }
+    // A category only deprecated records have is no typo: nothing listed
+    // without `--include-deprecated`, and no error.
+    let out = run_in(dir.path(), &["ls", "-c", "coreapp"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = run_in(dir.path(), &["ls", "-c", "coreapp", "--include-deprecated"]);
+    assert_eq!(stdout(&out), "http://example.com/docs/\n");
+}
+
+/// A `urldb.toml` whose root holds no domain file, `--db` at an empty
+/// folder, or no database at all: `check`, `fmt`, `ls`, `export` and
+/// `verify` exit 2 and say where they looked, instead of "All checks
+/// passed.".
+#[test]
+fn a_database_with_no_domain_file_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).expect("mkdir");
+    std::fs::write(dir.path().join("urldb.toml"), "root = \"empty\"\n").expect("write");
+    std::fs::write(dir.path().join("example.com.yaml"), CLEAN).expect("write");
+    let commands: [&[&str]; 6] = [
+        &["check"],
+        &["fmt", "--check"],
+        &["fmt"],
+        &["ls"],
+        &["export", "--to", "csv"],
+        &["verify"],
+    ];
+    for command in commands {
+        let out = run_in(dir.path(), command);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {err}");
+        assert!(
+            err.contains("the database `empty` holds no domain file")
+                && err.contains("check `root` in urldb.toml")
+                && err.contains("`working-directory` in CI"),
+            "{command:?}: {err}"
+        );
+        assert!(!stdout(&out).contains("passed"), "{command:?}");
+        let out = run_in(dir.path(), &[&["--db", "empty"][..], command].concat());
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        assert!(
+            stderr(&out).contains("(--db) holds no domain file"),
+            "{command:?}"
+        );
+        let nothing = tempfile::tempdir().expect("tempdir");
+        let out = run_in(nothing.path(), command);
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        assert!(
+            stderr(&out).contains("no urldb.toml, and no domain file"),
+            "{command:?}: {}",
+            stderr(&out)
+        );
+    }
+    // `add` and `import` into the new database are how it starts.
+    let out = run_in(
+        dir.path(),
+        &[
+            "add",
+            "--create-domain",
+            "--content-type",
+            "text/html",
+            "https://example.org/",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = run_in(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(empty.join("example.org.yaml").exists());
+}
+
+/// `--since`, `--staged`, `--shard` and `--max-age` that select nothing
+/// are no mistake (a pull request that changed no record, an empty
+/// shard): exit 0, with one note that says what was selected.
+#[test]
+fn a_selection_by_the_run_that_is_empty_is_a_note() {
+    let dir = repo_with(&[("example.com.yaml", CLEAN)]);
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["check", "--since", "HEAD"],
+            "note: --since HEAD: no domain file changed since that revision; nothing to do",
+        ),
+        (
+            &["fmt", "--check", "--since", "HEAD"],
+            "no domain file changed since that revision",
+        ),
+        (
+            &["check", "--shard", "2/2"],
+            "note: --shard 2/2: none of the 1 files falls in this shard; nothing to do",
+        ),
+        (&["check", "-q", "--since", "HEAD"], ""),
+    ];
+    for (args, want) in cases {
+        let out = run_in(dir.path(), args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        if want.is_empty() {
+            assert!(err.is_empty(), "{args:?}: {err}");
+        } else {
+            assert!(err.contains(want), "{args:?}: {err}");
+            assert_eq!(err.matches("note:").count(), 1, "{args:?}: {err}");
+        }
+    }
+    // The one URL is in one of two shards; the other is empty. Nothing
+    // listens on port 9: the URL, if requested, goes nowhere.
+    let notes: Vec<bool> = ["1/2", "2/2"]
+        .iter()
+        .map(|shard| {
+            let out = run_in(
+                dir.path(),
+                &[
+                    "verify",
+                    "--shard",
+                    shard,
+                    "--timeout",
+                    "1s",
+                    "--retries",
+                    "0",
+                    "--allow-private",
+                    "--map",
+                    "example.com=127.0.0.1:9",
+                ],
+            );
+            let err = stderr(&out);
+            let empty = err.contains("none of the 1 URLs falls in this shard; nothing to do");
+            assert_eq!(
+                out.status.code(),
+                Some(if empty { 0 } else { 1 }),
+                "{shard}: {err}"
+            );
+            empty
+        })
+        .collect();
+    assert_eq!(notes.iter().filter(|n| **n).count(), 1, "{notes:?}");
+    // An index with no domain file: the database's files are not staged yet.
+    let fresh = tempfile::tempdir().expect("tempdir");
+    std::fs::write(fresh.path().join("example.com.yaml"), CLEAN).expect("write");
+    support::git(fresh.path(), &["init", "-q"]);
+    let out = run_in(fresh.path(), &["check", "--staged"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--staged: the git index holds no domain file"),
+        "{}",
+        stderr(&out)
+    );
+}
