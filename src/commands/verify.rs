@@ -236,6 +236,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
+    say_maps_without_tls(&plan.checks, &checks, &settings.plan.maps);
     let run = RunInfo {
         id: run_id,
         started,
@@ -269,6 +270,37 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     } else {
         crate::app::verify_exit_status(results.conclusion(crate::app::fail_on(&args.fail_on)))
     })
+}
+
+/// A `--map DOMAIN=HOST:PORT` (no scheme) whose https requests met a
+/// server that does not speak TLS: the map that works, once per map.
+fn say_maps_without_tls(
+    planned: &[plan::UrlCheck],
+    checks: &[CheckResult],
+    maps: &BTreeMap<String, Target>,
+) {
+    use urldb_verify::{Failure, FetchError};
+    let mut said = std::collections::BTreeSet::new();
+    for (check, result) in planned.iter().zip(checks) {
+        if result.outcome != Outcome::Broken(Failure::NoAnswer(FetchError::NotTls)) {
+            continue;
+        }
+        let Some(authority) = check.origin.strip_prefix("https://") else {
+            continue;
+        };
+        for (domain, target) in maps {
+            if target.scheme.is_none() && target.authority == authority && said.insert(domain) {
+                urldb_output::say!(
+                    "note: --map {}={}: that server does not speak TLS; write `--map {}=http://{}` \
+                     to ask it over http",
+                    urldb_core::text::escape(domain),
+                    urldb_core::text::escape(&target.authority),
+                    urldb_core::text::escape(domain),
+                    urldb_core::text::escape(&target.authority)
+                );
+            }
+        }
+    }
 }
 
 struct Settings {

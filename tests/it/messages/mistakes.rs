@@ -439,3 +439,80 @@ fn a_selection_by_the_run_that_is_empty_is_a_note() {
         stderr(&out)
     );
 }
+
+/// A server on 127.0.0.1 that answers every connection in plain HTTP,
+/// whatever it is sent (a TLS hello too), as `python -m http.server`
+/// does; how many connections it took.
+fn plain_http_server() -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{Read, Write};
+    use std::sync::atomic::Ordering;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = std::sync::Arc::clone(&count);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            counted.fetch_add(1, Ordering::SeqCst);
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok",
+            );
+        }
+    });
+    (port, count)
+}
+
+/// `add` refuses loopback and private addresses as `verify` does, unless
+/// `--allow-private`, which it now takes; `--map HOST=127.0.0.1:PORT` to
+/// a plain-http server is said as such, with the map that works, by `add`
+/// and `verify`, and that map works.
+#[test]
+fn add_guards_private_addresses_and_a_plain_server_gets_the_map_that_works() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("example.com.yaml");
+    std::fs::write(
+        &file,
+        "---\nhttps: true\n---\n_path: /\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    let (port, connections) = plain_http_server();
+    let map = format!("example.com=127.0.0.1:{port}");
+    let url = "https://example.com/new.html";
+    let out = run_in(dir.path(), &["add", "--map", &map, url]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("loopback address"), "{err}");
+    assert!(err.contains("pass --allow-private"), "{err}");
+    assert_eq!(connections.load(std::sync::atomic::Ordering::SeqCst), 0);
+    let out = run_in(dir.path(), &["add", "--allow-private", "--map", &map, url]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let advice = format!(
+        "that server does not speak TLS; write `--map example.com=http://127.0.0.1:{port}`"
+    );
+    assert!(err.contains(&advice), "{err}");
+    assert!(!err.contains("InvalidContentType"), "{err}");
+    let out = run_in(
+        dir.path(),
+        &["verify", "--allow-private", "--retries", "0", "--map", &map],
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&advice), "{err}");
+    // As advised.
+    let works = format!("example.com=http://127.0.0.1:{port}");
+    let out = run_in(
+        dir.path(),
+        &["add", "--allow-private", "--map", &works, url],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        std::fs::read_to_string(&file)
+            .expect("read")
+            .contains("_path: /new.html")
+    );
+    let out = run_in(dir.path(), &["verify", "--allow-private", "--map", &works]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
