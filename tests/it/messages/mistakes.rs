@@ -516,3 +516,28 @@ fn add_guards_private_addresses_and_a_plain_server_gets_the_map_that_works() {
     let out = run_in(dir.path(), &["verify", "--allow-private", "--map", &works]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// `--since HEAD~1` in a shallow clone (CI's default checkout) names the
+/// missing history and how to fetch it, not `HEAD~1` again; done as
+/// said, the same run works.
+#[test]
+fn a_shallow_clones_missing_revision_says_to_fetch_the_history() {
+    let origin = repo_with(&[("example.com.yaml", CLEAN)]);
+    std::fs::write(origin.path().join("example.org.yaml"), CLEAN).expect("write");
+    support::git(origin.path(), &["add", "-A"]);
+    support::git(origin.path(), &["commit", "-q", "-m", "second"]);
+    let clone = tempfile::tempdir().expect("tempdir");
+    let url = format!("file://{}", origin.path().display());
+    support::git(clone.path(), &["clone", "-q", "--depth", "1", &url, "db"]);
+    let db = clone.path().join("db");
+    let out = run_in(&db, &["check", "--since", "HEAD~1"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("it is a shallow clone"), "{err}");
+    assert!(err.contains("`fetch-depth: 0`"), "{err}");
+    assert!(err.contains("`git fetch --unshallow`"), "{err}");
+    assert!(!err.contains("such as `HEAD~1`"), "{err}");
+    support::git(&db, &["fetch", "-q", "--unshallow"]);
+    let out = run_in(&db, &["check", "--since", "HEAD~1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
