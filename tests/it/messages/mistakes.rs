@@ -541,3 +541,50 @@ fn a_shallow_clones_missing_revision_says_to_fetch_the_history() {
     let out = run_in(&db, &["check", "--since", "HEAD~1"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// `urldb.toml` mistakes a person makes by appending: a top-level key
+/// after the last table is said to belong above the first one, and a
+/// second `[lint]` (or a key given twice) names the line of the first;
+/// the file written as advised is read.
+#[test]
+fn configuration_mistakes_name_where_the_key_belongs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("example.com.yaml"), CLEAN).expect("write");
+    let config = dir.path().join("urldb.toml");
+    let out = run_in(dir.path(), &["init", "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = std::fs::read_to_string(&config).expect("read");
+    std::fs::write(&config, format!("{written}exclude = [\"drafts/**\"]\n")).expect("write");
+    let out = run_in(dir.path(), &["check"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("unknown key `exclude` in [verify]"), "{err}");
+    assert!(
+        err.contains("`exclude` is a top-level key: write it above the first table (`[lint]`)"),
+        "{err}"
+    );
+    // As advised.
+    std::fs::write(
+        &config,
+        written.replacen("[lint]", "exclude = [\"drafts/**\"]\n\n[lint]", 1),
+    )
+    .expect("write");
+    let out = run_in(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for (text, want) in [
+        (
+            "root = \".\"\n[lint]\nselect = [\"ALL\"]\n\n[lint]\nignore = [\"yaml-comment\"]\n",
+            "duplicate table `[lint]`: already defined on line 2",
+        ),
+        (
+            "root = \".\"\n[verify]\ntimeout = \"1s\"\n# longer\ntimeout = \"2s\"\n",
+            "duplicate key `timeout`: already defined on line 3",
+        ),
+    ] {
+        std::fs::write(&config, text).expect("write");
+        let out = run_in(dir.path(), &["check"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(want), "{text}: {err}");
+    }
+}
