@@ -95,6 +95,16 @@ pub(crate) enum CommandError {
     Init(#[from] urldb_store::InitError),
     #[error("cannot read standard input: {0}")]
     Stdin(#[source] std::io::Error),
+    /// `check -` / `fmt -` without the file's name.
+    #[error(
+        "`-` reads the file from standard input, and urldb needs its name too: add \
+         `--stdin-filename NAME` (e.g. `--stdin-filename example.com.yaml`)"
+    )]
+    DashWithoutName,
+    #[error(
+        "`-` (standard input) is the only file of its run: give the other paths to another run"
+    )]
+    DashBesidePaths,
     #[error(transparent)]
     Write(#[from] urldb_store::write::WriteError),
     /// `check --add-suppressions` could not write some files (each said).

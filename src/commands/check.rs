@@ -13,7 +13,8 @@ use urldb_store::database::{self, FileError, Mode, RunOutcome};
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
-    /// Files or directories to check (default: the whole database).
+    /// Files or directories to check (default: the whole database); `-`
+    /// reads standard input, named by --stdin-filename.
     pub paths: Vec<PathBuf>,
     /// Apply safe fixes; the result is canonical text.
     #[arg(long, conflicts_with = "diff")]
@@ -48,7 +49,7 @@ pub(crate) struct CheckArgs {
     /// Exit 0 even when there are findings.
     #[arg(long)]
     pub exit_zero: bool,
-    /// Read the file from stdin, as if it were NAME.
+    /// Read the file from stdin (also written `-`), as if it were NAME.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["staged", "since", "shard"])]
     pub stdin_filename: Option<PathBuf>,
     #[command(flatten)]
@@ -68,6 +69,7 @@ pub(crate) struct CheckArgs {
 }
 
 pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {
+    super::stdin_dash(&args.paths, args.stdin_filename.as_deref())?;
     if args.show_files {
         return show_files(ctx, &args.paths);
     }

@@ -12,7 +12,8 @@ use urldb_store::database::{self, Mode, RunOutcome};
 
 #[derive(Debug, Args)]
 pub(crate) struct FmtArgs {
-    /// Files or directories to format (default: the whole database).
+    /// Files or directories to format (default: the whole database); `-`
+    /// reads standard input, named by --stdin-filename.
     pub paths: Vec<PathBuf>,
     /// List files that would change and exit 1; write nothing.
     #[arg(long, conflicts_with = "diff")]
@@ -20,7 +21,7 @@ pub(crate) struct FmtArgs {
     /// Show the changes as a unified diff (`git apply` accepts it); write nothing.
     #[arg(long)]
     pub diff: bool,
-    /// Read the file from stdin as NAME and write its canonical text to stdout.
+    /// Read the file from stdin (also written `-`) as NAME and write its canonical text to stdout.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["staged", "since"])]
     pub stdin_filename: Option<PathBuf>,
     #[command(flatten)]
@@ -72,6 +73,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     let github = format(args)? == FmtFormat::Github;
     let mut options = ctx.options(None)?;
     options.drop_comments = args.drop_comments;
+    super::stdin_dash(&args.paths, args.stdin_filename.as_deref())?;
     let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
 
     if let Some(name) = &args.stdin_filename {

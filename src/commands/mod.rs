@@ -103,6 +103,28 @@ pub(crate) fn print_errors(errors: &[FileError]) {
     }
 }
 
+/// `-` among the paths means standard input, as ruff and yamllint read
+/// it; urldb needs the file's name too (which rules, which line endings,
+/// whether it is a domain file), so `-` comes with `--stdin-filename`,
+/// which reads standard input on its own as well. `-` without a name, or
+/// beside other paths, is a usage error.
+pub(crate) fn stdin_dash(
+    paths: &[std::path::PathBuf],
+    name: Option<&std::path::Path>,
+) -> Result<(), CommandError> {
+    let dash = |p: &std::path::PathBuf| p.as_os_str() == "-";
+    if !paths.iter().any(dash) {
+        return Ok(());
+    }
+    if paths.len() > 1 {
+        return Err(CommandError::DashBesidePaths);
+    }
+    match name {
+        Some(_) => Ok(()),
+        None => Err(CommandError::DashWithoutName),
+    }
+}
+
 pub(crate) fn read_stdin() -> Result<Vec<u8>, CommandError> {
     let mut buf = Vec::new();
     std::io::stdin()

@@ -588,3 +588,58 @@ fn configuration_mistakes_name_where_the_key_belongs() {
         assert!(err.contains(want), "{text}: {err}");
     }
 }
+
+/// Run urldb in `dir` with `input` on its standard input.
+fn run_with_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = support::urldb()
+        .current_dir(dir)
+        .args(args)
+        .env_remove("URLDB_FORMAT")
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run urldb");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write stdin");
+    drop(stdin);
+    child.wait_with_output().expect("wait")
+}
+
+/// `urldb check -` reads standard input, as ruff and yamllint do, and
+/// asks for the file's name (`--stdin-filename`) rather than saying "no
+/// such file"; with it, `-` is standard input for `check` and `fmt`.
+#[test]
+fn a_dash_reads_standard_input_with_its_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("example.com.yaml"), CLEAN).expect("write");
+    for command in ["check", "fmt"] {
+        let out = run_with_stdin(dir.path(), &[command, "-"], FIXABLE);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{command}: {err}");
+        assert!(
+            err.contains("add `--stdin-filename NAME`"),
+            "{command}: {err}"
+        );
+        assert!(!err.contains("no such file"), "{command}: {err}");
+        let out = run_with_stdin(dir.path(), &[command, "-", "example.com.yaml"], FIXABLE);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(
+            stderr(&out).contains("`-` (standard input) is the only file"),
+            "{command}"
+        );
+    }
+    let named = ["-", "--stdin-filename", "example.com.yaml"];
+    let out = run_with_stdin(dir.path(), &[&["check"][..], &named].concat(), FIXABLE);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("trailing whitespace"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run_with_stdin(dir.path(), &[&["fmt"][..], &named].concat(), FIXABLE);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), CLEAN);
+}
