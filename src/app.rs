@@ -635,6 +635,9 @@ impl Context {
                 urldb_core::text::escape(&unread.display().to_string())
             );
         }
+        if let (Some(rev), Some(path), false) = (rev, &settings.config_path, global.quiet) {
+            note_unread_edit(&cwd, rev, path);
+        }
         let members = settings.members()?;
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
@@ -730,6 +733,43 @@ impl Context {
         let mut options = urldb_store::lint_options(&self.config, overrides.as_ref())?;
         urldb_store::with_root(&mut options, &self.root);
         Ok(options)
+    }
+}
+
+/// `--config-from REV` reads `urldb.toml` as REV has it: when the work
+/// tree's differs (a pull request's edit), say once that the edit is not
+/// used, naming the file, so that a change that seems to do nothing is
+/// explained. A file that cannot be read to compare is not said.
+fn note_unread_edit(cwd: &Path, rev: &str, path: &Path) {
+    let Ok(repo) = urldb_store::Repository::discover(cwd, "--config-from") else {
+        return;
+    };
+    let Some(repo_path) = repo.repo_path(path) else {
+        return;
+    };
+    let limit = urldb_core::config::MAX_CONFIG_SIZE;
+    let Ok(Some(at_rev)) = repo.file_at(rev, &repo_path, limit) else {
+        return;
+    };
+    let Ok(here) = urldb_store::read_limited(path, limit, None) else {
+        return;
+    };
+    // Line endings git may convert on checkout are no edit.
+    let text = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .copied()
+            .filter(|b| *b != b'\r')
+            .collect::<Vec<u8>>()
+    };
+    if text(&here) != text(&at_rev) {
+        let shown = path.strip_prefix(cwd).unwrap_or(path);
+        urldb_output::say!(
+            "note: --config-from {}: {} is read as that revision has it; the working tree's \
+             changes to it are not used by this run",
+            urldb_core::text::escape(rev),
+            urldb_core::text::escape(&shown.display().to_string())
+        );
     }
 }
 

@@ -643,3 +643,36 @@ fn a_dash_reads_standard_input_with_its_name() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), CLEAN);
 }
+
+/// `--config-from REV` (the Action's pull-request runs) reads `urldb.toml`
+/// as REV has it: a pull request's edit to it is said once, naming the
+/// file, instead of seeming to do nothing; no edit, no note.
+#[test]
+fn config_from_says_once_that_the_work_trees_edit_is_not_used() {
+    let dir = repo_with(&[
+        ("urldb.toml", "root = \".\"\n"),
+        ("example.com.yaml", FIXABLE),
+    ]);
+    let out = run_in(dir.path(), &["check", "--config-from", "HEAD"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("note:"), "{}", stderr(&out));
+    std::fs::write(
+        dir.path().join("urldb.toml"),
+        "root = \".\"\n[lint]\nignore = [\"trailing-whitespace\"]\n",
+    )
+    .expect("write");
+    for args in [&["check", "--config-from", "HEAD"][..], &["check"]] {
+        let out = support::urldb()
+            .current_dir(dir.path())
+            .args(args)
+            .env("URLDB_CONFIG_FROM", "HEAD")
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        let note = "note: --config-from HEAD: urldb.toml is read as that revision has it; \
+                    the working tree's changes to it are not used by this run";
+        assert_eq!(err.matches(note).count(), 1, "{args:?}: {err}");
+    }
+}
