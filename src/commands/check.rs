@@ -191,7 +191,14 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         super::print_errors(&outcome.errors);
         if args.format == output::Format::Full && !ctx.quiet {
             let unwritten = outcome.errors.len() - unread;
-            output::summary(&mut out, counts, fixed, unread, unwritten)?;
+            // With --staged, the fix that writes the index and the work
+            // tree together.
+            let fix_command = if args.git.staged {
+                "urldb check --fix --staged"
+            } else {
+                "urldb check --fix"
+            };
+            output::summary(&mut out, counts, fixed, unread, unwritten, fix_command)?;
         }
         // How many findings suppressions excused (SARIF lists them).
         if !ctx.quiet {

@@ -259,13 +259,15 @@ pub(crate) fn statistics(out: &mut dyn Write, files: &[FileResult]) -> io::Resul
 /// The closing lines of a `check` run. `unchecked`: files that could not
 /// be read; `unwritten`: files whose fixes could not be written (their
 /// errors are above, on stderr): a run with any is never reported as
-/// passed.
+/// passed. `fix_command`: what fixes this run's files (`urldb check --fix
+/// --staged` for the index).
 pub(crate) fn summary(
     out: &mut dyn Write,
     counts: Counts,
     fixed: usize,
     unchecked: usize,
     unwritten: usize,
+    fix_command: &str,
 ) -> io::Result<()> {
     if fixed > 0 {
         writeln!(out, "Fixed {fixed} finding{}.", plural(fixed))?;
@@ -321,11 +323,7 @@ pub(crate) fn summary(
         plural(counts.files)
     )?;
     if counts.fixable > 0 {
-        writeln!(
-            out,
-            "[*] {} fixable with `urldb check --fix`.",
-            counts.fixable
-        )?;
+        writeln!(out, "[*] {} fixable with `{fix_command}`.", counts.fixable)?;
     }
     Ok(())
 }
