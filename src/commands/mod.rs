@@ -278,6 +278,7 @@ pub(crate) fn targets(
     paths: &[std::path::PathBuf],
 ) -> Result<urldb_store::database::Targets, CommandError> {
     let targets = urldb_store::database::targets(&ctx.members, paths);
+    warn_miscased(&targets.miscased);
     if paths.is_empty() && targets.all.is_empty() && targets.errors.is_empty() {
         return Err(CommandError::NoDomainFile {
             root: urldb_store::membership::shown_dir(&ctx.root),
@@ -290,6 +291,29 @@ pub(crate) fn targets(
     }
     note_skipped(ctx, &targets.skipped);
     Ok(targets)
+}
+
+/// Files whose extension is `.yaml` in another case (`.YAML`) are no
+/// domain files, as in ruff and yamllint, but were most likely meant to
+/// be: each is said, with the name that makes it one, even with `-q`
+/// (the run's results lack it, as `ls` says of a record left out).
+fn warn_miscased(miscased: &[std::path::PathBuf]) {
+    use urldb_core::source::shown_path;
+    for path in miscased {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let split = name.rfind('.').unwrap_or(name.len());
+        let (stem, extension) = name.split_at(split);
+        let renamed = format!("{stem}{}", extension.to_lowercase());
+        urldb_output::say!(
+            "warning: {}: not in the database: a domain file's name ends in `.yaml` (or \
+             `.yml`) in lowercase; rename it `{}` to check it",
+            shown_path(path),
+            urldb_core::text::escape(&renamed)
+        );
+    }
 }
 
 /// A run that selected nothing by `--since`, `--staged` or `--shard` is

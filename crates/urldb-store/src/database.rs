@@ -152,6 +152,9 @@ pub struct Targets {
     /// With no paths named and no `urldb.toml`: the YAML files below the
     /// root left out because their names are no domain names.
     pub misnamed: Vec<PathBuf>,
+    /// Files the walks met whose extension is `.yaml` or `.yml` in
+    /// another case ([`discover::Found::miscased`]).
+    pub miscased: Vec<PathBuf>,
     /// Where their contents come from.
     pub snapshot: Snapshot,
 }
@@ -186,17 +189,20 @@ pub fn targets(members: &Members, paths: &[PathBuf]) -> Targets {
             errors,
             skipped: Vec::new(),
             misnamed: found.misnamed,
+            miscased: found.miscased,
             snapshot: Snapshot::WorkTree(root.clone()),
         };
     }
     let mut skipped = Vec::new();
     let mut checked = Vec::new();
+    let mut miscased = Vec::new();
     for p in paths {
         if p.is_dir() {
             match discover::find_below(members, p) {
                 Ok(sub) => {
                     errors.extend(sub.errors.into_iter().map(FileError::from));
                     checked.extend(sub.files);
+                    miscased.extend(sub.miscased);
                 }
                 Err(skip) => skipped.push((p.clone(), skip)),
             }
@@ -228,6 +234,7 @@ pub fn targets(members: &Members, paths: &[PathBuf]) -> Targets {
         errors,
         skipped,
         misnamed: Vec::new(),
+        miscased,
         snapshot: Snapshot::WorkTree(root.clone()),
     }
 }
@@ -306,6 +313,7 @@ pub fn staged_targets(
         errors,
         skipped,
         misnamed: Vec::new(),
+        miscased: Vec::new(),
         snapshot: Snapshot::Index(Arc::new(StagedIndex { repo, files })),
     })
 }

@@ -676,3 +676,43 @@ fn config_from_says_once_that_the_work_trees_edit_is_not_used() {
         assert_eq!(err.matches(note).count(), 1, "{args:?}: {err}");
     }
 }
+
+/// `www.example.org.YAML` is no domain file (as ruff and yamllint match
+/// extensions), but it is no longer silently left out: `check`, `ls` and
+/// `verify` say so, with the name that makes it one; renamed as said,
+/// it is checked.
+#[test]
+fn a_domain_file_with_an_uppercase_extension_is_said() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("urldb.toml"), "root = \".\"\n").expect("write");
+    std::fs::write(dir.path().join("example.com.yaml"), CLEAN).expect("write");
+    std::fs::write(dir.path().join("www.example.org.YAML"), FIXABLE).expect("write");
+    let warning = "warning: www.example.org.YAML: not in the database: a domain file's name \
+                   ends in `.yaml` (or `.yml`) in lowercase; rename it `www.example.org.yaml`";
+    for args in [
+        &["check"][..],
+        &["check", "-q"],
+        &["ls"],
+        // Refused before any connection: no private address is allowed.
+        &["verify", "--map", "example.com=127.0.0.1:9"],
+    ] {
+        let out = run_in(dir.path(), args);
+        let err = stderr(&out);
+        let code = if args[0] == "verify" { 1 } else { 0 };
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert_eq!(err.matches(warning).count(), 1, "{args:?}: {err}");
+    }
+    std::fs::rename(
+        dir.path().join("www.example.org.YAML"),
+        dir.path().join("www.example.org.yaml"),
+    )
+    .expect("rename");
+    let out = run_in(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("www.example.org.yaml"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+}
