@@ -28,6 +28,7 @@ mod listing;
 mod read;
 mod selecting;
 mod settings;
+mod written_style;
 
 pub use adopt::{InitDatabase, InitError, InitPlan, listed_names, plan_init};
 pub use by_url::{
@@ -47,3 +48,4 @@ pub use selecting::{SelectsNothing, require_selecting};
 pub use settings::{
     Origin, RuleOverrides, Settings, SettingsError, find_config, lint_options, with_root,
 };
+pub use written_style::{StyleCount, count_written_styles};
