@@ -598,10 +598,7 @@ impl Context {
         let color = match global.color.unwrap_or_default() {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                    && urldb_output::gate::stdout_is_terminal()
-            }
+            ColorChoice::Auto => auto_color(),
         };
         let cwd = std::env::current_dir().map_err(CommandError::CurrentDir)?;
         let (db, config) = (global.db.as_deref(), global.config.as_deref());
@@ -771,6 +768,20 @@ fn note_unread_edit(cwd: &Path, rev: &str, path: &Path) {
             urldb_core::text::escape(&shown.display().to_string())
         );
     }
+}
+
+/// `--color auto`: `NO_COLOR` (set, not empty) turns colours off;
+/// otherwise `FORCE_COLOR` or `CLICOLOR_FORCE` (set, not empty and not
+/// `0`) turns them on where no terminal is (a CI log that shows them);
+/// otherwise colours when standard output is a terminal. As ruff, cargo
+/// and most tools that read them.
+fn auto_color() -> bool {
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let forced = |name: &str| set(name).is_some_and(|v| v != "0" && v != "false");
+    if set("NO_COLOR").is_some() {
+        return false;
+    }
+    forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") || urldb_output::gate::stdout_is_terminal()
 }
 
 /// Build the context from the global options and run `f` with it; a

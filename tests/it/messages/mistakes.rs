@@ -716,3 +716,46 @@ fn a_domain_file_with_an_uppercase_extension_is_said() {
     );
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
 }
+
+/// `FORCE_COLOR` and `CLICOLOR_FORCE` colour the output where no terminal
+/// is (a CI log), as in ruff and cargo; `NO_COLOR` wins, `0` forces
+/// nothing, and `--color never` wins over all.
+#[test]
+fn force_color_variables_are_honoured() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("example.com.yaml"), FIXABLE).expect("write");
+    for (vars, args, coloured) in [
+        (&[("FORCE_COLOR", "1")][..], &["check"][..], true),
+        (&[("CLICOLOR_FORCE", "1")], &["check"], true),
+        (&[("FORCE_COLOR", "0")], &["check"], false),
+        (&[], &["check"], false),
+        (
+            &[("FORCE_COLOR", "1"), ("NO_COLOR", "1")],
+            &["check"],
+            false,
+        ),
+        (
+            &[("CLICOLOR_FORCE", "1")],
+            &["check", "--color", "never"],
+            false,
+        ),
+    ] {
+        let mut cmd = support::urldb();
+        cmd.current_dir(dir.path())
+            .args(args)
+            .env_remove("NO_COLOR")
+            .env_remove("FORCE_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("URLDB_FORMAT");
+        for (name, value) in vars {
+            cmd.env(name, value);
+        }
+        let out = cmd.output().expect("run");
+        assert_eq!(out.status.code(), Some(1), "{vars:?}");
+        assert_eq!(
+            stdout(&out).contains('\u{1b}'),
+            coloured,
+            "{vars:?} {args:?}"
+        );
+    }
+}
