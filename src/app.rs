@@ -161,6 +161,11 @@ pub(crate) enum CommandError {
         urldb_core::text::escape(.0)
     )]
     BadFormatVariable(String),
+    #[error(
+        "SOURCE_DATE_EPOCH: `{}` is not a number of seconds since 1970 (unset it, or give one such as 1700000000)",
+        urldb_core::text::escape(.0)
+    )]
+    SourceDateEpoch(String),
     #[error("--quiet and --verbose cannot be used together")]
     QuietAndVerbose,
     /// An option given before the command that does nothing in it.

@@ -151,6 +151,15 @@ impl Repository {
     /// Where git looks for hooks: `core.hooksPath` (relative to the work
     /// tree) when set, else `hooks` in the common git directory (shared by
     /// linked worktrees).
+    /// The committer time of `HEAD` (seconds since 1970), when the
+    /// repository has a commit: the newest state of the database that
+    /// git records.
+    pub fn head_time(&self) -> Option<i64> {
+        let repo = self.repo.to_thread_local();
+        let commit = repo.head_commit().ok()?;
+        Some(commit.time().ok()?.seconds)
+    }
+
     pub fn hooks_dir(&self) -> PathBuf {
         let repo = self.repo.to_thread_local();
         let configured = repo

@@ -759,3 +759,55 @@ fn force_color_variables_are_honoured() {
         );
     }
 }
+
+/// `export --to uri-catalogue` stamps what it makes up with a time that
+/// does not change between runs: `SOURCE_DATE_EPOCH`, else the time of
+/// the database's `HEAD` commit; one that is no number is an error.
+#[test]
+fn the_catalogue_export_is_reproducible() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("example.com.yaml"), CLEAN).expect("write");
+    support::git(dir.path(), &["init", "-q"]);
+    support::git(dir.path(), &["add", "-A"]);
+    let committed = std::process::Command::new("git")
+        .current_dir(dir.path())
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.test"])
+        .args(["commit", "-q", "-m", "first"])
+        .env("GIT_COMMITTER_DATE", "2001-02-03T04:05:06Z")
+        .env("GIT_AUTHOR_DATE", "2001-02-03T04:05:06Z")
+        .status()
+        .expect("git commit");
+    assert!(committed.success());
+    let export = |epoch: Option<&str>| {
+        let mut cmd = support::urldb();
+        cmd.current_dir(dir.path())
+            .args(["export", "--to", "uri-catalogue"])
+            .env_remove("SOURCE_DATE_EPOCH");
+        if let Some(epoch) = epoch {
+            cmd.env("SOURCE_DATE_EPOCH", epoch);
+        }
+        cmd.output().expect("run")
+    };
+    let first = export(None);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert!(
+        stdout(&first).contains("03/02/2001 04:05:06"),
+        "{}",
+        stdout(&first)
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert_eq!(export(None).stdout, first.stdout);
+    let epoch = export(Some("0"));
+    assert!(
+        stdout(&epoch).contains("01/01/1970 00:00:00"),
+        "{}",
+        stdout(&epoch)
+    );
+    let bad = export(Some("yesterday"));
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("SOURCE_DATE_EPOCH: `yesterday` is not a number"),
+        "{}",
+        stderr(&bad)
+    );
+}
