@@ -811,3 +811,23 @@ fn the_catalogue_export_is_reproducible() {
         stderr(&bad)
     );
 }
+
+/// A tab the parser stops at is shown where it is, not at the end of the
+/// line before (where the value the parser was reading started).
+#[test]
+fn a_tab_error_points_at_the_tab() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("example.com.yaml"),
+        "---\n---\n_path: /\n\tcontent-type: text/html\n",
+    )
+    .expect("write");
+    let out = run_in(dir.path(), &["check", "--format", "concise"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let said = stdout(&out);
+    assert!(
+        said.starts_with("example.com.yaml:4:1: error yaml-syntax"),
+        "{said}"
+    );
+    assert!(said.contains("found a tab"), "{said}");
+}

@@ -222,7 +222,11 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     let from_fast = fast.is_some();
     let mut tree = fast.unwrap_or_else(|| parse_tree(&source.text[bom..]));
     tree.shift(bom);
-    all.extend(tree.problems.iter().map(rules::engine::of_problem));
+    all.extend(
+        tree.problems
+            .iter()
+            .map(|p| rules::engine::of_problem(&source.text, p)),
+    );
     // Tabs PyYAML refuses where YAML 1.2 and the parser take them.
     if !tree.incomplete && !from_fast {
         rules::engine::refused_tabs(&source.text, &tree, &mut all);
