@@ -694,24 +694,35 @@ impl Context {
         Some(cache)
     }
 
-    /// With `-v`: how many files a run checked, and how many the cache
-    /// knew unchanged.
+    /// With `-v`: every file the run processed, each on a line (checked,
+    /// or unchanged since a clean run and so not checked again), then how
+    /// many of each.
     pub(crate) fn say_cached(&self, outcome: &urldb_store::database::RunOutcome) {
         if !self.verbose {
             return;
         }
         let files = |n: usize| format!("{n} file{}", if n == 1 { "" } else { "s" });
+        for (path, cached) in &outcome.visited {
+            urldb_output::say!(
+                "{}: {}",
+                urldb_core::source::shown_path(path),
+                if *cached {
+                    "unchanged since a clean run; not checked again"
+                } else {
+                    "checked"
+                }
+            );
+        }
         if self.no_cache {
             urldb_output::say!("{} checked (--no-cache)", files(outcome.checked));
         } else {
             urldb_output::say!(
-                "{} checked, {} unchanged since a clean run ({} of them read to compare \
-                 contents; cache: {})",
+                "{} looked at: {} unchanged since a clean run ({} of them read again, their \
+                 times having changed), {} checked; `--no-cache` checks every file",
                 files(outcome.checked),
                 outcome.cached,
                 outcome.reread,
-                urldb_store::cache_location(&self.root)
-                    .map_or_else(|e| e.to_string(), |d| d.display().to_string())
+                outcome.checked.saturating_sub(outcome.cached),
             );
         }
     }

@@ -69,6 +69,9 @@ pub struct RunOutcome {
     /// How many of those were read to compare their bytes with the
     /// cache's (their metadata had changed).
     pub reread: usize,
+    /// Every file checked or known clean, in path order, and whether the
+    /// cache knew it clean (for `-v`, which lists them).
+    pub visited: Vec<(PathBuf, bool)>,
 }
 
 /// Where the files' contents come from.
@@ -383,7 +386,10 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache
     let mut facts = Vec::new();
     let mut looked_at = Vec::new();
     let mut entries = Vec::new();
-    for pf in per_file {
+    for (path, pf) in targets.all.iter().zip(per_file) {
+        if pf.checked && pf.error.is_none() {
+            outcome.visited.push((path.clone(), pf.cached));
+        }
         outcome.checked += usize::from(pf.checked && pf.error.is_none());
         outcome.cached += usize::from(pf.checked && pf.cached);
         outcome.reread += usize::from(pf.checked && pf.reread);

@@ -831,3 +831,45 @@ fn a_tab_error_points_at_the_tab() {
     );
     assert!(said.contains("found a tab"), "{said}");
 }
+
+/// `-v` lists the files the run processed, each checked or known clean,
+/// then how many of each, in words rather than the cache's workings.
+#[test]
+fn verbose_lists_the_files_processed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("urldb.toml"), "root = \".\"\n").expect("write");
+    std::fs::write(dir.path().join("example.com.yaml"), CLEAN).expect("write");
+    std::fs::write(dir.path().join("example.org.yaml"), CLEAN).expect("write");
+    let cache = tempfile::tempdir().expect("cache");
+    let run = |args: &[&str]| {
+        support::urldb()
+            .current_dir(dir.path())
+            .args(args)
+            .env("XDG_CACHE_HOME", cache.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run")
+    };
+    let first = run(&["check", "-v"]);
+    let err = stderr(&first);
+    assert_eq!(first.status.code(), Some(0), "{err}");
+    for name in ["example.com.yaml", "example.org.yaml"] {
+        assert!(err.contains(&format!("{name}: checked\n")), "{err}");
+    }
+    assert!(
+        err.contains("2 files looked at: 0 unchanged since a clean run"),
+        "{err}"
+    );
+    assert!(!err.contains("cache:"), "{err}");
+    let second = run(&["check", "-v"]);
+    let err = stderr(&second);
+    assert!(
+        err.contains("example.com.yaml: unchanged since a clean run; not checked again\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("2 files looked at: 2 unchanged since a clean run"),
+        "{err}"
+    );
+    assert!(err.contains(", 0 checked;"), "{err}");
+}
