@@ -64,6 +64,18 @@ pub(crate) enum CommandError {
     /// `--domain` or `--map` names a domain the database does not.
     #[error(transparent)]
     UnknownDomain(#[from] urldb_store::UnknownDomain),
+    /// `--category`, `--path-prefix` or `--match` selects no record.
+    #[error(transparent)]
+    SelectsNothing(#[from] urldb_store::SelectsNothing),
+    /// The database holds no domain file (`check`, `fmt`, `ls`, `export`,
+    /// `verify` over the whole of it).
+    #[error("{}", no_domain_file(root, origin, *misnamed))]
+    NoDomainFile {
+        root: String,
+        origin: urldb_store::Origin,
+        /// YAML files left out because their names are no domain names.
+        misnamed: usize,
+    },
     #[error(
         "--domain {}{source}",
         if quotes_input(.source) {
@@ -83,6 +95,16 @@ pub(crate) enum CommandError {
     Init(#[from] urldb_store::InitError),
     #[error("cannot read standard input: {0}")]
     Stdin(#[source] std::io::Error),
+    /// `check -` / `fmt -` without the file's name.
+    #[error(
+        "`-` reads the file from standard input, and urldb needs its name too: add \
+         `--stdin-filename NAME` (e.g. `--stdin-filename example.com.yaml`)"
+    )]
+    DashWithoutName,
+    #[error(
+        "`-` (standard input) is the only file of its run: give the other paths to another run"
+    )]
+    DashBesidePaths,
     #[error(transparent)]
     Write(#[from] urldb_store::write::WriteError),
     /// `check --add-suppressions` could not write some files (each said).
@@ -139,14 +161,62 @@ pub(crate) enum CommandError {
         urldb_core::text::escape(.0)
     )]
     BadFormatVariable(String),
+    #[error(
+        "SOURCE_DATE_EPOCH: `{}` is not a number of seconds since 1970 (unset it, or give one such as 1700000000)",
+        urldb_core::text::escape(.0)
+    )]
+    SourceDateEpoch(String),
     #[error("--quiet and --verbose cannot be used together")]
     QuietAndVerbose,
+    /// An option given before the command that does nothing in it.
+    #[error(
+        "{option} does nothing in `urldb {command}`; leave it out (`urldb {command} --help` \
+         lists the options that act in it)"
+    )]
+    NotActing {
+        option: &'static str,
+        command: String,
+    },
     #[error("urldb server: {0}")]
     Server(#[from] urldb_server::ServerError),
     /// Standard output could not be written. A closed pipe (`urldb ls |
     /// head -1`) is how a reader says it has seen enough: not an error.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
+}
+
+/// Why a database with no domain file is an error, and what to do: the
+/// `root` urldb.toml gives, `--db`, or `urldb init` where there is no
+/// urldb.toml.
+fn no_domain_file(root: &str, origin: &urldb_store::Origin, misnamed: usize) -> String {
+    use urldb_core::text::escape;
+    use urldb_store::Origin;
+    let root = escape(root);
+    let files = "no domain file (`<domain>.yaml`)";
+    let misnamed = match misnamed {
+        0 => String::new(),
+        n => format!(
+            "; {n} YAML file{} whose name is no domain name (`urldb check --show-files` says why)",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    match origin {
+        Origin::Configured(config) => format!(
+            "the database `{root}` holds {files}{misnamed}: check `root` in {} and the \
+             directory urldb runs in (`working-directory` in CI); `urldb check --show-files` \
+             lists the files it finds",
+            urldb_core::source::shown_path(config)
+        ),
+        Origin::Given => format!(
+            "the database `{root}` (--db) holds {files}{misnamed}: pass the folder of the \
+             domain files, or run `urldb init` to make a new database"
+        ),
+        Origin::Found | Origin::Here => format!(
+            "no urldb.toml, and {files} below `{root}`{misnamed}: run urldb in the database \
+             directory or pass `--db DIR`; `urldb init` writes a urldb.toml, or makes a new \
+             database"
+        ),
+    }
 }
 
 /// A name given to `--allow-env` or in `URLDB_ALLOW_ENV` that no
@@ -217,12 +287,12 @@ pub(crate) struct GlobalArgs {
     /// The configuration file (default: urldb.toml, found upward from the current directory).
     #[arg(long, value_name = "FILE", help_heading = DATABASE_OPTIONS)]
     pub config: Option<PathBuf>,
-    /// Read urldb.toml through git from this revision (a pull request's base), not from the working tree; the data is still the working tree's.
-    #[arg(long, value_name = "REV", env = "URLDB_CONFIG_FROM", help_heading = DATABASE_OPTIONS)]
+    /// Read urldb.toml through git from this revision (a pull request's base), not from the working tree; the data is still the working tree's [env: URLDB_CONFIG_FROM].
+    #[arg(long, value_name = "REV", help_heading = DATABASE_OPTIONS)]
     pub config_from: Option<String>,
-    /// When to use colors.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, help_heading = OUTPUT_OPTIONS)]
-    pub color: ColorChoice,
+    /// When to use colors [default: auto].
+    #[arg(long, value_enum, help_heading = OUTPUT_OPTIONS)]
+    pub color: Option<ColorChoice>,
     /// Print less (only findings and errors).
     #[arg(short, long, conflicts_with = "verbose", help_heading = OUTPUT_OPTIONS)]
     pub quiet: bool,
@@ -239,9 +309,32 @@ pub(crate) struct GlobalArgs {
 
 impl GlobalArgs {
     /// The options given before the command with the command's own on top.
-    pub(crate) fn with(mut self, own: &[&dyn Shared]) -> Result<GlobalArgs, CommandError> {
+    /// An option given before `command` that acts in none of the groups it
+    /// offers is refused, as clap refuses it after the command: given
+    /// where it does nothing, it is a mistake, not a choice.
+    pub(crate) fn with(
+        mut self,
+        command: &str,
+        own: &[&dyn Shared],
+    ) -> Result<GlobalArgs, CommandError> {
+        let offered: Vec<&str> = own
+            .iter()
+            .flat_map(|group| group.options())
+            .copied()
+            .collect();
+        if let Some(option) = self.given().into_iter().find(|o| !offered.contains(o)) {
+            return Err(CommandError::NotActing {
+                option,
+                command: command.to_string(),
+            });
+        }
         for options in own {
             options.apply(&mut self);
+        }
+        // The environment's revision, as the Action sets it for every step;
+        // an option on the command line wins.
+        if self.config_from.is_none() && offered.contains(&"--config-from") {
+            self.config_from = std::env::var("URLDB_CONFIG_FROM").ok();
         }
         if self.quiet && self.verbose {
             return Err(CommandError::QuietAndVerbose);
@@ -250,10 +343,43 @@ impl GlobalArgs {
     }
 }
 
+impl GlobalArgs {
+    /// The options given on the command line (before the command).
+    fn given(&self) -> Vec<&'static str> {
+        let given = [
+            ("--db", self.db.is_some()),
+            ("--config", self.config.is_some()),
+            ("--config-from", self.config_from.is_some()),
+            ("--color", self.color.is_some()),
+            ("--quiet", self.quiet),
+            ("--verbose", self.verbose),
+            ("--threads", self.threads.is_some()),
+            ("--no-cache", self.no_cache),
+        ];
+        given
+            .into_iter()
+            .filter(|(_, g)| *g)
+            .map(|(o, _)| o)
+            .collect()
+    }
+}
+
 /// A group of shared options a command offers.
 pub(crate) trait Shared {
     /// Put what was given on top of `global`.
     fn apply(&self, global: &mut GlobalArgs);
+    /// The options of the group, as written on the command line.
+    fn options(&self) -> &'static [&'static str];
+}
+
+/// `--config` alone: `urldb server`, which reads only the configuration.
+pub(crate) struct ConfigOnly;
+
+impl Shared for ConfigOnly {
+    fn apply(&self, _: &mut GlobalArgs) {}
+    fn options(&self) -> &'static [&'static str] {
+        &["--config"]
+    }
 }
 
 /// `--db` and `--config`: the commands that read a database.
@@ -271,6 +397,10 @@ pub(crate) struct DbArgs {
 }
 
 impl Shared for DbArgs {
+    fn options(&self) -> &'static [&'static str] {
+        &["--db", "--config", "--config-from"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         if self.db.is_some() {
             global.db.clone_from(&self.db);
@@ -293,9 +423,13 @@ pub(crate) struct ColorArg {
 }
 
 impl Shared for ColorArg {
+    fn options(&self) -> &'static [&'static str] {
+        &["--color"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
-        if let Some(color) = self.color {
-            global.color = color;
+        if self.color.is_some() {
+            global.color = self.color;
         }
     }
 }
@@ -309,6 +443,10 @@ pub(crate) struct QuietArg {
 }
 
 impl Shared for QuietArg {
+    fn options(&self) -> &'static [&'static str] {
+        &["--quiet"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         global.quiet |= self.quiet;
     }
@@ -323,6 +461,10 @@ pub(crate) struct VerboseArg {
 }
 
 impl Shared for VerboseArg {
+    fn options(&self) -> &'static [&'static str] {
+        &["--verbose"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         global.verbose |= self.verbose;
     }
@@ -337,6 +479,10 @@ pub(crate) struct ThreadsArg {
 }
 
 impl Shared for ThreadsArg {
+    fn options(&self) -> &'static [&'static str] {
+        &["--threads"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         if self.threads.is_some() {
             global.threads = self.threads;
@@ -353,6 +499,10 @@ pub(crate) struct CacheArg {
 }
 
 impl Shared for CacheArg {
+    fn options(&self) -> &'static [&'static str] {
+        &["--no-cache"]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         global.no_cache |= self.no_cache;
     }
@@ -377,6 +527,19 @@ pub(crate) struct FilesArgs {
 }
 
 impl Shared for FilesArgs {
+    fn options(&self) -> &'static [&'static str] {
+        &[
+            "--db",
+            "--config",
+            "--config-from",
+            "--color",
+            "--quiet",
+            "--verbose",
+            "--threads",
+            "--no-cache",
+        ]
+    }
+
     fn apply(&self, global: &mut GlobalArgs) {
         let groups: [&dyn Shared; 6] = [
             &self.db,
@@ -437,13 +600,10 @@ pub(crate) struct Context {
 impl Context {
     /// The run context; the error is the complete text to print.
     pub(crate) fn new(global: &GlobalArgs) -> Result<Context, CommandError> {
-        let color = match global.color {
+        let color = match global.color.unwrap_or_default() {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                    && urldb_output::gate::stdout_is_terminal()
-            }
+            ColorChoice::Auto => auto_color(),
         };
         let cwd = std::env::current_dir().map_err(CommandError::CurrentDir)?;
         let (db, config) = (global.db.as_deref(), global.config.as_deref());
@@ -476,6 +636,9 @@ impl Context {
                 urldb_core::config::FILE_NAME,
                 urldb_core::text::escape(&unread.display().to_string())
             );
+        }
+        if let (Some(rev), Some(path), false) = (rev, &settings.config_path, global.quiet) {
+            note_unread_edit(&cwd, rev, path);
         }
         let members = settings.members()?;
         if let Some(asked) = global.threads {
@@ -531,24 +694,35 @@ impl Context {
         Some(cache)
     }
 
-    /// With `-v`: how many files a run checked, and how many the cache
-    /// knew unchanged.
+    /// With `-v`: every file the run processed, each on a line (checked,
+    /// or unchanged since a clean run and so not checked again), then how
+    /// many of each.
     pub(crate) fn say_cached(&self, outcome: &urldb_store::database::RunOutcome) {
         if !self.verbose {
             return;
         }
         let files = |n: usize| format!("{n} file{}", if n == 1 { "" } else { "s" });
+        for (path, cached) in &outcome.visited {
+            urldb_output::say!(
+                "{}: {}",
+                urldb_core::source::shown_path(path),
+                if *cached {
+                    "unchanged since a clean run; not checked again"
+                } else {
+                    "checked"
+                }
+            );
+        }
         if self.no_cache {
             urldb_output::say!("{} checked (--no-cache)", files(outcome.checked));
         } else {
             urldb_output::say!(
-                "{} checked, {} unchanged since a clean run ({} of them read to compare \
-                 contents; cache: {})",
+                "{} looked at: {} unchanged since a clean run ({} of them read again, their \
+                 times having changed), {} checked; `--no-cache` checks every file",
                 files(outcome.checked),
                 outcome.cached,
                 outcome.reread,
-                urldb_store::cache_location(&self.root)
-                    .map_or_else(|e| e.to_string(), |d| d.display().to_string())
+                outcome.checked.saturating_sub(outcome.cached),
             );
         }
     }
@@ -573,6 +747,57 @@ impl Context {
         urldb_store::with_root(&mut options, &self.root);
         Ok(options)
     }
+}
+
+/// `--config-from REV` reads `urldb.toml` as REV has it: when the work
+/// tree's differs (a pull request's edit), say once that the edit is not
+/// used, naming the file, so that a change that seems to do nothing is
+/// explained. A file that cannot be read to compare is not said.
+fn note_unread_edit(cwd: &Path, rev: &str, path: &Path) {
+    let Ok(repo) = urldb_store::Repository::discover(cwd, "--config-from") else {
+        return;
+    };
+    let Some(repo_path) = repo.repo_path(path) else {
+        return;
+    };
+    let limit = urldb_core::config::MAX_CONFIG_SIZE;
+    let Ok(Some(at_rev)) = repo.file_at(rev, &repo_path, limit) else {
+        return;
+    };
+    let Ok(here) = urldb_store::read_limited(path, limit, None) else {
+        return;
+    };
+    // Line endings git may convert on checkout are no edit.
+    let text = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .copied()
+            .filter(|b| *b != b'\r')
+            .collect::<Vec<u8>>()
+    };
+    if text(&here) != text(&at_rev) {
+        let shown = path.strip_prefix(cwd).unwrap_or(path);
+        urldb_output::say!(
+            "note: --config-from {}: {} is read as that revision has it; the working tree's \
+             changes to it are not used by this run",
+            urldb_core::text::escape(rev),
+            urldb_core::text::escape(&shown.display().to_string())
+        );
+    }
+}
+
+/// `--color auto`: `NO_COLOR` (set, not empty) turns colours off;
+/// otherwise `FORCE_COLOR` or `CLICOLOR_FORCE` (set, not empty and not
+/// `0`) turns them on where no terminal is (a CI log that shows them);
+/// otherwise colours when standard output is a terminal. As ruff, cargo
+/// and most tools that read them.
+fn auto_color() -> bool {
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let forced = |name: &str| set(name).is_some_and(|v| v != "0" && v != "false");
+    if set("NO_COLOR").is_some() {
+        return false;
+    }
+    forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") || urldb_output::gate::stdout_is_terminal()
 }
 
 /// Build the context from the global options and run `f` with it; a

@@ -95,55 +95,66 @@ pub(crate) enum Command {
 pub(crate) fn run(cli: Cli) -> ExitStatus {
     let global = cli.global;
     exit_status(match cli.command {
-        Command::Rules => crate::commands::rules::list(),
-        Command::Rule { code } => crate::commands::rules::show(&code),
+        Command::Rules => global
+            .with("rules", &[])
+            .and_then(|_| crate::commands::rules::list()),
+        Command::Rule { code } => global
+            .with("rule", &[])
+            .and_then(|_| crate::commands::rules::show(&code)),
         Command::Init(args) => global
-            .with(&[&args.quiet])
+            .with("init", &[&args.quiet])
             .and_then(|g| crate::commands::init::run(&args, g.quiet)),
-        Command::Completions { shell } => {
-            crate::commands::completions::completions(shell, Cli::command())
-        }
-        Command::Man { command, dir } => {
+        Command::Completions { shell } => global
+            .with("completions", &[])
+            .and_then(|_| crate::commands::completions::completions(shell, Cli::command())),
+        Command::Man { command, dir } => global.with("man", &[]).and_then(|_| {
             crate::commands::completions::man(Cli::command(), command.as_deref(), dir.as_deref())
-        }
+        }),
         Command::Report(args) => global
-            .with(&[&args.quiet])
+            .with("report", &[&args.quiet])
             .and_then(|g| crate::commands::report::run(&args, g.quiet)),
-        Command::Server { config } => {
-            let config = config.or(global.config);
-            crate::commands::server::run(config.as_deref())
-        }
+        Command::Server { config } => global
+            .with("server", &[&crate::app::ConfigOnly])
+            .and_then(|g| crate::commands::server::run(config.or(g.config).as_deref())),
         Command::InstallHook {
             force,
             db,
             color,
             quiet,
-        } => global.with(&[&db, &color, &quiet]).and_then(|g| {
-            with_context(&g, |ctx| crate::commands::install_hook::run(ctx, force, &g))
-        }),
+        } => global
+            .with("install-hook", &[&db, &color, &quiet])
+            .and_then(|g| {
+                with_context(&g, |ctx| crate::commands::install_hook::run(ctx, force, &g))
+            }),
         Command::Check(args) => global
-            .with(&[&args.shared])
+            .with("check", &[&args.shared])
             .and_then(|g| with_context(&g, |ctx| crate::commands::check::run(ctx, &args))),
         Command::Fmt(args) => global
-            .with(&[&args.shared])
+            .with("fmt", &[&args.shared])
             .and_then(|g| with_context(&g, |ctx| crate::commands::fmt::run(ctx, &args))),
         Command::Add(args) => global
-            .with(&[&args.db, &args.color, &args.quiet])
+            .with("add", &[&args.db, &args.color, &args.quiet])
             .and_then(|g| with_context(&g, |ctx| crate::commands::add::run(ctx, &args))),
         Command::Rm(args) => global
-            .with(&[&args.db, &args.color, &args.quiet])
+            .with("rm", &[&args.db, &args.color, &args.quiet])
             .and_then(|g| with_context(&g, |ctx| crate::commands::rm::run(ctx, &args))),
         Command::Ls(args) => global
-            .with(&[&args.db, &args.color, &args.quiet, &args.threads])
+            .with("ls", &[&args.db, &args.color, &args.quiet, &args.threads])
             .and_then(|g| with_context(&g, |ctx| crate::commands::ls::run(ctx, &args))),
         Command::Verify(args) => global
-            .with(&[&args.db, &args.color, &args.quiet, &args.verbose])
+            .with(
+                "verify",
+                &[&args.db, &args.color, &args.quiet, &args.verbose],
+            )
             .and_then(|g| with_context(&g, |ctx| crate::commands::verify::run(ctx, &args))),
         Command::Import(args) => global
-            .with(&[&args.db, &args.color, &args.quiet])
+            .with("import", &[&args.db, &args.color, &args.quiet])
             .and_then(|g| with_context(&g, |ctx| crate::commands::import::run(ctx, &args))),
         Command::Export(args) => global
-            .with(&[&args.db, &args.color, &args.quiet, &args.threads])
+            .with(
+                "export",
+                &[&args.db, &args.color, &args.quiet, &args.threads],
+            )
             .and_then(|g| with_context(&g, |ctx| crate::commands::export::run(ctx, &args))),
     })
 }

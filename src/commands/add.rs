@@ -35,6 +35,10 @@ pub(crate) struct AddArgs {
     /// Ask another host: `DOMAIN=[SCHEME://]HOST[:PORT]` (e.g. a staging server); repeatable.
     #[arg(long, value_name = "DOMAIN=HOST", value_parser = plan::parse_map)]
     pub map: Vec<(String, Target)>,
+    /// Also connect to loopback, private, link-local and metadata addresses
+    /// (a staging server on this machine or network), as `verify` does.
+    #[arg(long)]
+    pub allow_private: bool,
     /// Limit for connecting, for the response head and for each pause in a body, e.g. `10s` [default: `[verify] timeout`, else 30s].
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
@@ -106,9 +110,10 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
     let client = (args.content_type.is_none() || args.static_).then(|| {
         Client::new(ClientOptions {
             timeout,
-            // `add` goes where its user points it, by hand: the address
-            // guard protects `verify` in CI from URLs in pull requests.
-            allow_private: true,
+            // The same guard as `verify`'s: a URL pasted from elsewhere, or
+            // a script's `add`, does not reach this machine's or network's
+            // services unless the run says so.
+            allow_private: args.allow_private,
             max_body: u64::MAX,
             ..ClientOptions::default()
         })
@@ -257,10 +262,18 @@ fn probe(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let response = response.map_err(|source| ProbeError::Fetch {
-        asked: asked.clone(),
-        source,
-        static_: args.static_,
+    let response = response.map_err(|source| match (&source, target) {
+        // `--map HOST=127.0.0.1:8080` to a plain-http server: the map
+        // that works.
+        (FetchError::NotTls, Some(t)) if t.scheme.is_none() => ProbeError::NotTls {
+            asked: asked.clone(),
+            map: format!("{}=http://{}", item.domain.name, t.authority),
+        },
+        _ => ProbeError::Fetch {
+            asked: asked.clone(),
+            source,
+            static_: args.static_,
+        },
     })?;
     let status = response.status;
     if (300..400).contains(&status) {
@@ -312,6 +325,12 @@ enum ProbeError {
         source: FetchError,
         static_: bool,
     },
+    #[error(
+        "{}that server does not speak TLS; write `--map {}` to ask it over http",
+        via(.asked),
+        urldb_core::text::escape(.map)
+    )]
+    NotTls { asked: Option<String>, map: String },
     #[error("{}the server answers HTTP {status}; not added", via(.asked))]
     Status { asked: Option<String>, status: u16 },
     #[error(
@@ -339,6 +358,9 @@ fn fetch_hint(error: &FetchError, static_: bool) -> &'static str {
              to add it without asking the server"
         }
         (FetchError::Timeout(_), true) => "try a longer --timeout",
+        (FetchError::PrivateAddress { .. }, _) => {
+            "pass --allow-private to ask a server on this machine or network"
+        }
         (_, false) => {
             "to add it without asking the server, give its content type with \
              --content-type (e.g. --content-type text/html)"

@@ -13,7 +13,8 @@ use urldb_store::database::{self, FileError, Mode, RunOutcome};
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
-    /// Files or directories to check (default: the whole database).
+    /// Files or directories to check (default: the whole database); `-`
+    /// reads standard input, named by --stdin-filename.
     pub paths: Vec<PathBuf>,
     /// Apply safe fixes; the result is canonical text.
     #[arg(long, conflicts_with = "diff")]
@@ -48,7 +49,7 @@ pub(crate) struct CheckArgs {
     /// Exit 0 even when there are findings.
     #[arg(long)]
     pub exit_zero: bool,
-    /// Read the file from stdin, as if it were NAME.
+    /// Read the file from stdin (also written `-`), as if it were NAME.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["staged", "since", "shard"])]
     pub stdin_filename: Option<PathBuf>,
     #[command(flatten)]
@@ -68,6 +69,7 @@ pub(crate) struct CheckArgs {
 }
 
 pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {
+    super::stdin_dash(&args.paths, args.stdin_filename.as_deref())?;
     if args.show_files {
         return show_files(ctx, &args.paths);
     }
@@ -112,7 +114,7 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     } else {
         let mut selected = super::Run::select(ctx, &args.paths, &args.git, args.diff)?;
         if let Some((k, n)) = args.shard {
-            database::shard(&mut selected.targets, k, n);
+            super::shard(ctx, &mut selected.targets, k, n);
         }
         let outcome = database::run(&selected.targets, &options, mode, ctx.cache(&options));
         ctx.say_cached(&outcome);
@@ -140,25 +142,36 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         return Ok(status(changed > 0, &outcome.errors, args.exit_zero));
     }
     let mut fixed = 0;
+    // Files that could not be read; those after them, not written.
+    let unread = outcome.errors.len();
     if args.fix {
         let mut write_errors = Vec::new();
         for file in &mut outcome.files {
-            fixed += file.fixed;
             let Some(new) = file.new_text.take() else {
+                fixed += file.fixed;
                 continue;
             };
             let Some(run) = &run else {
                 // --stdin-filename: the fixed text goes to stdout, exactly,
                 // for the editor that sent it (docs/security.md).
+                fixed += file.fixed;
                 out.exact(new.as_bytes())?;
                 continue;
             };
             let expected = file.read.take().unwrap_or_default();
-            if let Err(not_written) = run.write(&file.path, &expected, &new) {
-                write_errors.push(FileError {
+            // A fix counts once it is written: a file left as it was
+            // (unstaged changes with `--staged`, a failed write) is an
+            // error, not a fixed finding.
+            match run.write(&file.path, &expected, &new) {
+                Ok(()) => fixed += file.fixed,
+                Err(super::NotWritten::UnstagedChanges) => write_errors.push(FileError {
+                    path: file.path.clone(),
+                    message: super::NotWritten::UNSTAGED_FIX.to_string(),
+                }),
+                Err(not_written) => write_errors.push(FileError {
                     path: file.path.clone(),
                     message: not_written.message(&file.path),
-                });
+                }),
             }
         }
         outcome.errors.extend(write_errors);
@@ -172,8 +185,20 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         if args.statistics {
             output::statistics(&mut out, &outcome.files)?;
         }
+        // The errors come before the summary that points to them, as a
+        // reader of a terminal meets both streams in one.
+        out.flush()?;
+        super::print_errors(&outcome.errors);
         if args.format == output::Format::Full && !ctx.quiet {
-            output::summary(&mut out, counts, fixed, outcome.errors.len())?;
+            let unwritten = outcome.errors.len() - unread;
+            // With --staged, the fix that writes the index and the work
+            // tree together.
+            let fix_command = if args.git.staged {
+                "urldb check --fix --staged"
+            } else {
+                "urldb check --fix"
+            };
+            output::summary(&mut out, counts, fixed, unread, unwritten, fix_command)?;
         }
         // How many findings suppressions excused (SARIF lists them).
         if !ctx.quiet {
@@ -186,7 +211,6 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         out.finish()
     })();
     result?;
-    super::print_errors(&outcome.errors);
     Ok(status(counts.total() > 0, &outcome.errors, args.exit_zero))
 }
 

@@ -48,11 +48,7 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
         ExportFormat::Json => urldb_store::interchange::write_json(records, &mut out),
         ExportFormat::Csv => super::records::write_csv(records, &mut out),
         ExportFormat::UriCatalogue => {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0);
-            let now = urldb_store::interchange::catalogue_date(now);
+            let now = urldb_store::interchange::catalogue_date(catalogue_time(ctx)?);
             let written = urldb_store::interchange::write_catalogue(records, &now);
             // Said on stderr even with --quiet, as `import` says what it
             // dropped: these are values the output does not hold.
@@ -71,6 +67,31 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
         }
     };
     finish(written.and_then(|()| out.finish()), &collected)
+}
+
+/// The time a URI-Catalogue is stamped with (its generated `DATE`s):
+/// `SOURCE_DATE_EPOCH` when set (reproducible builds), else the time of
+/// the database's newest commit (`HEAD`), else now, so that exporting the
+/// same commit twice writes the same bytes. A `SOURCE_DATE_EPOCH` that is
+/// not a number of seconds is an error, as that convention asks.
+fn catalogue_time(ctx: &Context) -> Result<u64, CommandError> {
+    if let Some(value) = std::env::var_os("SOURCE_DATE_EPOCH").filter(|v| !v.is_empty()) {
+        let text = value.to_string_lossy();
+        return text
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| CommandError::SourceDateEpoch(text.into_owned()));
+    }
+    let committed = urldb_store::Repository::discover(&ctx.root, "export")
+        .ok()
+        .and_then(|repo| repo.head_time())
+        .and_then(|t| u64::try_from(t).ok());
+    Ok(committed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0)
+    }))
 }
 
 /// What `urldb export --to` writes (and `urldb ls --format`).

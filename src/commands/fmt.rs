@@ -12,7 +12,8 @@ use urldb_store::database::{self, Mode, RunOutcome};
 
 #[derive(Debug, Args)]
 pub(crate) struct FmtArgs {
-    /// Files or directories to format (default: the whole database).
+    /// Files or directories to format (default: the whole database); `-`
+    /// reads standard input, named by --stdin-filename.
     pub paths: Vec<PathBuf>,
     /// List files that would change and exit 1; write nothing.
     #[arg(long, conflicts_with = "diff")]
@@ -20,7 +21,7 @@ pub(crate) struct FmtArgs {
     /// Show the changes as a unified diff (`git apply` accepts it); write nothing.
     #[arg(long)]
     pub diff: bool,
-    /// Read the file from stdin as NAME and write its canonical text to stdout.
+    /// Read the file from stdin (also written `-`) as NAME and write its canonical text to stdout.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["staged", "since"])]
     pub stdin_filename: Option<PathBuf>,
     #[command(flatten)]
@@ -72,6 +73,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     let github = format(args)? == FmtFormat::Github;
     let mut options = ctx.options(None)?;
     options.drop_comments = args.drop_comments;
+    super::stdin_dash(&args.paths, args.stdin_filename.as_deref())?;
     let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
 
     if let Some(name) = &args.stdin_filename {
@@ -112,8 +114,8 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     ctx.say_cached(&outcome);
     let mut changed = 0;
     let mut blocked = 0;
-    // Files whose new text could not be written (their errors follow the
-    // summary): neither reformatted nor left unchanged by choice.
+    // Files whose new text could not be written (their errors come before
+    // the summary): neither reformatted nor left unchanged by choice.
     let mut failed = 0;
     // A failed write to stdout does not stop the files being written: it
     // is kept, and is the run's error once they are.
@@ -172,6 +174,9 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
             }
         }
     }
+    // The errors come before the summary that points to them.
+    keep(out.flush());
+    super::print_errors(&outcome.errors);
     if !ctx.quiet && !args.diff {
         let unchanged = outcome.checked.saturating_sub(changed + blocked + failed);
         let verb = if args.check {
@@ -189,14 +194,13 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
             } else {
                 String::new()
             } + &if failed > 0 {
-                format!(", {failed} not written (see below)")
+                format!(", {failed} not written (see above)")
             } else {
                 String::new()
             }
         ));
     }
     keep(out.finish());
-    super::print_errors(&outcome.errors);
     output?;
     Ok(if !outcome.errors.is_empty() {
         ExitStatus::Error

@@ -61,7 +61,19 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
             source,
         })?;
     }
-    write_new(&plan.config, &config_text(&plan))?;
+    // The style the adopted files were written in: the reference tool's
+    // (PyYAML's defaults) is kept, so that `urldb fmt` and `wwturldb add`
+    // do not rewrite each other's files.
+    let styles = match &plan.database {
+        InitDatabase::Existing { .. } => {
+            urldb_store::count_written_styles(&plan.root, &plan.exclude())
+        }
+        InitDatabase::New => urldb_store::StyleCount::default(),
+    };
+    write_new(
+        &plan.config,
+        &with_style(config_text(&plan), styles.style()),
+    )?;
     if matches!(plan.database, InitDatabase::New) {
         write_new(&example, EXAMPLE)?;
     }
@@ -100,6 +112,7 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
                 "Created {} with root = \"{root}\"; no domain file was added or changed.",
                 shown_path(&plan.config)
             )?;
+            say_style(&mut out, styles, &plan.config)?;
             if !left_out.is_empty() {
                 writeln!(
                     out,
@@ -120,6 +133,74 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
     }
     out.finish()?;
     Ok(ExitStatus::Success)
+}
+
+/// The commented `style` line of [`CONFIG`], and the line that sets
+/// `pyyaml`.
+const STYLE_LINE: &str = "# style = \"readable\"        #";
+const PYYAML_LINE: &str = "style = \"pyyaml\"            #";
+
+/// `text` with `style = "pyyaml"` set when that is the files' style.
+fn with_style(text: String, style: urldb_core::render::TextStyle) -> String {
+    match style {
+        urldb_core::render::TextStyle::Pyyaml => text.replacen(STYLE_LINE, PYYAML_LINE, 1),
+        urldb_core::render::TextStyle::Readable => text,
+    }
+}
+
+/// Say which style `init` wrote, when the files chose it, and what `urldb
+/// fmt` will rewrite in the files of the other style.
+fn say_style(
+    out: &mut dyn Write,
+    styles: urldb_store::StyleCount,
+    config: &Path,
+) -> std::io::Result<()> {
+    let files = |n: usize| format!("{n} domain file{}", if n == 1 { "" } else { "s" });
+    match styles.style() {
+        urldb_core::render::TextStyle::Pyyaml => {
+            writeln!(
+                out,
+                "Set style = \"pyyaml\" in {}: {} {} in PyYAML's default output (the reference \
+                 tool's: non-ASCII escaped, long values folded at 80 columns), which `urldb fmt` \
+                 then keeps as it is.",
+                shown_path(config),
+                files(styles.pyyaml_only),
+                if styles.pyyaml_only == 1 { "is" } else { "are" }
+            )?;
+            if styles.readable_only > 0 {
+                writeln!(
+                    out,
+                    "{} in the readable style; `urldb fmt` writes {} as PyYAML would.",
+                    files(styles.readable_only),
+                    if styles.readable_only == 1 {
+                        "is"
+                    } else {
+                        "are"
+                    }
+                )?;
+            }
+        }
+        urldb_core::render::TextStyle::Readable if styles.pyyaml_only > 0 => writeln!(
+            out,
+            "{} {} in PyYAML's default output, more in the readable style (the default); \
+             `urldb fmt` rewrites {} (`style = \"pyyaml\"` in {} would keep {} instead).",
+            files(styles.pyyaml_only),
+            if styles.pyyaml_only == 1 { "is" } else { "are" },
+            if styles.pyyaml_only == 1 {
+                "it"
+            } else {
+                "them"
+            },
+            shown_path(config),
+            if styles.pyyaml_only == 1 {
+                "it"
+            } else {
+                "them"
+            },
+        )?,
+        urldb_core::render::TextStyle::Readable => {}
+    }
+    Ok(())
 }
 
 /// A new file, never over an existing one.

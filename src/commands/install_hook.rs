@@ -107,8 +107,21 @@ fn script(
          \x20   echo 'urldb pre-commit hook: urldb is not on PATH; install it with pipx install urldb-cli (from the first release), or with cargo install --locked --path . in a clone of urldb (its docs/install.md has every way)' >&2\n\
          \x20   exit 2\n\
          fi\n\
-         urldb{args} check --staged --format concise || exit $?\n\
-         exec urldb{args} fmt --check --staged\n"
+         urldb{args} check --staged --format concise\n\
+         status=$?\n\
+         if [ \"$status\" -eq 1 ]; then\n\
+         \x20   echo 'urldb pre-commit hook: the commit is stopped by the findings above ([*]: fixable). `urldb check --fix --staged` fixes those in the index and the work tree together; `urldb check --staged` shows each finding in full.' >&2\n\
+         \x20   exit 1\n\
+         elif [ \"$status\" -ne 0 ]; then\n\
+         \x20   echo 'urldb pre-commit hook: the staged files could not be checked (see the error above); the commit is stopped.' >&2\n\
+         \x20   exit \"$status\"\n\
+         fi\n\
+         urldb{args} fmt --check --staged\n\
+         status=$?\n\
+         if [ \"$status\" -eq 1 ]; then\n\
+         \x20   echo 'urldb pre-commit hook: the commit is stopped: the files above are not formatted. `urldb fmt --staged` formats them in the index and the work tree together.' >&2\n\
+         fi\n\
+         exit \"$status\"\n"
     ))
 }
 

@@ -41,6 +41,24 @@ fn parse_shard(text: &str) -> Result<(usize, usize), urldb_verify::ShardError> {
     Ok((shard.index as usize, shard.count as usize))
 }
 
+/// `--shard K/N` of `check` and `fmt`: keep that shard of the files, and
+/// say so when it holds none.
+pub(crate) fn shard(
+    ctx: &Context,
+    targets: &mut urldb_store::database::Targets,
+    k: usize,
+    n: usize,
+) {
+    let before = targets.checked.len();
+    urldb_store::database::shard(targets, k, n);
+    if targets.checked.is_empty() && before > 0 {
+        note_nothing_selected(
+            ctx,
+            &format!("--shard {k}/{n}: none of the {before} files falls in this shard"),
+        );
+    }
+}
+
 /// The more serious of two statuses (commands that go on after a failure).
 pub(crate) fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
     if (b as i32) > (a as i32) { b } else { a }
@@ -85,6 +103,28 @@ pub(crate) fn print_errors(errors: &[FileError]) {
     }
 }
 
+/// `-` among the paths means standard input, as ruff and yamllint read
+/// it; urldb needs the file's name too (which rules, which line endings,
+/// whether it is a domain file), so `-` comes with `--stdin-filename`,
+/// which reads standard input on its own as well. `-` without a name, or
+/// beside other paths, is a usage error.
+pub(crate) fn stdin_dash(
+    paths: &[std::path::PathBuf],
+    name: Option<&std::path::Path>,
+) -> Result<(), CommandError> {
+    let dash = |p: &std::path::PathBuf| p.as_os_str() == "-";
+    if !paths.iter().any(dash) {
+        return Ok(());
+    }
+    if paths.len() > 1 {
+        return Err(CommandError::DashBesidePaths);
+    }
+    match name {
+        Some(_) => Ok(()),
+        None => Err(CommandError::DashWithoutName),
+    }
+}
+
 pub(crate) fn read_stdin() -> Result<Vec<u8>, CommandError> {
     let mut buf = Vec::new();
     std::io::stdin()
@@ -122,6 +162,9 @@ impl Run {
             let repo = Repository::discover(&ctx.root, "--staged")?;
             let targets = database::staged_targets(repo, &ctx.members, paths)?;
             note_skipped(ctx, &targets.skipped);
+            if targets.checked.is_empty() && paths.is_empty() {
+                note_nothing_selected(ctx, "--staged: the git index holds no domain file");
+            }
             return Ok(Run {
                 targets,
                 repo: None,
@@ -129,11 +172,21 @@ impl Run {
                 conversion: Default::default(),
             });
         }
-        let mut targets = targets(ctx, paths);
+        let mut targets = targets(ctx, paths)?;
         let repo = match &git.since {
             Some(rev) => {
                 let repo = Repository::discover(&ctx.root, "--since")?;
+                let before = targets.checked.len();
                 database::changed_since(&mut targets, &repo, rev)?;
+                if targets.checked.is_empty() && before > 0 {
+                    note_nothing_selected(
+                        ctx,
+                        &format!(
+                            "--since {}: no domain file changed since that revision",
+                            urldb_core::text::escape(rev)
+                        ),
+                    );
+                }
                 Some(repo)
             }
             // Only for repository-relative diff paths: no repository is fine.
@@ -217,17 +270,59 @@ impl Run {
 /// The files a run takes (`paths`, or the whole database), with what was
 /// left out said once: the named paths that are not in the database, and
 /// on a bare run (no `urldb.toml`, no `--db`) which folder was taken as
-/// the database and which YAML files are no domain files.
+/// the database and which YAML files are no domain files. A database with
+/// no domain file at all is an error: a wrong `root` or working directory,
+/// not a database that passed.
 pub(crate) fn targets(
     ctx: &crate::app::Context,
     paths: &[std::path::PathBuf],
-) -> urldb_store::database::Targets {
+) -> Result<urldb_store::database::Targets, CommandError> {
     let targets = urldb_store::database::targets(&ctx.members, paths);
+    warn_miscased(&targets.miscased);
+    if paths.is_empty() && targets.all.is_empty() && targets.errors.is_empty() {
+        return Err(CommandError::NoDomainFile {
+            root: urldb_store::membership::shown_dir(&ctx.root),
+            origin: ctx.origin.clone(),
+            misnamed: targets.misnamed.len(),
+        });
+    }
     if ctx.bare && paths.is_empty() {
         bare_run(ctx, &targets);
     }
     note_skipped(ctx, &targets.skipped);
-    targets
+    Ok(targets)
+}
+
+/// Files whose extension is `.yaml` in another case (`.YAML`) are no
+/// domain files, as in ruff and yamllint, but were most likely meant to
+/// be: each is said, with the name that makes it one, even with `-q`
+/// (the run's results lack it, as `ls` says of a record left out).
+fn warn_miscased(miscased: &[std::path::PathBuf]) {
+    use urldb_core::source::shown_path;
+    for path in miscased {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let split = name.rfind('.').unwrap_or(name.len());
+        let (stem, extension) = name.split_at(split);
+        let renamed = format!("{stem}{}", extension.to_lowercase());
+        urldb_output::say!(
+            "warning: {}: not in the database: a domain file's name ends in `.yaml` (or \
+             `.yml`) in lowercase; rename it `{}` to check it",
+            shown_path(path),
+            urldb_core::text::escape(&renamed)
+        );
+    }
+}
+
+/// A run that selected nothing by `--since`, `--staged` or `--shard` is
+/// no mistake (a pull request that changed no record, an empty shard):
+/// said in one note, unless `-q`.
+pub(crate) fn note_nothing_selected(ctx: &crate::app::Context, by: &str) {
+    if !ctx.quiet {
+        urldb_output::say!("note: {by}; nothing to do");
+    }
 }
 
 /// Say that named paths were skipped as not in the database: the path and
@@ -274,12 +369,7 @@ fn bare_run(ctx: &crate::app::Context, targets: &urldb_store::database::Targets)
         let shown: Vec<String> = list.iter().take(5).map(|n| format!("`{n}`")).collect();
         format!("{}{more}", shown.join(", "))
     };
-    if targets.all.is_empty() {
-        urldb_output::say!(
-            "note: no urldb.toml, and no domain file (`<domain>.yaml`) below `{root}`; \
-             run `urldb init` in the database directory, or pass `--db DIR`"
-        );
-    } else if ctx.origin == Origin::Found && (root != "." || !targets.misnamed.is_empty()) {
+    if ctx.origin == Origin::Found && (root != "." || !targets.misnamed.is_empty()) {
         // Said when it was a guess: a folder below, or files left out; the
         // current directory holding only domain files is plainly the
         // database.
@@ -320,6 +410,11 @@ pub(crate) enum NotWritten {
 impl NotWritten {
     pub(crate) const UNSTAGED: &str = "not formatted: the working tree has unstaged changes to this \
         file (they are kept); stage them, or run `urldb fmt` on the file, and run again";
+    /// [`Self::UNSTAGED`] for `check --fix --staged`, whose way out is
+    /// `check --fix` on the work tree.
+    pub(crate) const UNSTAGED_FIX: &str = "not fixed: the working tree has unstaged changes to \
+        this file (they are kept); stage them (`git add`) and run again, or run \
+        `urldb check --fix` on the file to fix the working tree alone";
 
     /// What to tell the user after the file's name, which the line that
     /// shows it names already ([`print_errors`]); a write error names it

@@ -71,7 +71,8 @@ impl RecordArgs {
 
 /// The records of `paths` (default: the whole database) that `filter`
 /// accepts, when every domain it asks for is named by one of the files
-/// (the error says which is not, with a suggestion); the files are found
+/// and each of its other filters matches a record (the error says which
+/// does not, with a suggestion); the files are found
 /// once, and their notes said once. Records whose `_path` makes no URL of
 /// their own host are in `left_out`, for [`finish`] to say.
 pub(crate) fn records_named(
@@ -79,11 +80,13 @@ pub(crate) fn records_named(
     paths: &[PathBuf],
     filter: &Filter,
 ) -> Result<Collected, CommandError> {
-    let targets = super::targets(ctx, paths);
+    let targets = super::targets(ctx, paths)?;
     if !filter.domains.is_empty() {
         let known = urldb_store::known_hosts(&ctx.root, &targets.checked);
         urldb_store::require_known("--domain", &filter.domains, &known)?;
     }
+    let max = ctx.config.max_file_size()?;
+    urldb_store::require_selecting(&ctx.root, &targets.checked, filter, max)?;
     collect(ctx, targets, filter)
 }
 

@@ -142,21 +142,34 @@ const DEFAULT_RETRIES: u32 = 2;
 
 pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
     let settings = settings(ctx, args)?;
-    let targets = super::targets(ctx, &args.paths);
+    let targets = super::targets(ctx, &args.paths)?;
     if !settings.plan.filters.domains.is_empty() || !settings.plan.maps.is_empty() {
         let known = urldb_store::known_hosts(&ctx.root, &targets.checked);
         let named = urldb_store::require_known("--domain", &settings.plan.filters.domains, &known)
             .and_then(|()| urldb_store::require_known("--map", settings.plan.maps.keys(), &known));
         named?;
     }
-    super::print_errors(&targets.errors);
     let max_file_size = ctx
         .config
         .max_file_size()
         .unwrap_or(urldb_core::config::DEFAULT_MAX_FILE_SIZE);
+    urldb_store::require_selecting(
+        &ctx.root,
+        &targets.checked,
+        &settings.plan.filters,
+        max_file_size,
+    )?;
+    super::print_errors(&targets.errors);
     let mut plan = plan::plan(&ctx.root, &targets.checked, &settings.plan, max_file_size);
     if let Some(shard) = args.shard {
+        let before = plan.checks.len();
         plan.checks.retain(|c| shard.contains(&c.url));
+        if plan.checks.is_empty() && before > 0 {
+            super::note_nothing_selected(
+                ctx,
+                &format!("--shard {shard}: none of the {before} URLs falls in this shard"),
+            );
+        }
     }
     for problem in &plan.problems {
         urldb_output::say!("{}", output::problem_line(problem));
@@ -209,11 +222,21 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     }
     if let (Some(age), Some(h)) = (args.max_age, &earlier) {
         fresh_first(&mut plan, h, age, now);
+        if plan.checks.is_empty() && plan.fresh > 0 {
+            super::note_nothing_selected(
+                ctx,
+                &format!(
+                    "--max-age: all {} URLs passed within that age; none is requested",
+                    plan.fresh
+                ),
+            );
+        }
     }
     let checks = urldb_verify::run(&plan.checks, &client, &settings.run, &on_result);
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
+    say_maps_without_tls(&plan.checks, &checks, &settings.plan.maps);
     let run = RunInfo {
         id: run_id,
         started,
@@ -247,6 +270,37 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     } else {
         crate::app::verify_exit_status(results.conclusion(crate::app::fail_on(&args.fail_on)))
     })
+}
+
+/// A `--map DOMAIN=HOST:PORT` (no scheme) whose https requests met a
+/// server that does not speak TLS: the map that works, once per map.
+fn say_maps_without_tls(
+    planned: &[plan::UrlCheck],
+    checks: &[CheckResult],
+    maps: &BTreeMap<String, Target>,
+) {
+    use urldb_verify::{Failure, FetchError};
+    let mut said = std::collections::BTreeSet::new();
+    for (check, result) in planned.iter().zip(checks) {
+        if result.outcome != Outcome::Broken(Failure::NoAnswer(FetchError::NotTls)) {
+            continue;
+        }
+        let Some(authority) = check.origin.strip_prefix("https://") else {
+            continue;
+        };
+        for (domain, target) in maps {
+            if target.scheme.is_none() && target.authority == authority && said.insert(domain) {
+                urldb_output::say!(
+                    "note: --map {}={}: that server does not speak TLS; write `--map {}=http://{}` \
+                     to ask it over http",
+                    urldb_core::text::escape(domain),
+                    urldb_core::text::escape(&target.authority),
+                    urldb_core::text::escape(domain),
+                    urldb_core::text::escape(&target.authority)
+                );
+            }
+        }
+    }
 }
 
 struct Settings {

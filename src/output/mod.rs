@@ -18,7 +18,7 @@ use urldb_store::database::FileResult;
 /// Output formats of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Format {
-    /// Source snippets with labelled spans and help (the default on a terminal).
+    /// Source snippets with labelled spans and help (the default, on a terminal or not).
     Full,
     /// One line per finding: `path:line:col: code message`.
     Concise,
@@ -257,13 +257,17 @@ pub(crate) fn statistics(out: &mut dyn Write, files: &[FileResult]) -> io::Resul
 }
 
 /// The closing lines of a `check` run. `unchecked`: files that could not
-/// be read or written (their errors follow on stderr): a run with any is
-/// never reported as passed.
+/// be read; `unwritten`: files whose fixes could not be written (their
+/// errors are above, on stderr): a run with any is never reported as
+/// passed. `fix_command`: what fixes this run's files (`urldb check --fix
+/// --staged` for the index).
 pub(crate) fn summary(
     out: &mut dyn Write,
     counts: Counts,
     fixed: usize,
     unchecked: usize,
+    unwritten: usize,
+    fix_command: &str,
 ) -> io::Result<()> {
     if fixed > 0 {
         writeln!(out, "Fixed {fixed} finding{}.", plural(fixed))?;
@@ -271,10 +275,19 @@ pub(crate) fn summary(
     if unchecked > 0 {
         writeln!(
             out,
-            "{} could not be checked (see the errors).",
+            "{} could not be checked (see the errors above).",
             plural_word(unchecked, "file")
         )?;
     }
+    if unwritten > 0 {
+        writeln!(
+            out,
+            "{} could not be fixed: nothing was written to {} (see the errors above).",
+            plural_word(unwritten, "file"),
+            if unwritten == 1 { "it" } else { "them" }
+        )?;
+    }
+    let unchecked = unchecked + unwritten;
     if counts.total() == 0 {
         if fixed == 0 && unchecked == 0 && counts.excused > 0 {
             writeln!(out, "All checks passed; {}", excused_note(counts.excused))?;
@@ -310,11 +323,7 @@ pub(crate) fn summary(
         plural(counts.files)
     )?;
     if counts.fixable > 0 {
-        writeln!(
-            out,
-            "[*] {} fixable with `urldb check --fix`.",
-            counts.fixable
-        )?;
+        writeln!(out, "[*] {} fixable with `{fix_command}`.", counts.fixable)?;
     }
     Ok(())
 }

@@ -125,7 +125,16 @@ fn database(dir: &Path) {
 fn add(dir: &Path, addr: &str, args: &[&str]) -> Output {
     let map1 = format!("example.com={addr}");
     let map2 = format!("docs.example.org={addr}");
-    let mut all = vec!["add", "--map", &map1, "--map", &map2, "--timeout", "1s"];
+    let mut all = vec![
+        "add",
+        "--allow-private",
+        "--map",
+        &map1,
+        "--map",
+        &map2,
+        "--timeout",
+        "1s",
+    ];
     all.extend_from_slice(args);
     support::run_in(dir, &all)
 }
@@ -250,6 +259,7 @@ fn server_errors_are_clear_and_write_nothing() {
         dir.path(),
         &[
             "add",
+            "--allow-private",
             "--map",
             "example.com=127.0.0.1:9",
             "--timeout",
@@ -462,6 +472,7 @@ fn static_body_is_streamed_with_flat_memory() {
         .arg(env!("CARGO_BIN_EXE_urldb"))
         .args([
             "add",
+            "--allow-private",
             "--map",
             &map,
             "--timeout",

@@ -273,3 +273,73 @@ fn init_writes_hostile_names_as_data() {
         "{text}"
     );
 }
+
+/// A database as the reference tool writes it (PyYAML's defaults:
+/// non-ASCII escaped, long values folded at 80 columns): `init` notices
+/// and writes `style = "pyyaml"`, saying so, and the database passes `fmt
+/// --check` and `check` without a diff, as the adoption guide promises.
+/// A database in the readable style keeps the default.
+#[test]
+fn init_keeps_the_style_the_reference_tool_wrote() {
+    const WRITE: &str = r#"
+import os, sys, yaml
+db = sys.argv[1]
+long = "a long value with many words that PyYAML folds once its line is past eighty columns"
+files = {
+    "worldwidetelescope.org": [{"https": True}, {"_path": "/", "content-type": "text/html",
+        "categories": ["frontend"], "title": "Caf\u00e9 " + long}],
+    "wwtassets.org": [{}, {"_path": "/logo.png", "content-type": "image/png"}],
+}
+if sys.argv[2] == "readable":
+    files["worldwidetelescope.org"][1]["title"] = "Caf\u00e9"
+for name, docs in files.items():
+    with open(os.path.join(db, name + ".yaml"), "w", encoding="utf-8", newline="") as f:
+        f.write(yaml.dump_all(docs, explicit_start=True, sort_keys=True,
+                              **({"allow_unicode": True} if sys.argv[2] == "readable" else {})))
+"#;
+    for style in ["pyyaml", "readable"] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join(DB);
+        std::fs::create_dir_all(&db).expect("mkdir");
+        std::fs::write(dir.path().join("mkdocs.yml"), "site_name: x\n").expect("write");
+        git(dir.path(), &["init", "-q"]);
+        let written =
+            crate::support::run_python(WRITE, &[db.as_os_str(), std::ffi::OsStr::new(style)], b"");
+        assert!(written.status.success(), "{}", stderr(&written));
+        let before = std::fs::read(db.join("worldwidetelescope.org.yaml")).expect("read");
+        let out = run_in(dir.path(), &["init"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let config = std::fs::read_to_string(dir.path().join("urldb.toml")).expect("read");
+        let said = stdout(&out);
+        if style == "pyyaml" {
+            assert!(
+                String::from_utf8_lossy(&before).contains("\\xE9"),
+                "PyYAML escapes"
+            );
+            assert!(config.contains("\nstyle = \"pyyaml\""), "{config}");
+            assert!(
+                said.contains("Set style = \"pyyaml\" in urldb.toml: 1 domain file is in PyYAML's default output"),
+                "{said}"
+            );
+        } else {
+            assert!(config.contains("\n# style = \"readable\""), "{config}");
+            assert!(!said.contains("style"), "{said}");
+        }
+        for args in [&["fmt", "--check"][..], &["check"]] {
+            let out = run_in(dir.path(), args);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{style} {args:?}: {}{}",
+                stdout(&out),
+                stderr(&out)
+            );
+        }
+        let out = run_in(dir.path(), &["fmt", "--diff"]);
+        assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+        assert_eq!(
+            std::fs::read(db.join("worldwidetelescope.org.yaml")).expect("read"),
+            before
+        );
+    }
+}

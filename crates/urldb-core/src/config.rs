@@ -262,7 +262,31 @@ impl Config {
             return Err(reported(
                 syntax
                     .iter()
-                    .map(|e| Problem::new(escaped_lines(e.message().trim_end()), e.span()))
+                    .map(|e| {
+                        let message = escaped_lines(e.message().trim_end());
+                        let first = e
+                            .span()
+                            .filter(|_| message == "duplicate key")
+                            .and_then(|span| first_definition(text, span.start));
+                        match first {
+                            Some((line, Defined::Table(name))) => Problem::new(
+                                format!(
+                                    "duplicate table `{}`: already defined on line {line} \
+                                     (write its keys under one header)",
+                                    crate::text::escape(&name)
+                                ),
+                                e.span(),
+                            ),
+                            Some((line, Defined::Key(name))) => Problem::new(
+                                format!(
+                                    "duplicate key `{}`: already defined on line {line}",
+                                    crate::text::escape(&name)
+                                ),
+                                e.span(),
+                            ),
+                            None => Problem::new(message, e.span()),
+                        }
+                    })
                     .collect(),
             ));
         }
@@ -619,7 +643,21 @@ fn in_user_words(section: &[&str], key: &str, message: &str) -> Problem {
             format!(" in [{}]", section.join("."))
         };
         let (unknown, expected) = rest.split_once(", ").unwrap_or((rest, ""));
-        return did_you_mean(&format!("unknown key {unknown}{within}, {expected}"));
+        let problem = did_you_mean(&format!("unknown key {unknown}{within}, {expected}"));
+        // `exclude = []` appended at the end of the file lands in the last
+        // table: say where top-level keys go.
+        let name = unknown.trim_matches('`');
+        if !section.is_empty() && TOP_LEVEL_KEYS.contains(&name) {
+            return Problem {
+                help: Some(format!(
+                    "`{name}` is a top-level key: write it above the first table (`[lint]`); \
+                     a key after `[{}]` belongs to that table",
+                    section.join(".")
+                )),
+                ..problem
+            };
+        }
+        return problem;
     }
     if let Some(rest) = message.strip_prefix("unknown variant ") {
         return did_you_mean(&format!("{prefix}unknown value {rest}"));
@@ -671,6 +709,57 @@ fn found_words(found: &str) -> String {
             .or_else(|| quoted("boolean "))
             .unwrap_or_else(|| found.to_string()),
     }
+}
+
+/// The keys of the file's top level (above its first table).
+const TOP_LEVEL_KEYS: &[&str] = &[
+    "root",
+    "line-ending",
+    "empty-metadata",
+    "style",
+    "max-file-size",
+    "exclude",
+];
+
+/// The 1-based line where the key or table that a "duplicate key" at
+/// byte `at` repeats was first defined: the same `[table]` header above
+/// it, or the same key earlier in its table. A guess from the lines (a
+/// dotted or quoted key is not looked for), `None` when none is found.
+fn first_definition(text: &str, at: usize) -> Option<(usize, Defined)> {
+    let start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+    let line = text.get(start..)?.lines().next()?;
+    let bare = |l: &str| l.split('#').next().unwrap_or_default().trim().to_string();
+    let here = bare(line);
+    let earlier: Vec<(usize, String)> = text
+        .get(..start)?
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, bare(l)))
+        .collect();
+    if here.starts_with('[') {
+        let header: String = here.chars().filter(|c| !c.is_whitespace()).collect();
+        let line = earlier.iter().find_map(|(n, l)| {
+            let l: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+            (l == header).then_some(*n)
+        })?;
+        return Some((line, Defined::Table(header)));
+    }
+    let key = here.split('=').next()?.trim();
+    let line = earlier
+        .iter()
+        .rev()
+        .take_while(|(_, l)| !l.starts_with('['))
+        .find_map(|(n, l)| {
+            let (k, _) = l.split_once('=')?;
+            (k.trim() == key).then_some(*n)
+        })?;
+    Some((line, Defined::Key(key.to_string())))
+}
+
+/// What a duplicate repeats: a `[table]` header, or a key.
+enum Defined {
+    Table(String),
+    Key(String),
 }
 
 /// The 1-based line of the `root` key, for messages about the directory it

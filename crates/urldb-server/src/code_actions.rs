@@ -1,5 +1,7 @@
-//! Code actions: a quick fix per fixable finding, "ignore `code` here" per
-//! code and line, and "fix all" (`docs/editors.md`, "Code actions").
+//! Code actions: a quick fix per fixable finding (one per code, line and
+//! fix, for all the findings it fixes), "ignore `code` here" per code and
+//! line (none for a gate finding, which nothing excuses), and "fix all"
+//! (`docs/editors.md`, "Code actions").
 //!
 //! An action's edit is the whole buffer again (a fix rendered, or a
 //! suppression comment checked against the whole buffer), so building
@@ -152,15 +154,27 @@ fn per_finding(
     // finds.
     let mut alone = None;
     let mut ignores: HashMap<(&str, usize), usize> = HashMap::new();
+    // One quick fix per code, line and title: two findings of one rule on
+    // one line (two escapes of one `_path`) are one action that fixes both.
+    let mut fixes: HashMap<(&str, usize, &str), usize> = HashMap::new();
     let touching = checked
         .findings
         .iter()
         .filter(|f| f.span.start <= range.end && range.start <= f.span.end);
     for f in touching {
-        if let (Some(fix), Some(docs)) = (
-            f.fix.as_ref().filter(|_| f.fixable()),
-            checked.documents.parsed(),
-        ) {
+        let (line, _) = req.pos.line_of(f.span.start);
+        let fixable = f
+            .fix
+            .as_ref()
+            .filter(|_| f.fixable())
+            .zip(checked.documents.parsed());
+        let same = fixable.and_then(|(fix, _)| fixes.get(&(f.rule.code, line, fix.title.as_str())));
+        if let Some(&i) = same {
+            // That action's edit holds this fix too ([`fixes_like`]).
+            if let Some(list) = &mut actions[i].diagnostics {
+                list.push(diagnostic(f, req.uri, req.pos));
+            }
+        } else if let Some((fix, docs)) = fixable {
             if full(req, actions, eager_left) {
                 break;
             }
@@ -177,18 +191,20 @@ fn per_finding(
                 true
             } else {
                 eager_left -= 1;
-                fixed_one(checked, docs, fix, req.options)
+                fixed_one(checked, docs, &fixes_like(req, f), req.options)
                     .map(|text| action.edit = Some(req.edit(text)))
                     .is_some()
             };
             if built {
+                fixes.insert((f.rule.code, line, fix.title.as_str()), actions.len());
                 actions.push(action);
             }
         }
-        if f.rule.code == urldb_core::rules::UNUSED_SUPPRESSION.code {
+        // Nothing excuses a gate finding (`docs/suppressions.md`): no
+        // "ignore" is offered that could only fail.
+        if f.rule.code == urldb_core::rules::UNUSED_SUPPRESSION.code || f.gate {
             continue;
         }
-        let (line, _) = req.pos.line_of(f.span.start);
         if let Some(&i) = ignores.get(&(f.rule.code, line)) {
             if let Some(list) = &mut actions[i].diagnostics {
                 list.push(diagnostic(f, req.uri, req.pos));
@@ -264,9 +280,11 @@ pub(crate) fn resolve(req: &Request, mut action: CodeAction) -> Result<CodeActio
     let text = match what {
         "fix" => {
             let f = finding()?;
-            let fix = f.fix.as_ref().ok_or(ResolveError::Gone)?;
+            if f.fix.is_none() {
+                return Err(ResolveError::Gone);
+            }
             let docs = checked.documents.parsed().ok_or(ResolveError::Gone)?;
-            fixed_one(checked, docs, fix, req.options)
+            fixed_one(checked, docs, &fixes_like(req, f), req.options)
                 .ok_or(ResolveError::NoEdit("the fix changes nothing"))?
         }
         "ignore" => {
@@ -295,16 +313,39 @@ fn alone_check(checked: &Checked, options: &Options) -> Checked {
     )
 }
 
-/// The text after one finding's fix: its edits applied to the tree, then
-/// the canonical text rendered (a fix without edits is a layout fix, which
-/// the rendering itself makes).
+/// The fixes one action applies: `f`'s, and those of the other fixable
+/// findings of its code on its line with the same title (the action
+/// stands for them all).
+fn fixes_like<'c>(
+    req: &Request<'c>,
+    f: &'c Finding,
+) -> Vec<&'c urldb_core::rules::diagnostic::Fix> {
+    let (line, _) = req.pos.line_of(f.span.start);
+    let title = f.fix.as_ref().map(|fix| fix.title.as_str());
+    req.checked
+        .findings
+        .iter()
+        .filter(|g| g.rule.code == f.rule.code && g.fixable())
+        .filter(|g| req.pos.line_of(g.span.start).0 == line)
+        .filter_map(|g| g.fix.as_ref())
+        .filter(|fix| Some(fix.title.as_str()) == title)
+        .collect()
+}
+
+/// The text after an action's fixes: their edits applied to the tree,
+/// then the canonical text rendered (a fix without edits is a layout fix,
+/// which the rendering itself makes).
 fn fixed_one(
     checked: &Checked,
     docs: &[Document],
-    fix: &urldb_core::rules::diagnostic::Fix,
+    fixes: &[&urldb_core::rules::diagnostic::Fix],
     options: &Options,
 ) -> Option<String> {
-    let docs = urldb_core::fix::apply_edits(docs.to_vec(), fix.edits.clone());
+    let edits = fixes
+        .iter()
+        .flat_map(|fix| fix.edits.iter().cloned())
+        .collect();
+    let docs = urldb_core::fix::apply_edits(docs.to_vec(), edits);
     let text = urldb_core::render::render(
         &docs,
         &lint::render_options(&checked.source.text, &docs, options),

@@ -212,12 +212,16 @@ pub(crate) struct Vocabulary {
 impl Vocabulary {
     /// Add what the documents use.
     pub(crate) fn add(&mut self, docs: &[Document]) {
+        // A value being typed (`content-type: `, `- `) is empty: no word
+        // to offer, and it would sort first.
+        let word = |v: &str| !v.trim().is_empty();
         for record in domain::records(docs) {
             self.categories
-                .extend(record.categories().map(str::to_string));
+                .extend(record.categories().filter(|c| word(c)).map(str::to_string));
             if let Some(ct) = record
                 .get(domain::CONTENT_TYPE)
                 .and_then(|e| e.value.as_scalar())
+                .filter(|ct| word(&ct.value))
             {
                 self.content_types.insert(ct.value.to_string());
             }

@@ -142,15 +142,21 @@ impl HostIndex {
         url: &Canonical,
         create: bool,
     ) -> Result<Domain, LookupError> {
-        match self.lookup(&url.host) {
+        match self.find(&url.host, Creating::Offered) {
             Ok(domain) => Ok(domain.clone()),
             Err(LookupError::Unknown { .. }) if create => Ok(Domain::new_file(root, url)),
             Err(e) => Err(e),
         }
     }
 
-    /// The domain file of `host` (its stem or one of its cnames).
+    /// The domain file of `host` (its stem or one of its cnames), for a
+    /// command that cannot create one (`rm`): an unknown host's hint
+    /// names no option of `add`.
     pub fn lookup(&self, host: &str) -> Result<&Domain, LookupError> {
+        self.find(host, Creating::NotOffered)
+    }
+
+    fn find(&self, host: &str, creating: Creating) -> Result<&Domain, LookupError> {
         match self.by_host.get(host).map(Vec::as_slice) {
             Some([one]) => Ok(&self.domains[*one]),
             Some(many) if !many.is_empty() => Err(LookupError::Ambiguous {
@@ -162,13 +168,15 @@ impl HostIndex {
             }),
             _ => Err(LookupError::Unknown {
                 host: host.to_string(),
-                hint: self.hint(host),
+                hint: self.hint(host, creating),
             }),
         }
     }
 
-    /// "did you mean": the same host with or without `www.`.
-    fn hint(&self, host: &str) -> String {
+    /// "did you mean": the same host with or without `www.`; else, for
+    /// `add` and `import`, the option that creates the file, and for `rm`
+    /// the closest host the database has.
+    fn hint(&self, host: &str, creating: Creating) -> String {
         let other = match host.strip_prefix("www.") {
             Some(bare) => bare.to_string(),
             None => format!("www.{host}"),
@@ -178,9 +186,23 @@ impl HostIndex {
                 "; `{other}` is in {} (add `{host}` to its `cnames` if it serves the same site)",
                 urldb_core::source::display_path(&self.domains[*i].file)
             ),
-            None => " (use `--create-domain` to create it)".to_string(),
+            None if creating == Creating::Offered => {
+                " (use `--create-domain` to create it)".to_string()
+            }
+            None => match urldb_core::closest(host, self.by_host.keys().map(String::as_str)) {
+                Some(best) => format!(" (did you mean `{best}`?)"),
+                None => " (`urldb ls` lists the database's URLs)".to_string(),
+            },
         }
     }
+}
+
+/// Whether the command that looks a host up can create its file
+/// (`--create-domain`), so that a hint offers only what it accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Creating {
+    Offered,
+    NotOffered,
 }
 
 /// A record to insert. `path` is the `_path` as it will be written (already

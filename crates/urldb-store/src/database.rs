@@ -69,6 +69,9 @@ pub struct RunOutcome {
     /// How many of those were read to compare their bytes with the
     /// cache's (their metadata had changed).
     pub reread: usize,
+    /// Every file checked or known clean, in path order, and whether the
+    /// cache knew it clean (for `-v`, which lists them).
+    pub visited: Vec<(PathBuf, bool)>,
 }
 
 /// Where the files' contents come from.
@@ -152,6 +155,9 @@ pub struct Targets {
     /// With no paths named and no `urldb.toml`: the YAML files below the
     /// root left out because their names are no domain names.
     pub misnamed: Vec<PathBuf>,
+    /// Files the walks met whose extension is `.yaml` or `.yml` in
+    /// another case ([`discover::Found::miscased`]).
+    pub miscased: Vec<PathBuf>,
     /// Where their contents come from.
     pub snapshot: Snapshot,
 }
@@ -186,17 +192,20 @@ pub fn targets(members: &Members, paths: &[PathBuf]) -> Targets {
             errors,
             skipped: Vec::new(),
             misnamed: found.misnamed,
+            miscased: found.miscased,
             snapshot: Snapshot::WorkTree(root.clone()),
         };
     }
     let mut skipped = Vec::new();
     let mut checked = Vec::new();
+    let mut miscased = Vec::new();
     for p in paths {
         if p.is_dir() {
             match discover::find_below(members, p) {
                 Ok(sub) => {
                     errors.extend(sub.errors.into_iter().map(FileError::from));
                     checked.extend(sub.files);
+                    miscased.extend(sub.miscased);
                 }
                 Err(skip) => skipped.push((p.clone(), skip)),
             }
@@ -228,6 +237,7 @@ pub fn targets(members: &Members, paths: &[PathBuf]) -> Targets {
         errors,
         skipped,
         misnamed: Vec::new(),
+        miscased,
         snapshot: Snapshot::WorkTree(root.clone()),
     }
 }
@@ -306,6 +316,7 @@ pub fn staged_targets(
         errors,
         skipped,
         misnamed: Vec::new(),
+        miscased: Vec::new(),
         snapshot: Snapshot::Index(Arc::new(StagedIndex { repo, files })),
     })
 }
@@ -375,7 +386,10 @@ pub fn run(targets: &Targets, options: &Options, mode: Mode, cache: Option<Cache
     let mut facts = Vec::new();
     let mut looked_at = Vec::new();
     let mut entries = Vec::new();
-    for pf in per_file {
+    for (path, pf) in targets.all.iter().zip(per_file) {
+        if pf.checked && pf.error.is_none() {
+            outcome.visited.push((path.clone(), pf.cached));
+        }
         outcome.checked += usize::from(pf.checked && pf.error.is_none());
         outcome.cached += usize::from(pf.checked && pf.cached);
         outcome.reread += usize::from(pf.checked && pf.reread);

@@ -24,6 +24,10 @@ pub struct Found {
     /// YAML files that are not members by their names alone (no
     /// `urldb.toml`, and the name is no domain name), sorted by path.
     pub misnamed: Vec<PathBuf>,
+    /// Files whose extension is `.yaml` or `.yml` in another case
+    /// (`www.example.com.YAML`): no members, as in ruff or yamllint, but
+    /// likely meant to be, so the commands say so (sorted by path).
+    pub miscased: Vec<PathBuf>,
 }
 
 /// Walk the database for its domain files.
@@ -121,6 +125,8 @@ fn walk(members: &Members, start: &Path, rel: PathBuf) -> Found {
                     found.files.push(entry.into_path());
                 } else if is_file && name == Err(Skip::NoDomainName) {
                     found.misnamed.push(entry.into_path());
+                } else if is_file && name == Err(Skip::NotYaml) && yaml_in_other_case(&entry) {
+                    found.miscased.push(entry.into_path());
                 } else if t.is_symlink() && name.is_ok() && !entry.path().exists() {
                     found.errors.push(WalkError {
                         path: entry.into_path(),
@@ -142,7 +148,14 @@ fn walk(members: &Members, start: &Path, rel: PathBuf) -> Found {
     // each directory by file name, cost more than the rest of a cached run.
     found.files.sort_by_cached_key(|p| sort_key(p));
     found.misnamed.sort_by_cached_key(|p| sort_key(p));
+    found.miscased.sort_by_cached_key(|p| sort_key(p));
     found
+}
+
+/// `NAME.YAML`, `NAME.Yml`: a YAML extension once lowercased.
+fn yaml_in_other_case(entry: &walkdir::DirEntry) -> bool {
+    let lower = entry.file_name().to_string_lossy().to_lowercase();
+    crate::membership::has_yaml_extension(Path::new(&lower))
 }
 
 /// The path's bytes with each separator as the lowest byte, so that a

@@ -39,6 +39,20 @@ pub enum GitError {
         workdir: PathBuf,
         source: gix::Error,
     },
+    /// A revision a shallow clone does not hold (CI checks out one commit
+    /// by default): the way out is more history, not another revision.
+    #[error(
+        "no revision `{}` in the repository at `{}`: it is a shallow clone, without \
+         the history before its latest commits; fetch it (`fetch-depth: 0` in \
+         actions/checkout, or `git fetch --unshallow`)",
+        urldb_core::text::escape(.rev),
+        .workdir.display()
+    )]
+    ShallowRevision {
+        rev: String,
+        workdir: PathBuf,
+        source: gix::Error,
+    },
     /// A revision that names a file's content, not a commit.
     #[error("revision `{}` names no commit or tree", urldb_core::text::escape(.rev))]
     NotACommit { rev: String, source: gix::Error },
@@ -137,6 +151,15 @@ impl Repository {
     /// Where git looks for hooks: `core.hooksPath` (relative to the work
     /// tree) when set, else `hooks` in the common git directory (shared by
     /// linked worktrees).
+    /// The committer time of `HEAD` (seconds since 1970), when the
+    /// repository has a commit: the newest state of the database that
+    /// git records.
+    pub fn head_time(&self) -> Option<i64> {
+        let repo = self.repo.to_thread_local();
+        let commit = repo.head_commit().ok()?;
+        Some(commit.time().ok()?.seconds)
+    }
+
     pub fn hooks_dir(&self) -> PathBuf {
         let repo = self.repo.to_thread_local();
         let configured = repo
@@ -222,10 +245,21 @@ impl Repository {
     fn tree<'r>(&self, repo: &'r gix::Repository, rev: &str) -> Result<gix::Tree<'r>, GitError> {
         let id = repo
             .rev_parse_single(rev.as_bytes().as_bstr())
-            .map_err(|source| GitError::Revision {
-                rev: rev.to_string(),
-                workdir: self.workdir.clone(),
-                source,
+            .map_err(|source| {
+                let (rev, workdir) = (rev.to_string(), self.workdir.clone());
+                if repo.is_shallow().unwrap_or(false) {
+                    GitError::ShallowRevision {
+                        rev,
+                        workdir,
+                        source,
+                    }
+                } else {
+                    GitError::Revision {
+                        rev,
+                        workdir,
+                        source,
+                    }
+                }
             })?;
         let not_a_commit = |source| GitError::NotACommit {
             rev: rev.to_string(),

@@ -26,7 +26,9 @@ mod documents;
 mod git;
 mod listing;
 mod read;
+mod selecting;
 mod settings;
+mod written_style;
 
 pub use adopt::{InitDatabase, InitError, InitPlan, listed_names, plan_init};
 pub use by_url::{
@@ -42,6 +44,8 @@ pub use listing::{
     require_known,
 };
 pub use read::{ReadError, Root, is_inside, open_regular, read_limited};
+pub use selecting::{SelectsNothing, require_selecting};
 pub use settings::{
     Origin, RuleOverrides, Settings, SettingsError, find_config, lint_options, with_root,
 };
+pub use written_style::{StyleCount, count_written_styles};

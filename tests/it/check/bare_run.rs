@@ -61,8 +61,10 @@ fn a_bare_run_without_domain_files_points_to_init_and_db() {
     std::fs::write(dir.path().join("mkdocs.yml"), "site_name: x\n").expect("write");
     let out = support::run_in(dir.path(), &["check"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
+    // No database is an error, not "All checks passed." (issue 49).
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("no domain file (`<domain>.yaml`) below `.`; run `urldb init` in the database directory, or pass `--db DIR`"),
+        stderr.contains("no domain file (`<domain>.yaml`) below `.`; 1 YAML file whose name is no domain name (`urldb check --show-files` says why): run urldb in the database directory or pass `--db DIR`; `urldb init` writes a urldb.toml"),
         "{stderr}"
     );
 }

@@ -57,12 +57,13 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// The `-v` line: (checked, unchanged, read again).
+/// The `-v` summary line (after the files, one a line): (looked at,
+/// unchanged, read again).
 fn counts(o: &Output) -> (usize, usize, usize) {
     let err = stderr(o);
     let line = err
         .lines()
-        .find(|l| l.contains("unchanged since a clean run"))
+        .find(|l| l.contains(" looked at: "))
         .unwrap_or_else(|| panic!("no cache line in {err}"));
     let numbers: Vec<usize> = line
         .split(|c: char| !c.is_ascii_digit())

@@ -366,7 +366,22 @@ fn rules_and_rule() {
     let dir = db_with(&[]);
     let list = run_in(dir.path(), &["rules"]);
     assert_eq!(list.status.code(), Some(0));
-    assert_eq!(stdout(&list).lines().count(), urldb_core::rules::ALL.len());
+    // A header, then one line a rule, which says whether it is on by
+    // default (issue 49).
+    let lines: Vec<String> = stdout(&list).lines().map(String::from).collect();
+    assert_eq!(lines.len(), urldb_core::rules::ALL.len() + 1);
+    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(header, ["CODE", "SEVERITY", "FIX", "DEFAULT", "SUMMARY"]);
+    let comment = lines
+        .iter()
+        .find(|l| l.starts_with("yaml-comment "))
+        .expect("yaml-comment");
+    assert!(comment.contains(" pyyaml "), "{comment}");
+    let escape = lines
+        .iter()
+        .find(|l| l.starts_with("path-escape-case "))
+        .expect("path-escape-case");
+    assert!(escape.contains(" [*]  on "), "{escape}");
     let one = run_in(dir.path(), &["rule", "path-escape-case"]);
     let text = stdout(&one);
     assert!(text.starts_with("# path-escape-case (error)"), "{text}");

@@ -463,6 +463,67 @@ fn install_hook_runs_on_a_real_commit() {
     assert_eq!(repo.git(&["show", "HEAD:db/example.com.yaml"]), CLEAN);
 }
 
+/// The hook that stops a commit says why and how to go on: a summary
+/// after the concise lines, naming `urldb check --fix --staged`, which
+/// fixes the index and the work tree together; followed, the commit
+/// goes through with both fixed.
+#[test]
+fn the_hook_that_stops_a_commit_names_the_fix_for_the_index() {
+    let repo = Repo::new();
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_urldb"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().expect("bin dir").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = repo.urldb(&["install-hook"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let commit = || {
+        repo.git_command()
+            .env("PATH", &path)
+            .env("NO_COLOR", "1")
+            .args(["commit", "-q", "-m", "records"])
+            .output()
+            .expect("git commit")
+    };
+    let fixable = "---\n---\n_path: /a\ncontent-type: text/html \n";
+    repo.stage("example.com.yaml", fixable);
+    let out = commit();
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("[*]"), "{said}");
+    let summary = said
+        .find("the commit is stopped by the findings above")
+        .expect(&said);
+    assert!(
+        said.find("trailing-whitespace").expect(&said) < summary,
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "`urldb check --fix --staged` fixes those in the index and the work tree together"
+        ),
+        "{said}"
+    );
+    // The full output of the same run names the same fix.
+    let out = repo.urldb(&["check", "--staged"]);
+    assert!(
+        stdout(&out).contains("1 fixable with `urldb check --fix --staged`"),
+        "{}",
+        stdout(&out)
+    );
+    // As advised.
+    let out = repo.urldb(&["check", "--fix", "--staged"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = commit();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(repo.git(&["show", "HEAD:db/example.com.yaml"]), CLEAN);
+    assert_eq!(
+        std::fs::read_to_string(repo.db().join("example.com.yaml")).expect("read"),
+        CLEAN
+    );
+}
+
 #[test]
 fn install_hook_keeps_a_foreign_hook() {
     let repo = Repo::new();

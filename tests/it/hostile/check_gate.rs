@@ -198,7 +198,7 @@ proptest! {
             let text = "---\n---\n_path: /h\ncontent-type: text/html\n";
             std::fs::write(dir.join(format!("{host}.yaml")), text).expect("write");
         }
-        let mut args: Vec<String> = ["--no-cache", "verify", "--allow-private", "--retries", "0", "--format", "json"]
+        let mut args: Vec<String> = ["verify", "--allow-private", "--retries", "0", "--format", "json"]
             .iter().map(|s| s.to_string()).collect();
         for i in 0..lengths.len() {
             args.push("--map".into());

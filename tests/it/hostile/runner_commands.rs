@@ -92,7 +92,6 @@ fn commands(port: u16) -> Vec<Vec<String>> {
     for format in ["human", "github", "markdown", "json", "junit", "html"] {
         all.push(
             [
-                "--no-cache",
                 "verify",
                 "--allow-private",
                 "--retries",

@@ -374,7 +374,16 @@ fn uri_catalogue_spec_minimum_example_needs_a_content_type() {
         "{}",
         stderr(&out)
     );
-    assert!(json_records(dir.path()).is_empty());
+    // Nothing was imported: the database is still empty, which a listing
+    // calls an error rather than an empty success (issue 49).
+    assert!(!dir.path().join("db/shadyindustries.biz.yaml").exists());
+    let empty = run_in(dir.path(), &["--db", "db", "export", "--to", "json"]);
+    assert_eq!(empty.status.code(), Some(2), "{}", stderr(&empty));
+    assert!(
+        stderr(&empty).contains("holds no domain file"),
+        "{}",
+        stderr(&empty)
+    );
 
     let out = import(dir.path(), SEED_MINIMUM, &["--content-type", "text/plain"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -774,7 +783,10 @@ fn ls_filters() {
     );
     // The data.txt draft's matching: `%61` is `a`, `%2F` is not `/`.
     assert_eq!(ls(&["--match", "/%61%20b/"]).len(), 1);
-    assert!(ls(&["--match", "/a%20b%2Fcaf"]).is_empty());
+    // A pattern that matches no record is a typo, an error (issue 49).
+    let none = run_in(dir.path(), &["ls", "--match", "/a%20b%2Fcaf"]);
+    assert_eq!(none.status.code(), Some(2), "{}", stderr(&none));
+    assert!(stdout(&none).is_empty());
     assert_eq!(ls(&["ci.example.org.yaml"]).len(), 2);
 
     let bad = run_in(dir.path(), &["ls", "--domain", "ftp://x"]);

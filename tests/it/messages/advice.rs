@@ -21,6 +21,7 @@ fn add_without_a_server_names_content_type() {
         dir.path(),
         &[
             "add",
+            "--allow-private",
             "--timeout",
             "2s",
             "--map",

@@ -191,6 +191,11 @@ fn shared_options_before_or_after_the_command() {
         std::fs::create_dir(dir.path().join(sub)).expect("mkdir");
     }
     std::fs::write(
+        dir.path().join("a/example.org.yaml"),
+        "---\n---\n_path: /\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    std::fs::write(
         dir.path().join("b/example.com.yaml"),
         "---\n---\n_path: /caf%c3%a9\ncontent-type: text/html\n",
     )
@@ -199,7 +204,12 @@ fn shared_options_before_or_after_the_command() {
     assert_eq!(exit(&["--db", "b", "check"]), Some(1));
     assert_eq!(exit(&["check", "--db", "b"]), Some(1));
     assert_eq!(exit(&["--db", "b", "check", "--db", "a"]), Some(0));
-    assert_eq!(exit(&["--no-cache", "verify", "--db", "a"]), Some(0));
+    assert_eq!(
+        exit(&["--no-cache", "fmt", "--check", "--db", "a"]),
+        Some(0)
+    );
+    // Before the command as after it, an option it does not take is refused.
+    assert_eq!(exit(&["--no-cache", "verify", "--db", "a"]), Some(2));
     let out = run_in(dir.path(), &["-q", "check", "-v", "--db", "a"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

@@ -195,7 +195,8 @@ fn arguments(row: &Row, org: u16, com: u16) -> Vec<String> {
                 args.push(format!("{domain}={target}"));
             }
         }
-        if args[0] == "verify" && !args.iter().any(|a| a == "--allow-private") {
+        if (args[0] == "verify" || args[0] == "add") && !args.iter().any(|a| a == "--allow-private")
+        {
             args.push("--allow-private".to_string());
         }
     }

@@ -1,6 +1,7 @@
 //! The project as users meet it: the README and docs run as written, the
 //! Action and pre-commit hooks, the wheel and the release, the schema, the
-//! generator, the crate layering, and the saved property-test failures.
+//! generator, the crate layering, the saved property-test failures, and
+//! the `.yamllint` the docs give.
 
 mod action;
 mod coming_from;
@@ -13,3 +14,4 @@ mod readme;
 mod regressions;
 mod schema;
 mod wheel;
+mod yamllint;

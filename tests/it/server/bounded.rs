@@ -28,3 +28,13 @@ fn code_actions_are_bounded() {
 fn a_cancelled_request_frees_the_server() {
     client("cancel", 10_000);
 }
+
+/// Every code action offered resolves, for a client with `resolveSupport`:
+/// no "ignore" for a gate finding, one fix for two findings of a rule on
+/// one line, no empty completion label (`tests/it/server/way_out.py`).
+#[test]
+fn every_action_offered_works_and_completion_offers_words() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("urldb.toml"), "root = \".\"\n").expect("write");
+    super::run_client("way_out.py", dir.path(), &[]);
+}

@@ -1,7 +1,8 @@
 //! What the tests need from outside Rust, installed by the tests themselves
 //! under `target/` so that `cargo test` is the whole set-up on a fresh
 //! machine: a Python virtual environment with the pinned oracles of
-//! `tests/requirements.txt` (PyYAML, url-normalize, jsonschema, pre-commit),
+//! `tests/requirements.txt` (PyYAML, url-normalize, jsonschema, pre-commit,
+//! yamllint),
 //! and urldb built once in release mode for the end-to-end tests (the Action,
 //! pre-commit and the README).
 //!

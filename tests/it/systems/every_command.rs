@@ -66,7 +66,16 @@ fn add_ls_export_rm_import_in_a_path_with_spaces_and_accents() {
     let Database { db, .. } = &database();
     let addr = server();
     let map = format!("example.com={addr}");
-    let out = run(db, &["add", "--map", &map, "http://example.com/page"]);
+    let out = run(
+        db,
+        &[
+            "add",
+            "--allow-private",
+            "--map",
+            &map,
+            "http://example.com/page",
+        ],
+    );
     assert_eq!(out.status.code(), Some(0), "add: {}", stderr(&out));
     let file = db.join("example.com.yaml");
     assert!(read(&file).contains("_path: /page\ncontent-type: text/html\n"));

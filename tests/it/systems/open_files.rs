@@ -48,7 +48,7 @@ fn a_file_held_open_is_replaced_or_left_whole() {
         );
         assert!(started.elapsed() >= Duration::from_secs(2), "no retry");
         assert!(
-            stdout(&out).contains("1 not written (see below)"),
+            stdout(&out).contains("1 not written (see above)"),
             "{}",
             stdout(&out)
         );

@@ -123,7 +123,7 @@ fn errors_name_a_file_with_slashes() {
     );
     assert!(!err.contains("nested\\"), "{err}");
     assert!(
-        stdout(&out).contains("1 not written (see below)"),
+        stdout(&out).contains("1 not written (see above)"),
         "{}",
         stdout(&out)
     );

@@ -87,8 +87,10 @@ fn ls_match() {
         for (pattern, path) in [(&c.a, &c.b), (&c.b, &c.a)] {
             let dir = database(&[path]);
             let out = support::run_in(dir.path(), &["ls", "--match", pattern]);
-            assert!(
+            // A pattern that matches no record is an error (issue 49).
+            assert_eq!(
                 out.status.success(),
+                c.same,
                 "{}",
                 String::from_utf8_lossy(&out.stderr)
             );

@@ -33,7 +33,6 @@ fn a_markdown_summary_fits_githubs_limits() {
     let map = format!("example.org=http://127.0.0.1:{}", server.port);
     let verify = |extra: &[&str]| {
         let mut args = vec![
-            "--no-cache",
             "verify",
             "--allow-private",
             "--retries",

@@ -566,6 +566,30 @@ fn max_age_skips_what_passed_recently_and_checks_the_oldest_first() {
         server.requests().iter().filter(|p| *p == "/fresh").count(),
         1
     );
+    // Every URL fresh: no request, and one note says so (issue 49: a
+    // selection the run makes that is empty is no error).
+    let before = server.requests().len();
+    let fresh = verify(
+        db.path(),
+        &[
+            "--allow-private",
+            "--map",
+            &m,
+            "--history",
+            h,
+            "--max-age",
+            "1h",
+        ],
+    );
+    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
+    assert_eq!(server.requests().len(), before);
+    assert!(
+        fresh
+            .stderr
+            .contains("note: --max-age: all 4 URLs passed within that age; none is requested"),
+        "{}",
+        fresh.stderr
+    );
     // --max-age needs a history to judge by.
     let run = verify(db.path(), &["--max-age", "7d"]);
     assert_eq!(run.code, 2, "{}", run.stderr);

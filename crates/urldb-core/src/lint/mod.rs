@@ -210,7 +210,11 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     // Canonical text takes the fast path, which builds the same tree;
     // any other text is read as the reference tool reads it.
     let (tree, from_fast) = crate::parse::read_text_with(&source.text, options.general_path_only());
-    all.extend(tree.problems.iter().map(rules::engine::of_problem));
+    all.extend(
+        tree.problems
+            .iter()
+            .map(|p| rules::engine::of_problem(&source.text, p)),
+    );
     // Tabs PyYAML refuses where YAML 1.2 and the parser take them.
     if !tree.incomplete && !from_fast {
         rules::engine::refused_tabs(&source.text, &tree, &mut all);

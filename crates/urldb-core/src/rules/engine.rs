@@ -24,10 +24,11 @@ pub(crate) fn before_parsing(text: &str) -> Option<Finding> {
         .then(|| too_many_documents::finding(text, markers))
 }
 
-/// The finding of a problem the parser reports: the rule that owns it.
-pub(crate) fn of_problem(problem: &Problem) -> Finding {
+/// The finding of a problem the parser reports in `text`: the rule that
+/// owns it.
+pub(crate) fn of_problem(text: &str, problem: &Problem) -> Finding {
     match problem {
-        Problem::Syntax { span, message } => yaml_syntax::finding(span.clone(), message),
+        Problem::Syntax { span, message } => yaml_syntax::finding(text, span.clone(), message),
         Problem::Anchor { span, name } => yaml_alias::anchor(span.clone(), name.as_deref()),
         Problem::Alias { span } => yaml_alias::alias(span.clone()),
         Problem::Tag { span, tag } => yaml_tag::finding(span.clone(), tag),

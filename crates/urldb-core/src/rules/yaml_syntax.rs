@@ -66,11 +66,22 @@ pub(crate) static RULE: Rule = Rule {
     check: Check::Parse,
 };
 
-/// The parser stopped at `span` with `message`.
-pub(crate) fn finding(span: Span, message: &str) -> Finding {
+/// The parser stopped at `span` of `text` with `message`. An error about
+/// a tab is put on the tab: the parser reports where the token it was
+/// reading started (the value before it, at the end of the previous
+/// line), and the reader looks for the tab there.
+pub(crate) fn finding(text: &str, span: Span, message: &str) -> Finding {
     // yaml-rust2 appends its own position ("at byte 6 line 2 column 2");
     // the report shows the position already.
     let message = message.split(" at byte ").next().unwrap_or(message);
+    let span = if message.contains("tab") {
+        text.as_bytes()
+            .get(span.start..)
+            .and_then(|rest| memchr::memchr(b'\t', rest))
+            .map_or(span.clone(), |at| span.start + at..span.start + at + 1)
+    } else {
+        span
+    };
     Finding::new(&RULE, span, format!("invalid YAML: {message}"))
         .help("fix the syntax; nothing else in this file is checked until it parses")
 }

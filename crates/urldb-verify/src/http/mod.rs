@@ -141,6 +141,11 @@ pub enum FetchError {
     Timeout(String),
     #[error("TLS error: {0}")]
     Tls(String),
+    /// An `https` request answered in something that is no TLS, almost
+    /// always plain HTTP: a server on a port without TLS (`--map
+    /// HOST=127.0.0.1:8080` where `http://127.0.0.1:8080` was meant).
+    #[error("the server does not speak TLS (it answered in plain text; an http:// server?)")]
+    NotTls,
     #[error("body larger than the {limit}-byte limit")]
     BodyTooLarge { limit: u64 },
     #[error("bad HTTP response: {0}")]
@@ -322,6 +327,7 @@ fn map_error(e: ureq::Error) -> FetchError {
     match e {
         ureq::Error::Other(inner) => match inner.downcast::<FetchError>() {
             Ok(fetch) => *fetch,
+            Err(other) if is_plain_answer(&other.to_string()) => FetchError::NotTls,
             Err(other) => FetchError::Io(other.to_string()),
         },
         ureq::Error::Io(io) => map_io(&io),
@@ -334,8 +340,8 @@ fn map_error(e: ureq::Error) -> FetchError {
             "the request cannot be built (a configured header cannot be sent?)".to_string(),
         ),
         ureq::Error::ConnectionFailed => FetchError::Refused,
-        ureq::Error::Tls(m) => FetchError::Tls(m.to_string()),
-        ureq::Error::Rustls(r) => FetchError::Tls(r.to_string()),
+        ureq::Error::Tls(m) => tls_error(m.to_string()),
+        ureq::Error::Rustls(r) => tls_error(r.to_string()),
         ureq::Error::Protocol(p) => FetchError::Protocol(p.to_string()),
         ureq::Error::LargeResponseHeader(..) => FetchError::Protocol(e.to_string()),
         other => FetchError::Io(other.to_string()),
@@ -353,8 +359,27 @@ fn map_io(io: &std::io::Error) -> FetchError {
             FetchError::Reset
         }
         K::TimedOut | K::WouldBlock => FetchError::Timeout("reading".to_string()),
+        _ if is_plain_answer(&io.to_string()) => FetchError::NotTls,
         _ => FetchError::Io(io.to_string()),
     }
+}
+
+/// A TLS error, unless it is a plain answer ([`FetchError::NotTls`]).
+fn tls_error(message: String) -> FetchError {
+    if is_plain_answer(&message) {
+        FetchError::NotTls
+    } else {
+        FetchError::Tls(message)
+    }
+}
+
+/// rustls's "received corrupt message of type InvalidContentType": the
+/// first byte of the answer is no TLS record type, as `H` of `HTTP/1.1`
+/// is not. rustls's error reaches us as text through ureq (the crate is
+/// not ours to name); `messages::mistakes::add_guards_private_addresses_\
+/// and_a_plain_server_gets_the_map_that_works` pins the wording.
+fn is_plain_answer(message: &str) -> bool {
+    message.contains("InvalidContentType")
 }
 
 /// Name resolution that applies the address guard, remembers each host's

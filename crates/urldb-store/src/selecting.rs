@@ -1,0 +1,194 @@
+//! A record filter that selects nothing is a typo, not an empty answer
+//! (`docs/security.md`, "A typo is an error"): `--category frontnd` or
+//! `--path-prefix engine/` (no leading `/`) would otherwise list nothing,
+//! verify nothing and exit 0 in CI. Each filter is held to the records of
+//! the files it looks at (after `--domain`), and the error offers what is
+//! there: the closest category, the prefix with its `/`, the closest
+//! folder of the paths in use.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use crate::listing::Filter;
+use crate::read::Root;
+use urldb_core::model::domain;
+use urldb_core::text::escape;
+
+/// The categories and paths the records of some files use.
+#[derive(Debug, Default)]
+struct InUse {
+    categories: BTreeSet<String>,
+    paths: BTreeSet<String>,
+}
+
+/// A filter value that matches no record of the files looked at; the
+/// message names the option, the value, and what to write instead.
+#[derive(Debug, thiserror::Error)]
+pub enum SelectsNothing {
+    #[error("--category `{}`: no record has this category{hint}", escape(.name))]
+    Category { name: String, hint: String },
+    #[error("--path-prefix `{}`: no record's path starts with it{hint}", escape(.prefix))]
+    PathPrefix { prefix: String, hint: String },
+    #[error("--match `{}`: no record's path matches it{hint}", escape(.pattern))]
+    Pattern { pattern: String, hint: String },
+}
+
+/// `Err` for the first of `filter`'s categories, path prefix and pattern
+/// that matches no record of `files` whose domain the filter accepts
+/// (`deprecated` records count: a filter that finds only those is no
+/// typo). Files that cannot be read are left to the caller's own read,
+/// which reports them.
+pub fn require_selecting(
+    root: &Root,
+    files: &[PathBuf],
+    filter: &Filter,
+    max_size: u64,
+) -> Result<(), SelectsNothing> {
+    if filter.categories.is_empty() && filter.path_prefix.is_none() && filter.pattern.is_none() {
+        return Ok(());
+    }
+    let in_use = in_use(root, files, filter, max_size);
+    for name in &filter.categories {
+        if !in_use.categories.contains(name) {
+            return Err(SelectsNothing::Category {
+                name: name.clone(),
+                hint: category_hint(name, &in_use.categories),
+            });
+        }
+    }
+    if let Some(prefix) = &filter.path_prefix
+        && !in_use.paths.iter().any(|p| p.starts_with(prefix.as_str()))
+    {
+        return Err(SelectsNothing::PathPrefix {
+            prefix: prefix.clone(),
+            hint: path_hint(prefix, &in_use.paths, |p, path| path.starts_with(p)),
+        });
+    }
+    if let Some(pattern) = &filter.pattern
+        && !in_use
+            .paths
+            .iter()
+            .any(|p| urldb_core::url::matches(pattern, p))
+    {
+        return Err(SelectsNothing::Pattern {
+            pattern: pattern.clone(),
+            hint: path_hint(pattern, &in_use.paths, urldb_core::url::matches),
+        });
+    }
+    Ok(())
+}
+
+fn in_use(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> InUse {
+    let per_file: Vec<InUse> = files
+        .par_iter()
+        .map(|file| {
+            let mut used = InUse::default();
+            let Ok((_, docs)) = crate::documents::read_text_and_documents(root, file, max_size)
+            else {
+                return used;
+            };
+            let name = urldb_core::rules::domain_of(file);
+            if !filter.accepts_file(&name, &domain::cnames(&docs)) {
+                return used;
+            }
+            for record in domain::records(&docs) {
+                if let Some((_, path)) = record.path_field() {
+                    used.paths.insert(path.to_string());
+                }
+                used.categories
+                    .extend(record.categories().map(str::to_string));
+            }
+            used
+        })
+        .collect();
+    let mut all = InUse::default();
+    for used in per_file {
+        all.categories.extend(used.categories);
+        all.paths.extend(used.paths);
+    }
+    all
+}
+
+/// The closest category in use, else the categories in use (a few).
+fn category_hint(name: &str, in_use: &BTreeSet<String>) -> String {
+    if let Some(best) = urldb_core::closest(name, in_use.iter().map(String::as_str)) {
+        return format!(" (did you mean `{}`?)", escape(best));
+    }
+    if in_use.is_empty() {
+        return " (no record of these files has a category)".to_string();
+    }
+    let shown: Vec<String> = in_use
+        .iter()
+        .take(8)
+        .map(|c| format!("`{}`", escape(c)))
+        .collect();
+    let more = if in_use.len() > 8 { ", ..." } else { "" };
+    format!(" (the categories in use: {}{more})", shown.join(", "))
+}
+
+/// A path starts with `/`: the value with one, when that selects records;
+/// else the closest folder of the paths in use (`/engine/` for
+/// `/engnie/`).
+fn path_hint(given: &str, paths: &BTreeSet<String>, selects: fn(&str, &str) -> bool) -> String {
+    if !given.starts_with('/') {
+        let with_slash = format!("/{given}");
+        return if paths.iter().any(|p| selects(&with_slash, p)) {
+            format!(
+                " (a path starts with `/`: did you mean `{}`?)",
+                escape(&with_slash)
+            )
+        } else {
+            " (a path starts with `/`)".to_string()
+        };
+    }
+    let folders: BTreeSet<&str> = paths
+        .iter()
+        .flat_map(|p| p.match_indices('/').map(move |(at, _)| &p[..=at]))
+        .collect();
+    match urldb_core::closest(given, folders.iter().copied()) {
+        Some(best) => format!(" (did you mean `{}`?)", escape(best)),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(list: &[&str]) -> BTreeSet<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_prefix_without_its_slash_is_offered_with_it() {
+        let used = paths(&["/engine/a.html", "/docs/"]);
+        let starts = |p: &str, path: &str| path.starts_with(p);
+        assert_eq!(
+            path_hint("engine/", &used, starts),
+            " (a path starts with `/`: did you mean `/engine/`?)"
+        );
+        assert_eq!(
+            path_hint("nothing/", &used, starts),
+            " (a path starts with `/`)"
+        );
+        assert_eq!(
+            path_hint("/engnie/", &used, starts),
+            " (did you mean `/engine/`?)"
+        );
+    }
+
+    #[test]
+    fn a_category_is_offered_the_closest_or_the_list() {
+        let used = paths(&["frontend", "coreapp"]);
+        assert_eq!(
+            category_hint("frontnd", &used),
+            " (did you mean `frontend`?)"
+        );
+        assert_eq!(
+            category_hint("zzz", &used),
+            " (the categories in use: `coreapp`, `frontend`)"
+        );
+    }
+}
