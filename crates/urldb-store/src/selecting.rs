@@ -49,37 +49,98 @@ pub fn require_selecting(
     if filter.categories.is_empty() && filter.path_prefix.is_none() && filter.pattern.is_none() {
         return Ok(());
     }
+    // Whether each part selects something, kept as a few flags: the paths
+    // of a large database are not held. What is in use is gathered only
+    // for the error's hint.
+    let hits = hits(root, files, filter, max_size);
+    if hits.categories.iter().all(|hit| *hit) && hits.prefix && hits.pattern {
+        return Ok(());
+    }
     let in_use = in_use(root, files, filter, max_size);
-    for name in &filter.categories {
-        if !in_use.categories.contains(name) {
+    for (name, hit) in filter.categories.iter().zip(&hits.categories) {
+        if !hit {
             return Err(SelectsNothing::Category {
                 name: name.clone(),
                 hint: category_hint(name, &in_use.categories),
             });
         }
     }
-    if let Some(prefix) = &filter.path_prefix
-        && !in_use.paths.iter().any(|p| p.starts_with(prefix.as_str()))
-    {
+    if let Some(prefix) = filter.path_prefix.as_ref().filter(|_| !hits.prefix) {
         return Err(SelectsNothing::PathPrefix {
             prefix: prefix.clone(),
             hint: path_hint(prefix, &in_use.paths, |p, path| path.starts_with(p)),
         });
     }
-    if let Some(pattern) = &filter.pattern
-        && !in_use
-            .paths
-            .iter()
-            .any(|p| urldb_core::url::matches(pattern, p))
-    {
-        return Err(SelectsNothing::Pattern {
+    match filter.pattern.as_ref().filter(|_| !hits.pattern) {
+        Some(pattern) => Err(SelectsNothing::Pattern {
             pattern: pattern.clone(),
             hint: path_hint(pattern, &in_use.paths, urldb_core::url::matches),
-        });
+        }),
+        None => Ok(()),
     }
-    Ok(())
 }
 
+/// Which parts of a filter some record matches: each category, the path
+/// prefix and the pattern (a part not given matches).
+#[derive(Debug)]
+struct Hits {
+    categories: Vec<bool>,
+    prefix: bool,
+    pattern: bool,
+}
+
+impl Hits {
+    fn or(mut self, other: Hits) -> Hits {
+        for (a, b) in self.categories.iter_mut().zip(other.categories) {
+            *a |= b;
+        }
+        self.prefix |= other.prefix;
+        self.pattern |= other.pattern;
+        self
+    }
+}
+
+fn hits(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> Hits {
+    let none = || Hits {
+        categories: vec![false; filter.categories.len()],
+        prefix: filter.path_prefix.is_none(),
+        pattern: filter.pattern.is_none(),
+    };
+    files
+        .par_iter()
+        .map(|file| {
+            let mut hits = none();
+            let Ok((_, docs)) = crate::documents::read_text_and_documents(root, file, max_size)
+            else {
+                return hits;
+            };
+            let name = urldb_core::rules::domain_of(file);
+            if !filter.accepts_file(&name, &domain::cnames(&docs)) {
+                return hits;
+            }
+            for record in domain::records(&docs) {
+                for category in record.categories() {
+                    for (wanted, hit) in filter.categories.iter().zip(&mut hits.categories) {
+                        *hit |= wanted == category;
+                    }
+                }
+                if let Some((_, path)) = record.path_field() {
+                    hits.prefix |= filter
+                        .path_prefix
+                        .as_ref()
+                        .is_some_and(|p| path.starts_with(p.as_str()));
+                    hits.pattern |= filter
+                        .pattern
+                        .as_ref()
+                        .is_some_and(|p| urldb_core::url::matches(p, path));
+                }
+            }
+            hits
+        })
+        .reduce(none, Hits::or)
+}
+
+/// What the records of `files` use, for an error's hint.
 fn in_use(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> InUse {
     let per_file: Vec<InUse> = files
         .par_iter()
