@@ -3,6 +3,7 @@
 //! generator, the crate layering, and the saved property-test failures.
 
 mod action;
+mod annotation_paths;
 mod coming_from;
 mod docs;
 mod first_hour;
