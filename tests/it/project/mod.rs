@@ -10,6 +10,7 @@ mod first_hour;
 mod generator;
 mod layers;
 mod pre_commit;
+mod python_module;
 mod readme;
 mod regressions;
 mod schema;

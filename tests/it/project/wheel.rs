@@ -237,6 +237,54 @@ fn the_wheel_installs_urldb_on_path_and_checks_the_example_database() {
     );
 }
 
+/// The wheel declares Python 3.8 and newer: on real 3.8 and 3.9
+/// interpreters (pyenv's on this machine; `python_module.rs` finds them)
+/// pip installs it and `python -m urldb` runs its binary.
+#[test]
+#[ignore = "builds the wheel, a third release build (tools/build-wheel): run by .ci/run"]
+fn the_wheel_runs_as_python_m_urldb_on_python_3_8_and_3_9() {
+    let dir = wheel_dir();
+    for version in ["3.8", "3.9"] {
+        let python = super::python_module::interpreter(version).unwrap_or_else(|| {
+            panic!("no Python {version} here (pyenv install {version}, or python{version} on PATH)")
+        });
+        let venv = tempfile::tempdir().expect("tempdir");
+        let made = Command::new(&python)
+            .args(["-m", "venv"])
+            .arg(venv.path())
+            .output()
+            .expect("venv");
+        assert!(made.status.success(), "{version}: {}", show(&made));
+        let vpython = venv.path().join("bin/python");
+        let pip = Command::new(&vpython)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-index",
+                "--find-links",
+            ])
+            .arg(dir)
+            .arg("urldb-cli")
+            .output()
+            .expect("pip");
+        assert!(pip.status.success(), "{version}: {}", show(&pip));
+        let module = Command::new(&vpython)
+            .args(["-m", "urldb", "--version"])
+            .output()
+            .expect("python -m urldb");
+        assert_eq!(
+            String::from_utf8_lossy(&module.stdout),
+            format!("urldb {VERSION}\n"),
+            "Python {version}: {}",
+            show(&module)
+        );
+        println!("Python {version}: python -m urldb --version ran the wheel's urldb");
+    }
+}
+
 /// setuptools, which pip needs to install the mirror's directory (its
 /// build backend), as a wheel in a directory of its own: downloaded from
 /// PyPI once, then found there with the index off.
