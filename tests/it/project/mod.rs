@@ -9,6 +9,7 @@ mod docs;
 mod first_hour;
 mod generator;
 mod layers;
+mod packaging;
 mod pre_commit;
 mod python_module;
 mod readme;
