@@ -158,7 +158,7 @@ fn every_github_annotation_names_its_file_from_the_workspace() {
     );
     let json = support::urldb()
         .current_dir(&db)
-        .args(&verify_args)
+        .args(verify_args)
         .args(["--format", "json"])
         .env_remove("URLDB_FORMAT")
         .output()
