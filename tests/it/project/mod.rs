@@ -14,5 +14,6 @@ mod pre_commit;
 mod python_module;
 mod readme;
 mod regressions;
+mod release;
 mod schema;
 mod wheel;
