@@ -8,7 +8,14 @@ from urldb import find_urldb_bin
 
 
 def main() -> None:
-    urldb = find_urldb_bin()
+    try:
+        urldb = find_urldb_bin()
+    except FileNotFoundError:
+        sys.stderr.write(
+            "error: the urldb binary of the urldb-cli wheel is not installed beside this "
+            "module; reinstall it: pip install --force-reinstall urldb-cli\n"
+        )
+        sys.exit(2)
     if sys.platform == "win32":
         sys.exit(subprocess.call([urldb, *sys.argv[1:]]))
     os.execvp(urldb, [urldb, *sys.argv[1:]])

@@ -212,14 +212,16 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
 }
 
 /// `--format github`: a file `fmt --check` would rewrite, as an
-/// annotation on the file (escaped for the runner, `crate::output::github`).
+/// annotation on the file (escaped for the runner, `crate::output::github`),
+/// named from the repository's root when the runner says where that is;
+/// the command in the message is then one to run from there.
 fn annotate<W: Write>(
     out: &mut urldb_output::gate::Gate<W>,
     path: &std::path::Path,
 ) -> std::io::Result<()> {
     use urldb_core::text::escape;
     use urldb_output::{github_data, github_property};
-    let shown = urldb_core::source::display_path(path);
+    let shown = crate::output::github::annotation_root().file(path);
     out.command(&format!(
         "::error file={},title={}::{}",
         github_property(&escape(&shown)),
@@ -243,7 +245,7 @@ fn annotate_blocked<W: Write>(
     let Some(rule) = checked.blocked_by else {
         return Ok(());
     };
-    let shown = urldb_core::source::display_path(path);
+    let shown = crate::output::github::annotation_root().file(path);
     let (place, message) = match checked.findings.iter().find(|f| f.rule.code == rule.code) {
         Some(f) => {
             let (line, col) = checked.source.line_col(f.span.start);

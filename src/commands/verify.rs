@@ -128,7 +128,9 @@ pub(crate) fn write_results(
         VerifyFormat::Human => output::write_human(&mut out, results, quiet)?,
         VerifyFormat::Json => output::write_json(&mut out, results)?,
         VerifyFormat::Junit => output::write_junit(&mut out, results)?,
-        VerifyFormat::Github => output::write_github(&mut out, results)?,
+        VerifyFormat::Github => {
+            output::write_github(&mut out, results, &crate::output::github::annotation_root())?
+        }
         VerifyFormat::Markdown => output::write_markdown(&mut out, results, summary_limit)?,
         VerifyFormat::Html => output::render_html(&mut out, &output::html_page(results))?,
     }

@@ -6,19 +6,39 @@
 //! and `,` in property values. Before that, text from the database has
 //! its control characters escaped visibly ([`urldb_core::text::escape`]), so
 //! the only line breaks in a command are the ones urldb means.
+//!
+//! `file=` is the path from the repository's root when the runner says
+//! where that is ([`annotation_root`]): GitHub reads it from there,
+//! whatever directory the step ran in.
 
 use std::io::{self, Write};
 
 use urldb_core::rules::diagnostic::Severity;
 use urldb_core::text::escape;
-use urldb_output::{github_data as data, github_property as property};
+use urldb_output::{AnnotationRoot, github_data as data, github_property as property};
 use urldb_store::database::FileResult;
+
+/// Where annotations' paths start: `GITHUB_WORKSPACE`, the checkout of a
+/// GitHub Actions job, when it is set; else nowhere (paths as shown).
+/// Both its form as set and its resolved form count, since the directory
+/// urldb runs in is always resolved.
+pub(crate) fn annotation_root() -> AnnotationRoot {
+    let workspace = std::env::var_os("GITHUB_WORKSPACE").filter(|w| !w.is_empty());
+    let (Some(workspace), Ok(here)) = (workspace, std::env::current_dir()) else {
+        return AnnotationRoot::none();
+    };
+    let workspace = std::path::PathBuf::from(workspace);
+    let resolved = std::fs::canonicalize(&workspace).ok();
+    AnnotationRoot::new(here, std::iter::once(workspace).chain(resolved))
+}
 
 pub(crate) fn write<W: Write>(
     out: &mut urldb_output::gate::Gate<W>,
     files: &[FileResult],
+    root: &AnnotationRoot,
 ) -> io::Result<()> {
     for file in files {
+        let path = property(&escape(&root.file(&file.path)));
         for f in super::locate(file) {
             let command = match f.severity {
                 Severity::Error => "error",
@@ -31,7 +51,7 @@ pub(crate) fn write<W: Write>(
             }
             out.command(&format!(
                 "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-                property(&escape(&f.path)),
+                path,
                 f.line,
                 f.column,
                 f.end_line,

@@ -228,7 +228,7 @@ pub(crate) fn write<W: Write>(
         Format::Full => full::write(out, files, color),
         Format::Concise => concise::write(out, files),
         Format::Json => json::write(out, files),
-        Format::Github => github::write(out, files),
+        Format::Github => github::write(out, files, &github::annotation_root()),
         Format::Junit => junit::write(out, files),
         Format::Sarif => sarif::write(out, files),
     }

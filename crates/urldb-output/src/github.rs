@@ -14,3 +14,136 @@ pub fn github_data(s: &str) -> String {
 pub fn github_property(s: &str) -> String {
     github_data(s).replace(':', "%3A").replace(',', "%2C")
 }
+
+use std::path::{Component, Path, PathBuf};
+
+/// Where GitHub finds the file of an annotation: it reads `file=` from the
+/// root of the repository (`GITHUB_WORKSPACE`), not from the directory a
+/// step ran in, so an annotation printed as `docs.example.org.yaml` by a
+/// step with `working-directory: database` lands on no file of the pull
+/// request. This turns the path urldb shows into the path from the
+/// workspace.
+///
+/// It reads neither the environment nor the file system: the binary gives
+/// it the directory urldb runs in and the workspace, in each form the
+/// workspace may take (as the runner wrote it, and resolved).
+#[derive(Debug, Clone, Default)]
+pub struct AnnotationRoot {
+    /// The directory urldb runs in, absolute.
+    here: PathBuf,
+    /// The workspace, in each form a path may start with; none: paths stay
+    /// as urldb shows them.
+    workspaces: Vec<PathBuf>,
+}
+
+impl AnnotationRoot {
+    /// Annotations name files as urldb shows them: no workspace is known.
+    pub fn none() -> Self {
+        AnnotationRoot::default()
+    }
+
+    /// Annotations name files from the first of `workspaces` a file lies
+    /// in; `here` is the directory relative paths start from.
+    pub fn new(here: PathBuf, workspaces: impl IntoIterator<Item = PathBuf>) -> Self {
+        AnnotationRoot {
+            here: lexical(&here),
+            workspaces: workspaces.into_iter().map(|w| lexical(&w)).collect(),
+        }
+    }
+
+    /// The `file=` of `path` (as urldb shows it): from the workspace, with
+    /// `/` between components, when the file lies in it; else `path` as
+    /// urldb shows it (GitHub annotates no file outside the repository
+    /// anyway). Not yet escaped.
+    pub fn file(&self, path: &Path) -> String {
+        let shown = urldb_core::source::display_path(path);
+        if self.workspaces.is_empty() || path.as_os_str().is_empty() {
+            return shown;
+        }
+        let full = lexical(&self.here.join(path));
+        for workspace in &self.workspaces {
+            if let Ok(rest) = full.strip_prefix(workspace) {
+                let parts: Vec<_> = rest
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect();
+                if !parts.is_empty() {
+                    return parts.join("/");
+                }
+            }
+        }
+        shown
+    }
+}
+
+/// `path` with its `.` components dropped and each `..` taking the
+/// component before it: urldb names files below where it runs, and a
+/// `..` a user wrote (`check ../database`) must not hide the workspace.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                } else {
+                    out.push(component);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AnnotationRoot;
+    use std::path::{Path, PathBuf};
+
+    fn root(here: &str, workspaces: &[&str]) -> AnnotationRoot {
+        AnnotationRoot::new(PathBuf::from(here), workspaces.iter().map(PathBuf::from))
+    }
+
+    #[test]
+    fn a_file_is_named_from_the_workspace() {
+        let r = root("/w/repo/database", &["/w/repo"]);
+        assert_eq!(
+            r.file(Path::new("a.example.yaml")),
+            "database/a.example.yaml"
+        );
+        assert_eq!(r.file(Path::new("./sub/a.yaml")), "database/sub/a.yaml");
+        assert_eq!(r.file(Path::new("../other/a.yaml")), "other/a.yaml");
+        assert_eq!(r.file(Path::new("/w/repo/x/a.yaml")), "x/a.yaml");
+        // The workspace with a trailing `/` or `.`, as a user may set it.
+        let r = root("/w/repo/database", &["/w/repo/", "/w/./repo"]);
+        assert_eq!(r.file(Path::new("a.yaml")), "database/a.yaml");
+        // Urldb run at the root: the path is the one shown.
+        let r = root("/w/repo", &["/w/repo"]);
+        assert_eq!(r.file(Path::new("database/a.yaml")), "database/a.yaml");
+    }
+
+    #[test]
+    fn the_second_form_of_the_workspace_counts() {
+        // The runner's form goes through a link; the directory urldb runs
+        // in is the resolved one.
+        let r = root("/private/w/repo/db", &["/w/repo", "/private/w/repo"]);
+        assert_eq!(r.file(Path::new("a.yaml")), "db/a.yaml");
+    }
+
+    #[test]
+    fn a_file_outside_the_workspace_is_named_as_shown() {
+        let r = root("/elsewhere", &["/w/repo"]);
+        assert_eq!(r.file(Path::new("./a.yaml")), "a.yaml");
+        assert_eq!(
+            r.file(Path::new("/w/repository/a.yaml")),
+            "/w/repository/a.yaml"
+        );
+        let r = root("/w/repo", &["/w/repo"]);
+        assert_eq!(r.file(Path::new("../a.yaml")), "../a.yaml");
+        // No file, or no workspace: as shown.
+        assert_eq!(r.file(Path::new("")), "");
+        assert_eq!(AnnotationRoot::none().file(Path::new("./a.yaml")), "a.yaml");
+    }
+}

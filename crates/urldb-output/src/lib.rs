@@ -16,6 +16,6 @@ mod github;
 mod json;
 mod xml;
 
-pub use github::{github_data, github_property};
+pub use github::{AnnotationRoot, github_data, github_property};
 pub use json::{write_json, write_json_pretty};
 pub use xml::xml;

@@ -1,6 +1,9 @@
 //! What each known key means, for hover and completion: the descriptions
 //! of the domain-file JSON schema (`schemas/domain-file.schema.json`), the
 //! one place they are written, read from the schema built into the binary.
+//! The crate holds its own copy (`domain-file.schema.json` beside its
+//! `Cargo.toml`): a published crate holds only its own directory, and
+//! `tests/it/project/packaging.rs` keeps the copy equal to the schema.
 
 use std::sync::OnceLock;
 
@@ -8,7 +11,7 @@ use serde_json::Value;
 
 use urldb_core::model::domain;
 
-const SCHEMA: &str = include_str!("../../../schemas/domain-file.schema.json");
+const SCHEMA: &str = include_str!("../domain-file.schema.json");
 
 fn schema() -> &'static Value {
     static PARSED: OnceLock<Value> = OnceLock::new();

@@ -100,6 +100,8 @@ fn action_annotates_and_never_runs_inputs_as_code() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // GitHub reads an annotation's path from the repository's root, not
+    // from `working-directory` (src/output/github.rs).
     // No wheel: cargo builds urldb, and the log says so.
     assert!(stdout.contains("--- run: Install urldb\n"), "{stdout}");
     assert!(
@@ -110,7 +112,7 @@ fn action_annotates_and_never_runs_inputs_as_code() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("::error file=example.com.yaml,line=3,col=12,endLine=3,endColumn=15,title=urldb (path-escape-case)::"),
+        stdout.contains("::error file=database/example.com.yaml,line=3,col=12,endLine=3,endColumn=15,title=urldb (path-escape-case)::"),
         "{stdout}"
     );
 
@@ -173,7 +175,9 @@ fn action_verify_writes_the_job_summary_and_annotations() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        stdout.contains("::error file=example.test.yaml,line=3,title=urldb verify (status)::"),
+        stdout.contains(
+            "::error file=database/example.test.yaml,line=3,title=urldb verify (status)::"
+        ),
         "{stdout}"
     );
     let summary = std::fs::read_to_string(temp.path().join("step_summary.md"))
@@ -227,7 +231,7 @@ fn action_installs_the_prebuilt_wheel_without_cargo() {
     assert!(!stdout.contains(FALLBACK), "{stdout}");
     assert!(!mark.exists(), "cargo ran:\n{stdout}\n{stderr}");
     assert!(
-        stdout.contains("::error file=example.com.yaml,line=3,col=12,endLine=3,endColumn=15,title=urldb (path-escape-case)::"),
+        stdout.contains("::error file=database/example.com.yaml,line=3,col=12,endLine=3,endColumn=15,title=urldb (path-escape-case)::"),
         "{stdout}"
     );
     // What ran is the wheel's binary, byte for byte.

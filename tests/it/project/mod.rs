@@ -4,14 +4,18 @@
 //! the `.yamllint` the docs give.
 
 mod action;
+mod annotation_paths;
 mod coming_from;
 mod docs;
 mod first_hour;
 mod generator;
 mod layers;
+mod packaging;
 mod pre_commit;
+mod python_module;
 mod readme;
 mod regressions;
+mod release;
 mod schema;
 mod wheel;
 mod yamllint;

@@ -237,6 +237,54 @@ fn the_wheel_installs_urldb_on_path_and_checks_the_example_database() {
     );
 }
 
+/// The wheel declares Python 3.8 and newer: on real 3.8 and 3.9
+/// interpreters (pyenv's on this machine; `python_module.rs` finds them)
+/// pip installs it and `python -m urldb` runs its binary.
+#[test]
+#[ignore = "builds the wheel, a third release build (tools/build-wheel): run by .ci/run"]
+fn the_wheel_runs_as_python_m_urldb_on_python_3_8_and_3_9() {
+    let dir = wheel_dir();
+    for version in ["3.8", "3.9"] {
+        let python = super::python_module::interpreter(version).unwrap_or_else(|| {
+            panic!("no Python {version} here (pyenv install {version}, or python{version} on PATH)")
+        });
+        let venv = tempfile::tempdir().expect("tempdir");
+        let made = Command::new(&python)
+            .args(["-m", "venv"])
+            .arg(venv.path())
+            .output()
+            .expect("venv");
+        assert!(made.status.success(), "{version}: {}", show(&made));
+        let vpython = venv.path().join("bin/python");
+        let pip = Command::new(&vpython)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-index",
+                "--find-links",
+            ])
+            .arg(dir)
+            .arg("urldb-cli")
+            .output()
+            .expect("pip");
+        assert!(pip.status.success(), "{version}: {}", show(&pip));
+        let module = Command::new(&vpython)
+            .args(["-m", "urldb", "--version"])
+            .output()
+            .expect("python -m urldb");
+        assert_eq!(
+            String::from_utf8_lossy(&module.stdout),
+            format!("urldb {VERSION}\n"),
+            "Python {version}: {}",
+            show(&module)
+        );
+        println!("Python {version}: python -m urldb --version ran the wheel's urldb");
+    }
+}
+
 /// setuptools, which pip needs to install the mirror's directory (its
 /// build backend), as a wheel in a directory of its own: downloaded from
 /// PyPI once, then found there with the index off.
@@ -668,22 +716,63 @@ fn actionlint_and_zizmor_find_nothing_in_the_action_and_every_workflow() {
     assert_eq!(actionlint.status.code(), Some(0), "{}", show(&actionlint));
     assert!(actionlint.stdout.is_empty(), "{}", show(&actionlint));
 
-    let zizmor = Command::new(tools.join("zizmor"))
-        .current_dir(tmp.path())
-        .args(["--offline", "--no-progress", "--no-config"])
-        .arg(repo().join("action.yml"))
-        .args(&workflows)
-        .output()
-        .expect("zizmor");
-    println!(
-        "zizmor on action.yml and {} workflows:\n{}",
-        workflows.len(),
-        show(&zizmor)
-    );
-    assert_eq!(zizmor.status.code(), Some(0), "{}", show(&zizmor));
-    assert!(
-        String::from_utf8_lossy(&zizmor.stdout).contains("No findings to report"),
-        "{}",
-        show(&zizmor)
-    );
+    // The repository's own files with zizmor's defaults; the documented
+    // workflows with one exception: they name urldb's Action by its
+    // release tag (`uses: OWNER/urldb@v0.1.0`), since the README of a
+    // release cannot hold the commit of its own tag. Every other action
+    // there is still held to a commit.
+    let slug = std::fs::read_to_string(repo().join("Cargo.toml"))
+        .expect("read")
+        .lines()
+        .find_map(|l| l.strip_prefix("repository = \"https://github.com/"))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("[workspace.package] repository")
+        .to_string();
+    let config = tmp.path().join("zizmor-docs.yml");
+    std::fs::write(
+        &config,
+        format!(
+            "rules:\n  unpinned-uses:\n    config:\n      policies:\n        \"{slug}\": ref-pin\n        \"*\": hash-pin\n"
+        ),
+    )
+    .expect("write");
+    let own: Vec<&PathBuf> = workflows.iter().filter(|w| w.starts_with(repo())).collect();
+    let docs: Vec<&PathBuf> = workflows
+        .iter()
+        .filter(|w| !w.starts_with(repo()))
+        .collect();
+    for (what, config, files) in [
+        (
+            "action.yml and the repository's workflows",
+            None,
+            std::iter::once(repo().join("action.yml"))
+                .chain(own.into_iter().cloned())
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "the documented workflows",
+            Some(&config),
+            docs.into_iter().cloned().collect(),
+        ),
+    ] {
+        let mut cmd = Command::new(tools.join("zizmor"));
+        cmd.current_dir(tmp.path())
+            .args(["--offline", "--no-progress"]);
+        match config {
+            Some(config) => cmd.arg("--config").arg(config),
+            None => cmd.arg("--no-config"),
+        };
+        let zizmor = cmd.args(&files).output().expect("zizmor");
+        println!(
+            "zizmor on {what} ({} files):\n{}",
+            files.len(),
+            show(&zizmor)
+        );
+        assert_eq!(zizmor.status.code(), Some(0), "{}", show(&zizmor));
+        assert!(
+            String::from_utf8_lossy(&zizmor.stdout).contains("No findings to report"),
+            "{}",
+            show(&zizmor)
+        );
+    }
 }
