@@ -46,8 +46,8 @@ pub fn markdown_code(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use urldb_core::text::escape;
     use proptest::prelude::*;
+    use urldb_core::text::escape;
 
     /// The inside of a code span as CommonMark reads it: the text between
     /// the first backtick run and the next run of the same length, with

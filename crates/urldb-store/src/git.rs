@@ -231,7 +231,11 @@ impl Repository {
     }
 
     /// The tree of revision `rev`.
-    pub(crate) fn tree<'r>(&self, repo: &'r gix::Repository, rev: &str) -> Result<gix::Tree<'r>, GitError> {
+    pub(crate) fn tree<'r>(
+        &self,
+        repo: &'r gix::Repository,
+        rev: &str,
+    ) -> Result<gix::Tree<'r>, GitError> {
         let id = repo
             .rev_parse_single(rev.as_bytes().as_bstr())
             .map_err(|source| GitError::Revision {

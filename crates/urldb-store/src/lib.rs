@@ -38,7 +38,7 @@ pub use by_url::{
 };
 pub use cache::{Cache, cache_location};
 pub use changes::{
-    ChangeSet, ChangesError, FileChange, FileKind, KeyChange, RecordChange, RecordKind, Recheck,
+    ChangeSet, ChangesError, FileChange, FileKind, KeyChange, Recheck, RecordChange, RecordKind,
     Side, Sides, SidesError, Unreadable, Value, Which, changes,
 };
 pub use discover::{Found, Judged, WalkError, find_files, judge_files};

@@ -23,7 +23,11 @@ pub(crate) fn write<W: Write>(out: &mut Gate<W>, changes: &ChangeSet) -> io::Res
     Ok(())
 }
 
-fn write_file<W: Write>(out: &mut Gate<W>, file: &FileChange, changes: &ChangeSet) -> io::Result<()> {
+fn write_file<W: Write>(
+    out: &mut Gate<W>,
+    file: &FileChange,
+    changes: &ChangeSet,
+) -> io::Result<()> {
     let path = property(&escape(&display_path(&file.path)));
     let mut notice = |kind: &str, line: Option<usize>, title: &str, message: &str| {
         let line = line.map(|l| format!(",line={l}")).unwrap_or_default();
@@ -105,7 +109,12 @@ fn write_file<W: Write>(out: &mut Gate<W>, file: &FileChange, changes: &ChangeSe
                 format!("{name}: {}", keys.join("; "))
             }
         };
-        notice("notice", record.new_line, record_word(record.kind), &message)?;
+        notice(
+            "notice",
+            record.new_line,
+            record_word(record.kind),
+            &message,
+        )?;
     }
     Ok(())
 }

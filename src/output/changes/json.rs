@@ -89,7 +89,9 @@ fn value(value: Option<&Value>) -> Json {
     match value {
         None => Json::Null,
         Some(Value::Text(text)) => Json::String(text.clone()),
-        Some(Value::List(items)) => Json::Array(items.iter().map(|v| self::value(Some(v))).collect()),
+        Some(Value::List(items)) => {
+            Json::Array(items.iter().map(|v| self::value(Some(v))).collect())
+        }
         Some(Value::Map(entries)) => Json::Object(
             entries
                 .iter()

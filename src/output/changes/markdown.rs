@@ -99,30 +99,39 @@ fn file_lines(file: &FileChange) -> Vec<(bool, String)> {
         FileKind::Renamed { from, .. } => format!(", moved from {}", code(&display_path(from))),
         _ => format!(", {} file", file_word(file)),
     };
-    lines.push((false, format!(
-        "\n### {} in {}{what}\n\n",
-        code(&file.domain),
-        code(&display_path(&file.path))
-    )));
+    lines.push((
+        false,
+        format!(
+            "\n### {} in {}{what}\n\n",
+            code(&file.domain),
+            code(&display_path(&file.path))
+        ),
+    ));
     for (which, why) in &file.unreadable {
-        lines.push((false, format!(
-            "- **the {} side cannot be read:** {}; its records are not compared\n",
-            which_word(*which),
-            code(&why.to_string())
-        )));
+        lines.push((
+            false,
+            format!(
+                "- **the {} side cannot be read:** {}; its records are not compared\n",
+                which_word(*which),
+                code(&why.to_string())
+            ),
+        ));
     }
     for key in &file.metadata {
-        lines.push((false, format!(
-            "- metadata {}: {} → {}{}\n",
-            code(&key.key),
-            code(&shown(key.old.as_ref())),
-            code(&shown(key.new.as_ref())),
-            if key.changes_every_url() {
-                " (every URL of the domain)"
-            } else {
-                ""
-            }
-        )));
+        lines.push((
+            false,
+            format!(
+                "- metadata {}: {} → {}{}\n",
+                code(&key.key),
+                code(&shown(key.old.as_ref())),
+                code(&shown(key.new.as_ref())),
+                if key.changes_every_url() {
+                    " (every URL of the domain)"
+                } else {
+                    ""
+                }
+            ),
+        ));
     }
     for record in &file.records {
         let name = code(record_name(record.path.as_deref()));
@@ -145,7 +154,11 @@ fn file_lines(file: &FileChange) -> Vec<(bool, String)> {
                         )
                     })
                     .collect();
-                format!("- {} {name}: {}\n", record_word(record.kind), keys.join("; "))
+                format!(
+                    "- {} {name}: {}\n",
+                    record_word(record.kind),
+                    keys.join("; ")
+                )
             }
         };
         lines.push((true, line));

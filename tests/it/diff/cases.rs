@@ -32,7 +32,10 @@ fn changed_repo() -> (Repo, String) {
 fn records_and_metadata_that_changed_are_listed_with_their_keys() {
     let (repo, base) = changed_repo();
     let json = diff_json(&repo, &[&base]);
-    assert_eq!(json["old"], serde_json::json!({"kind": "revision", "revision": base}));
+    assert_eq!(
+        json["old"],
+        serde_json::json!({"kind": "revision", "revision": base})
+    );
     assert_eq!(json["new"], serde_json::json!({"kind": "work-tree"}));
     assert_eq!(
         json["summary"],
@@ -71,8 +74,16 @@ fn records_and_metadata_that_changed_are_listed_with_their_keys() {
                 "changed".to_string(),
                 serde_json::json!([{"key": "title", "old": null, "new": "B"}])
             ),
-            ("/new".to_string(), "added".to_string(), serde_json::json!([])),
-            ("/gone".to_string(), "removed".to_string(), serde_json::json!([])),
+            (
+                "/new".to_string(),
+                "added".to_string(),
+                serde_json::json!([])
+            ),
+            (
+                "/gone".to_string(),
+                "removed".to_string(),
+                serde_json::json!([])
+            ),
         ]
     );
     // Lines on the side that has the record; the URL by the new `https`.
@@ -105,7 +116,9 @@ fn records_and_metadata_that_changed_are_listed_with_their_keys() {
         Some(1)
     );
     assert_eq!(
-        repo.urldb(&["diff", "HEAD..HEAD", "--exit-code"]).status.code(),
+        repo.urldb(&["diff", "HEAD..HEAD", "--exit-code"])
+            .status
+            .code(),
         Some(0)
     );
 }
@@ -117,7 +130,10 @@ fn colours_only_on_a_terminal_or_when_asked() {
     assert!(!plain.contains('\u{1b}'), "{plain}");
     let coloured = stdout(&repo.urldb(&["diff", &base, "--color", "always"]));
     assert!(coloured.contains("\u{1b}[32m+\u{1b}[0m /new"), "{coloured}");
-    assert!(coloured.contains("\u{1b}[31m-\u{1b}[0m /gone"), "{coloured}");
+    assert!(
+        coloured.contains("\u{1b}[31m-\u{1b}[0m /gone"),
+        "{coloured}"
+    );
     assert!(coloured.contains("\u{1b}[33m~\u{1b}[0m /a"), "{coloured}");
     // Nothing but the escape sequences differs.
     let stripped = coloured
@@ -141,7 +157,10 @@ fn layout_alone_is_no_change() {
     repo.commit("base");
     let out = repo.urldb(&["fmt"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(!repo.git(&["status", "--porcelain"]).is_empty(), "fmt changed nothing");
+    assert!(
+        !repo.git(&["status", "--porcelain"]).is_empty(),
+        "fmt changed nothing"
+    );
     let out = repo.urldb(&["diff", "HEAD", "--exit-code"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert_eq!(stdout(&out), "No record changed (HEAD → the work tree).\n");
@@ -153,7 +172,10 @@ fn the_versions_compared_are_those_git_diff_compares() {
     let repo = Repo::new();
     repo.write("example.com.yaml", &domain_file("", &[("/a", HTML)]));
     let first = repo.commit("first");
-    repo.write("example.com.yaml", &domain_file("", &[("/a", HTML), ("/b", HTML)]));
+    repo.write(
+        "example.com.yaml",
+        &domain_file("", &[("/a", HTML), ("/b", HTML)]),
+    );
     let second = repo.commit("second");
     // Staged: /c. Work tree: /c and /d.
     repo.write(
@@ -163,7 +185,10 @@ fn the_versions_compared_are_those_git_diff_compares() {
     repo.git(&["add", "-A"]);
     repo.write(
         "example.com.yaml",
-        &domain_file("", &[("/a", HTML), ("/b", HTML), ("/c", HTML), ("/d", HTML)]),
+        &domain_file(
+            "",
+            &[("/a", HTML), ("/b", HTML), ("/c", HTML), ("/d", HTML)],
+        ),
     );
     let added = |args: &[&str]| -> Vec<String> {
         record_changes(&diff_json(&repo, args))
@@ -177,9 +202,16 @@ fn the_versions_compared_are_those_git_diff_compares() {
     assert_eq!(added(&["HEAD"]), ["added /c", "added /d"]);
     assert_eq!(added(&[&format!("{first}..{second}")]), ["added /b"]);
     assert_eq!(added(&[&format!("{second}..{first}")]), ["removed /b"]);
-    assert_eq!(added(&["HEAD~1.."]), ["added /b"], "a side left out is HEAD");
+    assert_eq!(
+        added(&["HEAD~1.."]),
+        ["added /b"],
+        "a side left out is HEAD"
+    );
     let json = diff_json(&repo, &["--staged"]);
-    assert_eq!(json["old"], serde_json::json!({"kind": "revision", "revision": "HEAD"}));
+    assert_eq!(
+        json["old"],
+        serde_json::json!({"kind": "revision", "revision": "HEAD"})
+    );
     assert_eq!(json["new"], serde_json::json!({"kind": "index"}));
 }
 
@@ -247,7 +279,10 @@ fn a_renamed_domain_file_is_a_change_of_domain() {
         text.contains("stay.example db/sub/stay.example.yaml (moved from db/stay.example.yaml)\n"),
         "{text}"
     );
-    assert!(text.contains("; 1 renamed (every URL of it changes domain)"), "{text}");
+    assert!(
+        text.contains("; 1 renamed (every URL of it changes domain)"),
+        "{text}"
+    );
 }
 
 /// A side that does not parse is said so; its records are neither all
@@ -258,8 +293,15 @@ fn a_file_that_does_not_parse_at_one_side_is_reported_as_such() {
     repo.write("example.com.yaml", "---\n---\n_path: [\n");
     repo.write("fine.example.yaml", &domain_file("", &[("/a", HTML)]));
     let base = repo.commit("broken");
-    repo.write("example.com.yaml", &domain_file("", &[("/a", HTML), ("/b", HTML)]));
-    std::fs::write(repo.db().join("fine.example.yaml"), b"---\n---\n_path: /\xff\n").expect("write");
+    repo.write(
+        "example.com.yaml",
+        &domain_file("", &[("/a", HTML), ("/b", HTML)]),
+    );
+    std::fs::write(
+        repo.db().join("fine.example.yaml"),
+        b"---\n---\n_path: /\xff\n",
+    )
+    .expect("write");
     let out = repo.urldb(&["diff", &base, "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
@@ -268,7 +310,12 @@ fn a_file_that_does_not_parse_at_one_side_is_reported_as_such() {
         .as_array()
         .expect("files")
         .iter()
-        .map(|f| (f["path"].as_str().expect("path").to_string(), f["unreadable"].clone()))
+        .map(|f| {
+            (
+                f["path"].as_str().expect("path").to_string(),
+                f["unreadable"].clone(),
+            )
+        })
         .collect();
     assert_eq!(
         unreadable,
@@ -300,7 +347,10 @@ fn a_shallow_clone_with_the_base_fetched() {
     let origin = Repo::new();
     origin.write("example.com.yaml", &domain_file("", &[("/a", HTML)]));
     let base = origin.commit("base");
-    origin.write("example.com.yaml", &domain_file("", &[("/a", HTML), ("/b", HTML)]));
+    origin.write(
+        "example.com.yaml",
+        &domain_file("", &[("/a", HTML), ("/b", HTML)]),
+    );
     origin.commit("pull request");
     let url = format!("file://{}", origin.root().display());
     let clone = tempfile::tempdir().expect("tempdir");
@@ -309,12 +359,17 @@ fn a_shallow_clone_with_the_base_fetched() {
     let out = urldb_in(clone.path(), &["diff", &base]);
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
     assert!(
-        stderr(&out).starts_with(&format!("error: no revision `{base}` in the repository at ")),
+        stderr(&out).starts_with(&format!(
+            "error: no revision `{base}` in the repository at "
+        )),
         "{}",
         stderr(&out)
     );
     git_in(clone.path(), &["fetch", "-q", "--depth=1", "origin", &base]);
-    let out = urldb_in(clone.path(), &["diff", &format!("{base}..HEAD"), "--format", "json"]);
+    let out = urldb_in(
+        clone.path(),
+        &["diff", &format!("{base}..HEAD"), "--format", "json"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     assert_eq!(
@@ -330,9 +385,15 @@ fn a_shallow_clone_with_the_base_fetched() {
 fn between_revisions_only_the_files_that_changed_are_read() {
     let repo = Repo::new();
     repo.write("example.com.yaml", &domain_file("", &[("/a", HTML)]));
-    repo.write("same.example.yaml", &domain_file("", &[("/unchanged-and-unique", HTML)]));
+    repo.write(
+        "same.example.yaml",
+        &domain_file("", &[("/unchanged-and-unique", HTML)]),
+    );
     let first = repo.commit("first");
-    repo.write("example.com.yaml", &domain_file("", &[("/a", HTML), ("/b", HTML)]));
+    repo.write(
+        "example.com.yaml",
+        &domain_file("", &[("/a", HTML), ("/b", HTML)]),
+    );
     let second = repo.commit("second");
     let blob = repo.git(&["rev-parse", "HEAD:db/same.example.yaml"]);
     let blob = blob.trim();
@@ -406,13 +467,32 @@ fn markdown_is_cut_to_its_limit_and_keeps_values_in_code_spans() {
         text.push_str(&format!("---\n_path: \"{path}\"\ncontent-type: {ct}\n"));
     }
     repo.write("example.com.yaml", &text);
-    let out = repo.urldb(&["diff", &base, "--format", "markdown", "--summary-limit", "4096"]);
+    let out = repo.urldb(&[
+        "diff",
+        &base,
+        "--format",
+        "markdown",
+        "--summary-limit",
+        "4096",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let md = stdout(&out);
     assert!(md.len() <= 4096, "{} bytes", md.len());
-    assert!(md.starts_with("## urldb diff\n\n**400 records added, 1 removed, 0 changed in 1 domain file** (`"), "{md}");
-    assert!(md.contains("- added ``/page-000-`|[x](y)`` `http://example.com/page-000-%60|[x](y)`\n"), "{md}");
-    assert!(md.contains(" more lines (") && md.contains("`urldb diff --format json` lists every change."), "{md}");
+    assert!(
+        md.starts_with(
+            "## urldb diff\n\n**400 records added, 1 removed, 0 changed in 1 domain file** (`"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("- added ``/page-000-`|[x](y)`` `http://example.com/page-000-%60|[x](y)`\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains(" more lines (")
+            && md.contains("`urldb diff --format json` lists every change."),
+        "{md}"
+    );
     // The whole list without a limit.
     let out = repo.urldb(&["diff", &base, "--format", "markdown"]);
     let md = stdout(&out);
@@ -427,7 +507,10 @@ fn what_cannot_be_compared_is_an_error() {
     repo.write("example.com.yaml", &domain_file("", &[("/a", HTML)]));
     repo.commit("base");
     let cases: [(&[&str], &str); 4] = [
-        (&["diff", "no-such-rev"], "error: no revision `no-such-rev` in the repository at "),
+        (
+            &["diff", "no-such-rev"],
+            "error: no revision `no-such-rev` in the repository at ",
+        ),
         (
             &["diff", "HEAD...HEAD"],
             "error: `HEAD...HEAD`: `A...B` (the changes on B since it left A) is not supported; give `$(git merge-base A B)..B`",
@@ -436,12 +519,19 @@ fn what_cannot_be_compared_is_an_error() {
             &["diff", "--staged", "HEAD..HEAD"],
             "error: --staged compares a revision with the index: give one revision, not a range",
         ),
-        (&["diff", "HEAD:urldb.toml"], "error: revision `HEAD:urldb.toml` names no commit or tree"),
+        (
+            &["diff", "HEAD:urldb.toml"],
+            "error: revision `HEAD:urldb.toml` names no commit or tree",
+        ),
     ];
     for (args, message) in cases {
         let out = repo.urldb(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
-        assert!(stderr(&out).starts_with(message), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).starts_with(message),
+            "{args:?}: {}",
+            stderr(&out)
+        );
         assert!(stdout(&out).is_empty(), "{args:?}");
     }
     let outside = tempfile::tempdir().expect("tempdir");

@@ -111,7 +111,13 @@ pub(crate) fn stderr(out: &Output) -> String {
 /// `urldb diff ARGS --format json`, which must exit 0, as JSON.
 pub(crate) fn diff_json(repo: &Repo, args: &[&str]) -> serde_json::Value {
     let out = repo.urldb(&[&["diff", "--format", "json"], args].concat());
-    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
     serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&out)))
 }
 
@@ -135,7 +141,9 @@ pub(crate) fn record_changes(json: &serde_json::Value) -> Vec<(String, String, S
 pub(crate) fn domain_file(metadata: &str, records: &[(&str, &str)]) -> String {
     let mut text = format!("---\n{metadata}");
     for (path, content_type) in records {
-        text.push_str(&format!("---\n_path: {path}\ncontent-type: {content_type}\n"));
+        text.push_str(&format!(
+            "---\n_path: {path}\ncontent-type: {content_type}\n"
+        ));
     }
     text
 }

@@ -128,7 +128,12 @@ fn edit(
                 }
             }
             2..=4 => {
-                let Some(path) = file.records.keys().nth(rng.below(file.records.len().max(1))).cloned() else {
+                let Some(path) = file
+                    .records
+                    .keys()
+                    .nth(rng.below(file.records.len().max(1)))
+                    .cloned()
+                else {
                     continue;
                 };
                 let record = file.records.get_mut(&path).expect("record");
@@ -206,7 +211,10 @@ fn the_change_set_is_the_edits_made_whatever_the_layout() {
         let expected: BTreeSet<Change> = expected
             .into_iter()
             .map(|(file, path, status, keys)| {
-                let name = file.trim_start_matches("db/").trim_end_matches(".yaml").to_string();
+                let name = file
+                    .trim_start_matches("db/")
+                    .trim_end_matches(".yaml")
+                    .to_string();
                 let keys = if status == "changed" {
                     let (old, new) = (&before[&name].records[&path], &files[&name].records[&path]);
                     let mut keys = BTreeSet::new();

@@ -61,9 +61,19 @@ fn since_verifies_only_the_records_added_or_changed() {
     let server = Server::start();
     let (repo, base) = pull_request();
     let out = verify(&repo, &server, &["--since", &base, "--format", "json"]);
-    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
     assert_eq!(paths(&out), set(&["/also-ok", "/plain"]));
-    assert_eq!(server.hits("/missing"), 0, "a title is not a key verify reads");
+    assert_eq!(
+        server.hits("/missing"),
+        0,
+        "a title is not a key verify reads"
+    );
     assert_eq!(server.hits("/ok"), 0, "a removed record is not requested");
     // The whole database: the broken URL is there.
     let out = verify(&repo, &server, &["--format", "json"]);
@@ -85,14 +95,21 @@ fn nothing_selected_is_one_note_and_exit_0() {
     for format in ["human", "json", "markdown"] {
         let out = verify(&repo, &server, &["--since", "HEAD", "--format", format]);
         assert_eq!(out.status.code(), Some(0), "{format}: {}", stdout(&out));
-        assert_eq!(stderr(&out), "note: no record changed since HEAD\n", "{format}");
+        assert_eq!(
+            stderr(&out),
+            "note: no record changed since HEAD\n",
+            "{format}"
+        );
         assert_eq!(stdout(&out), "", "{format}");
     }
     let out = verify(&repo, &server, &["--staged", "-q"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stderr(&out), "");
     let out = verify(&repo, &server, &["--staged"]);
-    assert_eq!(stderr(&out), "note: no record changed in the index since HEAD\n");
+    assert_eq!(
+        stderr(&out),
+        "note: no record changed in the index since HEAD\n"
+    );
     assert!(server.requests.lock().expect("lock").is_empty());
 }
 
@@ -114,11 +131,19 @@ fn a_domain_wide_change_verifies_every_record_of_the_domain() {
         repo.write(new_name, new_text);
         let out = verify(&repo, &server, &["--since", &base, "--format", "json"]);
         assert_eq!(out.status.code(), Some(0), "{new_text}: {}", stderr(&out));
-        assert_eq!(paths(&out), set(&["/also-ok", "/ok", "/plain"]), "{new_text}");
+        assert_eq!(
+            paths(&out),
+            set(&["/also-ok", "/ok", "/plain"]),
+            "{new_text}"
+        );
     };
     let plain = domain_file("", &records);
     // https (the map keeps the requests on the test server's http).
-    check(&plain, "example.test.yaml", &domain_file("https: true\n", &records));
+    check(
+        &plain,
+        "example.test.yaml",
+        &domain_file("https: true\n", &records),
+    );
     check(
         &plain,
         "example.test.yaml",
@@ -134,7 +159,10 @@ fn a_domain_wide_change_verifies_every_record_of_the_domain() {
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         paths(&out)
     };
-    assert_eq!(repo_rename("old.test.yaml"), set(&["/also-ok", "/ok", "/plain"]));
+    assert_eq!(
+        repo_rename("old.test.yaml"),
+        set(&["/also-ok", "/ok", "/plain"])
+    );
     // Moved to another folder: the same domain, nothing changed.
     let repo = Repo::new();
     std::fs::create_dir(repo.db().join("sub")).expect("mkdir");
@@ -143,7 +171,10 @@ fn a_domain_wide_change_verifies_every_record_of_the_domain() {
     repo.git(&["mv", "db/sub/example.test.yaml", "db/example.test.yaml"]);
     let out = verify(&repo, &server, &["--since", &base]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stderr(&out), format!("note: no record changed since {base}\n"));
+    assert_eq!(
+        stderr(&out),
+        format!("note: no record changed since {base}\n")
+    );
     // The old side does not parse.
     check("---\n---\n_path: [\n", "example.test.yaml", &plain);
 }
@@ -205,7 +236,10 @@ fn since_works_with_paths_shards_history_and_max_age() {
     let mut records: Vec<(&str, &str)> = pages.iter().map(|p| (p.as_str(), HTML)).collect();
     records.push(("/missing", HTML));
     repo.write("example.test.yaml", &domain_file("", &records));
-    repo.write("other.test.yaml", &domain_file("", &[("/x", HTML), ("/y", HTML)]));
+    repo.write(
+        "other.test.yaml",
+        &domain_file("", &[("/x", HTML), ("/y", HTML)]),
+    );
     let changed: BTreeSet<String> = pages.iter().cloned().collect();
     // A path: the other file's change is left out.
     let out = verify(
@@ -220,7 +254,15 @@ fn since_works_with_paths_shards_history_and_max_age() {
         let out = verify(
             &repo,
             &server,
-            &["--since", &base, "--shard", k, "--format", "json", "db/example.test.yaml"],
+            &[
+                "--since",
+                &base,
+                "--shard",
+                k,
+                "--format",
+                "json",
+                "db/example.test.yaml",
+            ],
         );
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         paths(&out)
@@ -255,8 +297,11 @@ fn since_works_with_paths_shards_history_and_max_age() {
 #[test]
 fn since_outside_a_repository_is_an_error() {
     let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(dir.path().join("example.test.yaml"), domain_file("", &[("/ok", HTML)]))
-        .expect("write");
+    std::fs::write(
+        dir.path().join("example.test.yaml"),
+        domain_file("", &[("/ok", HTML)]),
+    )
+    .expect("write");
     for args in [&["verify", "--since", "HEAD"][..], &["verify", "--staged"]] {
         let out = urldb_in(dir.path(), args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -280,5 +325,9 @@ fn since_outside_a_repository_is_an_error() {
     );
     let out = repo.urldb(&["verify", "--since", "HEAD", "--staged"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("cannot be used with"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot be used with"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -43,7 +43,10 @@ pub enum FileKind {
     Modified,
     /// The file was at `from` on the old side: renamed (another domain),
     /// or moved to another folder (the same domain).
-    Renamed { from: PathBuf, from_domain: String },
+    Renamed {
+        from: PathBuf,
+        from_domain: String,
+    },
 }
 
 /// One domain file that differs between the sides.
@@ -97,10 +100,10 @@ impl FileChange {
                 .records
                 .iter()
                 .any(|r| r.path.is_none() && r.changes_what_verify_reads())
-            || self
-                .metadata
-                .iter()
-                .any(|k| k.key == urldb_core::model::domain::HTTPS || k.key == urldb_core::model::domain::CNAMES);
+            || self.metadata.iter().any(|k| {
+                k.key == urldb_core::model::domain::HTTPS
+                    || k.key == urldb_core::model::domain::CNAMES
+            });
         if every {
             return Some(Recheck::Every);
         }

@@ -30,7 +30,12 @@ impl Value {
             NodeValue::Map(entries) => Value::Map(
                 entries
                     .iter()
-                    .map(|e| (e.key_str().unwrap_or_default().to_string(), Value::of(&e.value)))
+                    .map(|e| {
+                        (
+                            e.key_str().unwrap_or_default().to_string(),
+                            Value::of(&e.value),
+                        )
+                    })
                     .collect(),
             ),
         }
@@ -306,7 +311,8 @@ fn metadata(old: &[Document], new: &[Document]) -> Vec<KeyChange> {
         if domain::METADATA_KEYS.contains(&key) || !seen.insert(key) {
             continue;
         }
-        let value = |entries| urldb_core::model::node::get(entries, key).map(|e| Value::of(&e.value));
+        let value =
+            |entries| urldb_core::model::node::get(entries, key).map(|e| Value::of(&e.value));
         let (a, b) = (value(old_entries), value(new_entries));
         if a != b {
             out.push(KeyChange {
@@ -385,9 +391,15 @@ mod tests {
 
     #[test]
     fn metadata_is_compared_as_it_is_read() {
-        let same = diff("---\nhttps: yes\ncnames: [b.com, a.com]\n", "---\nhttps: true\ncnames: [a.com, b.com]\n");
+        let same = diff(
+            "---\nhttps: yes\ncnames: [b.com, a.com]\n",
+            "---\nhttps: true\ncnames: [a.com, b.com]\n",
+        );
         assert_eq!(same, (Vec::new(), Vec::new()));
-        let (meta, _) = diff("---\n", "---\nhttps: true\ncase-sensitive-paths: false\nowner: me\n");
+        let (meta, _) = diff(
+            "---\n",
+            "---\nhttps: true\ncase-sensitive-paths: false\nowner: me\n",
+        );
         let keys: Vec<&str> = meta.iter().map(|k| k.key.as_str()).collect();
         assert_eq!(keys, ["https", "case-sensitive-paths", "owner"]);
         assert!(meta[0].changes_every_url() && meta[1].changes_every_url());

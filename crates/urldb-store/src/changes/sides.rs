@@ -136,7 +136,10 @@ pub(crate) fn differing(
 ) -> Result<(Vec<Differing>, Vec<crate::discover::WalkError>), GitError> {
     let gix = repo.local();
     // Two revisions: the tree diff, which never opens a tree both share.
-    if let (Some(old), Some(new)) = (tree_of(repo, &gix, &sides.old)?, tree_of(repo, &gix, &sides.new)?) {
+    if let (Some(old), Some(new)) = (
+        tree_of(repo, &gix, &sides.old)?,
+        tree_of(repo, &gix, &sides.new)?,
+    ) {
         let mut out = Vec::new();
         tree_diff(&gix, repo.prefix(), old, new, &mut out)?;
         let found = out
@@ -327,7 +330,10 @@ struct TreeEntry {
 
 /// The entries of tree `id` by name (names that are not UTF-8 left out:
 /// no domain file has one).
-fn entries(gix: &gix::Repository, id: Option<ObjectId>) -> Result<HashMap<String, TreeEntry>, GitError> {
+fn entries(
+    gix: &gix::Repository,
+    id: Option<ObjectId>,
+) -> Result<HashMap<String, TreeEntry>, GitError> {
     let mut out = HashMap::new();
     let Some(id) = id else {
         return Ok(out);
