@@ -548,3 +548,45 @@ fn what_cannot_be_compared_is_an_error() {
         stderr(&out)
     );
 }
+
+/// A side over `max-file-size` is said too large, not read; a work-tree
+/// file the read policy refuses (a link out of the root) is an error.
+#[test]
+fn a_side_too_large_or_refused_is_said_and_the_refusal_is_exit_2() {
+    let repo = Repo::new();
+    std::fs::write(
+        repo.root().join("urldb.toml"),
+        "root = \"db\"\nmax-file-size = \"1 KiB\"\n",
+    )
+    .expect("write");
+    repo.write("small.example.yaml", &domain_file("", &[("/a", HTML)]));
+    let base = repo.commit("base");
+    let many: Vec<String> = (0..40).map(|i| format!("/page-{i}")).collect();
+    let records: Vec<(&str, &str)> = many.iter().map(|p| (p.as_str(), HTML)).collect();
+    repo.write("small.example.yaml", &domain_file("", &records));
+    let json = diff_json(&repo, &[&base]);
+    assert_eq!(
+        json["files"][0]["unreadable"],
+        serde_json::json!([{"side": "new", "reason": "too large (1754 bytes; see `max-file-size`)", "error": false}]),
+        "{json:#}"
+    );
+    assert!(record_changes(&json).is_empty());
+
+    #[cfg(unix)]
+    {
+        let outside = tempfile::tempdir().expect("tempdir");
+        let secret = outside.path().join("secret.yaml");
+        std::fs::write(&secret, domain_file("", &[("/secret", HTML)])).expect("write");
+        std::os::unix::fs::symlink(&secret, repo.db().join("link.example.yaml")).expect("symlink");
+        let out = repo.urldb(&["diff", &base]);
+        assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+        assert!(
+            stderr(&out).contains(
+                "error: db/link.example.yaml: symbolic link to a file outside the database root; not read"
+            ),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!stdout(&out).contains("/secret"), "{}", stdout(&out));
+    }
+}

@@ -178,7 +178,7 @@ pub fn changes(
     sides: Sides,
     max: u64,
 ) -> Result<ChangeSet, ChangesError> {
-    let (differing, walk_errors) = sides::differing(repo, members, &sides)?;
+    let (differing, walk_errors) = sides::differing(repo, members, &sides, max)?;
     let root = members.root();
     let versions: Vec<(Option<Version>, Option<Version>)> = differing
         .par_iter()

@@ -41,8 +41,12 @@ pub(crate) fn pair(removed: &[&Version], added: &[&Version]) -> Vec<(usize, usiz
         }
     }
     // The same domain: moved to another folder.
+    let mut by_domain: HashMap<&str, usize> = HashMap::new();
+    for (a, version) in added.iter().enumerate() {
+        by_domain.entry(version.domain.as_str()).or_insert(a);
+    }
     for (r, old) in removed.iter().enumerate() {
-        if let Some(a) = added.iter().position(|new| new.domain == old.domain) {
+        if let Some(&a) = by_domain.get(old.domain.as_str()) {
             take(r, a, &mut pairs);
         }
     }

@@ -128,11 +128,14 @@ pub(crate) struct Differing {
 type Listing = BTreeMap<String, Source>;
 
 /// The files of the database that differ between `sides`, sorted by
-/// repository path, and the problems of a walk of the work tree.
+/// repository path, and the problems of a walk of the work tree. A
+/// work-tree file over `max` bytes is not hashed: it differs (and is
+/// then said too large).
 pub(crate) fn differing(
     repo: &Repository,
     members: &Members,
     sides: &Sides,
+    max: u64,
 ) -> Result<(Vec<Differing>, Vec<crate::discover::WalkError>), GitError> {
     let gix = repo.local();
     // Two revisions: the tree diff, which never opens a tree both share.
@@ -188,7 +191,7 @@ pub(crate) fn differing(
             });
         }
     }
-    for (path, _, _) in work_tree_changed(repo, members, to_hash)? {
+    for (path, _, _) in work_tree_changed(repo, members, to_hash, max)? {
         found.push(Differing {
             old: old.get(&path).cloned(),
             new: new.get(&path).cloned(),
@@ -286,12 +289,14 @@ fn repo_path_of(repo: &Repository, members: &Members, file: &std::path::Path) ->
 /// Of the work-tree files paired with a blob (`(repository path, file,
 /// blob)`), those whose content is not that blob, compared as git
 /// compares them: the file's bytes after git's conversion, hashed
-/// ([`crate::git::Conversion`]). A file that cannot be read or converted
-/// differs (it is read again, and its problem said, later).
+/// ([`crate::git::Conversion`]). A file that cannot be read within `max`
+/// bytes or converted differs (it is read again, and its problem said,
+/// later): no file is held in memory beyond the limit every read has.
 fn work_tree_changed(
     repo: &Repository,
     members: &Members,
     pairs: Vec<(String, PathBuf, ObjectId)>,
+    max: u64,
 ) -> Result<Vec<(String, PathBuf, ObjectId)>, GitError> {
     if pairs.is_empty() {
         return Ok(pairs);
@@ -306,7 +311,7 @@ fn work_tree_changed(
         .map_init(
             || repo.conversion().ok(),
             |conversion, (path, file, blob)| {
-                let same = crate::read::read_limited(&file, u64::MAX, Some(root))
+                let same = crate::read::read_limited(&file, max, Some(root))
                     .ok()
                     .and_then(|bytes| {
                         let stored = conversion.as_mut()?.to_git(&path, &bytes).ok()?;
