@@ -14,7 +14,7 @@ use urldb_output::gate::Gate;
 use urldb_output::{github_data as data, github_property as property};
 use urldb_store::{ChangeSet, FileChange, FileKind, RecordKind};
 
-use super::{record_name, record_word, shown, which_word};
+use super::{key_change, key_changes, record_name, record_word, which_word};
 
 pub(crate) fn write<W: Write>(out: &mut Gate<W>, changes: &ChangeSet) -> io::Result<()> {
     for file in &changes.files {
@@ -74,12 +74,7 @@ fn write_file<W: Write>(
             "notice",
             Some(1),
             "metadata",
-            &format!(
-                "{}: {} → {}{every}",
-                key.key,
-                shown(key.old.as_ref()),
-                shown(key.new.as_ref())
-            ),
+            &format!("{}{every}", key_change(key, &str::to_string, ":")),
         )?;
     }
     for record in &file.records {
@@ -94,19 +89,8 @@ fn write_file<W: Write>(
                 None => name.to_string(),
             },
             RecordKind::Changed => {
-                let keys: Vec<String> = record
-                    .keys
-                    .iter()
-                    .map(|k| {
-                        format!(
-                            "{}: {} → {}",
-                            k.key,
-                            shown(k.old.as_ref()),
-                            shown(k.new.as_ref())
-                        )
-                    })
-                    .collect();
-                format!("{name}: {}", keys.join("; "))
+                let keys = key_changes(&record.keys, &str::to_string, ":");
+                format!("{name}: {keys}")
             }
         };
         notice(

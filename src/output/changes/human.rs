@@ -11,7 +11,7 @@ use urldb_core::source::shown_path;
 use urldb_core::text::escape;
 use urldb_store::{ChangeSet, FileChange, FileKind, RecordChange, RecordKind};
 
-use super::{file_word, record_name, shown, side_name, totals, which_word};
+use super::{file_word, key_change, key_changes, record_name, side_name, totals, which_word};
 
 /// The ANSI colours used, or nothing.
 struct Paint(bool);
@@ -97,11 +97,9 @@ fn write_file(
         };
         writeln!(
             out,
-            "  {} {}: {} → {}{every}",
+            "  {} {}{every}",
             paint.wrap("33", "metadata"),
-            escape(&key.key),
-            escape(&shown(key.old.as_ref())),
-            escape(&shown(key.new.as_ref()))
+            key_change(key, &|t| escape(t).into_owned(), ":")
         )?;
     }
     for record in &file.records {
@@ -122,19 +120,8 @@ fn record_line(record: &RecordChange, paint: &Paint) -> String {
         }
         RecordKind::Removed => format!("{} {name}", paint.wrap("31", "-")),
         RecordKind::Changed => {
-            let keys: Vec<String> = record
-                .keys
-                .iter()
-                .map(|k| {
-                    format!(
-                        "{}: {} → {}",
-                        escape(&k.key),
-                        escape(&shown(k.old.as_ref())),
-                        escape(&shown(k.new.as_ref()))
-                    )
-                })
-                .collect();
-            format!("{} {name}  {}", paint.wrap("33", "~"), keys.join("; "))
+            let keys = key_changes(&record.keys, &|t| escape(t).into_owned(), ":");
+            format!("{} {name}  {keys}", paint.wrap("33", "~"))
         }
     }
 }

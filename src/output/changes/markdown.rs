@@ -13,7 +13,7 @@ use urldb_core::source::display_path;
 use urldb_output::markdown_code as code;
 use urldb_store::{ChangeSet, FileChange, FileKind, RecordKind};
 
-use super::{file_word, record_name, record_word, shown, totals, which_word};
+use super::{file_word, key_change, key_changes, record_name, record_word, totals, which_word};
 
 /// Room kept for the line that says what was left out.
 const RESERVE: usize = 512;
@@ -121,10 +121,8 @@ fn file_lines(file: &FileChange) -> Vec<(bool, String)> {
         lines.push((
             false,
             format!(
-                "- metadata {}: {} → {}{}\n",
-                code(&key.key),
-                code(&shown(key.old.as_ref())),
-                code(&shown(key.new.as_ref())),
+                "- metadata {}{}\n",
+                key_change(key, &code, ":"),
                 if key.changes_every_url() {
                     " (every URL of the domain)"
                 } else {
@@ -142,23 +140,8 @@ fn file_lines(file: &FileChange) -> Vec<(bool, String)> {
             },
             RecordKind::Removed => format!("- removed {name}\n"),
             RecordKind::Changed => {
-                let keys: Vec<String> = record
-                    .keys
-                    .iter()
-                    .map(|k| {
-                        format!(
-                            "{} {} → {}",
-                            code(&k.key),
-                            code(&shown(k.old.as_ref())),
-                            code(&shown(k.new.as_ref()))
-                        )
-                    })
-                    .collect();
-                format!(
-                    "- {} {name}: {}\n",
-                    record_word(record.kind),
-                    keys.join("; ")
-                )
+                let keys = key_changes(&record.keys, &code, "");
+                format!("- {} {name}: {}\n", record_word(record.kind), keys)
             }
         };
         lines.push((true, line));

@@ -9,7 +9,7 @@ pub(crate) mod human;
 pub(crate) mod json;
 pub(crate) mod markdown;
 
-use urldb_store::{FileChange, FileKind, RecordKind, Side, Value, Which};
+use urldb_store::{FileChange, FileKind, KeyChange, RecordKind, Side, Value, Which};
 
 /// Output formats of `diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -43,6 +43,27 @@ pub(crate) fn shown(value: Option<&Value>) -> String {
             format!("{{{}}}", entries.join(", "))
         }
     }
+}
+
+/// One key's change as a text format writes it, `key: old → new`: each
+/// part through `quote` (an escape, a code span), `colon` after the key.
+pub(crate) fn key_change(key: &KeyChange, quote: &dyn Fn(&str) -> String, colon: &str) -> String {
+    format!(
+        "{}{colon} {} → {}",
+        quote(&key.key),
+        quote(&shown(key.old.as_ref())),
+        quote(&shown(key.new.as_ref()))
+    )
+}
+
+/// A changed record's keys ([`key_change`]), `; ` between them.
+pub(crate) fn key_changes(
+    keys: &[KeyChange],
+    quote: &dyn Fn(&str) -> String,
+    colon: &str,
+) -> String {
+    let parts: Vec<String> = keys.iter().map(|k| key_change(k, quote, colon)).collect();
+    parts.join("; ")
 }
 
 /// `a record`, `3 records`.
