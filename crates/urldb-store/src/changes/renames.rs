@@ -94,3 +94,73 @@ pub(crate) fn pair(removed: &[&Version], added: &[&Version]) -> Vec<(usize, usiz
     pairs.sort_unstable();
     pairs
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::changes::versions::Parsed;
+
+    fn version(name: &str, paths: &[&str]) -> Version {
+        let mut text = String::from("---\n");
+        for p in paths {
+            text.push_str(&format!("---\n_path: {p}\ncontent-type: text/html\n"));
+        }
+        let tree = urldb_core::parse::tree::parse_tree(&text);
+        Version {
+            path: format!("db/{name}.yaml").into(),
+            domain: name.to_string(),
+            blob: None,
+            bytes: Some(text.clone().into_bytes()),
+            content: Ok(Parsed {
+                text,
+                documents: tree.documents,
+            }),
+        }
+    }
+
+    fn pairs(removed: &[Version], added: &[Version]) -> Vec<(usize, usize)> {
+        let r: Vec<&Version> = removed.iter().collect();
+        let a: Vec<&Version> = added.iter().collect();
+        pair(&r, &a)
+    }
+
+    #[test]
+    fn half_the_records_of_the_larger_file_in_common_make_a_rename() {
+        let old = [version("old.example", &["/a", "/b", "/c", "/d"])];
+        assert_eq!(
+            pairs(&old, &[version("new.example", &["/a", "/b", "/x", "/y"])]),
+            [(0, 0)]
+        );
+        assert_eq!(
+            pairs(&old, &[version("new.example", &["/a", "/x", "/y", "/z"])]),
+            []
+        );
+        // Each file in one pair, the most records in common first.
+        let added = [
+            version("one.example", &["/a", "/b"]),
+            version("two.example", &["/a", "/b", "/c", "/d"]),
+        ];
+        assert_eq!(pairs(&old, &added), [(0, 1)]);
+    }
+
+    #[test]
+    fn the_same_domain_is_a_move_whatever_the_records() {
+        let old = [version("example.com", &["/a"])];
+        let added = [
+            version("other.example", &["/a"]),
+            version("example.com", &["/z"]),
+        ];
+        assert_eq!(pairs(&old, &added), [(0, 1)]);
+    }
+
+    /// A `_path` that many files have (`/`) says nothing of which is which.
+    #[test]
+    fn a_path_every_file_has_does_not_pair_files() {
+        let old = [version("old.example", &["/"])];
+        let added: Vec<Version> = (0..=COMMON)
+            .map(|i| version(&format!("new{i}.example"), &["/"]))
+            .collect();
+        assert_eq!(pairs(&old, &added), []);
+        assert_eq!(pairs(&old, &added[..1]), [(0, 0)]);
+    }
+}
