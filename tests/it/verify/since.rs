@@ -331,3 +331,40 @@ fn since_outside_a_repository_is_an_error() {
         stderr(&out)
     );
 }
+
+/// A pull request's checkout: a clone of depth 1 and its base fetched
+/// alone; without the base, an error before any request.
+#[test]
+fn since_in_a_shallow_clone_with_the_base_fetched() {
+    let server = Server::start();
+    let (origin, base) = pull_request();
+    origin.commit("pull request");
+    let url = format!("file://{}", origin.root().display());
+    let clone = tempfile::tempdir().expect("tempdir");
+    crate::diff::git_in(clone.path(), &["clone", "-q", "--depth", "1", &url, "."]);
+    let map = format!("example.test=http://{}", server.addr());
+    let args = [
+        "verify",
+        "--allow-private",
+        "--retries",
+        "0",
+        "--map",
+        &map,
+        "--since",
+        &base,
+        "--format",
+        "json",
+    ];
+    let out = urldb_in(clone.path(), &args);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).starts_with("error: no revision `"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(server.requests.lock().expect("lock").is_empty());
+    crate::diff::git_in(clone.path(), &["fetch", "-q", "--depth=1", "origin", &base]);
+    let out = urldb_in(clone.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(paths(&out), set(&["/also-ok", "/plain"]));
+}
