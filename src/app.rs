@@ -90,6 +90,9 @@ pub(crate) enum CommandError {
     },
     #[error(transparent)]
     Git(#[from] urldb_store::GitError),
+    /// `urldb diff`, `verify --since`/`--staged`: the two versions compared.
+    #[error(transparent)]
+    Changes(#[from] urldb_store::ChangesError),
     /// `init`: where the database is, or what is already there.
     #[error(transparent)]
     Init(#[from] urldb_store::InitError),

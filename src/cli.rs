@@ -37,6 +37,8 @@ pub(crate) enum Command {
     Rm(crate::commands::rm::RmArgs),
     /// List the database's URLs.
     Ls(crate::commands::ls::LsArgs),
+    /// What changed in the database between two versions in git, record by record.
+    Diff(crate::commands::diff::DiffArgs),
     /// Fetch every URL and check that it still works.
     Verify(crate::commands::verify::VerifyArgs),
     /// Merge the `verify --format json` results of shards and show them.
@@ -141,6 +143,9 @@ pub(crate) fn run(cli: Cli) -> ExitStatus {
         Command::Ls(args) => global
             .with("ls", &[&args.db, &args.color, &args.quiet, &args.threads])
             .and_then(|g| with_context(&g, |ctx| crate::commands::ls::run(ctx, &args))),
+        Command::Diff(args) => global
+            .with("diff", &[&args.db, &args.color, &args.quiet])
+            .and_then(|g| with_context(&g, |ctx| crate::commands::diff::run(ctx, &args))),
         Command::Verify(args) => global
             .with(
                 "verify",

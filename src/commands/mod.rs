@@ -4,6 +4,7 @@
 pub(crate) mod add;
 pub(crate) mod check;
 pub(crate) mod completions;
+pub(crate) mod diff;
 pub(crate) mod export;
 pub(crate) mod fmt;
 pub(crate) mod import;

@@ -24,6 +24,12 @@ pub(crate) struct VerifyArgs {
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub filter: super::records::FilterArgs,
+    /// Only the records added or changed since REV (a key verify reads, or their domain's `https` or `cnames`), as the working tree has them.
+    #[arg(long, value_name = "REV", conflicts_with = "staged")]
+    pub since: Option<String>,
+    /// Only the records added or changed in the index since HEAD, as staged.
+    #[arg(long)]
+    pub staged: bool,
     /// Send a domain's requests to another host: `DOMAIN=[SCHEME://]HOST[:PORT]`; repeatable.
     #[arg(long, value_name = "DOMAIN=HOST", value_parser = plan::parse_map)]
     pub map: Vec<(String, Target)>,
@@ -162,7 +168,29 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         max_file_size,
     )?;
     super::print_errors(&targets.errors);
-    let mut plan = plan::plan(&ctx.root, &targets.checked, &settings.plan, max_file_size);
+    let mut plan = match changed(ctx, args, max_file_size)? {
+        None => plan::plan(&ctx.root, &targets.checked, &settings.plan, max_file_size),
+        Some(changes) => {
+            let files: Vec<&urldb_store::FileChange> = changes
+                .files
+                .iter()
+                .filter(|f| args.paths.is_empty() || named(&args.paths, &f.path))
+                .collect();
+            let plan = plan::plan_changes(&files, &settings.plan);
+            // (The work tree's walk said its problems with the targets'.)
+            if plan.checks.is_empty() && plan.problems.is_empty() {
+                if !ctx.quiet {
+                    urldb_output::say!("note: {}", nothing_changed(args));
+                }
+                return Ok(if targets.errors.is_empty() {
+                    ExitStatus::Success
+                } else {
+                    ExitStatus::Error
+                });
+            }
+            plan
+        }
+    };
     if let Some(shard) = args.shard {
         let before = plan.checks.len();
         plan.checks.retain(|c| shard.contains(&c.url));
@@ -303,6 +331,66 @@ fn say_maps_without_tls(
             }
         }
     }
+}
+
+/// With `--since` or `--staged`: what changed, record by record.
+fn changed(
+    ctx: &Context,
+    args: &VerifyArgs,
+    max_file_size: u64,
+) -> Result<Option<urldb_store::ChangeSet>, CommandError> {
+    use urldb_store::{Side, Sides};
+    let (sides, option) = match (&args.since, args.staged) {
+        (Some(rev), _) => (
+            Sides {
+                old: Side::Revision(rev.clone()),
+                new: Side::WorkTree,
+            },
+            "--since",
+        ),
+        (None, true) => (
+            Sides {
+                old: Side::Head,
+                new: Side::Index,
+            },
+            "--staged",
+        ),
+        (None, false) => return Ok(None),
+    };
+    let repo = urldb_store::Repository::discover(&ctx.root, option)?;
+    Ok(Some(urldb_store::changes(
+        &repo,
+        &ctx.members,
+        sides,
+        max_file_size,
+    )?))
+}
+
+/// The one note of a `--since` or `--staged` run that selects no record.
+fn nothing_changed(args: &VerifyArgs) -> String {
+    match &args.since {
+        Some(rev) => format!("no record changed since {}", urldb_core::text::escape(rev)),
+        None => "no record changed in the index since HEAD".to_string(),
+    }
+}
+
+/// `file` is one of the `paths` named, or below one of them (each
+/// compared with its directory resolved).
+fn named(paths: &[PathBuf], file: &std::path::Path) -> bool {
+    let resolved = |p: &std::path::Path| {
+        p.canonicalize().unwrap_or_else(|_| {
+            let dir = match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => std::path::Path::new("."),
+            };
+            match (dir.canonicalize(), p.file_name()) {
+                (Ok(dir), Some(name)) => dir.join(name),
+                _ => p.to_path_buf(),
+            }
+        })
+    };
+    let file = resolved(file);
+    paths.iter().any(|p| file.starts_with(resolved(p)))
 }
 
 struct Settings {

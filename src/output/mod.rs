@@ -1,6 +1,7 @@
 //! Turning findings into output. The only layer that knows about lines,
 //! columns and miette; every format reads the same [`Located`] findings.
 
+pub(crate) mod changes;
 pub(crate) mod concise;
 pub(crate) mod full;
 pub(crate) mod github;

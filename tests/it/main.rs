@@ -1,6 +1,6 @@
 //! Every integration test in one binary (as ripgrep does): the support
 //! code compiles once and the suite links once. One module per command (`check`, `fmt`,
-//! `add`, `verify`, `interchange` for export/import/ls, `server`), then the
+//! `diff`, `add`, `verify`, `interchange` for export/import/ls, `server`), then the
 //! areas every command shares (`urls`, `hostile`), what differs between
 //! operating systems (`systems`, also run against the Windows build under
 //! Wine) and the project as a whole (`project`); within each, one file per
@@ -14,6 +14,7 @@ mod support;
 
 mod add;
 mod check;
+mod diff;
 mod fmt;
 mod hostile;
 mod init;

@@ -193,7 +193,7 @@ impl Repository {
     }
 
     /// The path urldb shows for a repository path below the database root.
-    fn user_path(&self, repo_path: &str) -> Option<PathBuf> {
+    pub(crate) fn user_path(&self, repo_path: &str) -> Option<PathBuf> {
         let rest = repo_path.strip_prefix(self.prefix.as_str())?;
         let mut path = self.root.clone();
         for part in rest.split('/') {
@@ -204,7 +204,7 @@ impl Repository {
 
     /// Is the file at this repository path a member of the database
     /// ([`crate::membership`]), as a walk of the work tree would find it?
-    fn is_member(&self, repo_path: &str, members: &Members) -> bool {
+    pub(crate) fn is_member(&self, repo_path: &str, members: &Members) -> bool {
         repo_path
             .strip_prefix(self.prefix.as_str())
             .is_some_and(|rest| members.of_relative(Path::new(rest)).is_ok())
@@ -241,8 +241,24 @@ impl Repository {
         Ok(files)
     }
 
+    /// The database root relative to the work tree, `/`-separated, empty
+    /// or ending in `/`.
+    pub(crate) fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// A handle on the repository for this thread (gix's handles are not
+    /// `Send`).
+    pub(crate) fn local(&self) -> gix::Repository {
+        self.repo.to_thread_local()
+    }
+
     /// The tree of revision `rev`.
-    fn tree<'r>(&self, repo: &'r gix::Repository, rev: &str) -> Result<gix::Tree<'r>, GitError> {
+    pub(crate) fn tree<'r>(
+        &self,
+        repo: &'r gix::Repository,
+        rev: &str,
+    ) -> Result<gix::Tree<'r>, GitError> {
         let id = repo
             .rev_parse_single(rev.as_bytes().as_bstr())
             .map_err(|source| {

@@ -6,7 +6,9 @@
 //! Also the settings of a run or an editor workspace ([`Settings`]), the
 //! git repository around a database ([`Repository`]), editing by URL
 //! ([`add_records`], [`collect_records`]) and other formats of a URL list
-//! ([`interchange`]), and what `urldb init` finds ([`plan_init`]).
+//! ([`interchange`]), what `urldb init` finds ([`plan_init`]), and what
+//! changed between two versions of a database, record by record
+//! ([`changes()`]).
 //! `docs/dev/architecture.md` draws the whole map.
 //!
 //! The public surface is this file: four modules whose items read best
@@ -21,6 +23,7 @@ pub mod write;
 mod adopt;
 mod by_url;
 mod cache;
+mod changes;
 mod discover;
 mod documents;
 mod git;
@@ -36,6 +39,10 @@ pub use by_url::{
     remove_paths,
 };
 pub use cache::{Cache, cache_location};
+pub use changes::{
+    ChangeSet, ChangesError, FileChange, FileKind, KeyChange, Recheck, RecordChange, RecordKind,
+    Side, Sides, SidesError, Unreadable, Value, Which, changes,
+};
 pub use discover::{Found, Judged, WalkError, find_files, judge_files};
 pub use documents::DocumentError;
 pub use git::{Conversion, GitError, Repository};

@@ -195,13 +195,48 @@ pub fn plan(
                 line: None,
                 message: e.to_string(),
             }),
-            Ok(raw) => plan_file(file, &raw, options, &mut plan),
+            Ok(raw) => plan_file(file, &raw, options, None, &mut plan),
         }
     }
     plan
 }
 
-fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
+/// Plan the records that `verify --since` / `--staged` requests again
+/// ([`urldb_store::FileChange::recheck`]): of each changed file, from its
+/// new side's bytes as the change set read them, every record or those
+/// of the `_path`s it names, through the same filters as [`plan`].
+pub fn plan_changes(files: &[&urldb_store::FileChange], options: &PlanOptions) -> Plan {
+    let mut plan = Plan::default();
+    for file in files {
+        let Some(recheck) = file.recheck() else {
+            continue;
+        };
+        let selected = match &recheck {
+            urldb_store::Recheck::Every => None,
+            urldb_store::Recheck::Paths(paths) => Some(paths),
+        };
+        match file.new_bytes() {
+            None => {}
+            Some(Ok(raw)) => plan_file(&file.path, raw, options, selected, &mut plan),
+            Some(Err(why)) => plan.problems.push(Problem {
+                file: file.path.clone(),
+                line: None,
+                message: why.to_string(),
+            }),
+        }
+    }
+    plan
+}
+
+/// Plan the records of one file (`selected`: only those with these
+/// `_path`s).
+fn plan_file(
+    file: &Path,
+    raw: &[u8],
+    options: &PlanOptions,
+    selected: Option<&std::collections::BTreeSet<String>>,
+    plan: &mut Plan,
+) {
     let problem = |line: Option<usize>, message: String| Problem {
         file: file.to_path_buf(),
         line,
@@ -244,10 +279,15 @@ fn plan_file(file: &Path, raw: &[u8], options: &PlanOptions, plan: &mut Plan) {
     for record in domain::records(docs) {
         let line = lines.line_of(record.node.span.start) + 1;
         let Some(path) = record.path() else {
-            plan.problems
-                .push(problem(Some(line), "record without a `_path`".into()));
+            if selected.is_none() {
+                plan.problems
+                    .push(problem(Some(line), "record without a `_path`".into()));
+            }
             continue;
         };
+        if selected.is_some_and(|paths| !paths.contains(path)) {
+            continue;
+        }
         let categories: Vec<&str> = record.categories().collect();
         if !filters.accepts_record(path, &categories) {
             if filters.hides_deprecated()
@@ -548,6 +588,7 @@ mod tests {
             Path::new("example.com.yaml"),
             text.as_bytes(),
             options,
+            None,
             &mut plan,
         );
         plan
@@ -687,6 +728,7 @@ mod tests {
             Path::new("a.yaml"),
             b"\xff\xfe",
             &PlanOptions::default(),
+            None,
             &mut plan,
         );
         assert!(plan.problems[0].message.contains("UTF-8"));

@@ -48,6 +48,7 @@ const ACTING: &[(&str, &[&str])] = &[
         ],
     ),
     ("add", &["--db", "--config", "--color", "--quiet"]),
+    ("diff", &["--db", "--config", "--color", "--quiet"]),
     ("rm", &["--db", "--config", "--color", "--quiet"]),
     (
         "ls",

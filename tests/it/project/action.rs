@@ -501,3 +501,135 @@ fn in_a_pull_request_the_configuration_is_the_bases() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// A pull-request run of `verify`: only the records the pull request
+/// added or changed are requested (a broken URL it did not touch is not),
+/// in a shallow checkout whose base the action fetches, and the job
+/// summary shows the record-level diff beside the verdicts.
+/// `verify-scope: all`, and a run without a base (a push, a schedule),
+/// verify the whole database.
+#[test]
+#[ignore = "builds urldb in release, as a user installs it (minutes on two cores): run by .ci/run"]
+fn in_a_pull_request_verify_takes_only_what_changed() {
+    let server = crate::verify::outcomes::Server::start();
+    let git = |dir: &Path, args: &[&str]| support::git(dir, args);
+    let origin = tempfile::tempdir().expect("tempdir");
+    let author = tempfile::tempdir().expect("tempdir");
+    git(origin.path(), &["init", "-q", "--bare"]);
+    let a = author.path();
+    git(a, &["init", "-q"]);
+    std::fs::create_dir(a.join("database")).expect("mkdir");
+    let file = a.join("database/example.test.yaml");
+    std::fs::write(
+        &file,
+        "---\n---\n_path: /missing\ncontent-type: text/html\n---\n_path: /plain\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    git(a, &["add", "-A"]);
+    git(a, &["commit", "-qm", "base"]);
+    let base = git(a, &["rev-parse", "HEAD"]).trim().to_string();
+    // The pull request: /ok added, /plain's type set right; /missing
+    // (broken) untouched.
+    std::fs::write(
+        &file,
+        "---\n---\n_path: /missing\ncontent-type: text/html\n---\n_path: /ok\ncontent-type: text/html\n\
+         ---\n_path: /plain\ncontent-type: text/plain\n",
+    )
+    .expect("write");
+    git(a, &["commit", "-qam", "pull request"]);
+    let url = format!("file://{}", origin.path().display());
+    git(a, &["push", "-q", &url, "HEAD:refs/heads/pr"]);
+    let checkout = tempfile::tempdir().expect("tempdir");
+    git(
+        checkout.path(),
+        &["clone", "-q", "--depth", "1", "--branch", "pr", &url, "."],
+    );
+    let args = format!(
+        "verify --allow-private --retries 0 --map {}",
+        crate::verify::outcomes::map_arg(&server)
+    );
+    let event = serde_json::json!({"pull_request": {"base": {"sha": base}}});
+    let run = |inputs: serde_json::Value, event: Option<&serde_json::Value>| {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let no_wheels = tempfile::tempdir().expect("tempdir");
+        let mut cmd = action_command(
+            Path::new(env!("CARGO_MANIFEST_DIR")),
+            checkout.path(),
+            temp.path(),
+            &inputs,
+            no_wheels.path(),
+            &[],
+        );
+        if let Some(event) = event {
+            cmd.arg(event.to_string());
+        }
+        let out = cmd.output().expect("run the action");
+        let summary =
+            std::fs::read_to_string(temp.path().join("step_summary.md")).unwrap_or_default();
+        (out, summary)
+    };
+    let (out, summary) = run(
+        serde_json::json!({"args": args, "working-directory": "database"}),
+        Some(&event),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(server.hits("/missing"), 0, "{stdout}");
+    assert_eq!((server.hits("/ok"), server.hits("/plain")), (1, 1));
+    assert!(
+        summary.contains("## urldb verify\n\nAll 2 URLs passed."),
+        "{summary}"
+    );
+    assert!(summary.contains("## urldb diff\n"), "{summary}");
+    assert!(
+        summary.contains("**1 record added, 0 removed, 1 changed in 1 domain file**"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("- added `/ok` `http://example.test/ok`\n"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("- changed `/plain`: `content-type` `text/html` → `text/plain`\n"),
+        "{summary}"
+    );
+    // The whole database when asked, and outside a pull request.
+    for (inputs, event) in [
+        (
+            serde_json::json!({"args": args, "working-directory": "database", "verify-scope": "all"}),
+            Some(&event),
+        ),
+        (
+            serde_json::json!({"args": args, "working-directory": "database"}),
+            None,
+        ),
+    ] {
+        let before = server.hits("/missing");
+        let (out, summary) = run(inputs.clone(), event);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{inputs}: {stdout}");
+        assert_eq!(server.hits("/missing"), before + 1, "{inputs}");
+        assert!(summary.contains("**1 of 3 URLs broken.**"), "{summary}");
+        assert_eq!(
+            summary.contains("## urldb diff"),
+            event.is_some(),
+            "{summary}"
+        );
+    }
+    // A verify-scope that is neither is refused.
+    let (out, _) = run(
+        serde_json::json!({"args": args, "verify-scope": "some"}),
+        Some(&event),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("The input verify-scope is changed or all."),
+        "{stdout}"
+    );
+}

@@ -1,5 +1,6 @@
 //! `urldb verify` and `urldb report`: outcomes against a local server, the
-//! CI matrix, the HTML page, and hostile databases.
+//! CI matrix, the HTML page, hostile databases, and what changed only
+//! (`--since`, `--staged`).
 
 mod budgets;
 mod exceptions;
@@ -7,4 +8,5 @@ mod hostile_verdicts;
 mod html;
 mod matrix;
 pub(crate) mod outcomes;
+mod since;
 mod trust;

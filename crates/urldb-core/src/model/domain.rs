@@ -16,8 +16,8 @@ pub const RECORD_KEYS: [&str; 5] = [
     CONTENT_TYPE,
 ];
 
-pub(crate) const CASE_SENSITIVE_PATHS: &str = "case-sensitive-paths";
-pub(crate) const CNAMES: &str = "cnames";
+pub const CASE_SENSITIVE_PATHS: &str = "case-sensitive-paths";
+pub const CNAMES: &str = "cnames";
 pub const HTTPS: &str = "https";
 pub const METADATA_KEYS: [&str; 3] = [CASE_SENSITIVE_PATHS, CNAMES, HTTPS];
 
