@@ -7,5 +7,6 @@ mod check_gate;
 mod config_from;
 mod gate;
 mod io;
+mod one_host;
 mod output;
 mod runner_commands;

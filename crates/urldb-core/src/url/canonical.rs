@@ -313,6 +313,15 @@ fn split_authority(authority: &str) -> Result<(&str, Option<u16>), UrlError> {
     Ok((host, port))
 }
 
+/// A host name as `verify` requests it, to compare names that may be
+/// written differently (`Example.com`, `example.com.`, `bücher.example`
+/// and its A-label form): [`canonical_host`] of the name, or, for a name
+/// that is no host at all, the name lowercased without its trailing
+/// dots, so that it still equals only itself in another letter case.
+pub(crate) fn host_form(name: &str) -> String {
+    canonical_host(name, name).unwrap_or_else(|_| name.trim_end_matches('.').to_lowercase())
+}
+
 /// Lowercase, no trailing dot, IDN to A-labels (UTS 46, as browsers do).
 fn canonical_host(host: &str, input: &str) -> Result<String, UrlError> {
     let trimmed = host.trim_end_matches(['.', '\u{3002}', '\u{FF0E}', '\u{FF61}']);
