@@ -5,6 +5,7 @@ mod check_gate;
 // Symbolic links and a Linux git set-up: run where the whole suite runs.
 #[cfg(unix)]
 mod config_from;
+mod cross_file;
 mod gate;
 mod io;
 mod one_host;
