@@ -104,6 +104,7 @@ pub(crate) mod unused_suppression;
 pub(crate) mod engine;
 pub mod gate_findings;
 pub(crate) mod hosts;
+pub mod unrequested;
 
 /// The human formats show at most this many findings of one rule in one
 /// file, and a cross-file finding names at most this many other files
