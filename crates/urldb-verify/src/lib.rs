@@ -30,7 +30,7 @@ mod schedule;
 mod shard;
 mod trend;
 
-pub use exceptions::{Allowed, ExceptionError, Exceptions};
+pub use exceptions::{AllowEnv, Allowed, BadAllowEnv, ExceptionError, Exceptions};
 pub use http::{BodyMode, Client, ClientOptions, FetchError};
 pub use robots::RobotsRules;
 pub use shard::{Shard, ShardError};

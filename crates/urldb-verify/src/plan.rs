@@ -573,7 +573,7 @@ mod tests {
             "[verify.domains.\"example.com\"]\nheaders = { Authorization = \"env:T\" }\n",
         )
         .expect("valid");
-        let allowed = crate::exceptions::Allowed::new(["T".to_string()]);
+        let allowed = crate::exceptions::Allowed::new(["T".parse().expect("an entry")], true);
         let exceptions =
             Exceptions::resolve(&config, &allowed, &|_| Some("t".into())).expect("resolved");
         let reasons = |text: &str, both_schemes: bool, map: Option<&str>| {
