@@ -55,14 +55,39 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
     let dir = args.dir.as_deref().unwrap_or(Path::new("."));
     let plan = urldb_store::plan_init(dir, args.root.as_deref())?;
     let example = plan.root.join("example.com.yaml");
-    if matches!(plan.database, InitDatabase::New) {
+    let new = matches!(plan.database, InitDatabase::New);
+    // Nothing is written through a symbolic link urldb did not make (a
+    // checkout can hold any): neither the folders it writes in nor the
+    // files it makes. Looked at before anything is written, so a refusal
+    // leaves nothing half done.
+    let config_dir = plan.config.parent().unwrap_or(Path::new(""));
+    for folder in [dir, config_dir, &plan.root] {
+        if is_link(folder) {
+            return Err(urldb_store::write::WriteError::Symlink {
+                path: folder.to_path_buf(),
+            }
+            .into());
+        }
+    }
+    for file in std::iter::once(&plan.config).chain(new.then_some(&example)) {
+        if let Ok(meta) = std::fs::symlink_metadata(file) {
+            let path = file.clone();
+            return Err(if meta.file_type().is_symlink() {
+                urldb_store::write::WriteError::Symlink { path }
+            } else {
+                urldb_store::write::WriteError::Exists { path }
+            }
+            .into());
+        }
+    }
+    if new {
         std::fs::create_dir_all(&plan.root).map_err(|source| CommandError::Io {
             path: plan.root.clone(),
             source,
         })?;
     }
     write_new(&plan.config, &config_text(&plan))?;
-    if matches!(plan.database, InitDatabase::New) {
+    if new {
         write_new(&example, EXAMPLE)?;
     }
     if quiet {
@@ -120,6 +145,11 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
     }
     out.finish()?;
     Ok(ExitStatus::Success)
+}
+
+/// `path` names a symbolic link (not what it leads to).
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
 /// A new file, never over an existing one.

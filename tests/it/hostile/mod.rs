@@ -8,6 +8,8 @@ mod config_from;
 mod cross_file;
 mod gate;
 mod io;
+#[cfg(unix)]
+mod links;
 mod one_host;
 mod output;
 mod runner_commands;
