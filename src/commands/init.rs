@@ -118,7 +118,7 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
                 "{} {files} domain file{} in `{}`.",
                 if *found { "Found" } else { "Adopted" },
                 if *files == 1 { "" } else { "s" },
-                urldb_store::membership::shown_dir(&plan.root)
+                shown_path(&plan.root)
             )?;
             writeln!(
                 out,

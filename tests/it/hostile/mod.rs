@@ -13,3 +13,5 @@ mod links;
 mod one_host;
 mod output;
 mod runner_commands;
+#[cfg(unix)]
+mod terminal;
