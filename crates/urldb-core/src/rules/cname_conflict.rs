@@ -35,6 +35,7 @@
 
 use super::hosts;
 use super::prelude::*;
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 pub(crate) static RULE: Rule = Rule {
@@ -51,25 +52,31 @@ fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {
     let named_after = hosts::files_by_host(&domains);
     // The hosts each file lists, each once (a name listed twice in one
     // file is `duplicate-cname`), by index; and the files listing each host.
-    let listed: Vec<Vec<(String, &str, &Span)>> = ctx
+    let listed: Vec<Vec<(Cow<'_, str>, &str, &Span)>> = ctx
         .files
         .iter()
         .map(|file| {
-            let mut seen = HashSet::new();
-            file.cnames
-                .iter()
-                .filter_map(|(name, span)| {
-                    let host = hosts::host_form(name);
+            let mut hosts: Vec<(Cow<'_, str>, &str, &Span)> = Vec::with_capacity(file.cnames.len());
+            // Most files list a few names: a hash set only for many.
+            let mut seen: HashSet<Cow<'_, str>> = HashSet::new();
+            for (name, span) in &file.cnames {
+                let host = hosts::host_form(name);
+                let new = if file.cnames.len() <= 16 {
+                    !hosts.iter().any(|(h, _, _)| *h == host)
+                } else {
                     seen.insert(host.clone())
-                        .then_some((host, name.as_str(), span))
-                })
-                .collect()
+                };
+                if new {
+                    hosts.push((host, name.as_str(), span));
+                }
+            }
+            hosts
         })
         .collect();
     let mut listed_by = hosts::ByHost::new();
     for (index, cnames) in listed.iter().enumerate() {
         for (host, _, _) in cnames {
-            listed_by.entry(host.clone()).or_default().push(index);
+            listed_by.entry(host.as_ref()).or_default().push(index);
         }
     }
     let none: &[usize] = &[];
@@ -80,6 +87,7 @@ fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {
         // One finding per cname and file, naming the other files up to a
         // cap: linear in the number of files however many share a name.
         for (host, name, span) in &listed[index] {
+            let host = host.as_ref();
             let listers = listed_by.get(host).map_or(none, Vec::as_slice);
             let owners = named_after.get(host).map_or(none, Vec::as_slice);
             // Its own file is `cname-is-primary`'s.
@@ -119,7 +127,7 @@ fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {
             });
         }
         // This file's domain is a cname of other files.
-        let host = &domains[index];
+        let host = domains[index].as_ref();
         let lists_itself = listed[index].iter().any(|(h, _, _)| h == host);
         let listers = listed_by.get(host).map_or(none, Vec::as_slice);
         let (listers, count) = hosts::listed(ctx, listers, index, lists_itself);

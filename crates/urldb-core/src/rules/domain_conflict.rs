@@ -42,7 +42,7 @@ fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {
             continue;
         }
         let host = &domains[index];
-        let group = by_host.get(host).map_or(&[][..], Vec::as_slice);
+        let group = by_host.get(host.as_ref()).map_or(&[][..], Vec::as_slice);
         if group.len() < 2 {
             continue;
         }

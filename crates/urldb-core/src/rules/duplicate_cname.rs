@@ -43,7 +43,7 @@ pub(crate) static RULE: Rule = Rule {
 pub(crate) static CLEAN: &[Clean] = &[Clean::Metadata];
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    let mut first: std::collections::HashMap<String, (&str, &Node)> =
+    let mut first: std::collections::HashMap<std::borrow::Cow<'_, str>, (&str, &Node)> =
         std::collections::HashMap::new();
     for item in list_items(0, domain::metadata(ctx.documents), domain::CNAMES) {
         let host = hosts::host_form(item.text);

@@ -11,28 +11,30 @@
 //! finding's length does not grow with the database (ten thousand files
 //! listing one cname make one finding each, not ten thousand).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::{DbContext, SHOWN_PER_RULE};
 
-/// The host `name` names, as `verify` would request it.
-pub(crate) fn host_form(name: &str) -> String {
+/// The host `name` names, as `verify` would request it (borrowed when
+/// `name` is written so already, as nearly every name is).
+pub(crate) fn host_form(name: &str) -> Cow<'_, str> {
     crate::url::canonical::host_form(name)
 }
 
 /// The files (indices into the context's files) of each host, in file order.
-pub(crate) type ByHost = HashMap<String, Vec<usize>>;
+pub(crate) type ByHost<'a> = HashMap<&'a str, Vec<usize>>;
 
 /// The host of each file's domain (its name), by index.
-pub(crate) fn domains(ctx: &DbContext) -> Vec<String> {
+pub(crate) fn domains<'a>(ctx: &DbContext<'a>) -> Vec<Cow<'a, str>> {
     ctx.files.iter().map(|f| host_form(&f.domain)).collect()
 }
 
 /// The files named after each host.
-pub(crate) fn files_by_host(domains: &[String]) -> ByHost {
-    let mut by_host = ByHost::new();
+pub(crate) fn files_by_host<'a>(domains: &'a [Cow<'_, str>]) -> ByHost<'a> {
+    let mut by_host = ByHost::with_capacity(domains.len());
     for (index, host) in domains.iter().enumerate() {
-        by_host.entry(host.clone()).or_default().push(index);
+        by_host.entry(host.as_ref()).or_default().push(index);
     }
     by_host
 }
