@@ -20,7 +20,7 @@ const FORGED: &str = "---\n---\n_path: \"/a\\n::error file=x.yaml,line=1::INJECT
 
 /// A character a terminal or a log reader may act on, other than the line
 /// feed the formats write themselves.
-fn raw_control(text: &str) -> Option<char> {
+pub(super) fn raw_control(text: &str) -> Option<char> {
     text.chars()
         .find(|&c| c != '\n' && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')))
 }

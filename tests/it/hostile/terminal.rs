@@ -9,6 +9,7 @@
 use std::path::Path;
 use std::process::{Output, Stdio};
 
+use super::output::raw_control;
 use crate::support;
 
 /// A folder name: OSC 52 (set the clipboard), BEL, CR, and an erase of
@@ -16,14 +17,6 @@ use crate::support;
 const FOLDER: &str = "db\u{1b}]52;c;SGk=\u{7}\r\u{1b}[2J";
 /// A domain file's name: colour, BEL, a line and paragraph separator.
 const FILE: &str = "x\u{1b}[31m\u{7}\u{2028}.example.yaml";
-
-/// A character a terminal or a log reader may act on, other than the line
-/// feed the formats write themselves.
-fn raw_control(text: &str) -> Option<char> {
-    text.chars().find(|&c| {
-        c != '\n' && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202e}'))
-    })
-}
 
 fn urldb(dir: &Path, args: &[&str]) -> Output {
     support::urldb()
