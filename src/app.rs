@@ -136,9 +136,9 @@ pub(crate) enum CommandError {
     /// `URLDB_ALLOW_ENV` (the Action's `allow-env`) is not text.
     #[error("URLDB_ALLOW_ENV: not UTF-8 text")]
     AllowEnvNotText,
-    /// `URLDB_ALLOW_ENV` names something no variable can be called.
+    /// `URLDB_ALLOW_ENV` holds an entry that is not `NAME` or `NAME=HOST`.
     #[error("URLDB_ALLOW_ENV: {0}")]
-    AllowEnv(#[source] NotAVariableName),
+    AllowEnv(#[source] urldb_verify::BadAllowEnv),
     /// A directory or file urldb makes (`init`, `install-hook`).
     #[error("{}: {source}", urldb_core::source::shown_path(.path))]
     Io {
@@ -221,12 +221,6 @@ fn no_domain_file(root: &str, origin: &urldb_store::Origin, misnamed: usize) -> 
         ),
     }
 }
-
-/// A name given to `--allow-env` or in `URLDB_ALLOW_ENV` that no
-/// variable can have.
-#[derive(Debug, thiserror::Error)]
-#[error("`{}` is not an environment variable's name (letters, digits and `_`)", urldb_core::text::escape(.0))]
-pub(crate) struct NotAVariableName(pub(crate) String);
 
 /// A URL given on the command line that cannot be stored: `input: why`, or
 /// the reason alone when it quotes the input itself.
@@ -598,6 +592,10 @@ pub(crate) struct Context {
     pub members: urldb_store::membership::Members,
     /// How the root was chosen.
     pub origin: urldb_store::Origin,
+    /// `urldb.toml` was read with `--config-from`: the owner's, from a
+    /// revision a pull request cannot change (`--allow-env NAME` lets it
+    /// choose the host a secret goes to).
+    pub owners_config: bool,
 }
 
 impl Context {
@@ -669,7 +667,9 @@ impl Context {
             }
         }
         let bare = members.by_name();
+        let owners_config = rev.is_some() && settings.config_path.is_some();
         Ok(Context {
+            owners_config,
             bare,
             members,
             origin: settings.origin,

@@ -79,7 +79,7 @@ pub(crate) enum Command {
         /// The command whose page to print (default: urldb's own page).
         #[arg(value_name = "COMMAND")]
         command: Option<String>,
-        /// Write every page (`urldb.1`, `urldb-check.1`, ...) into DIR instead.
+        /// Write every page (`urldb.1`, `urldb-check.1`, ...) into DIR instead (made if missing).
         #[arg(long, value_name = "DIR", conflicts_with = "command")]
         dir: Option<PathBuf>,
     },

@@ -84,7 +84,11 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
         let domain = match index.domain_for(&ctx.root, &url, args.create_domain) {
             Ok(d) => d,
             Err(e) => {
-                urldb_output::say!("error: {input}: {e}");
+                // The host index names files: escaped with the rest.
+                urldb_output::say!(
+                    "error: {}",
+                    urldb_core::text::escape(&format!("{input}: {e}"))
+                );
                 status = worse(status, ExitStatus::Failure);
                 continue;
             }
@@ -170,7 +174,7 @@ fn print_file_outcome(
     result: &urldb_store::FileEdit,
     items: &[(Pending, NewRecord)],
 ) -> ExitStatus {
-    let file = urldb_core::source::display_path(&result.file);
+    let file = urldb_core::source::shown_path(&result.file);
     let mut status = ExitStatus::Success;
     for ((item, record), change) in items.iter().zip(&result.changes) {
         match change {

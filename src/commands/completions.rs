@@ -30,13 +30,18 @@ pub(crate) fn man(
     command.build();
     let pages = pages(&command);
     if let Some(dir) = dir {
+        // The folder the user named is made (a fresh account has no
+        // `~/.local/share/man/man1`); each page is made or replaced by the
+        // one writer, never through a symbolic link it did not create
+        // (`docs/security.md` §2).
+        std::fs::create_dir_all(dir).map_err(|source| CommandError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
         let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
         for (name, page) in pages {
             let path = dir.join(format!("{name}.1"));
-            std::fs::write(&path, render(page)?).map_err(|source| CommandError::Io {
-                path: path.clone(),
-                source,
-            })?;
+            urldb_store::write::overwrite(&path, &render(page)?, &super::write_note)?;
             writeln!(out, "{}", urldb_core::source::shown_path(&path))?;
         }
         out.finish()?;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::records::{finish, note_encoded, records_named};
+use super::records::{finish, records_named};
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_output::gate::{self, Syntax};
 
@@ -43,8 +43,7 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
         ExportFormat::Csv | ExportFormat::UriCatalogue => Syntax::Text,
     });
     let written = match args.to {
-        ExportFormat::Urls => urldb_store::interchange::write_urls(records, &mut out)
-            .map(|encoded| note_encoded(encoded, ctx)),
+        ExportFormat::Urls => urldb_store::interchange::write_urls(records, &mut out),
         ExportFormat::Json => urldb_store::interchange::write_json(records, &mut out),
         ExportFormat::Csv => super::records::write_csv(records, &mut out),
         ExportFormat::UriCatalogue => {

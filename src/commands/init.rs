@@ -55,7 +55,32 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
     let dir = args.dir.as_deref().unwrap_or(Path::new("."));
     let plan = urldb_store::plan_init(dir, args.root.as_deref())?;
     let example = plan.root.join("example.com.yaml");
-    if matches!(plan.database, InitDatabase::New) {
+    let new = matches!(plan.database, InitDatabase::New);
+    // Nothing is written through a symbolic link urldb did not make (a
+    // checkout can hold any): neither the folders it writes in nor the
+    // files it makes. Looked at before anything is written, so a refusal
+    // leaves nothing half done.
+    let config_dir = plan.config.parent().unwrap_or(Path::new(""));
+    for folder in [dir, config_dir, &plan.root] {
+        if is_link(folder) {
+            return Err(urldb_store::write::WriteError::Symlink {
+                path: folder.to_path_buf(),
+            }
+            .into());
+        }
+    }
+    for file in std::iter::once(&plan.config).chain(new.then_some(&example)) {
+        if let Ok(meta) = std::fs::symlink_metadata(file) {
+            let path = file.clone();
+            return Err(if meta.file_type().is_symlink() {
+                urldb_store::write::WriteError::Symlink { path }
+            } else {
+                urldb_store::write::WriteError::Exists { path }
+            }
+            .into());
+        }
+    }
+    if new {
         std::fs::create_dir_all(&plan.root).map_err(|source| CommandError::Io {
             path: plan.root.clone(),
             source,
@@ -74,7 +99,7 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
         &plan.config,
         &with_style(config_text(&plan), styles.style()),
     )?;
-    if matches!(plan.database, InitDatabase::New) {
+    if new {
         write_new(&example, EXAMPLE)?;
     }
     if quiet {
@@ -105,7 +130,7 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
                 "{} {files} domain file{} in `{}`.",
                 if *found { "Found" } else { "Adopted" },
                 if *files == 1 { "" } else { "s" },
-                urldb_store::membership::shown_dir(&plan.root)
+                shown_path(&plan.root)
             )?;
             writeln!(
                 out,
@@ -201,6 +226,11 @@ fn say_style(
         urldb_core::render::TextStyle::Readable => {}
     }
     Ok(())
+}
+
+/// `path` names a symbolic link (not what it leads to).
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
 /// A new file, never over an existing one.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::records::{FilterArgs, finish, note_encoded, records_named};
+use super::records::{FilterArgs, finish, records_named};
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_output::gate::{self, Syntax};
 
@@ -48,8 +48,7 @@ pub(crate) fn run(ctx: &Context, args: &LsArgs) -> Result<ExitStatus, CommandErr
         LsFormat::Csv => Syntax::Text,
     });
     let written = match args.format {
-        LsFormat::Urls => urldb_store::interchange::write_urls(records, &mut out)
-            .map(|encoded| note_encoded(encoded, ctx)),
+        LsFormat::Urls => urldb_store::interchange::write_urls(records, &mut out),
         LsFormat::Json => urldb_store::interchange::write_json(records, &mut out),
         LsFormat::Csv => super::records::write_csv(records, &mut out),
     };

@@ -90,18 +90,6 @@ pub(crate) fn records_named(
     collect(ctx, targets, filter)
 }
 
-/// After a URL list: say that URLs with control characters were written
-/// percent-encoded (the records themselves are `path-invalid-char`).
-pub(crate) fn note_encoded(encoded: usize, ctx: &Context) {
-    if encoded > 0 && !ctx.quiet {
-        urldb_output::say!(
-            "note: {encoded} URL{} held control characters, written percent-encoded \
-             (`urldb check` reports the records)",
-            if encoded == 1 { "" } else { "s" }
-        );
-    }
-}
-
 /// The records of `targets` that `filter` accepts.
 fn collect(
     ctx: &Context,

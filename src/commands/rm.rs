@@ -40,7 +40,11 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
         let domain = match index.lookup(&url.host) {
             Ok(d) => d.clone(),
             Err(e) => {
-                urldb_output::say!("error: {input}: {e}");
+                // The host index names files: escaped with the rest.
+                urldb_output::say!(
+                    "error: {}",
+                    urldb_core::text::escape(&format!("{input}: {e}"))
+                );
                 status = worse(status, ExitStatus::Failure);
                 continue;
             }
@@ -68,7 +72,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
                 continue;
             }
         };
-        let file = urldb_core::source::display_path(&result.file);
+        let file = urldb_core::source::shown_path(&result.file);
         let escape = |s: &str| urldb_core::text::escape(s).into_owned();
         for ((input, path), change) in items.iter().zip(&result.changes) {
             match change {

@@ -1,7 +1,6 @@
 //! `urldb verify`: fetch every URL of the database and check that it still
 //! answers as its record says (`docs/verify.md`).
 
-use crate::app::NotAVariableName;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -46,9 +45,9 @@ pub(crate) struct VerifyArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(..=i64::from(urldb_verify::config::MAX_RETRIES)))]
     pub retries: Option<u32>,
-    /// Let urldb.toml's `env:NAME` headers read the environment variable NAME; repeatable, comma-separated (also `URLDB_ALLOW_ENV`).
-    #[arg(long, value_name = "NAME", value_delimiter = ',', value_parser = env_var_name)]
-    pub allow_env: Vec<String>,
+    /// Let urldb.toml's `env:NAME` headers for HOST read the environment variable NAME; repeatable, comma-separated (also `URLDB_ALLOW_ENV`). A bare NAME (any host urldb.toml names) only with `--config-from`.
+    #[arg(long, value_name = "NAME=HOST", value_delimiter = ',')]
+    pub allow_env: Vec<urldb_verify::AllowEnv>,
     /// The largest body read for a static record, e.g. `100 MiB`.
     #[arg(long, value_name = "SIZE", default_value = "1 GiB")]
     pub max_body: String,
@@ -440,7 +439,7 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
             // allows; no message shows one.
             exceptions: urldb_verify::Exceptions::resolve(
                 config,
-                &allowed_env(&args.allow_env)?,
+                &allowed_env(&args.allow_env, ctx.owners_config)?,
                 &|name| std::env::var(name).ok(),
             )?,
         },
@@ -463,33 +462,30 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
     })
 }
 
-/// The environment variable that adds to `--allow-env`: names separated
-/// by commas or white space (the Action's `allow-env` input sets it).
+/// The environment variable that adds to `--allow-env`: entries
+/// (`NAME=HOST`, `NAME`) separated by commas or white space (the Action's
+/// `allow-env` input sets it).
 const ALLOW_ENV: &str = "URLDB_ALLOW_ENV";
 
-/// `--allow-env NAME`: a variable's name.
-fn env_var_name(text: &str) -> Result<String, NotAVariableName> {
-    if urldb_verify::config::is_env_name(text) {
-        Ok(text.to_string())
-    } else {
-        Err(NotAVariableName(text.to_string()))
-    }
-}
-
-/// The variables `env:` headers may read: `--allow-env` and
-/// `URLDB_ALLOW_ENV`, both chosen by whoever runs urldb, never by
-/// `urldb.toml` (`docs/verify-exceptions.md`, "Secrets").
-fn allowed_env(given: &[String]) -> Result<urldb_verify::Allowed, CommandError> {
-    let mut names = given.to_vec();
+/// The variables `env:` headers may read, and for which hosts:
+/// `--allow-env` and `URLDB_ALLOW_ENV`, both chosen by whoever runs urldb,
+/// never by `urldb.toml` (`docs/verify-exceptions.md`, "Secrets"). A bare
+/// name lets `urldb.toml` choose the host only when it is the owner's
+/// (`owners_config`: read with `--config-from`).
+fn allowed_env(
+    given: &[urldb_verify::AllowEnv],
+    owners_config: bool,
+) -> Result<urldb_verify::Allowed, CommandError> {
+    let mut entries = given.to_vec();
     if let Some(value) = std::env::var_os(ALLOW_ENV) {
         let value = value.to_str().ok_or(CommandError::AllowEnvNotText)?;
-        for name in value.split(|c: char| c == ',' || c.is_whitespace()) {
-            if !name.is_empty() {
-                names.push(env_var_name(name).map_err(CommandError::AllowEnv)?);
+        for entry in value.split(|c: char| c == ',' || c.is_whitespace()) {
+            if !entry.is_empty() {
+                entries.push(entry.parse().map_err(CommandError::AllowEnv)?);
             }
         }
     }
-    Ok(urldb_verify::Allowed::new(names))
+    Ok(urldb_verify::Allowed::new(entries, owners_config))
 }
 
 /// `--max-age`: leave out the URLs whose latest verdict is a pass within

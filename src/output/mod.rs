@@ -147,8 +147,8 @@ impl<'a> Located<'a> {
 
 /// The human formats (`full`, `concise`) show at most this many findings
 /// of one rule in one file; one line counts the rest. Machine formats
-/// list every finding.
-pub(crate) const SHOWN_PER_RULE: usize = 50;
+/// list every finding. (A cross-file finding lists as many other files.)
+pub(crate) use urldb_core::rules::SHOWN_PER_RULE;
 
 /// The findings a human format shows (in order), and for each rule with
 /// more than [`SHOWN_PER_RULE`] findings in the file, how many are not

@@ -346,10 +346,17 @@ impl Config {
         found
     }
 
+    /// `max-file-size`, at most [`MAX_FILE_SIZE_CAP`]: a pull request's
+    /// `urldb.toml` cannot make every run (and an editor open on its
+    /// checkout) read files of any size (`docs/security.md` §8).
     pub fn max_file_size(&self) -> Result<u64, NotASize> {
         match &self.max_file_size {
             None => Ok(DEFAULT_MAX_FILE_SIZE),
-            Some(s) => parse_size(s).ok_or_else(|| NotASize(s.clone())),
+            Some(s) => match parse_size(s) {
+                Some(n) if n <= MAX_FILE_SIZE_CAP => Ok(n),
+                Some(_) => Err(NotASize::OverTheCap(s.clone())),
+                None => Err(NotASize::NotASize(s.clone())),
+            },
         }
     }
 
@@ -436,10 +443,20 @@ pub fn gate_warnings(text: &str) -> Vec<(usize, String)> {
     out
 }
 
-/// `max-file-size` that is not a size.
+/// The largest `max-file-size` (1 GiB).
+pub const MAX_FILE_SIZE_CAP: u64 = 1024 * 1024 * 1024;
+
+/// `max-file-size` that is not a size, or over [`MAX_FILE_SIZE_CAP`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("max-file-size: `{0}` is not a size (try \"64 MiB\" or \"500 kB\")")]
-pub struct NotASize(pub String);
+pub enum NotASize {
+    #[error("max-file-size: `{0}` is not a size (try \"64 MiB\" or \"500 kB\")")]
+    NotASize(String),
+    #[error(
+        "max-file-size: `{0}` is too large; urldb reads files of at most 1 GiB \
+         (try \"64 MiB\", the default, or \"1 GiB\")"
+    )]
+    OverTheCap(String),
+}
 
 /// An `exclude` glob that does not compile.
 #[derive(Debug, thiserror::Error)]

@@ -26,9 +26,18 @@ pub fn display_path(path: &std::path::Path) -> String {
 }
 
 /// A path as human output shows it: [`display_path`], with control
-/// characters escaped and never starting with `:` ([`crate::text::path_text`]).
+/// characters escaped ([`crate::text::path_text`]), and `.` for the empty
+/// path (the current folder). The one function a name from the repository
+/// (a file's, a folder's) goes through before a terminal: a folder named
+/// with ESC, BEL or CR (an OSC 52 sequence sets the clipboard) reaches it
+/// as `\x1b`, `\x07`, `\r` (`docs/security.md` §7).
 pub fn shown_path(path: &std::path::Path) -> String {
-    crate::text::path_text(&display_path(path))
+    let shown = display_path(path);
+    if shown.is_empty() {
+        ".".to_string()
+    } else {
+        crate::text::path_text(&shown)
+    }
 }
 
 /// A byte range into a [`Source`]'s text.

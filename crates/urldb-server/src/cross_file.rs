@@ -59,9 +59,11 @@ pub(crate) fn findings(
     disk: &DiskFacts,
     options: &Options,
 ) -> Vec<Finding> {
-    let wanted = rules::ALL
-        .iter()
-        .any(|r| matches!(r.check, Check::Database(_)) && options.selection.is_enabled(r.code));
+    // A gate finding runs whatever the selection (`rules::gate_findings`).
+    let wanted = rules::ALL.iter().any(|r| {
+        matches!(r.check, Check::Database(_))
+            && (options.selection.is_enabled(r.code) || rules::gate_findings::always(r.code))
+    });
     if !wanted {
         return Vec::new();
     }

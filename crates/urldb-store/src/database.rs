@@ -673,7 +673,11 @@ pub fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
 }
 
 /// Run the cross-file rules and attach their findings to the files they
-/// are in (reading a clean file again to show its text).
+/// are in (reading a clean file again to show its text). Linear in the
+/// findings: a finding's file is found by index, and each file's findings
+/// are sorted once, after every cross-file rule ran (`docs/security.md`
+/// §8; a thousand files listing one cname took minutes when each finding
+/// looked its file up and sorted it again).
 fn add_cross_file(
     outcome: &mut RunOutcome,
     facts: &[FileFacts],
@@ -687,9 +691,21 @@ fn add_cross_file(
             check(&ctx, &mut found);
         }
     }
+    if found.is_empty() {
+        return;
+    }
+    // Where each file's result is, by its path, then by its index in `facts`.
+    let by_path: HashMap<PathBuf, usize> = outcome
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.path.clone(), i))
+        .collect();
+    let mut result_of: HashMap<usize, usize> = HashMap::new();
     // Each file's suppression comments, read again only for the files
     // that have a cross-file finding.
     let mut directives: HashMap<usize, urldb_core::suppress::Directives> = HashMap::new();
+    let mut touched: Vec<usize> = Vec::new();
     for db in found {
         let Some(file) = facts.get(db.file) else {
             continue;
@@ -699,34 +715,15 @@ fn add_cross_file(
         if findings.is_empty() && ignored.is_empty() {
             continue;
         }
-        let index = match outcome.files.iter().position(|r| r.path == file.path) {
-            Some(i) => i,
-            None => {
-                let text = match snapshot.read(&file.path, u64::MAX) {
-                    Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-                    _ => String::new(),
-                };
-                outcome.files.push(FileResult {
-                    path: file.path.clone(),
-                    checked: Checked {
-                        source: Source::new(&file.path, text),
-                        // A file left without a result had nothing to
-                        // report: it parsed, and its tree is gone.
-                        documents: lint::Documents::Dropped,
-                        findings: Vec::new(),
-                        suppressed: Vec::new(),
-                        blocked_by: None,
-                        canonical: None,
-                    },
-                    new_text: None,
-                    fixed: 0,
-                    read: None,
-                });
-                outcome.files.len() - 1
-            }
-        };
+        let index = *result_of.entry(db.file).or_insert_with(|| {
+            by_path
+                .get(&file.path)
+                .copied()
+                .unwrap_or_else(|| new_result(outcome, &file.path, snapshot))
+        });
         let result = &mut outcome.files[index];
         let excused = directives.entry(db.file).or_insert_with(|| {
+            touched.push(index);
             urldb_core::suppress::Directives::of_text(&result.checked.source.text)
         });
         let (suppressed, findings): (Vec<Finding>, Vec<Finding>) = findings
@@ -735,11 +732,39 @@ fn add_cross_file(
         result.checked.suppressed.extend(ignored);
         result.checked.suppressed.extend(suppressed);
         result.checked.findings.extend(findings);
-        result
+    }
+    for index in touched {
+        outcome.files[index]
             .checked
             .findings
             .sort_by_key(|f| (f.span.start, f.span.end));
     }
+}
+
+/// A result for a file that had none (it was clean), to hold its
+/// cross-file findings: its text read again, to show. Its index.
+fn new_result(outcome: &mut RunOutcome, path: &Path, snapshot: &Snapshot) -> usize {
+    let text = match snapshot.read(path, u64::MAX) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        _ => String::new(),
+    };
+    outcome.files.push(FileResult {
+        path: path.to_path_buf(),
+        checked: Checked {
+            source: Source::new(path, text),
+            // A file left without a result had nothing to report: it
+            // parsed, and its tree is gone.
+            documents: lint::Documents::Dropped,
+            findings: Vec::new(),
+            suppressed: Vec::new(),
+            blocked_by: None,
+            canonical: None,
+        },
+        new_text: None,
+        fixed: 0,
+        read: None,
+    });
+    outcome.files.len() - 1
 }
 
 #[cfg(test)]

@@ -47,8 +47,8 @@ pub use discover::{Found, Judged, WalkError, find_files, judge_files};
 pub use documents::DocumentError;
 pub use git::{Conversion, GitError, Repository};
 pub use listing::{
-    Collected, Filter, LeftOut, UnknownDomain, UrlRecord, collect_records, known_hosts,
-    require_known,
+    Collected, Filter, LeftOut, LeftOutReason, UnknownDomain, UrlRecord, collect_records,
+    known_hosts, require_known,
 };
 pub use read::{ReadError, Root, is_inside, open_regular, read_limited};
 pub use selecting::{SelectsNothing, require_selecting};

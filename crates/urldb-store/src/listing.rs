@@ -2,8 +2,9 @@
 //! them (`docs/guide.md`): by file, domain (or cname), category, path
 //! prefix and path pattern (`docs/urls.md`); `deprecated` records only on request.
 //! Each URL is built from its parts ([`urldb_core::url::Origin::url_of`]);
-//! a record that makes no URL of its own host is left out, and returned
-//! as a [`LeftOut`] for the command to say.
+//! a record that makes no URL of its own host, or whose `_path` `verify`
+//! would not request (`urldb_core::rules::unrequested`), is left out, and
+//! returned as a [`LeftOut`] for the command to say.
 
 use crate::documents::DocumentError;
 use crate::read::Root;
@@ -15,6 +16,7 @@ use rayon::prelude::*;
 use crate::database::FileError;
 use urldb_core::model::domain::{self, DEPRECATED};
 use urldb_core::model::node::Node;
+use urldb_core::rules::unrequested;
 use urldb_core::url::{BuildError, Origin};
 
 /// One record, with what its file says about its URL.
@@ -39,14 +41,29 @@ pub struct UrlRecord {
 }
 
 /// A record left out because no URL of its own host can be built from
-/// its `_path` (or from its file's name).
+/// its `_path` (or from its file's name), or because `verify` would not
+/// request the URL built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeftOut {
     pub file: PathBuf,
     /// The line of the record's `_path` (1-based).
     pub line: usize,
     pub path: String,
-    pub reason: BuildError,
+    pub reason: LeftOutReason,
+}
+
+/// Why a record is left out of `ls` and `export`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LeftOutReason {
+    /// No URL of its own host can be built from it.
+    #[error(transparent)]
+    Url(#[from] BuildError),
+    /// Its `_path` has a finding that keeps `verify` from requesting it
+    /// (`urldb_core::rules::unrequested`): clients would rewrite the URL
+    /// (`/a\b` is `/a/b` to them), so printing it would name a URL that
+    /// `verify` never checks.
+    #[error("{message} ({code}), so `verify` does not request it")]
+    Unrequested { message: String, code: &'static str },
 }
 
 /// What [`collect`] found: the records with their URLs, the records left
@@ -154,6 +171,7 @@ fn read_records(
     if !filter.accepts_file(&name, &domain::cnames(&docs)) {
         return Ok(Collected::default());
     }
+    let blocking = unrequested::blocking_findings(file, &text, &docs, &name);
     let https = domain::https(&docs);
     let origin = Origin::new(if https { "https" } else { "http" }, &name);
     let mut left_out = Vec::new();
@@ -167,9 +185,20 @@ fn read_records(
                 return None;
             }
             let built = match &origin {
-                Ok(origin) => origin.url_of(&path),
-                Err(e) => Err(e.clone()),
+                Ok(origin) => origin.url_of(&path).map_err(LeftOutReason::from),
+                Err(e) => Err(e.clone().into()),
             };
+            let unrequested =
+                |f: &urldb_core::rules::diagnostic::Finding| LeftOutReason::Unrequested {
+                    message: f.message.clone(),
+                    code: f.rule.code,
+                };
+            let built = built.and_then(|url| {
+                match unrequested::blocking_in(&blocking, &entry.value.span) {
+                    Some(f) => Err(unrequested(f)),
+                    None => Ok(url),
+                }
+            });
             let url = match built {
                 Ok(url) => url,
                 Err(reason) => {

@@ -378,6 +378,30 @@ impl<'n> Lock<'n> {
         self.replace_file(&meta, expected, new)
     }
 
+    /// Create the file with `new`, or replace what it holds (read under
+    /// the lock): for a file urldb makes whole (`urldb man --dir`), where
+    /// an earlier version is replaced. Never through a symbolic link
+    /// ([`WriteError::Symlink`]), never over anything but a regular file.
+    pub fn overwrite(self, new: &[u8]) -> Result<(), WriteError> {
+        let path = self.path.clone();
+        let io = io_error(&path);
+        match fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return self.create(new),
+            Err(e) => return Err(io(e)),
+            Ok(_) => {}
+        }
+        let meta = writable(&path)?;
+        let current = match crate::read::read_limited(&path, meta.len(), None) {
+            Ok(bytes) => bytes,
+            Err(ReadError::TooLarge { .. }) => {
+                return Err(WriteError::Changed { path: path.clone() });
+            }
+            Err(ReadError::Io(e)) => return Err(io(e)),
+            Err(e) => return Err(io(std::io::Error::other(e.to_string()))),
+        };
+        self.replace_file(&meta, &current, new)
+    }
+
     /// Write `new` for the file whose metadata is `meta`, keeping its
     /// owner and permissions, if it still holds `expected` at the end.
     fn replace_file(
@@ -610,6 +634,12 @@ pub fn create(path: &Path, new: &[u8], notes: Notes<'_>) -> Result<(), WriteErro
     Lock::acquire(path, notes)?.create(new)
 }
 
+/// Create `path` with `new`, or replace the regular file there
+/// ([`Lock::overwrite`]); never through a symbolic link.
+pub fn overwrite(path: &Path, new: &[u8], notes: Notes<'_>) -> Result<(), WriteError> {
+    Lock::acquire(path, notes)?.overwrite(new)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -749,6 +779,31 @@ mod tests {
             }]
         );
         assert_eq!(fs::read(&path).expect("read"), b"new");
+    }
+
+    /// `overwrite` makes a file or replaces one, and never writes
+    /// through a link (the target keeps its bytes) nor over a directory.
+    #[cfg(unix)]
+    #[test]
+    fn overwrite_replaces_a_file_and_refuses_a_link() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("page.1");
+        overwrite(&path, b"one", &|_| {}).expect("created");
+        overwrite(&path, b"two", &|_| {}).expect("replaced");
+        assert_eq!(fs::read(&path).expect("read"), b"two");
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "mine").expect("write");
+        let link = dir.path().join("link.1");
+        std::os::unix::fs::symlink(&victim, &link).expect("symlink");
+        let err = overwrite(&link, b"page", &|_| {}).expect_err("refused");
+        assert!(matches!(err, WriteError::Symlink { .. }), "{err}");
+        let dangling = dir.path().join("dangling.1");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).expect("symlink");
+        assert!(overwrite(&dangling, b"page", &|_| {}).is_err());
+        assert!(!dir.path().join("nowhere").exists());
+        assert_eq!(fs::read(&victim).expect("read"), b"mine");
+        fs::create_dir(dir.path().join("d.1")).expect("mkdir");
+        assert!(overwrite(&dir.path().join("d.1"), b"page", &|_| {}).is_err());
     }
 
     #[test]

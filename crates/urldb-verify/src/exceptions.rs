@@ -6,10 +6,12 @@
 //! A header value read from the environment is a [`Secret`]: its `Debug`
 //! is `<secret>`, no error names it, and it is only ever handed to the
 //! HTTP client with a request for its own host (redirects are never
-//! followed, so it cannot travel to another). Which variables may be read
-//! is the caller's choice ([`Allowed`]: `--allow-env`), never the
-//! configuration's alone, and a header that carries a credential is named
-//! in [`Request::credentials`] so that the plan sends it over https only.
+//! followed, so it cannot travel to another). Which variables may be read,
+//! and for which host, is the caller's choice ([`Allowed`]: `--allow-env
+//! NAME=HOST`), never the configuration's alone; a bare `NAME` lets the
+//! configuration choose the host only when it is the owner's
+//! (`--config-from`). A header that carries a credential is named in
+//! [`Request::credentials`] so that the plan sends it over https only.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -65,14 +67,31 @@ pub enum ExceptionError {
     /// nothing about whether the variable exists.
     #[error(
         "urldb.toml: {section}.headers.{header}: reads the environment variable `{variable}`, \
-         which this run does not allow: only the person running urldb chooses what it may read. \
-         To send it, run `urldb verify --allow-env {variable}` (or set URLDB_ALLOW_ENV={variable}; \
-         the Action's input `allow-env`)"
+         which this run does not allow for `{host}`: only the person running urldb chooses what \
+         it may read and which host gets it. To send it, run `urldb verify --allow-env \
+         {variable}={host}` (or set URLDB_ALLOW_ENV={variable}={host}; the Action's input \
+         `allow-env`)"
     )]
     NotAllowed {
         section: String,
         header: String,
         variable: String,
+        host: String,
+    },
+    /// A bare `--allow-env NAME`, and a `urldb.toml` that is not the
+    /// owner's (no `--config-from`): the file, which a pull request may
+    /// change, would choose the host the secret goes to.
+    #[error(
+        "urldb.toml: {section}.headers.{header}: reads the environment variable `{variable}`, \
+         which this run allows without naming a host, and this urldb.toml is not read with \
+         `--config-from` (a pull request may have chosen the host): name the host: \
+         --allow-env {variable}={host}"
+    )]
+    NameTheHost {
+        section: String,
+        header: String,
+        variable: String,
+        host: String,
     },
     #[error(
         "urldb.toml: {section}.headers.{header}: the environment variable `{variable}` is not set"
@@ -93,20 +112,105 @@ pub enum ExceptionError {
     },
 }
 
-/// The environment variables a run may read for `env:` headers: those the
-/// person running urldb named (`--allow-env`, `URLDB_ALLOW_ENV`). Nothing
-/// in `urldb.toml` adds to them: a pull request may change that file.
+/// One entry of `--allow-env` (and `URLDB_ALLOW_ENV`): `NAME`, or
+/// `NAME=HOST` to send the variable to that host alone.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct AllowEnv {
+    /// The variable.
+    pub name: String,
+    /// The one host it goes to, as `verify` requests it (lowercase,
+    /// A-labels, no trailing dot); `None`: the host `urldb.toml` names,
+    /// honoured only when that file is the owner's (`--config-from`).
+    pub host: Option<String>,
+}
+
+/// An `--allow-env` entry that is not `NAME` or `NAME=HOST`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadAllowEnv {
+    #[error(
+        "`{}` is not an environment variable's name (letters, digits and `_`)",
+        urldb_core::text::escape(.0)
+    )]
+    Name(String),
+    #[error("`{}` is not a host name: {source}", urldb_core::text::escape(.host))]
+    Host {
+        host: String,
+        #[source]
+        source: config::DomainKeyError,
+    },
+}
+
+impl std::str::FromStr for AllowEnv {
+    type Err = BadAllowEnv;
+
+    /// `NAME` or `NAME=HOST`; HOST is compared as `verify` requests it
+    /// (`Example.COM.` is `example.com`), exactly: no subdomain matches.
+    fn from_str(text: &str) -> Result<AllowEnv, BadAllowEnv> {
+        let (name, host) = match text.split_once('=') {
+            Some((name, host)) => (name, Some(host)),
+            None => (text, None),
+        };
+        if !config::is_env_name(name) {
+            return Err(BadAllowEnv::Name(name.to_string()));
+        }
+        let host = host
+            .map(|h| {
+                config::domain_key(h).map_err(|source| BadAllowEnv::Host {
+                    host: h.to_string(),
+                    source,
+                })
+            })
+            .transpose()?;
+        Ok(AllowEnv {
+            name: name.to_string(),
+            host,
+        })
+    }
+}
+
+/// The environment variables a run may read for `env:` headers, and for
+/// which hosts: those the person running urldb named (`--allow-env`,
+/// `URLDB_ALLOW_ENV`). Nothing in `urldb.toml` adds to them: a pull
+/// request may change that file. A bare name lets the file choose the
+/// host only when the file is the owner's (`owners_config`: read with
+/// `--config-from`, from a revision the pull request cannot change).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Allowed(BTreeSet<String>);
+pub struct Allowed {
+    entries: BTreeSet<AllowEnv>,
+    owners_config: bool,
+}
+
+/// What [`Allowed`] says of a variable for a host.
+enum Permit {
+    Yes,
+    NameTheHost,
+    No,
+}
 
 impl Allowed {
-    /// The variables of `names`, each a variable's name.
-    pub fn new<I: IntoIterator<Item = String>>(names: I) -> Allowed {
-        Allowed(names.into_iter().collect())
+    /// The entries given; `owners_config`: `urldb.toml` was read with
+    /// `--config-from`.
+    pub fn new<I: IntoIterator<Item = AllowEnv>>(entries: I, owners_config: bool) -> Allowed {
+        Allowed {
+            entries: entries.into_iter().collect(),
+            owners_config,
+        }
     }
 
-    fn contains(&self, name: &str) -> bool {
-        self.0.contains(name)
+    fn permit(&self, name: &str, host: Option<&str>) -> Permit {
+        let mut bare = false;
+        for entry in self.entries.iter().filter(|e| e.name == name) {
+            match (&entry.host, host) {
+                (Some(h), Some(host)) if h == host => return Permit::Yes,
+                (None, _) => bare = true,
+                _ => {}
+            }
+        }
+        match (bare, self.owners_config) {
+            (true, true) => Permit::Yes,
+            (true, false) => Permit::NameTheHost,
+            (false, _) => Permit::No,
+        }
     }
 }
 
@@ -145,10 +249,14 @@ impl Exceptions {
         allowed: &Allowed,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Exceptions, ExceptionError> {
-        let env = |name: &str| allowed.contains(name).then(|| env(name));
+        let env = |name: &str, host: Option<&str>| match allowed.permit(name, host) {
+            Permit::Yes => Ok(env(name)),
+            Permit::NameTheHost => Err(Refused::NameTheHost),
+            Permit::No => Err(Refused::NotAllowed),
+        };
         let env: Env<'_> = &env;
         let every = config.exceptions();
-        let every_rules = rules("verify", &every, None, env)?;
+        let every_rules = rules("verify", &every, None, None, env)?;
         let mut hosts = BTreeMap::new();
         for (key, section) in &config.domains {
             // Validated with the file: a key that is no host has no section.
@@ -156,7 +264,8 @@ impl Exceptions {
                 continue;
             };
             let name = format!("verify.domains.\"{host}\"");
-            hosts.insert(host, rules(&name, section, Some(&every), env)?);
+            let rules = rules(&name, section, Some(&every), Some(&host), env)?;
+            hosts.insert(host, rules);
         }
         Ok(Exceptions {
             every: every_rules,
@@ -202,16 +311,24 @@ fn path_matches(pattern: &str, path: &str, case_sensitive: bool) -> bool {
     urldb_core::url::matches(&fold(pattern), &fold(path))
 }
 
-/// A variable's value: `None` when it may not be read, `Some(None)` when
-/// it is not set.
-type Env<'a> = &'a dyn Fn(&str) -> Option<Option<String>>;
+/// Why a variable may not be read for a host.
+enum Refused {
+    NotAllowed,
+    NameTheHost,
+}
 
-/// One section's rules; a host's section adds to `every` (statuses,
-/// skips, headers) and replaces its `User-Agent` and same-named headers.
+/// A variable's value for a host (`None`: not set), or why it may not be
+/// read.
+type Env<'a> = &'a dyn Fn(&str, Option<&str>) -> Result<Option<String>, Refused>;
+
+/// One section's rules (`host`: the host of a `[verify.domains]`
+/// section); a host's section adds to `every` (statuses, skips, headers)
+/// and replaces its `User-Agent` and same-named headers.
 fn rules(
     section: &str,
     own: &VerifyExceptions,
     every: Option<&VerifyExceptions>,
+    host: Option<&str>,
     env: Env<'_>,
 ) -> Result<HostRules, ExceptionError> {
     let mut request = Request::default();
@@ -235,12 +352,25 @@ fn rules(
                 Some(variable) => {
                     let (section, header, variable) =
                         (section.to_string(), name.clone(), variable.to_string());
-                    let Some(set) = env(&variable) else {
-                        return Err(ExceptionError::NotAllowed {
-                            section,
-                            header,
-                            variable,
-                        });
+                    let shown_host = host.unwrap_or("HOST").to_string();
+                    let set = match env(&variable, host) {
+                        Ok(set) => set,
+                        Err(Refused::NotAllowed) => {
+                            return Err(ExceptionError::NotAllowed {
+                                section,
+                                header,
+                                variable,
+                                host: shown_host,
+                            });
+                        }
+                        Err(Refused::NameTheHost) => {
+                            return Err(ExceptionError::NameTheHost {
+                                section,
+                                header,
+                                variable,
+                                host: shown_host,
+                            });
+                        }
                     };
                     let Some(v) = set else {
                         return Err(ExceptionError::Unset {
@@ -290,7 +420,7 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        let allowed = Allowed::new(["TOKEN".to_string()]);
+        let allowed = Allowed::new(["TOKEN".parse().expect("an entry")], true);
         Exceptions::resolve(&config, &allowed, &|k| {
             env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
         })
@@ -358,5 +488,63 @@ mod tests {
         assert!(e.request("b.test").credentials.is_empty());
         let e = resolve("[verify]\nheaders = { Accept-Language = \"en\" }\n", &[]).expect("ok");
         assert!(e.request("b.test").credentials.is_empty());
+    }
+
+    /// `NAME=HOST` sends the variable to that host alone, compared as
+    /// `verify` requests it; a bare `NAME` only when `urldb.toml` is the
+    /// owner's, else the run stops before reading anything.
+    #[test]
+    fn a_secret_goes_to_the_host_the_runner_names() {
+        let text = "[verify.domains.\"Api.Example.\"]\nheaders = { X = \"env:TOKEN\" }\n\
+                    [verify.domains.\"attacker.example\"]\nheaders = { Y = \"env:OTHER\" }\n";
+        let config = crate::config::read(text).expect("valid");
+        let asked = std::cell::RefCell::new(Vec::new());
+        let env = |k: &str| {
+            asked.borrow_mut().push(k.to_string());
+            Some("v".to_string())
+        };
+        let entries = |list: &[&str]| -> Vec<AllowEnv> {
+            list.iter().map(|e| e.parse().expect("an entry")).collect()
+        };
+        let bound = Allowed::new(
+            entries(&["TOKEN=api.example", "OTHER=attacker.example"]),
+            false,
+        );
+        let e = Exceptions::resolve(&config, &bound, &env).expect("resolved");
+        assert_eq!(e.request("api.example").headers.len(), 1);
+        // Bound to another host, or bare without the owner's file: refused,
+        // before the environment is read.
+        asked.borrow_mut().clear();
+        for (given, owners, want) in [
+            (
+                &["TOKEN=www.api.example", "OTHER=attacker.example"][..],
+                true,
+                "--allow-env TOKEN=api.example`",
+            ),
+            (
+                &["TOKEN", "OTHER=attacker.example"],
+                false,
+                "name the host: --allow-env TOKEN=api.example",
+            ),
+        ] {
+            let err = Exceptions::resolve(&config, &Allowed::new(entries(given), owners), &env)
+                .expect_err("refused");
+            assert!(err.to_string().contains(want), "{err}");
+        }
+        assert!(asked.borrow().is_empty(), "{:?}", asked.borrow());
+        // Bare, with the owner's file: the file's host.
+        let owners = Allowed::new(entries(&["TOKEN", "OTHER"]), true);
+        assert!(Exceptions::resolve(&config, &owners, &env).is_ok());
+        for bad in ["1X=a.example", "X=a.example/x", "X=", "=a.example"] {
+            assert!(bad.parse::<AllowEnv>().is_err(), "{bad}");
+        }
+        assert_eq!(
+            "X=Bücher.Example."
+                .parse::<AllowEnv>()
+                .expect("entry")
+                .host
+                .as_deref(),
+            Some("xn--bcher-kva.example")
+        );
     }
 }

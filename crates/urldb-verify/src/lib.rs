@@ -30,7 +30,7 @@ mod schedule;
 mod shard;
 mod trend;
 
-pub use exceptions::{Allowed, ExceptionError, Exceptions};
+pub use exceptions::{AllowEnv, Allowed, BadAllowEnv, ExceptionError, Exceptions};
 pub use http::{BodyMode, Client, ClientOptions, FetchError};
 pub use robots::RobotsRules;
 pub use shard::{Shard, ShardError};
@@ -82,7 +82,7 @@ pub(crate) const NOT_CHECKED: &str = "not-checked";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// Never requested: the record's `_path` has a blocking finding
-    /// (`plan::BLOCKING`) or its URL cannot be built from its parts.
+    /// (`urldb_core::rules::unrequested::BLOCKING`) or its URL cannot be built from its parts.
     NotChecked(String),
     /// No (complete) answer, after the retries.
     NoAnswer(FetchError),

@@ -9,25 +9,10 @@ use crate::exceptions::{Exceptions, Request, SKIP_VERIFY, Skip};
 
 use urldb_core::model::domain::{self, Record};
 use urldb_core::model::media_type;
-use urldb_core::rules::diagnostic::Finding;
-use urldb_core::rules::{self};
-use urldb_core::source::{LineIndex, Source};
+use urldb_core::rules::unrequested;
+use urldb_core::source::LineIndex;
 use urldb_core::url::BuildError;
 use urldb_store::Filter;
-
-/// The `_path` findings that make a record's URL another one than the
-/// record names (another host or port once joined as text, a path that
-/// clients rewrite, a fragment that is never sent). A record with one is
-/// never requested: it is reported as not checked, and counts as broken.
-/// These are the rules' own checks, run on the file as `check` runs them.
-pub(crate) static BLOCKING: [&str; 6] = [
-    "path-not-absolute",
-    "path-network-reference",
-    "path-bad-escape",
-    "path-invalid-char",
-    "path-fragment",
-    "path-dot-segment",
-];
 
 /// Where a request for a domain goes instead (`--map DOMAIN=HOST`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,7 +133,7 @@ pub struct UrlCheck {
     pub file: PathBuf,
     pub line: usize,
     pub expect: Expect,
-    /// Why this record is not requested at all (a `BLOCKING` finding, or
+    /// Why this record is not requested at all (a `unrequested::BLOCKING` finding, or
     /// a URL that cannot be built from its parts).
     pub not_checked: Option<String>,
     /// Why this URL is skipped (a `skip` entry, the record's `skip-verify`).
@@ -275,7 +260,7 @@ fn plan_file(
         (false, false) => &["http"],
     };
     let lines = LineIndex::new(text);
-    let blocking = blocking_findings(file, text, docs, &domain);
+    let blocking = unrequested::blocking_findings(file, text, docs, &domain);
     for record in domain::records(docs) {
         let line = lines.line_of(record.node.span.start) + 1;
         let Some(path) = record.path() else {
@@ -305,12 +290,9 @@ fn plan_file(
                 continue;
             }
         };
-        let value_span = record.get(domain::PATH).map(|e| e.value.span.clone());
-        let blocked = blocking.iter().find(|f| {
-            value_span
-                .as_ref()
-                .is_some_and(|s| s.start <= f.span.start && f.span.start <= s.end)
-        });
+        let blocked = record
+            .get(domain::PATH)
+            .and_then(|e| unrequested::blocking_in(&blocking, &e.value.span));
         let skip_verify = categories.contains(&SKIP_VERIFY).then(|| Skip {
             kind: SKIP_VERIFY,
             reason: format!("skipped: the record has the category `{SKIP_VERIFY}`"),
@@ -401,30 +383,6 @@ fn plain_credentials(
     ))
 }
 
-/// The findings of the [`BLOCKING`] rules in one file.
-fn blocking_findings(
-    file: &Path,
-    text: &str,
-    docs: &[urldb_core::model::node::Document],
-    domain: &str,
-) -> Vec<Finding> {
-    let source = Source::new(file, text.to_string());
-    let settings = urldb_core::rules::LintSettings::default();
-    let ctx = rules::FileContext {
-        source: &source,
-        documents: docs,
-        domain,
-        settings: &settings,
-    };
-    let mut out = Vec::new();
-    for rule in BLOCKING.iter().filter_map(|code| rules::by_code(code)) {
-        if let rules::Check::File(check) = rule.check {
-            check(&ctx, &mut out);
-        }
-    }
-    out
-}
-
 /// The URL of `path` on `scheme://authority`, built from its parts by the
 /// one builder every command uses ([`urldb_core::url::Origin::url_of`]:
 /// no `_path` text can change the scheme, user info, host or port), then
@@ -498,16 +456,6 @@ fn expect(record: &Record) -> Result<Expect, NotPlanned> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Each blocking code names a rule that reads the model of a file: a
-    /// renamed rule cannot drop out of the list unnoticed.
-    #[test]
-    fn blocking_codes_name_file_rules() {
-        for code in BLOCKING {
-            let rule = rules::by_code(code).unwrap_or_else(|| panic!("{code}: no such rule"));
-            assert!(matches!(rule.check, rules::Check::File(_)), "{code}");
-        }
-    }
 
     #[test]
     fn map_arguments() {
@@ -665,7 +613,7 @@ mod tests {
             "[verify.domains.\"example.com\"]\nheaders = { Authorization = \"env:T\" }\n",
         )
         .expect("valid");
-        let allowed = crate::exceptions::Allowed::new(["T".to_string()]);
+        let allowed = crate::exceptions::Allowed::new(["T".parse().expect("an entry")], true);
         let exceptions =
             Exceptions::resolve(&config, &allowed, &|_| Some("t".into())).expect("resolved");
         let reasons = |text: &str, both_schemes: bool, map: Option<&str>| {

@@ -141,6 +141,51 @@ fn max_file_size() {
     assert!(out.contains("file-too-large"), "{out}");
 }
 
+/// `max-file-size` is capped at 1 GiB, as `retries` at 10: a pull
+/// request's `urldb.toml` cannot make every run read files of any size
+/// (`docs/security.md` §8). More is an error with its line, in every
+/// command that reads the file; the cap itself is accepted.
+#[test]
+fn max_file_size_over_a_gib_is_an_error_with_its_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "example.com.yaml", CLEAN);
+    for size in ["1025 MiB", "2 GiB", "1073741825", "18446744073709551615"] {
+        write(
+            dir.path(),
+            "urldb.toml",
+            &format!("style = \"urldb\"\nmax-file-size = \"{size}\"\n"),
+        );
+        for args in [&["check"][..], &["fmt", "--check"], &["ls"]] {
+            let out = run_in(dir.path(), args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{size} {args:?}: {stderr}");
+            for want in [
+                format!("max-file-size: `{size}` is too large; urldb reads files of at most 1 GiB"),
+                "urldb.toml:2:1".to_string(),
+            ] {
+                assert!(
+                    stderr.contains(&want),
+                    "{size} {args:?}: no `{want}` in {stderr}"
+                );
+            }
+        }
+    }
+    for size in ["1 GiB", "1073741824", "1024 MiB"] {
+        write(
+            dir.path(),
+            "urldb.toml",
+            &format!("max-file-size = \"{size}\"\n"),
+        );
+        let out = run_in(dir.path(), &["check"]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{size}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 #[test]
 fn line_ending_and_empty_metadata_shape_what_fmt_writes() {
     let dir = tempfile::tempdir().expect("tempdir");

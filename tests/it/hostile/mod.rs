@@ -5,8 +5,14 @@ mod check_gate;
 // Symbolic links and a Linux git set-up: run where the whole suite runs.
 #[cfg(unix)]
 mod config_from;
+mod cross_file;
 mod gate;
 mod io;
+#[cfg(unix)]
+mod links;
+mod one_host;
 mod output;
 mod reader;
 mod runner_commands;
+#[cfg(unix)]
+mod terminal;

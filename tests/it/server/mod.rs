@@ -269,6 +269,77 @@ fn server_skips_a_malformed_message_and_goes_on() {
     assert_eq!(answer(4)["result"], serde_json::Value::Null);
 }
 
+/// `urldb server` in the workspace `work`: open `file` with `text`, ask
+/// to format it (answered at once; diagnostics may wait for a pause),
+/// shut down. The server exits with 0 and answers the formatting with no
+/// edit; every message it sent.
+fn open_and_format(work: &Path, file: &Path, text: &str) -> Vec<serde_json::Value> {
+    let uri = format!("file://{}", file.display());
+    let messages = [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"capabilities": {}, "rootUri": format!("file://{}", work.display())}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/formatting",
+            "params": {"textDocument": {"uri": uri},
+                       "options": {"tabSize": 2, "insertSpaces": true}}}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": null}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+    ];
+    let mut input = Vec::new();
+    for m in &messages {
+        input.extend(frame(&m.to_string()));
+    }
+    let out = server_on(&input, work);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers = bodies(&out.stdout);
+    let formatted = answers.iter().find(|a| a["id"] == 2).expect("an answer");
+    assert!(
+        formatted["result"].is_null() || formatted["result"] == serde_json::json!([]),
+        "{formatted}"
+    );
+    answers
+}
+
+/// An editor open on a stranger's checkout does not use the stranger's
+/// budget: a `max-file-size` over the 1 GiB cap makes the configuration
+/// unusable (the editor is told why), and no file under it is read or
+/// checked (`docs/security.md` §8).
+#[test]
+fn a_file_size_over_the_cap_checks_nothing_and_says_why() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let work = dir.path().canonicalize().expect("canonical");
+    write(&work, "urldb.toml", "max-file-size = \"16 GiB\"\n");
+    let text = "--- {cnames: [y.org]}\n--- {_path: /a, content-type: text/html}\n";
+    write(&work, "x.org.yaml", text);
+    let answers = open_and_format(&work, &work.join("x.org.yaml"), text);
+    let said: Vec<&str> = answers
+        .iter()
+        .filter(|b| b["method"] == "window/showMessage")
+        .filter_map(|b| b["params"]["message"].as_str())
+        .collect();
+    assert!(
+        said.iter()
+            .any(|m| m.contains("max-file-size: `16 GiB` is too large")),
+        "{said:?} {answers:?}"
+    );
+    for body in &answers {
+        if body["method"] == "textDocument/publishDiagnostics" {
+            assert_eq!(
+                body["params"]["diagnostics"],
+                serde_json::json!([]),
+                "{body}"
+            );
+        }
+    }
+}
+
 /// Formatting in a database with `style = "pyyaml"` gives PyYAML's bytes:
 /// the server reads the style from `urldb.toml` as the command line does.
 #[test]
@@ -345,36 +416,7 @@ fn a_document_outside_the_workspace_is_left_alone() {
     let text = "--- {cnames: [y.org]}\n--- {_path: /a, content-type: text/html}\n";
     write(&outside, "x.org.yaml", text);
     write(&outside, "z.org.yaml", "---\ncnames:\n- y.org\n---\n");
-    let uri = format!("file://{}", outside.join("x.org.yaml").display());
-    let messages = [
-        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"capabilities": {}, "rootUri": format!("file://{}", work.display())}}),
-        serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
-        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}),
-        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/formatting",
-            "params": {"textDocument": {"uri": uri},
-                       "options": {"tabSize": 2, "insertSpaces": true}}}),
-        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": null}),
-        serde_json::json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
-    ];
-    let mut input = Vec::new();
-    for m in &messages {
-        input.extend(frame(&m.to_string()));
-    }
-    let out = server_on(&input, &work);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let answers = bodies(&out.stdout);
-    let formatted = answers.iter().find(|a| a["id"] == 2).expect("an answer");
-    assert!(
-        formatted["result"].is_null() || formatted["result"] == serde_json::json!([]),
-        "{formatted}"
-    );
+    let answers = open_and_format(&work, &outside.join("x.org.yaml"), text);
     for body in answers {
         if body["method"] == "textDocument/publishDiagnostics" {
             assert_eq!(

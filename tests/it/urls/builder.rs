@@ -240,8 +240,11 @@ fn verify_html_never_links_a_record_it_did_not_check() {
     }
 }
 
-/// `ls` writes the URL `verify` requests: for a record `check` passes, its
-/// text; for a `_path` with characters a URL cannot hold, percent-encoded.
+/// `ls` writes the URL `verify` requests, and only those: for a record
+/// `check` passes, its text; a `_path` `verify` does not request (a
+/// character a URL cannot hold, a `\\` that clients rewrite to `/`, a dot
+/// segment they remove, a bad escape) is left out with a warning, in every
+/// listing, and exit 1.
 #[test]
 fn ls_writes_the_url_verify_requests() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -250,12 +253,51 @@ fn ls_writes_the_url_verify_requests() {
     std::fs::write(
         root.join("example.org.yaml"),
         "---\nhttps: true\n---\n_path: /a%20b/caf%C3%A9?q=1&r=%2B\ncontent-type: text/html\n\
-         ---\n_path: \"/x y\\u00e9\"\ncontent-type: text/html\n",
+         ---\n_path: \"/x y\\u00e9\"\ncontent-type: text/html\n\
+         ---\n_path: /a\\b\ncontent-type: text/html\n\
+         ---\n_path: /a/../c\ncontent-type: text/html\n\
+         ---\n_path: /d%zz\ncontent-type: text/html\n",
     )
     .expect("write");
     let out = run_in(root, &["ls"]);
+    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stdout),
-        "https://example.org/a%20b/caf%C3%A9?q=1&r=%2B\nhttps://example.org/x%20y%C3%A9\n"
+        "https://example.org/a%20b/caf%C3%A9?q=1&r=%2B\n"
     );
+    for args in listings() {
+        let out = run_in(root, &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stdout = text(&out.stdout);
+        for word in ["x%20y", "/x y", "a/b", "a%5Cb", "example.org/c", "zz"] {
+            assert!(!stdout.contains(word), "{args:?} lists `{word}`:\n{stdout}");
+        }
+        let warnings = warnings(&out);
+        assert_eq!(warnings.len(), 4, "{args:?}: {warnings:?}");
+        for (warning, (line, code)) in warnings.iter().zip([
+            (7, "path-invalid-char"),
+            (10, "path-invalid-char"),
+            (13, "path-dot-segment"),
+            (16, "path-bad-escape"),
+        ]) {
+            assert!(
+                warning.starts_with(&format!(
+                    "warning: example.org.yaml:{line}: record left out: "
+                )) && warning.contains(&format!("({code}), so `verify` does not request it")),
+                "{args:?}: {warning}"
+            );
+        }
+    }
+    // `verify` does not request them either: the same records, the same rules.
+    let check = run_in(root, &["--no-cache", "check", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&check.stdout).expect("JSON");
+    for code in ["path-invalid-char", "path-dot-segment", "path-bad-escape"] {
+        assert!(
+            json.as_array()
+                .expect("array")
+                .iter()
+                .any(|f| f["code"] == code && f["severity"] == "error"),
+            "{code}: {json}"
+        );
+    }
 }

@@ -262,7 +262,7 @@ fn verify_with_secret(dir: &Path, args: &[&str]) -> Run {
         .args(args)
         .env("NO_COLOR", "1")
         .env("URLDB_TEST_TOKEN", SECRET)
-        .env("URLDB_ALLOW_ENV", "URLDB_TEST_TOKEN")
+        .env("URLDB_ALLOW_ENV", "URLDB_TEST_TOKEN=a.test")
         .env_remove("URLDB_FORMAT")
         .stdin(std::process::Stdio::null())
         .output()
@@ -358,7 +358,7 @@ fn a_secret_is_never_in_any_output_nor_the_history() {
             "--map",
             &ma,
             "--allow-env",
-            "URLDB_TEST_TOKEN",
+            "URLDB_TEST_TOKEN=a.test",
         ],
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -634,7 +634,7 @@ fn the_documented_example_runs_as_shown() {
     let addr = format!("127.0.0.1:{}", server.port);
     let out = support::urldb()
         .current_dir(dir.path())
-        .args(["verify", "--allow-env", "EXAMPLE_TOKEN"])
+        .args(["verify", "--allow-env", "EXAMPLE_TOKEN=www.example.org"])
         .args(["--allow-private", "--retries", "0", "--map"])
         .arg(format!("www.example.org=http://{addr}"))
         .env("EXAMPLE_TOKEN", "t0ken")

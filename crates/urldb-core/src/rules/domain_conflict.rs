@@ -1,11 +1,15 @@
 //! ## What it checks
 //! Two domain files for the same domain (say `example.com.yaml` in two
-//! directories, or `example.com.yaml` and `example.com.yml`).
+//! directories, or `example.com.yaml` and `example.com.yml`). Names are
+//! compared as the hosts `verify` requests: `Example.com.yaml` and
+//! `example.com.` are `example.com` too.
 //!
 //! ## Why it matters
 //! Each domain has exactly one file: `urldb add` would not know which one
 //! to write, and records split over two files escape the duplicate and
-//! sorting checks.
+//! sorting checks. On a case-insensitive checkout (macOS, Windows) git
+//! writes `Example.com.yaml` and `example.com.yaml` into one file, and
+//! the records of the other are lost.
 //!
 //! ## Example
 //! ```text
@@ -18,6 +22,7 @@
 //! ## Fix
 //! None: merge the files by hand.
 
+use super::hosts;
 use super::prelude::*;
 
 pub(crate) static RULE: Rule = Rule {
@@ -30,32 +35,33 @@ pub(crate) static RULE: Rule = Rule {
 };
 
 fn check(ctx: &DbContext, out: &mut Vec<DbFinding>) {
-    let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let domains = hosts::domains(ctx);
+    let by_host = hosts::files_by_host(&domains);
     for (index, file) in ctx.files.iter().enumerate() {
-        match first.get(file.domain.as_str()) {
-            None => {
-                first.insert(&file.domain, index);
-            }
-            Some(&other) => {
-                for (this, that) in [(index, other), (other, index)] {
-                    if !ctx.files[this].checked {
-                        continue;
-                    }
-                    out.push(DbFinding {
-                        file: this,
-                        finding: Finding::new(
-                            &RULE,
-                            0..0,
-                            format!(
-                                "domain `{}` also has the file `{}`",
-                                file.domain,
-                                crate::source::display_path(&ctx.files[that].path)
-                            ),
-                        )
-                        .help("keep one file per domain: merge the records into one of them"),
-                    });
-                }
-            }
+        if !file.checked {
+            continue;
         }
+        let host = &domains[index];
+        let group = by_host.get(host.as_ref()).map_or(&[][..], Vec::as_slice);
+        if group.len() < 2 {
+            continue;
+        }
+        // One finding per file, naming the others up to a cap: linear in
+        // the number of files however many share one host.
+        let (others, count) = hosts::listed(ctx, group, index, true);
+        out.push(DbFinding {
+            file: index,
+            finding: Finding::new(
+                &RULE,
+                0..0,
+                format!(
+                    "domain `{}`{} also has the {} {others}",
+                    file.domain,
+                    hosts::as_host(&file.domain, host),
+                    hosts::files(count),
+                ),
+            )
+            .help("keep one file per domain: merge the records into one of them"),
+        });
     }
 }

@@ -1,5 +1,7 @@
 //! ## What it checks
-//! The same name listed twice in the metadata's `cnames`.
+//! The same name listed twice in the metadata's `cnames`, compared as
+//! the hosts `verify` requests (`WWW.example.com` and `www.example.com.`
+//! are `www.example.com` too).
 //!
 //! ## Why it matters
 //! A cname is an alias, and an alias is declared once. A repeated one says
@@ -25,6 +27,7 @@
 //! Safe, by `urldb check --fix`: the later copies are removed; the list
 //! means the same.
 
+use super::hosts;
 use super::prelude::*;
 
 pub(crate) static RULE: Rule = Rule {
@@ -40,31 +43,37 @@ pub(crate) static RULE: Rule = Rule {
 pub(crate) static CLEAN: &[Clean] = &[Clean::Metadata];
 
 fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
-    let mut first: std::collections::HashMap<&str, &Node> = std::collections::HashMap::new();
+    let mut first: std::collections::HashMap<std::borrow::Cow<'_, str>, (&str, &Node)> =
+        std::collections::HashMap::new();
     for item in list_items(0, domain::metadata(ctx.documents), domain::CNAMES) {
-        let Some(earlier) = first.get(item.text) else {
-            first.insert(item.text, item.node);
+        let host = hosts::host_form(item.text);
+        let Some(&(written, earlier)) = first.get(&host) else {
+            first.insert(host, (item.text, item.node));
             continue;
         };
-        out.push(
-            Finding::new(
-                &RULE,
-                item.node.span.clone(),
-                format!("cname `{}` is listed twice", item.text),
+        let message = if written == item.text {
+            format!("cname `{}` is listed twice", item.text)
+        } else {
+            format!(
+                "cname `{}` is the host `{host}` again (listed as `{written}`)",
+                item.text
             )
-            .label(earlier.span.clone(), "first listed here")
-            .help("remove the repeated cname")
-            .fix(Fix::safe(
-                "remove the repeated cname",
-                vec![Edit::Remove { at: item.path() }],
-            )),
+        };
+        out.push(
+            Finding::new(&RULE, item.node.span.clone(), message)
+                .label(earlier.span.clone(), "first listed here")
+                .help("remove the repeated cname")
+                .fix(Fix::safe(
+                    "remove the repeated cname",
+                    vec![Edit::Remove { at: item.path() }],
+                )),
         );
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{codes, finding, fixed, with_metadata};
+    use crate::rules::test_support::{codes, count_in, finding, fixed, with_metadata};
 
     #[test]
     fn flags_repeated_cname() {
@@ -84,6 +93,18 @@ mod tests {
             text.find("www").unwrap_or_default()
         );
         assert_eq!(finding.labels[0].1, "first listed here");
+    }
+
+    #[test]
+    fn compares_hosts_not_spellings() {
+        let text =
+            with_metadata("cnames:\n- WWW.example.com\n- www.example.com\n- www.example.com.\n");
+        assert_eq!(count_in("example.com.yaml", &text, "duplicate-cname"), 2);
+        // One name is left (`invalid-cname`'s fix lowercases it).
+        assert_eq!(
+            fixed("example.com.yaml", &text),
+            with_metadata("cnames:\n- www.example.com\n")
+        );
     }
 
     #[test]

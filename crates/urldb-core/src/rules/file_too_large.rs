@@ -1,6 +1,7 @@
 //! ## What it checks
 //! A domain file larger than `max-file-size` (64 MiB unless `urldb.toml`
-//! says otherwise). The size is checked before the file is read.
+//! says otherwise, at most 1 GiB). The size is checked before the file
+//! is read.
 //!
 //! ## Why it matters
 //! One domain's URLs fit in a few megabytes. A file far larger is a

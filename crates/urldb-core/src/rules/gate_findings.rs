@@ -81,6 +81,16 @@ pub static ALWAYS: &[(&str, &str)] = &[
         "path-dot-segment",
         "clients rewrite the URL; `verify` does not request it",
     ),
+    (
+        "cname-conflict",
+        "one host's URLs are in two files (`Example.com` and `example.com` are one host); \
+         `ls`, `export` and `verify` list them twice, `add` cannot tell which file to write",
+    ),
+    (
+        "domain-conflict",
+        "one host has two files (`Example.com.yaml` and `example.com.yaml`, which a \
+         case-insensitive checkout writes into one); `ls` and `export` list both",
+    ),
 ];
 
 /// Rules some findings of which are gate findings (the rule marks them

@@ -103,6 +103,13 @@ pub(crate) mod unused_suppression;
 
 pub(crate) mod engine;
 pub mod gate_findings;
+pub(crate) mod hosts;
+pub mod unrequested;
+
+/// The human formats show at most this many findings of one rule in one
+/// file, and a cross-file finding names at most this many other files
+/// (`hosts::listed`); a count stands for the rest.
+pub const SHOWN_PER_RULE: usize = 50;
 
 /// Every rule, in catalogue order.
 pub static ALL: &[&Rule] = &[
@@ -377,7 +384,9 @@ pub struct DbFinding {
     pub finding: Finding,
 }
 
-/// The file's stem if it names a domain file (`example.com.yaml`).
+/// The file's stem if it names a domain file (`example.com.yaml`), as
+/// written: what a finding shows. Rules that compare it with another name
+/// compare the hosts they name ([`hosts::host_form`]).
 pub fn domain_of(path: &Path) -> String {
     path.file_name()
         .and_then(|n| n.to_str())

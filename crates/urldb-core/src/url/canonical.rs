@@ -313,6 +313,31 @@ fn split_authority(authority: &str) -> Result<(&str, Option<u16>), UrlError> {
     Ok((host, port))
 }
 
+/// A host name as `verify` requests it, to compare names that may be
+/// written differently (`Example.com`, `example.com.`, `bücher.example`
+/// and its A-label form): [`canonical_host`] of the name, or, for a name
+/// that is no host at all, the name lowercased without its trailing
+/// dots, so that it still equals only itself in another letter case.
+pub(crate) fn host_form(name: &str) -> std::borrow::Cow<'_, str> {
+    // Nearly every name is written as its host already: lowercase ASCII
+    // letters, digits, `-` and `.`, not ending in a dot, its last label not
+    // a number (`127.1`, `0x7f`, which the parser reads as IPv4). UTS 46
+    // and the parser leave such a name as it is: no parse for it.
+    let last = name.rsplit('.').next().unwrap_or_default();
+    let as_is = !name.is_empty()
+        && !name.ends_with('.')
+        && !last.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.');
+    if as_is {
+        return name.into();
+    }
+    canonical_host(name, name)
+        .unwrap_or_else(|_| name.trim_end_matches('.').to_lowercase())
+        .into()
+}
+
 /// Lowercase, no trailing dot, IDN to A-labels (UTS 46, as browsers do).
 fn canonical_host(host: &str, input: &str) -> Result<String, UrlError> {
     let trimmed = host.trim_end_matches(['.', '\u{3002}', '\u{FF0E}', '\u{FF61}']);
@@ -490,6 +515,32 @@ mod tests {
         assert_eq!(recode("%%41", reserved, &PATH_ENCODE), "%25A");
         assert_eq!(recode("%2%2f", reserved, &PATH_ENCODE), "%252%2F");
         assert_eq!(recode("%e9", reserved, &PATH_ENCODE), "%E9");
+    }
+
+    /// The names `host_form` takes as they are are the names the parser
+    /// leaves as they are.
+    #[test]
+    fn host_form_skips_the_parse_only_where_it_changes_nothing() {
+        for name in [
+            "example.com",
+            "a-b.example",
+            "xn--bcher-kva.example",
+            "xn--zz.example",
+            "a..b",
+            "-a.example",
+            "www.0x7f",
+            "1.example.com",
+            "example.1a",
+            "localhost",
+        ] {
+            let parsed = canonical_host(name, name)
+                .unwrap_or_else(|_| name.trim_end_matches('.').to_lowercase());
+            assert_eq!(host_form(name), parsed.as_str(), "{name}");
+        }
+        // A last label that is a number is parsed: IPv4, or no host.
+        assert_eq!(host_form("127.1"), "127.0.0.1");
+        assert_eq!(host_form("0x7f.1"), "127.0.0.1");
+        assert_eq!(host_form("a.0x10"), "a.0x10");
     }
 
     #[test]

@@ -16,12 +16,29 @@ pub(crate) const HEADER: [&str; 8] = [
     "extras",
 ];
 
-/// A field, quoted when it holds a comma, a quote or a line break.
+/// A field, quoted when it holds a comma, a quote or a line break; one a
+/// spreadsheet would read as a formula written after a `'`
+/// ([`formula_safe`]).
 fn field(text: &str) -> String {
+    let text = formula_safe(text);
     if text.contains([',', '"', '\r', '\n']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
-        text.to_string()
+        text.into_owned()
+    }
+}
+
+/// `text`, after a `'` when it starts with a character a spreadsheet
+/// reads as the start of a formula (`=`, `+`, `-`, `@`) or that some
+/// strip before one (TAB, CR): the cell is then text, and a category
+/// `=HYPERLINK("http://attacker…")` from a pull request is no live link
+/// when the export is opened (OWASP, "CSV Injection"). The `'` is the
+/// spreadsheets' own mark for "text", which they do not show.
+fn formula_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}").into()
+    } else {
+        text.into()
     }
 }
 
@@ -58,4 +75,29 @@ pub fn write_csv(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::field;
+
+    #[test]
+    fn cells_a_spreadsheet_would_run_are_text() {
+        for (cell, written) in [
+            (
+                "=HYPERLINK(\"http://x\")",
+                "\"'=HYPERLINK(\"\"http://x\"\")\"",
+            ),
+            ("+1", "'+1"),
+            ("-1", "'-1"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\t=1", "'\t=1"),
+            ("\r=1", "\"'\r=1\""),
+            ("a=1", "a=1"),
+            ("/a", "/a"),
+            ("", ""),
+        ] {
+            assert_eq!(field(cell), written, "{cell:?}");
+        }
+    }
 }

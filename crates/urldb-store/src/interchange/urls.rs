@@ -8,17 +8,15 @@ use super::LineProblem;
 use crate::listing::UrlRecord;
 use urldb_core::url::{Canonical, canonicalize_given};
 
-/// One URL a line. A `_path` holding a control character (which no line
-/// of a URL list can hold) has it percent-encoded in its URL
-/// ([`urldb_core::url::Origin::url_of`]); the count of such URLs is
-/// returned, for a note.
-pub fn write_urls(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<usize> {
-    let mut encoded = 0;
+/// One URL a line. No listed record's `_path` holds a control character
+/// (`path-invalid-char` keeps it out of the listing, as `verify` does not
+/// request it), and the builder would percent-encode one anyway
+/// ([`urldb_core::url::Origin::url_of`]): each URL is one line.
+pub fn write_urls(records: &[UrlRecord], out: &mut impl Write) -> std::io::Result<()> {
     for r in records {
-        encoded += usize::from(r.path.chars().any(urldb_core::text::needs_escape));
         writeln!(out, "{}", r.url)?;
     }
-    Ok(encoded)
+    Ok(())
 }
 
 /// The URLs of `text`, canonical, each with its line; bad lines as problems.
