@@ -18,8 +18,9 @@
 //! - NEL, LS and PS (U+0085, U+2028, U+2029), anywhere: PyYAML ends a line
 //!   there, in comments and inside every kind of scalar; yaml-rust2 reads
 //!   an ordinary character.
-//! - Lines PyYAML refuses where yaml-rust2 reads them: a `%YAML`
-//!   directive whose major version is not 1, a `%TAG` handle given twice
+//! - Lines PyYAML refuses where yaml-rust2 reads them: a directive its
+//!   scanner refuses (`directive`), a `%YAML` directive whose major
+//!   version is not 1, a `%TAG` handle given twice
 //!   before one document (yaml-rust2 already refuses a second `%YAML`),
 //!   and a document end marker (`...`) before the first document. These
 //!   are asked of a text the parser read completely, where its scalars say
@@ -31,9 +32,15 @@
 //!   scalar there at `?`, reads `?` and `:` as the key and value
 //!   indicators and refuses `|` and `>`, where yaml-rust2 reads text
 //!   (`[?a]` is `[{a: null}]` for PyYAML, `["?a"]` for yaml-rust2).
+//! - A key without `?` written over several lines, which PyYAML refuses
+//!   and yaml-rust2 reads inside a flow collection.
 
 use crate::model::node::{Document, Node, ScalarStyle, Value};
 use crate::source::Span;
+
+mod directive;
+
+use directive::Directive;
 
 /// Why PyYAML would not read a text as urldb does.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,7 +50,9 @@ pub enum Refusal {
     /// NEL, LS or PS, which PyYAML reads as a line break; `more` follow.
     LineBreak { character: char, more: usize },
     /// `%YAML` with a major version other than 1.
-    YamlVersion { version: String },
+    YamlVersion { major: String },
+    /// A directive PyYAML's scanner refuses, and why.
+    Directive { why: &'static str },
     /// A `%TAG` handle given a second time before one document.
     TagTwice { handle: String },
     /// A document end marker (`...`) before the first document.
@@ -51,6 +60,8 @@ pub enum Refusal {
     /// A document after the first that does not start with `---` (YAML
     /// 1.2 allows one after `...`).
     BareDocument,
+    /// An implicit key (no `?`) written over several lines; `more` follow.
+    KeyOverLines { more: usize },
     /// A plain value inside brackets or braces holding `?`, or starting
     /// with `:`, `|` or `>`, which PyYAML reads as an indicator there or
     /// refuses; `more` follow.
@@ -172,32 +183,23 @@ pub(crate) fn lines(
             out.push((line_start..line_start + 3, Refusal::EndBeforeDocument));
         }
         if bytes[line_start] == b'%' && !in_scalar {
-            let line = &text[line_start..line_end];
-            let document = document_starts.partition_point(|&d| d <= line_start);
-            let mut words = line.split([' ', '\t']).filter(|w| !w.is_empty());
             let span = line_start..line_end;
-            match words.next() {
-                Some("%YAML") => {
-                    let version = words.next().unwrap_or_default();
-                    let major = version.split('.').next().unwrap_or_default();
+            let document = document_starts.partition_point(|&d| d <= line_start);
+            match directive::read(&text[span.clone()]) {
+                Err(why) => out.push((span, Refusal::Directive { why })),
+                Ok(Directive::Yaml { major }) => {
                     if major.trim_start_matches('0') != "1" {
-                        out.push((
-                            span,
-                            Refusal::YamlVersion {
-                                version: version.to_string(),
-                            },
-                        ));
+                        out.push((span, Refusal::YamlVersion { major }));
                     }
                 }
-                Some("%TAG") => {
-                    let handle = words.next().unwrap_or_default().to_string();
+                Ok(Directive::Tag { handle }) => {
                     if handles.iter().any(|(d, h)| *d == document && *h == handle) {
                         out.push((span, Refusal::TagTwice { handle }));
                     } else {
                         handles.push((document, handle));
                     }
                 }
-                _ => {}
+                Ok(Directive::Other) => {}
             }
         }
         line_start = line_end + 1;
@@ -213,10 +215,17 @@ pub(crate) fn bare_document(documents: &[Document]) -> Option<(Span, Refusal)> {
     Some((at..at, Refusal::BareDocument))
 }
 
-/// The plain values inside flow collections of `documents` that PyYAML
-/// reads as indicators: the first, with how many more.
-pub(crate) fn flow_plain(documents: &[Document]) -> Vec<(Span, Refusal)> {
-    fn walk(node: &Node, in_flow: bool, found: &mut Vec<(Span, char)>) {
+/// What PyYAML reads otherwise among the nodes of `documents` (of
+/// `text`): plain values inside flow collections that PyYAML reads as
+/// indicators, and implicit keys over several lines; the first of each,
+/// with how many more.
+pub(crate) fn nodes(text: &str, documents: &[Document]) -> Vec<(Span, Refusal)> {
+    #[derive(Default)]
+    struct Found {
+        flow: Vec<(Span, char)>,
+        keys: Vec<Span>,
+    }
+    fn walk(text: &str, node: &Node, in_flow: bool, found: &mut Found) {
         match &node.value {
             Value::Scalar(s) => {
                 if in_flow && s.style == ScalarStyle::Plain {
@@ -225,34 +234,65 @@ pub(crate) fn flow_plain(documents: &[Document]) -> Vec<(Span, Refusal)> {
                         _ => s.value.contains('?').then_some('?'),
                     };
                     if let Some(c) = c {
-                        found.push((node.span.clone(), c));
+                        found.flow.push((node.span.clone(), c));
                     }
                 }
             }
             Value::Seq(items) => {
                 for item in items {
-                    walk(item, in_flow || node.flow, found);
+                    walk(text, item, in_flow || node.flow, found);
                 }
             }
             Value::Map(entries) => {
                 for e in entries {
-                    walk(&e.key, in_flow || node.flow, found);
-                    walk(&e.value, in_flow || node.flow, found);
+                    let key = text.get(e.key.span.clone()).unwrap_or_default();
+                    if key.contains(['\n', '\r']) && !explicit_key(text, e.key.span.start) {
+                        found.keys.push(e.key.span.clone());
+                    }
+                    walk(text, &e.key, in_flow || node.flow, found);
+                    walk(text, &e.value, in_flow || node.flow, found);
                 }
             }
         }
     }
-    let mut found = Vec::new();
+    let mut found = Found::default();
     for root in documents.iter().filter_map(|d| d.root.as_ref()) {
-        walk(root, false, &mut found);
+        walk(text, root, false, &mut found);
     }
-    let more = found.len().saturating_sub(1);
-    found
-        .into_iter()
-        .next()
-        .map(|(span, character)| (span, Refusal::FlowIndicator { character, more }))
-        .into_iter()
-        .collect()
+    let mut out = Vec::new();
+    let flow_more = found.flow.len().saturating_sub(1);
+    if let Some((span, character)) = found.flow.into_iter().next() {
+        out.push((
+            span,
+            Refusal::FlowIndicator {
+                character,
+                more: flow_more,
+            },
+        ));
+    }
+    let keys_more = found.keys.len().saturating_sub(1);
+    if let Some(span) = found.keys.into_iter().next() {
+        out.push((span, Refusal::KeyOverLines { more: keys_more }));
+    }
+    out
+}
+
+/// The key at `at` follows a `?` indicator (an explicit key, which may
+/// span lines): before it only blanks and line breaks, back to a `?` at a
+/// line's start or after a blank or a flow indicator.
+fn explicit_key(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = at;
+    while i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        i -= 1;
+    }
+    i > 0
+        && bytes[i - 1] == b'?'
+        && (i == 1
+            || matches!(
+                bytes[i - 2],
+                b' ' | b'\t' | b'\n' | b'\r' | b'[' | b'{' | b','
+            ))
 }
 
 #[cfg(test)]
@@ -312,9 +352,7 @@ mod tests {
             found,
             vec![
                 Refusal::EndBeforeDocument,
-                Refusal::YamlVersion {
-                    version: "2.0".into()
-                },
+                Refusal::YamlVersion { major: "2".into() },
                 Refusal::TagTwice {
                     handle: "!e!".into()
                 },

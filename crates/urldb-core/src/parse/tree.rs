@@ -112,9 +112,7 @@ pub fn parse_tree(text: &str) -> Tree {
         let starts: Vec<usize> = tree.documents.iter().map(|d| d.span.start).collect();
         refused.extend(super::reader::lines(text, &starts, &tree.scalar_spans));
     }
-    if memchr::memchr2(b'[', b'{', text.as_bytes()).is_some() {
-        refused.extend(super::reader::flow_plain(&tree.documents));
-    }
+    refused.extend(super::reader::nodes(text, &tree.documents));
     if refused.is_empty() {
         tree
     } else {
@@ -296,9 +294,7 @@ impl Builder<'_> {
         if flow {
             return None;
         }
-        let bytes = self.text.as_bytes();
-        let line = memchr::memrchr2(b'\n', b'\r', &bytes[..start]).map_or(0, |i| i + 1);
-        Some(start - line)
+        Some(block_column(self.text, start))
     }
 
     /// A sequence or mapping opens; false when it is nested too deep (the
@@ -591,6 +587,24 @@ fn content_indent_at_least(bytes: &[u8], first: usize) -> usize {
 }
 
 /// `- ` before a block sequence's first item: the sequence starts at the dash.
+/// The column of a block collection whose first item or key starts at
+/// `start`: a mapping whose first key is explicit (`? key`) is at its `?`,
+/// as PyYAML indents it.
+pub(crate) fn block_column(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = start;
+    while at > 0 && bytes[at - 1] == b' ' {
+        at -= 1;
+    }
+    let at = if at > 0 && bytes[at - 1] == b'?' && at < start {
+        at - 1
+    } else {
+        start
+    };
+    let line = memchr::memrchr2(b'\n', b'\r', &bytes[..at]).map_or(0, |i| i + 1);
+    at - line
+}
+
 fn dash_before(text: &str, at: usize) -> usize {
     let bytes = text.as_bytes();
     let mut i = at;

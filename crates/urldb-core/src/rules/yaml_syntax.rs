@@ -117,12 +117,16 @@ pub(crate) fn refused(span: Span, refusal: &Refusal) -> Finding {
                 escape_of(*character)
             ),
         ),
-        Refusal::YamlVersion { version } => (
+        Refusal::YamlVersion { major } => (
             format!(
-                "PyYAML refuses `%YAML {}`: it reads YAML 1.x only",
-                crate::text::escape(version)
+                "PyYAML refuses `%YAML {}.x`: it reads YAML 1.x only",
+                crate::text::escape(major)
             ),
             "write `%YAML 1.1`, or delete the directive".to_string(),
+        ),
+        Refusal::Directive { why } => (
+            format!("PyYAML refuses this directive: {why}"),
+            "write `%YAML 1.1` or `%TAG !handle! prefix`, or delete the line".to_string(),
         ),
         Refusal::TagTwice { handle } => (
             format!(
@@ -148,6 +152,13 @@ pub(crate) fn refused(span: Span, refusal: &Refusal) -> Finding {
                 ),
             },
             "quote the value".to_string(),
+        ),
+        Refusal::KeyOverLines { more: n } => (
+            format!(
+                "PyYAML refuses a key written over several lines without `?`{}",
+                more(*n)
+            ),
+            "write the key on one line".to_string(),
         ),
         Refusal::BareDocument => (
             "PyYAML refuses a document after `...` that does not start with `---`".to_string(),
@@ -272,6 +283,5 @@ fn block_column(text: &str, node: &Node, parent: Option<usize>) -> Option<usize>
     if node.flow {
         return parent;
     }
-    let at = node.span.start;
-    Some(at - text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1))
+    Some(crate::parse::tree::block_column(text, node.span.start))
 }
