@@ -93,14 +93,18 @@ pub(crate) fn read_stdin() -> Result<Vec<u8>, CommandError> {
     Ok(buf)
 }
 
-/// The files a `check` or `fmt` run looks at, and the git repository
-/// around the database when there is one.
+/// The files a `check` or `fmt` run looks at, database by database, and
+/// the git repository around each database when there is one.
 pub(crate) struct Run {
-    pub targets: urldb_store::database::Targets,
-    /// The repository, when not already held by a staged snapshot.
-    repo: Option<urldb_store::Repository>,
-    /// The database root (the work tree's files are read inside it).
-    root: urldb_store::Root,
+    /// One part a database (the primary one alone, but for named paths
+    /// that other configurations govern).
+    pub parts: Vec<urldb_store::Part>,
+    /// Each part's repository, when not already held by a staged snapshot.
+    repos: Vec<Option<urldb_store::Repository>>,
+    /// Each part's database root (the work tree's files are read inside it).
+    roots: Vec<urldb_store::Root>,
+    /// With several parts: the part of each file.
+    owner: std::collections::HashMap<std::path::PathBuf, usize>,
     /// `--staged` writes: git's conversion between the work tree and the
     /// index, made once for all of them.
     conversion: std::cell::RefCell<Option<urldb_store::Conversion>>,
@@ -118,40 +122,67 @@ impl Run {
     ) -> Result<Run, CommandError> {
         use urldb_store::Repository;
         use urldb_store::database;
-        if git.staged {
-            let repo = Repository::discover(&ctx.root, "--staged")?;
-            let targets = database::staged_targets(repo, &ctx.members, paths)?;
-            note_skipped(ctx, &targets.skipped);
-            return Ok(Run {
-                targets,
-                repo: None,
-                root: ctx.root.clone(),
-                conversion: Default::default(),
-            });
+        let mut parts = if git.staged {
+            select(ctx, |d| d.select_staged(paths))?
+        } else {
+            select(ctx, |d| {
+                d.select(paths).map_err(urldb_store::SelectError::Settings)
+            })?
+        };
+        let skipped: Vec<_> = parts
+            .iter_mut()
+            .flat_map(|p| std::mem::take(&mut p.targets.skipped))
+            .collect();
+        if !git.staged && ctx.bare && paths.is_empty() {
+            bare_run(ctx, &parts[0].targets);
         }
-        let mut targets = targets(ctx, paths);
-        let repo = match &git.since {
-            Some(rev) => {
-                let repo = Repository::discover(&ctx.root, "--since")?;
-                database::changed_since(&mut targets, &repo, rev)?;
-                Some(repo)
-            }
-            // Only for repository-relative diff paths: no repository is fine.
-            None if diff => Repository::discover(&ctx.root, "--diff").ok(),
-            None => None,
+        note_skipped(ctx, &skipped);
+        let mut repos = Vec::new();
+        let mut roots = Vec::new();
+        for part in &mut parts {
+            let root = ctx.database(part.database).0.settings.root;
+            let repo = match (&part.targets.snapshot, &git.since) {
+                (database::Snapshot::Index(_), _) => None,
+                (_, Some(rev)) => {
+                    let repo = Repository::discover(&root, "--since")?;
+                    database::changed_since(&mut part.targets, &repo, rev)?;
+                    Some(repo)
+                }
+                // Only for repository-relative diff paths: no repository is fine.
+                (_, None) if diff => Repository::discover(&root, "--diff").ok(),
+                (_, None) => None,
+            };
+            repos.push(repo);
+            roots.push(root);
+        }
+        let owner = if parts.len() > 1 {
+            parts
+                .iter()
+                .enumerate()
+                .flat_map(|(i, p)| p.targets.all.iter().map(move |f| (f.clone(), i)))
+                .collect()
+        } else {
+            Default::default()
         };
         Ok(Run {
-            targets,
-            repo,
-            root: ctx.root.clone(),
+            parts,
+            repos,
+            roots,
+            owner,
             conversion: Default::default(),
         })
     }
 
+    /// The part `path` is a file of.
+    fn part_of(&self, path: &std::path::Path) -> usize {
+        self.owner.get(path).copied().unwrap_or(0)
+    }
+
     pub(crate) fn repo(&self) -> Option<&urldb_store::Repository> {
-        match &self.targets.snapshot {
+        let part = self.parts.first()?;
+        match &part.targets.snapshot {
             urldb_store::database::Snapshot::Index(index) => Some(&index.repo),
-            urldb_store::database::Snapshot::WorkTree(_) => self.repo.as_ref(),
+            urldb_store::database::Snapshot::WorkTree(_) => self.repos.first()?.as_ref(),
         }
     }
 
@@ -175,7 +206,14 @@ impl Run {
         read: &[u8],
         new: &str,
     ) -> Result<(), NotWritten> {
-        match &self.targets.snapshot {
+        let part = self.part_of(path);
+        let (Some(targets), Some(root)) = (
+            self.parts.get(part).map(|p| &p.targets),
+            self.roots.get(part),
+        ) else {
+            return Err(NotWritten::NotStaged);
+        };
+        match &targets.snapshot {
             urldb_store::database::Snapshot::WorkTree(_) => Ok(urldb_store::write::replace(
                 path,
                 read,
@@ -198,7 +236,7 @@ impl Run {
                     empty => empty.insert(index.repo.conversion()?),
                 };
                 let limit = (read.len() as u64).saturating_mul(4) + (64 << 10);
-                let on_disk = urldb_store::database::read_file(&self.root, path, limit)
+                let on_disk = urldb_store::database::read_file(root, path, limit)
                     .map_err(|_| NotWritten::UnstagedChanges)?;
                 let holds_staged = conversion
                     .to_git(&file.repo_path, &on_disk)
@@ -212,22 +250,99 @@ impl Run {
             }
         }
     }
+
+    /// Run over every part, each database with its own options (the
+    /// command line's selection on top of its `[lint]`) and its own cache,
+    /// and the outcomes together.
+    pub(crate) fn run(
+        &self,
+        ctx: &crate::app::Context,
+        select: Option<&crate::app::SelectArgs>,
+        adjust: impl Fn(&mut urldb_core::lint::Options),
+        mode: urldb_store::database::Mode,
+        cache: bool,
+    ) -> Result<urldb_store::database::RunOutcome, CommandError> {
+        let mut outcome = urldb_store::database::RunOutcome::default();
+        for (part, root) in self.parts.iter().zip(&self.roots) {
+            let mut options = ctx.options_of(part.database, select)?;
+            adjust(&mut options);
+            let cache = if cache {
+                ctx.cache_at(root, &options)
+            } else {
+                None
+            };
+            outcome.absorb(urldb_store::database::run(
+                &part.targets,
+                &options,
+                mode,
+                cache,
+            ));
+        }
+        Ok(outcome)
+    }
 }
 
-/// The files a run takes (`paths`, or the whole database), with what was
-/// left out said once: the named paths that are not in the database, and
-/// on a bare run (no `urldb.toml`, no `--db`) which folder was taken as
-/// the database and which YAML files are no domain files.
+/// The database of `--stdin-filename NAME`: the one whose configuration
+/// governs NAME (its index, and whether NAME is one of its files).
+pub(crate) fn stdin_database(
+    ctx: &crate::app::Context,
+    name: &std::path::Path,
+) -> Result<(usize, Result<(), urldb_store::membership::Skip>), CommandError> {
+    let mut databases = ctx.databases.borrow_mut();
+    let before = databases.len();
+    let route = databases.route(name).map_err(|e| ctx.settings_error(e))?;
+    for i in before..databases.len() {
+        crate::app::say_warnings(&databases.get(i).0.settings);
+    }
+    Ok(match route {
+        urldb_store::Route::To(i) => (i, databases.get(i).0.members.of(name)),
+        urldb_store::Route::Governed(config) => {
+            (0, Err(urldb_store::membership::Skip::Governed { config }))
+        }
+    })
+}
+
+/// The parts of a selection `how` makes of the run's databases; the
+/// warnings of each configuration read for it said once.
+fn select(
+    ctx: &crate::app::Context,
+    how: impl FnOnce(
+        &mut urldb_store::Databases<urldb_verify::config::VerifySection>,
+    ) -> Result<Vec<urldb_store::Part>, urldb_store::SelectError>,
+) -> Result<Vec<urldb_store::Part>, CommandError> {
+    let mut databases = ctx.databases.borrow_mut();
+    let before = databases.len();
+    let parts = how(&mut databases).map_err(|e| match e {
+        urldb_store::SelectError::Settings(e) => ctx.settings_error(e),
+        urldb_store::SelectError::Git(e) => CommandError::Git(e),
+    })?;
+    for i in before..databases.len() {
+        crate::app::say_warnings(&databases.get(i).0.settings);
+    }
+    Ok(parts)
+}
+
+/// The files a run takes (`paths`, or the whole database), database by
+/// database, with what was left out said once: the named paths that are
+/// not in a database, and on a bare run (no `urldb.toml`, no `--db`)
+/// which folder was taken as the database and which YAML files are no
+/// domain files.
 pub(crate) fn targets(
     ctx: &crate::app::Context,
     paths: &[std::path::PathBuf],
-) -> urldb_store::database::Targets {
-    let targets = urldb_store::database::targets(&ctx.members, paths);
+) -> Result<Vec<urldb_store::Part>, CommandError> {
+    let mut parts = select(ctx, |d| {
+        d.select(paths).map_err(urldb_store::SelectError::Settings)
+    })?;
     if ctx.bare && paths.is_empty() {
-        bare_run(ctx, &targets);
+        bare_run(ctx, &parts[0].targets);
     }
-    note_skipped(ctx, &targets.skipped);
-    targets
+    let skipped: Vec<_> = parts
+        .iter_mut()
+        .flat_map(|p| std::mem::take(&mut p.targets.skipped))
+        .collect();
+    note_skipped(ctx, &skipped);
+    Ok(parts)
 }
 
 /// Say that named paths were skipped as not in the database: the path and

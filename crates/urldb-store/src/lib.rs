@@ -21,9 +21,11 @@ pub mod write;
 mod adopt;
 mod by_url;
 mod cache;
+mod databases;
 mod discover;
 mod documents;
 mod git;
+mod governing;
 mod listing;
 mod read;
 mod settings;
@@ -34,14 +36,14 @@ pub use by_url::{
     remove_paths,
 };
 pub use cache::{Cache, cache_location};
+pub use databases::{Database, Databases, Part, Route, SelectError};
 pub use discover::{Found, Judged, WalkError, find_files, judge_files};
 pub use documents::DocumentError;
 pub use git::{Conversion, GitError, Repository};
+pub use governing::{Governing, governing_config};
 pub use listing::{
     Collected, Filter, LeftOut, UnknownDomain, UrlRecord, collect_records, known_hosts,
     require_known,
 };
 pub use read::{ReadError, Root, is_inside, open_regular, read_limited};
-pub use settings::{
-    Origin, RuleOverrides, Settings, SettingsError, find_config, lint_options, with_root,
-};
+pub use settings::{Origin, RuleOverrides, Settings, SettingsError, lint_options, with_root};
