@@ -4,8 +4,8 @@
 //! reaches urldb. A fixture with a top `urldb.toml` (`root = "."`) and a
 //! nested `db/sub/urldb.toml` whose `[lint]` and `exclude` differ gives
 //! the same findings per file from the top, from `db/sub`, by name, with
-//! `--db db/sub`, through `--staged`, under `--config-from`, from standard
-//! input and in the language server (a real client,
+//! `--db db/sub`, through `--staged` and `--since`, under `--config-from`,
+//! from standard input and in the language server (a real client,
 //! `tests/it/server/governed.py`); and a broken nested configuration is
 //! exit 2 from each of them. Then the first hour's surprises that one
 //! cause was behind, each through the binary.
@@ -58,6 +58,9 @@ fn fixture() -> tempfile::TempDir {
         std::fs::write(path, text).expect("write");
     }
     git(top, &["init", "-q"]);
+    // A first commit with nothing in it: `--since empty` takes every file.
+    git(top, &["commit", "-q", "--allow-empty", "-m", "empty"]);
+    git(top, &["tag", "empty"]);
     git(top, &["add", "-A"]);
     git(top, &["commit", "-qm", "start"]);
     dir
@@ -219,6 +222,15 @@ fn every_entry_point_gives_each_file_its_own_databases_findings() {
     assert_eq!(findings(top, ".", &from_head, None), all);
     assert_eq!(
         findings(top, sub, &["--config-from", "HEAD", "check"], None),
+        expected(sub)
+    );
+    // --since: the files changed since a revision (here, every one).
+    assert_eq!(
+        findings(top, ".", &["check", "--since", "empty", "."], None),
+        all
+    );
+    assert_eq!(
+        findings(top, sub, &["check", "--since", "empty"], None),
         expected(sub)
     );
     // From standard input, each file as itself.
