@@ -202,7 +202,7 @@ pub fn targets(members: &Members, paths: &[PathBuf]) -> Targets {
     }
     let mut named = Named::default();
     for p in paths {
-        named.judge(members, p);
+        named.judge(members, p, p.is_dir());
     }
     named.into_targets(members)
 }
@@ -233,10 +233,11 @@ pub(crate) struct Named {
 }
 
 impl Named {
-    /// Judge the named path `p` by `members`: a directory walked (every
-    /// member when it holds the root), a file admitted or skipped.
-    pub(crate) fn judge(&mut self, members: &Members, p: &Path) {
-        if p.is_dir() {
+    /// Judge the named path `p` (`is_dir`: a folder, links followed) by
+    /// `members`: a directory walked (every member when it holds the
+    /// root), a file admitted or skipped.
+    pub(crate) fn judge(&mut self, members: &Members, p: &Path, is_dir: bool) {
+        if is_dir {
             match discover::find_below(members, p) {
                 Ok(sub) => {
                     self.errors

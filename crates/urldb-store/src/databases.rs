@@ -146,10 +146,15 @@ impl<S: Section + Default> Databases<S> {
     /// configuration read when no earlier path led to it (a broken one is
     /// the error).
     pub fn route(&mut self, path: &Path) -> Result<Route, SettingsError> {
+        self.route_known(path, path.is_dir())
+    }
+
+    /// [`Databases::route`] for a path already known to be a folder or not.
+    fn route_known(&mut self, path: &Path, is_dir: bool) -> Result<Route, SettingsError> {
         if matches!(self.choice, Choice::Given) {
             return Ok(Route::To(0));
         }
-        let key = self.governing.config_of(path)?;
+        let key = self.governing.config_of_known(path, is_dir)?;
         if key.is_none() || key == self.loaded[0].key {
             return Ok(Route::To(0));
         }
@@ -191,9 +196,13 @@ impl<S: Section + Default> Databases<S> {
             )),
             (_, None) => Nested::OnDisk,
         };
-        let settings =
-            Settings::with_config(&self.dir, db, config, config_path, crate::membership::guess)?
-                .governed_by(nested)?;
+        // Without a configuration, the guess skips the folders that are
+        // databases of their own by the same rule (the revision's, under
+        // --config-from: a urldb.toml the pull request adds hides nothing).
+        let settings = Settings::with_config(&self.dir, db, config, config_path, |dir| {
+            crate::membership::guess_within(dir, &nested)
+        })?
+        .governed_by(nested.clone())?;
         let members = settings.members()?;
         self.loaded.push(Loaded {
             key,
@@ -266,7 +275,9 @@ impl<S: Section + Default> Databases<S> {
         queue.reverse();
         let mut outside = Named::default();
         while let Some(p) = queue.pop() {
-            let i = match self.route(&p)? {
+            // One look at the path, for the route and the judgement.
+            let is_dir = p.is_dir();
+            let i = match self.route_known(&p, is_dir)? {
                 Route::To(i) => i,
                 Route::Governed(config) => {
                     outside.skipped.push((p, Skip::Governed { config }));
@@ -281,7 +292,7 @@ impl<S: Section + Default> Databases<S> {
                 }
             };
             let part = &mut named[at].1;
-            part.judge(&self.loaded[i].database.members, &p);
+            part.judge(&self.loaded[i].database.members, &p, is_dir);
             let governed = std::mem::take(&mut part.governed);
             if matches!(self.choice, Choice::Governed) {
                 // Walked in their own databases, in the order met.

@@ -166,20 +166,29 @@ impl Governing {
     /// or `None` when none is (with a revision: when the revision has none
     /// at all, or the path is outside the work tree).
     pub fn config_of(&mut self, path: &Path) -> Result<Option<PathBuf>, GoverningError> {
-        let is_dir = path.is_dir();
+        self.config_of_known(path, path.is_dir())
+    }
+
+    /// [`Governing::config_of`] for a path already known to be a folder
+    /// (`is_dir`, links followed) or not.
+    pub(crate) fn config_of_known(
+        &mut self,
+        path: &Path,
+        is_dir: bool,
+    ) -> Result<Option<PathBuf>, GoverningError> {
         match &mut self.from {
             From::WorkTree => {
                 let dir = if is_dir {
                     path.canonicalize()
                         .unwrap_or_else(|_| crate::membership::resolve_parent(path))
                 } else {
-                    let named = path.parent().unwrap_or(Path::new("")).to_path_buf();
-                    match self.resolved.get(&named) {
+                    let named = path.parent().unwrap_or(Path::new(""));
+                    match self.resolved.get(named) {
                         Some(dir) => dir.clone(),
                         None => {
                             let resolved = crate::membership::resolve_parent(path);
                             let dir = resolved.parent().unwrap_or(&resolved).to_path_buf();
-                            self.resolved.insert(named, dir.clone());
+                            self.resolved.insert(named.to_path_buf(), dir.clone());
                             dir
                         }
                     }

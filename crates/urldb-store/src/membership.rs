@@ -443,11 +443,24 @@ pub enum Guess {
 /// `docker-compose.prod.yaml` (one mapping, no record) never makes its
 /// folder the database. One file per folder is read, and only its start.
 pub fn guess(dir: &Path) -> Guess {
+    guess_within(dir, &Nested::OnDisk)
+}
+
+/// [`guess`], the folders that are other databases told by `nested` (with
+/// `--config-from`, the revision's, whatever the work tree holds).
+pub(crate) fn guess_within(dir: &Path, nested: &Nested) -> Guess {
     let mut holders: Vec<(PathBuf, PathBuf)> = Vec::new();
     let walker = walkdir::WalkDir::new(dir).into_iter().filter_entry(|e| {
         e.depth() == 0
             || (e.file_name().as_encoded_bytes().first() != Some(&b'.')
-                && !(e.file_type().is_dir() && holds_config(e.path())))
+                && !(e.file_type().is_dir()
+                    && nested
+                        .config_at(e.path(), || {
+                            e.path()
+                                .canonicalize()
+                                .unwrap_or_else(|_| e.path().to_path_buf())
+                        })
+                        .is_some()))
     });
     for entry in walker.flatten() {
         if entry.file_type().is_dir() || !has_domain_name(entry.path()) {

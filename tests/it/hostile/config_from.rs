@@ -398,3 +398,31 @@ fn a_base_with_configurations_elsewhere_is_an_error_not_the_defaults() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
 }
+
+/// Under `--config-from` the revision's `urldb.toml` files say which
+/// folders are databases of their own: one the pull request adds in the
+/// working tree hides no folder from the guess made without any (a base
+/// with two folders of domain files stays ambiguous, exit 2, not a run
+/// over the other folder alone).
+#[test]
+fn a_urldb_toml_the_pull_request_adds_hides_no_folder_under_config_from() {
+    let (repo, _) = repository("");
+    let root = repo.path();
+    std::fs::create_dir_all(root.join("site")).expect("mkdir");
+    std::fs::write(
+        root.join("site/b.example.yaml"),
+        "---\n---\n_path: /ok\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "a second folder"]);
+    let base = git(root, &["rev-parse", "HEAD"]).trim().to_string();
+    std::fs::write(root.join("database/urldb.toml"), "").expect("write");
+    let out = urldb(root, &["--config-from", &base, "check"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("more than one folder"),
+        "{}",
+        show(&out)
+    );
+}
