@@ -11,7 +11,7 @@
 //! path is a run over it; named paths are taken to the database that
 //! governs each, found once per folder and read once per configuration.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -50,6 +50,9 @@ pub struct Databases<S> {
     /// Where the run is.
     dir: PathBuf,
     loaded: Vec<Loaded<S>>,
+    /// Where the files of each folder (as named) go: a hook names
+    /// thousands of files of a few folders.
+    routes: HashMap<PathBuf, Route>,
 }
 
 struct Loaded<S> {
@@ -104,6 +107,7 @@ impl<S: Section + Default> Databases<S> {
             // paths it finds are shown.
             dir: dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
             loaded: Vec::new(),
+            routes: HashMap::new(),
         };
         let key = match config {
             Some(file) => Some(file.to_path_buf()),
@@ -149,11 +153,24 @@ impl<S: Section + Default> Databases<S> {
         self.route_known(path, path.is_dir())
     }
 
-    /// [`Databases::route`] for a path already known to be a folder or not.
+    /// [`Databases::route`] for a path already known to be a folder or not;
+    /// a file's route kept for its folder as named.
     fn route_known(&mut self, path: &Path, is_dir: bool) -> Result<Route, SettingsError> {
         if matches!(self.choice, Choice::Given) {
             return Ok(Route::To(0));
         }
+        let folder = (!is_dir).then(|| path.parent().unwrap_or(Path::new("")));
+        if let Some(known) = folder.and_then(|f| self.routes.get(f)) {
+            return Ok(known.clone());
+        }
+        let route = self.find_route(path, is_dir)?;
+        if let Some(folder) = folder {
+            self.routes.insert(folder.to_path_buf(), route.clone());
+        }
+        Ok(route)
+    }
+
+    fn find_route(&mut self, path: &Path, is_dir: bool) -> Result<Route, SettingsError> {
         let key = self.governing.config_of_known(path, is_dir)?;
         if key.is_none() || key == self.loaded[0].key {
             return Ok(Route::To(0));
