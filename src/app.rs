@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use urldb_core::config::{Config, Section};
+use urldb_core::config::Config;
 use urldb_core::lint::Options;
 use urldb_store::Root;
-use urldb_store::{RuleOverrides, Settings, SettingsError};
+use urldb_store::{Databases, RuleOverrides, SettingsError};
 use urldb_verify::config::{VerifyConfig, VerifySection};
 use urldb_verify::results::{Conclusion, FailOn};
 
@@ -180,6 +180,15 @@ pub(crate) enum CommandError {
         option: &'static str,
         command: String,
     },
+    /// `verify` over files of databases whose `[verify]` run-level keys
+    /// differ.
+    #[error(
+        "{} and {} set [verify] concurrency, timeout or retries differently, and this run takes \
+         files of both: verify each database on its own, or pass `--config FILE`",
+        urldb_core::source::shown_path(.first),
+        urldb_core::source::shown_path(.other)
+    )]
+    RunLevelKeys { first: PathBuf, other: PathBuf },
     #[error("urldb server: {0}")]
     Server(#[from] urldb_server::ServerError),
     /// Standard output could not be written. A closed pipe (`urldb ls |
@@ -278,10 +287,10 @@ pub(crate) const RUN_OPTIONS: &str = "Run options";
 /// command offers only its own.
 #[derive(Debug, Args, Default)]
 pub(crate) struct GlobalArgs {
-    /// The database directory (default: `root` in urldb.toml, else the current directory).
+    /// The database directory, with the urldb.toml that governs it (default: the database of the urldb.toml that governs the current directory).
     #[arg(long, value_name = "DIR", help_heading = DATABASE_OPTIONS)]
     pub db: Option<PathBuf>,
-    /// The configuration file (default: urldb.toml, found upward from the current directory).
+    /// The configuration file, for every file (default: the urldb.toml that governs each file, the nearest above it within the git work tree).
     #[arg(long, value_name = "FILE", help_heading = DATABASE_OPTIONS)]
     pub config: Option<PathBuf>,
     /// Read urldb.toml through git from this revision (a pull request's base), not from the working tree; the data is still the working tree's [env: URLDB_CONFIG_FROM].
@@ -382,10 +391,10 @@ impl Shared for ConfigOnly {
 /// `--db` and `--config`: the commands that read a database.
 #[derive(Debug, Args, Default)]
 pub(crate) struct DbArgs {
-    /// The database directory (default: `root` in urldb.toml, else the current directory).
+    /// The database directory, with the urldb.toml that governs it (default: the database of the urldb.toml that governs the current directory).
     #[arg(long, value_name = "DIR", help_heading = DATABASE_OPTIONS)]
     pub db: Option<PathBuf>,
-    /// The configuration file (default: urldb.toml, found upward from the current directory).
+    /// The configuration file, for every file (default: the urldb.toml that governs each file, the nearest above it within the git work tree).
     #[arg(long, value_name = "FILE", help_heading = DATABASE_OPTIONS)]
     pub config: Option<PathBuf>,
     /// Read urldb.toml through git from this revision (a pull request's base), not from the working tree; the data is still the working tree's [env: URLDB_CONFIG_FROM].
@@ -596,6 +605,50 @@ pub(crate) struct Context {
     /// revision a pull request cannot change (`--allow-env NAME` lets it
     /// choose the host a secret goes to).
     pub owners_config: bool,
+    /// Every database of the run, the one above first: a named path is
+    /// taken to the database whose configuration governs it
+    /// (`docs/files.md`, "One configuration per file").
+    pub databases: std::cell::RefCell<Databases<VerifySection>>,
+    /// `--config FILE`: one configuration for every file.
+    pub config_given: bool,
+}
+
+/// The working directory as the user's shell names it (`$PWD`, when it
+/// is an absolute name of the current directory without `.` or `..`),
+/// else as the system resolves it: `--config-from` finds the owner's
+/// configuration on the path as named, never through a link
+/// (`docs/security.md`).
+fn logical_cwd() -> Result<PathBuf, CommandError> {
+    let physical = std::env::current_dir().map_err(CommandError::CurrentDir)?;
+    let named = std::env::var_os("PWD")
+        .map(PathBuf::from)
+        .filter(|p| {
+            p.is_absolute()
+                && p.components().all(|c| {
+                    !matches!(
+                        c,
+                        std::path::Component::CurDir | std::path::Component::ParentDir
+                    )
+                })
+        })
+        .filter(|p| same_folder(p, &physical));
+    Ok(named.unwrap_or(physical))
+}
+
+/// `a` and `b` name one folder.
+fn same_folder(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    }
 }
 
 impl Context {
@@ -606,42 +659,28 @@ impl Context {
             ColorChoice::Never => false,
             ColorChoice::Auto => auto_color(),
         };
-        let cwd = std::env::current_dir().map_err(CommandError::CurrentDir)?;
+        let cwd = logical_cwd()?;
         let (db, config) = (global.db.as_deref(), global.config.as_deref());
         // `URLDB_CONFIG_FROM=` (empty, as the Action leaves it outside
         // pull requests) is no revision.
         let rev = global.config_from.as_deref().filter(|r| !r.is_empty());
         // Every table of the file is checked before any command runs.
-        let verify = VerifySection::default();
-        let sections: [&dyn Section; 1] = [&verify];
-        let settings = match rev {
-            Some(rev) => Settings::resolve_from_revision(&cwd, db, config, rev, &sections),
-            None => Settings::resolve(&cwd, db, config, &sections),
-        }
-        .map_err(|e| match e {
-            SettingsError::Config(error) => CommandError::Config { error, color },
-            e => CommandError::Settings(e),
-        })?;
-        let verify = verify.config();
-        // Said when it matters: the working tree has a configuration that
-        // this run does not read.
-        if let (Some(rev), None, false) = (rev, &settings.config_path, global.quiet)
-            && let Some(unread) = config
-                .map(Path::to_path_buf)
-                .or_else(|| urldb_store::find_config(&cwd))
-        {
-            let unread = unread.strip_prefix(&cwd).unwrap_or(&unread);
+        let databases = Databases::<VerifySection>::open(&cwd, db, config, rev)
+            .map_err(|e| settings_error(e, color))?;
+        let settings = databases.primary().settings.clone();
+        let verify = databases.get(0).1.read_config();
+        // Said when it matters: the revision has no configuration at all.
+        if let (Some(rev), true, false) = (rev, databases.revision_has_none(), global.quiet) {
             urldb_output::say!(
-                "note: --config-from {}: that revision has no {}; using the defaults, not {}",
+                "note: --config-from {}: that revision has no {} anywhere; using the defaults",
                 urldb_core::text::escape(rev),
                 urldb_core::config::FILE_NAME,
-                urldb_core::text::escape(&unread.display().to_string())
             );
         }
         if let (Some(rev), Some(path), false) = (rev, &settings.config_path, global.quiet) {
             note_unread_edit(&cwd, rev, path);
         }
-        let members = settings.members()?;
+        let members = databases.primary().members.clone();
         if let Some(asked) = global.threads {
             let n = capped_threads(asked);
             if n < asked {
@@ -655,17 +694,7 @@ impl Context {
                 .build_global()
                 .map_err(CommandError::Threads)?;
         }
-        // What urldb.toml asks that is not done (a gate finding turned off).
-        if let Some(path) = &settings.config_path {
-            let shown = path.strip_prefix(&cwd).unwrap_or(path);
-            for (line, warning) in &settings.config.warnings {
-                urldb_output::say!(
-                    "warning: {}:{line}: {}",
-                    urldb_core::text::escape(&shown.display().to_string()),
-                    urldb_core::text::escape(warning)
-                );
-            }
-        }
+        say_warnings(&settings);
         let bare = members.by_name();
         let owners_config = rev.is_some() && settings.config_path.is_some();
         Ok(Context {
@@ -680,15 +709,48 @@ impl Context {
             quiet: global.quiet,
             verbose: global.verbose,
             no_cache: global.no_cache,
+            databases: std::cell::RefCell::new(databases),
+            config_given: config.is_some(),
         })
     }
 
-    /// The results cache for a run with `options`, unless `--no-cache`.
-    pub(crate) fn cache(&self, options: &Options) -> Option<urldb_store::Cache> {
+    /// The error of a database a named path led to (exit 2), as the
+    /// primary one's would be said.
+    pub(crate) fn settings_error(&self, e: SettingsError) -> CommandError {
+        settings_error(e, self.color)
+    }
+
+    /// Database `i` of the run (0: the primary one): its settings, its
+    /// members and its `[verify]`.
+    pub(crate) fn database(&self, i: usize) -> (urldb_store::Database, VerifyConfig) {
+        let databases = self.databases.borrow();
+        let (database, verify) = databases.get(i);
+        (database.clone(), verify.read_config())
+    }
+
+    /// The lint options of database `i` with the command line's selection.
+    pub(crate) fn options_of(
+        &self,
+        i: usize,
+        select: Option<&SelectArgs>,
+    ) -> Result<Options, CommandError> {
+        if i == 0 {
+            return self.options(select);
+        }
+        let (database, _) = self.database(i);
+        let mut options =
+            urldb_store::lint_options(&database.settings.config, overrides(select).as_ref())?;
+        urldb_store::with_root(&mut options, &database.settings.root);
+        Ok(options)
+    }
+
+    /// The results cache of the database at `root` for a run with
+    /// `options`, unless `--no-cache`.
+    pub(crate) fn cache_at(&self, root: &Root, options: &Options) -> Option<urldb_store::Cache> {
         if self.no_cache {
             return None;
         }
-        let cache = urldb_store::Cache::open(&self.root, options);
+        let cache = urldb_store::Cache::open(root, options);
         if self.verbose
             && let Some(reason) = &cache.untrusted
         {
@@ -741,12 +803,7 @@ impl Context {
                 );
             }
         }
-        let overrides = select.map(|s| RuleOverrides {
-            select: s.select.clone(),
-            extend_select: s.extend_select.clone(),
-            ignore: s.ignore.clone(),
-        });
-        let mut options = urldb_store::lint_options(&self.config, overrides.as_ref())?;
+        let mut options = urldb_store::lint_options(&self.config, overrides(select).as_ref())?;
         urldb_store::with_root(&mut options, &self.root);
         Ok(options)
     }
@@ -801,6 +858,38 @@ fn auto_color() -> bool {
         return false;
     }
     forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") || urldb_output::gate::stdout_is_terminal()
+}
+
+/// `--select`, `--extend-select` and `--ignore`, on top of `[lint]`.
+fn overrides(select: Option<&SelectArgs>) -> Option<RuleOverrides> {
+    select.map(|s| RuleOverrides {
+        select: s.select.clone(),
+        extend_select: s.extend_select.clone(),
+        ignore: s.ignore.clone(),
+    })
+}
+
+/// A configuration's error as the command says it: an invalid file with
+/// its places (in colour when asked), anything else as it is.
+fn settings_error(e: SettingsError, color: bool) -> CommandError {
+    match e {
+        SettingsError::Config(error) => CommandError::Config { error, color },
+        e => CommandError::Settings(e),
+    }
+}
+
+/// What a configuration asks that is not done (a gate finding turned
+/// off), said once for each configuration a run reads.
+pub(crate) fn say_warnings(settings: &urldb_store::Settings) {
+    if let Some(path) = &settings.config_path {
+        for (line, warning) in &settings.config.warnings {
+            urldb_output::say!(
+                "warning: {}:{line}: {}",
+                urldb_core::source::shown_path(path),
+                urldb_core::text::escape(warning)
+            );
+        }
+    }
 }
 
 /// Build the context from the global options and run `f` with it; a

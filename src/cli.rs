@@ -85,7 +85,7 @@ pub(crate) enum Command {
     },
     /// Run the language server (LSP over stdin and stdout) for editors.
     Server {
-        /// The configuration file (default: urldb.toml, found upward from each file).
+        /// The configuration file, for every file (default: the urldb.toml that governs each file, the nearest above it within the git work tree).
         #[arg(long, value_name = "FILE", help_heading = crate::app::DATABASE_OPTIONS)]
         config: Option<PathBuf>,
     },

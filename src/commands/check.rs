@@ -73,26 +73,29 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     if args.show_files {
         return show_files(ctx, &args.paths);
     }
-    let mut options = ctx.options(Some(&args.select))?;
-    if args.no_suppressions {
-        // Neither the comments in the data nor the table in urldb.toml
-        // excuses anything (`docs/suppressions.md`, "The owner's switch").
-        options.no_suppressions = true;
-        options.per_file_ignores.entries.clear();
-    }
-    let options = options;
+    let adjust = |options: &mut urldb_core::lint::Options| {
+        if args.no_suppressions {
+            // Neither the comments in the data nor the table in urldb.toml
+            // excuses anything (`docs/suppressions.md`, "The owner's switch").
+            options.no_suppressions = true;
+            options.per_file_ignores.entries.clear();
+        }
+    };
     let mode = if args.fix || args.diff {
         Mode::Fix
     } else {
         Mode::Check
     };
     if args.add_suppressions {
-        add_suppressions(ctx, args, &options)?;
+        add_suppressions(ctx, args)?;
     }
     let mut run: Option<super::Run> = None;
     let mut outcome = if let Some(name) = &args.stdin_filename {
         let raw = super::read_stdin()?;
-        if let Err(skip) = ctx.members.of(name) {
+        let (database, member) = super::stdin_database(ctx, name)?;
+        let mut options = ctx.options_of(database, Some(&args.select))?;
+        adjust(&mut options);
+        if let Err(skip) = member {
             // Not a domain file: nothing to say about it, and with `--fix`
             // its text back unchanged, for the editor that sent it.
             super::note_skipped(ctx, &[(name.clone(), skip)]);
@@ -114,9 +117,9 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     } else {
         let mut selected = super::Run::select(ctx, &args.paths, &args.git, args.diff)?;
         if let Some((k, n)) = args.shard {
-            super::shard(ctx, &mut selected.targets, k, n);
+            super::shard(ctx, &mut selected.parts, k, n);
         }
-        let outcome = database::run(&selected.targets, &options, mode, ctx.cache(&options));
+        let outcome = selected.run(ctx, Some(&args.select), adjust, mode, true)?;
         ctx.say_cached(&outcome);
         run = Some(selected);
         outcome
@@ -217,63 +220,64 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
 /// `--add-suppressions`: check, then write into every file with findings
 /// that `--fix` cannot repair a suppression for each (through the renderer,
 /// by the same lock, re-check and rename as every write).
-fn add_suppressions(
-    ctx: &Context,
-    args: &CheckArgs,
-    options: &urldb_core::lint::Options,
-) -> Result<(), CommandError> {
+fn add_suppressions(ctx: &Context, args: &CheckArgs) -> Result<(), CommandError> {
     let mut selected = super::Run::select(ctx, &args.paths, &args.git, false)?;
     if let Some((k, n)) = args.shard {
-        database::shard(&mut selected.targets, k, n);
-    }
-    let outcome = database::run(&selected.targets, options, Mode::Check, None);
-    let (mut files, mut findings) = (0, 0);
-    let mut errors = Vec::new();
-    // Gate findings are never excused: no suppression is written for one.
-    let gate = outcome
-        .files
-        .iter()
-        .flat_map(|f| &f.checked.findings)
-        .filter(|f| f.gate)
-        .count();
-    for file in &outcome.files {
-        if file.checked.findings.iter().all(|f| f.fixable() || f.gate) {
-            continue;
+        for part in &mut selected.parts {
+            database::shard(&mut part.targets, k, n);
         }
-        let raw = match selected
-            .targets
-            .snapshot
-            .read(&file.path, options.settings.max_file_size)
-        {
-            Ok(raw) => raw,
-            Err(e) => {
-                errors.push(FileError {
-                    path: file.path.clone(),
-                    message: e.to_string(),
-                });
+    }
+    let (mut files, mut findings, mut gate) = (0, 0, 0);
+    let mut errors = Vec::new();
+    for part in &selected.parts {
+        let options = ctx.options_of(part.database, Some(&args.select))?;
+        let outcome = database::run(&part.targets, &options, Mode::Check, None);
+        // Gate findings are never excused: no suppression is written for one.
+        gate += outcome
+            .files
+            .iter()
+            .flat_map(|f| &f.checked.findings)
+            .filter(|f| f.gate)
+            .count();
+        for file in &outcome.files {
+            if file.checked.findings.iter().all(|f| f.fixable() || f.gate) {
                 continue;
             }
-        };
-        // The file's cross-file findings were found over the whole
-        // database: they are passed in, the rest is found again.
-        let cross_file: Vec<_> = file
-            .checked
-            .findings
-            .iter()
-            .filter(|f| matches!(f.rule.check, urldb_core::rules::Check::Database(_)))
-            .cloned()
-            .collect();
-        let added = urldb_core::suppress::add(&file.path, &raw, options, &cross_file);
-        let Some(new) = added.text else { continue };
-        match selected.write(&file.path, &raw, &new) {
-            Ok(()) => {
-                files += 1;
-                findings += added.suppressed;
+            let raw = match part
+                .targets
+                .snapshot
+                .read(&file.path, options.settings.max_file_size)
+            {
+                Ok(raw) => raw,
+                Err(e) => {
+                    errors.push(FileError {
+                        path: file.path.clone(),
+                        message: e.to_string(),
+                    });
+                    continue;
+                }
+            };
+            // The file's cross-file findings were found over the whole
+            // database: they are passed in, the rest is found again.
+            let cross_file: Vec<_> = file
+                .checked
+                .findings
+                .iter()
+                .filter(|f| matches!(f.rule.check, urldb_core::rules::Check::Database(_)))
+                .cloned()
+                .collect();
+            let added = urldb_core::suppress::add(&file.path, &raw, &options, &cross_file);
+            let Some(new) = added.text else { continue };
+            match selected.write(&file.path, &raw, &new) {
+                Ok(()) => {
+                    files += 1;
+                    findings += added.suppressed;
+                }
+                Err(not_written) => errors.push(FileError {
+                    path: file.path.clone(),
+                    message: not_written.message(&file.path),
+                }),
             }
-            Err(not_written) => errors.push(FileError {
-                path: file.path.clone(),
-                message: not_written.message(&file.path),
-            }),
         }
     }
     if !ctx.quiet {
@@ -323,6 +327,36 @@ fn status(found: bool, errors: &[FileError], exit_zero: bool) -> ExitStatus {
     }
 }
 
+/// `--show-files` lines: each file and whether it is in its database;
+/// `of`: the configuration of that database when it is not the one the
+/// run is in.
+fn write_judged<W: Write>(
+    out: &mut urldb_output::gate::Gate<W>,
+    files: &[(PathBuf, Result<(), urldb_store::membership::Skip>)],
+    of: Option<&std::path::Path>,
+) -> std::io::Result<()> {
+    use urldb_core::source::shown_path;
+    use urldb_core::text::escape;
+    for (path, verdict) in files {
+        match (verdict, of) {
+            (Ok(()), None) => writeln!(out, "{}: in the database", shown_path(path))?,
+            (Ok(()), Some(config)) => writeln!(
+                out,
+                "{}: in the database of {}",
+                shown_path(path),
+                shown_path(config)
+            )?,
+            (Err(skip), _) => writeln!(
+                out,
+                "{}: not in the database ({})",
+                shown_path(path),
+                escape(&skip.to_string())
+            )?,
+        }
+    }
+    Ok(())
+}
+
 /// `--show-files`: each file a run over `paths` would look at, and whether
 /// it is in the database (`docs/files.md`), as ruff's `--show-files`; how
 /// the database root was chosen goes to stderr.
@@ -342,21 +376,43 @@ fn show_files(ctx: &Context, paths: &[PathBuf]) -> Result<ExitStatus, CommandErr
         };
         urldb_output::say!("note: the database is `{root}` ({how})");
     }
-    let judged = urldb_store::judge_files(&ctx.members, paths);
     let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
-    for (path, verdict) in &judged.files {
-        match verdict {
-            Ok(()) => writeln!(out, "{}: in the database", shown_path(path))?,
-            Err(skip) => writeln!(
-                out,
-                "{}: not in the database ({})",
-                shown_path(path),
-                escape(&skip.to_string())
-            )?,
-        }
+    let mut errors = Vec::new();
+    if paths.is_empty() {
+        let judged = urldb_store::judge_files(&ctx.members, paths, false);
+        write_judged(&mut out, &judged.files, None)?;
+        errors.extend(judged.errors);
+    }
+    // Each named path judged in the database that governs it; a folder met
+    // below a named one with a configuration of its own, in that one.
+    let mut queue: Vec<PathBuf> = paths.iter().rev().cloned().collect();
+    while let Some(p) = queue.pop() {
+        let route = ctx
+            .databases
+            .borrow_mut()
+            .route(&p)
+            .map_err(|e| ctx.settings_error(e))?;
+        let (i, judged) = match route {
+            urldb_store::Route::To(i) => {
+                let members = ctx.database(i).0.members;
+                let routing = !ctx.config_given && ctx.origin != Origin::Given;
+                (i, urldb_store::judge_files(&members, &[p], routing))
+            }
+            urldb_store::Route::Governed(config) => {
+                let skip = urldb_store::membership::Skip::Governed { config };
+                write_judged(&mut out, &[(p, Err(skip))], None)?;
+                continue;
+            }
+        };
+        let of = (i != 0)
+            .then(|| ctx.database(i).0.settings.config_path)
+            .flatten();
+        write_judged(&mut out, &judged.files, of.as_deref())?;
+        errors.extend(judged.errors);
+        queue.extend(judged.governed.into_iter().rev().map(|(dir, _)| dir));
     }
     out.finish()?;
-    let errors: Vec<FileError> = judged.errors.into_iter().map(FileError::from).collect();
+    let errors: Vec<FileError> = errors.into_iter().map(FileError::from).collect();
     super::print_errors(&errors);
     Ok(if errors.is_empty() {
         ExitStatus::Success

@@ -71,14 +71,18 @@ fn format(args: &FmtArgs) -> Result<FmtFormat, CommandError> {
 
 pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
     let github = format(args)? == FmtFormat::Github;
-    let mut options = ctx.options(None)?;
-    options.drop_comments = args.drop_comments;
     super::stdin_dash(&args.paths, args.stdin_filename.as_deref())?;
+    let adjust = |options: &mut urldb_core::lint::Options| {
+        options.drop_comments = args.drop_comments;
+    };
     let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
 
     if let Some(name) = &args.stdin_filename {
         let raw = super::read_stdin()?;
-        if let Err(skip) = ctx.members.of(name) {
+        let (database, member) = super::stdin_database(ctx, name)?;
+        let mut options = ctx.options_of(database, None)?;
+        adjust(&mut options);
+        if let Err(skip) = member {
             // Not a domain file: its text back unchanged, for the editor
             // that sent it.
             super::note_skipped(ctx, &[(name.clone(), skip)]);
@@ -110,7 +114,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     } else {
         Mode::Format
     };
-    let mut outcome: RunOutcome = database::run(&run.targets, &options, mode, ctx.cache(&options));
+    let mut outcome: RunOutcome = run.run(ctx, None, adjust, mode, true)?;
     ctx.say_cached(&outcome);
     let mut changed = 0;
     let mut blocked = 0;

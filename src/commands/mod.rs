@@ -44,15 +44,15 @@ fn parse_shard(text: &str) -> Result<(usize, usize), urldb_verify::ShardError> {
 
 /// `--shard K/N` of `check` and `fmt`: keep that shard of the files, and
 /// say so when it holds none.
-pub(crate) fn shard(
-    ctx: &Context,
-    targets: &mut urldb_store::database::Targets,
-    k: usize,
-    n: usize,
-) {
-    let before = targets.checked.len();
-    urldb_store::database::shard(targets, k, n);
-    if targets.checked.is_empty() && before > 0 {
+pub(crate) fn shard(ctx: &Context, parts: &mut [urldb_store::Part], k: usize, n: usize) {
+    let count = |parts: &[urldb_store::Part]| -> usize {
+        parts.iter().map(|p| p.targets.checked.len()).sum()
+    };
+    let before = count(parts);
+    for part in parts.iter_mut() {
+        urldb_store::database::shard(&mut part.targets, k, n);
+    }
+    if count(parts) == 0 && before > 0 {
         note_nothing_selected(
             ctx,
             &format!("--shard {k}/{n}: none of the {before} files falls in this shard"),
@@ -134,14 +134,18 @@ pub(crate) fn read_stdin() -> Result<Vec<u8>, CommandError> {
     Ok(buf)
 }
 
-/// The files a `check` or `fmt` run looks at, and the git repository
-/// around the database when there is one.
+/// The files a `check` or `fmt` run looks at, database by database, and
+/// the git repository around each database when there is one.
 pub(crate) struct Run {
-    pub targets: urldb_store::database::Targets,
-    /// The repository, when not already held by a staged snapshot.
-    repo: Option<urldb_store::Repository>,
-    /// The database root (the work tree's files are read inside it).
-    root: urldb_store::Root,
+    /// One part a database (the primary one alone, but for named paths
+    /// that other configurations govern).
+    pub parts: Vec<urldb_store::Part>,
+    /// Each part's repository, when not already held by a staged snapshot.
+    repos: Vec<Option<urldb_store::Repository>>,
+    /// Each part's database root (the work tree's files are read inside it).
+    roots: Vec<urldb_store::Root>,
+    /// With several parts: the part of each file.
+    owner: std::collections::HashMap<std::path::PathBuf, usize>,
     /// `--staged` writes: git's conversion between the work tree and the
     /// index, made once for all of them.
     conversion: std::cell::RefCell<Option<urldb_store::Conversion>>,
@@ -159,53 +163,89 @@ impl Run {
     ) -> Result<Run, CommandError> {
         use urldb_store::Repository;
         use urldb_store::database;
-        if git.staged {
-            let repo = Repository::discover(&ctx.root, "--staged")?;
-            let targets = database::staged_targets(repo, &ctx.members, paths)?;
-            note_skipped(ctx, &targets.skipped);
-            if targets.checked.is_empty() && paths.is_empty() {
-                note_nothing_selected(ctx, "--staged: the git index holds no domain file");
-            }
-            return Ok(Run {
-                targets,
-                repo: None,
-                root: ctx.root.clone(),
-                conversion: Default::default(),
-            });
+        let mut parts = if git.staged {
+            select(ctx, |d| d.select_staged(paths))?
+        } else {
+            select(ctx, |d| {
+                d.select(paths).map_err(urldb_store::SelectError::Settings)
+            })?
+        };
+        let skipped: Vec<_> = parts
+            .iter_mut()
+            .flat_map(|p| std::mem::take(&mut p.targets.skipped))
+            .collect();
+        if !git.staged && ctx.bare && paths.is_empty() {
+            bare_run(ctx, &parts[0].targets);
         }
-        let mut targets = targets(ctx, paths)?;
-        let repo = match &git.since {
-            Some(rev) => {
-                let repo = Repository::discover(&ctx.root, "--since")?;
-                let before = targets.checked.len();
-                database::changed_since(&mut targets, &repo, rev)?;
-                if targets.checked.is_empty() && before > 0 {
-                    note_nothing_selected(
-                        ctx,
-                        &format!(
-                            "--since {}: no domain file changed since that revision",
-                            urldb_core::text::escape(rev)
-                        ),
-                    );
+        note_skipped(ctx, &skipped);
+        warn_miscased(parts.iter().flat_map(|p| &p.targets.miscased));
+        // A database with no domain file is a wrong `root` or working
+        // directory, not a database that passed.
+        if !git.staged && paths.is_empty() {
+            no_domain_file(ctx, &parts)?;
+        }
+        if git.staged && paths.is_empty() && parts.iter().all(|p| p.targets.checked.is_empty()) {
+            note_nothing_selected(ctx, "--staged: the git index holds no domain file");
+        }
+        let before: usize = parts.iter().map(|p| p.targets.checked.len()).sum();
+        let mut repos = Vec::new();
+        let mut roots = Vec::new();
+        for part in &mut parts {
+            let root = ctx.database(part.database).0.settings.root;
+            let repo = match (&part.targets.snapshot, &git.since) {
+                (database::Snapshot::Index(_), _) => None,
+                (_, Some(rev)) => {
+                    let repo = Repository::discover(&root, "--since")?;
+                    database::changed_since(&mut part.targets, &repo, rev)?;
+                    Some(repo)
                 }
-                Some(repo)
+                // Only for repository-relative diff paths: no repository is fine.
+                (_, None) if diff => Repository::discover(&root, "--diff").ok(),
+                (_, None) => None,
+            };
+            repos.push(repo);
+            roots.push(root);
+        }
+        if let Some(rev) = &git.since {
+            let after: usize = parts.iter().map(|p| p.targets.checked.len()).sum();
+            if after == 0 && before > 0 {
+                note_nothing_selected(
+                    ctx,
+                    &format!(
+                        "--since {}: no domain file changed since that revision",
+                        urldb_core::text::escape(rev)
+                    ),
+                );
             }
-            // Only for repository-relative diff paths: no repository is fine.
-            None if diff => Repository::discover(&ctx.root, "--diff").ok(),
-            None => None,
+        }
+        let owner = if parts.len() > 1 {
+            parts
+                .iter()
+                .enumerate()
+                .flat_map(|(i, p)| p.targets.all.iter().map(move |f| (f.clone(), i)))
+                .collect()
+        } else {
+            Default::default()
         };
         Ok(Run {
-            targets,
-            repo,
-            root: ctx.root.clone(),
+            parts,
+            repos,
+            roots,
+            owner,
             conversion: Default::default(),
         })
     }
 
+    /// The part `path` is a file of.
+    fn part_of(&self, path: &std::path::Path) -> usize {
+        self.owner.get(path).copied().unwrap_or(0)
+    }
+
     pub(crate) fn repo(&self) -> Option<&urldb_store::Repository> {
-        match &self.targets.snapshot {
+        let part = self.parts.first()?;
+        match &part.targets.snapshot {
             urldb_store::database::Snapshot::Index(index) => Some(&index.repo),
-            urldb_store::database::Snapshot::WorkTree(_) => self.repo.as_ref(),
+            urldb_store::database::Snapshot::WorkTree(_) => self.repos.first()?.as_ref(),
         }
     }
 
@@ -229,7 +269,14 @@ impl Run {
         read: &[u8],
         new: &str,
     ) -> Result<(), NotWritten> {
-        match &self.targets.snapshot {
+        let part = self.part_of(path);
+        let (Some(targets), Some(root)) = (
+            self.parts.get(part).map(|p| &p.targets),
+            self.roots.get(part),
+        ) else {
+            return Err(NotWritten::NotStaged);
+        };
+        match &targets.snapshot {
             urldb_store::database::Snapshot::WorkTree(_) => Ok(urldb_store::write::replace(
                 path,
                 read,
@@ -252,7 +299,7 @@ impl Run {
                     empty => empty.insert(index.repo.conversion()?),
                 };
                 let limit = (read.len() as u64).saturating_mul(4) + (64 << 10);
-                let on_disk = urldb_store::database::read_file(&self.root, path, limit)
+                let on_disk = urldb_store::database::read_file(root, path, limit)
                     .map_err(|_| NotWritten::UnstagedChanges)?;
                 let holds_staged = conversion
                     .to_git(&file.repo_path, &on_disk)
@@ -266,39 +313,110 @@ impl Run {
             }
         }
     }
+
+    /// Run over every part, each database with its own options (the
+    /// command line's selection on top of its `[lint]`) and its own cache,
+    /// and the outcomes together.
+    pub(crate) fn run(
+        &self,
+        ctx: &crate::app::Context,
+        select: Option<&crate::app::SelectArgs>,
+        adjust: impl Fn(&mut urldb_core::lint::Options),
+        mode: urldb_store::database::Mode,
+        cache: bool,
+    ) -> Result<urldb_store::database::RunOutcome, CommandError> {
+        let mut outcome = urldb_store::database::RunOutcome::default();
+        for (part, root) in self.parts.iter().zip(&self.roots) {
+            let mut options = ctx.options_of(part.database, select)?;
+            adjust(&mut options);
+            let cache = if cache {
+                ctx.cache_at(root, &options)
+            } else {
+                None
+            };
+            outcome.absorb(urldb_store::database::run(
+                &part.targets,
+                &options,
+                mode,
+                cache,
+            ));
+        }
+        Ok(outcome)
+    }
 }
 
-/// The files a run takes (`paths`, or the whole database), with what was
-/// left out said once: the named paths that are not in the database, and
-/// on a bare run (no `urldb.toml`, no `--db`) which folder was taken as
-/// the database and which YAML files are no domain files. A database with
-/// no domain file at all is an error: a wrong `root` or working directory,
-/// not a database that passed.
+/// The database of `--stdin-filename NAME`: the one whose configuration
+/// governs NAME (its index, and whether NAME is one of its files).
+pub(crate) fn stdin_database(
+    ctx: &crate::app::Context,
+    name: &std::path::Path,
+) -> Result<(usize, Result<(), urldb_store::membership::Skip>), CommandError> {
+    let mut databases = ctx.databases.borrow_mut();
+    let before = databases.len();
+    let route = databases.route(name).map_err(|e| ctx.settings_error(e))?;
+    for i in before..databases.len() {
+        crate::app::say_warnings(&databases.get(i).0.settings);
+    }
+    Ok(match route {
+        urldb_store::Route::To(i) => (i, databases.get(i).0.members.of(name)),
+        urldb_store::Route::Governed(config) => {
+            (0, Err(urldb_store::membership::Skip::Governed { config }))
+        }
+    })
+}
+
+/// The parts of a selection `how` makes of the run's databases; the
+/// warnings of each configuration read for it said once.
+fn select(
+    ctx: &crate::app::Context,
+    how: impl FnOnce(
+        &mut urldb_store::Databases<urldb_verify::config::VerifySection>,
+    ) -> Result<Vec<urldb_store::Part>, urldb_store::SelectError>,
+) -> Result<Vec<urldb_store::Part>, CommandError> {
+    let mut databases = ctx.databases.borrow_mut();
+    let before = databases.len();
+    let parts = how(&mut databases).map_err(|e| match e {
+        urldb_store::SelectError::Settings(e) => ctx.settings_error(e),
+        urldb_store::SelectError::Git(e) => CommandError::Git(e),
+    })?;
+    for i in before..databases.len() {
+        crate::app::say_warnings(&databases.get(i).0.settings);
+    }
+    Ok(parts)
+}
+
+/// The files a run takes (`paths`, or the whole database), database by
+/// database, with what was left out said once: the named paths that are
+/// not in a database, and on a bare run (no `urldb.toml`, no `--db`)
+/// which folder was taken as the database and which YAML files are no
+/// domain files.
 pub(crate) fn targets(
     ctx: &crate::app::Context,
     paths: &[std::path::PathBuf],
-) -> Result<urldb_store::database::Targets, CommandError> {
-    let targets = urldb_store::database::targets(&ctx.members, paths);
-    warn_miscased(&targets.miscased);
-    if paths.is_empty() && targets.all.is_empty() && targets.errors.is_empty() {
-        return Err(CommandError::NoDomainFile {
-            root: urldb_store::membership::shown_dir(&ctx.root),
-            origin: ctx.origin.clone(),
-            misnamed: targets.misnamed.len(),
-        });
-    }
+) -> Result<Vec<urldb_store::Part>, CommandError> {
+    let mut parts = select(ctx, |d| {
+        d.select(paths).map_err(urldb_store::SelectError::Settings)
+    })?;
     if ctx.bare && paths.is_empty() {
-        bare_run(ctx, &targets);
+        bare_run(ctx, &parts[0].targets);
     }
-    note_skipped(ctx, &targets.skipped);
-    Ok(targets)
+    warn_miscased(parts.iter().flat_map(|p| &p.targets.miscased));
+    if paths.is_empty() {
+        no_domain_file(ctx, &parts)?;
+    }
+    let skipped: Vec<_> = parts
+        .iter_mut()
+        .flat_map(|p| std::mem::take(&mut p.targets.skipped))
+        .collect();
+    note_skipped(ctx, &skipped);
+    Ok(parts)
 }
 
 /// Files whose extension is `.yaml` in another case (`.YAML`) are no
 /// domain files, as in ruff and yamllint, but were most likely meant to
 /// be: each is said, with the name that makes it one, even with `-q`
 /// (the run's results lack it, as `ls` says of a record left out).
-fn warn_miscased(miscased: &[std::path::PathBuf]) {
+fn warn_miscased<'a>(miscased: impl Iterator<Item = &'a std::path::PathBuf>) {
     use urldb_core::source::shown_path;
     for path in miscased {
         let name = path
@@ -315,6 +433,23 @@ fn warn_miscased(miscased: &[std::path::PathBuf]) {
             urldb_core::text::escape(&renamed)
         );
     }
+}
+
+/// A database with no domain file at all is an error: a wrong `root` or
+/// working directory, not a database that passed.
+fn no_domain_file(
+    ctx: &crate::app::Context,
+    parts: &[urldb_store::Part],
+) -> Result<(), CommandError> {
+    let empty = |p: &urldb_store::Part| p.targets.all.is_empty() && p.targets.errors.is_empty();
+    if parts.iter().all(empty) {
+        return Err(CommandError::NoDomainFile {
+            root: urldb_store::membership::shown_dir(&ctx.root),
+            origin: ctx.origin.clone(),
+            misnamed: parts.iter().map(|p| p.targets.misnamed.len()).sum(),
+        });
+    }
+    Ok(())
 }
 
 /// A run that selected nothing by `--since`, `--staged` or `--shard` is

@@ -80,25 +80,78 @@ pub(crate) fn records_named(
     paths: &[PathBuf],
     filter: &Filter,
 ) -> Result<Collected, CommandError> {
-    let targets = super::targets(ctx, paths)?;
+    let parts = super::targets(ctx, paths)?;
     if !filter.domains.is_empty() {
-        let known = urldb_store::known_hosts(&ctx.root, &targets.checked);
+        let known = known_hosts(ctx, &parts);
         urldb_store::require_known("--domain", &filter.domains, &known)?;
     }
-    let max = ctx.config.max_file_size()?;
-    urldb_store::require_selecting(&ctx.root, &targets.checked, filter, max)?;
-    collect(ctx, targets, filter)
+    require_selecting(ctx, &parts, filter)?;
+    collect(ctx, parts, filter)
 }
 
-/// The records of `targets` that `filter` accepts.
+/// Each of `filter`'s categories, path prefix and pattern matches a
+/// record of the files of `parts` (`urldb_store::require_selecting`).
+pub(crate) fn require_selecting(
+    ctx: &Context,
+    parts: &[urldb_store::Part],
+    filter: &Filter,
+) -> Result<(), CommandError> {
+    let databases: Vec<_> = parts
+        .iter()
+        .map(|part| {
+            let settings = ctx.database(part.database).0.settings;
+            let max = settings.config.max_file_size()?;
+            Ok((settings.root, max))
+        })
+        .collect::<Result<_, CommandError>>()?;
+    let groups: Vec<urldb_store::FilesOf> = parts
+        .iter()
+        .zip(&databases)
+        .map(|(part, (root, max_size))| urldb_store::FilesOf {
+            root,
+            files: &part.targets.checked,
+            max_size: *max_size,
+        })
+        .collect();
+    Ok(urldb_store::require_selecting(&groups, filter)?)
+}
+
+/// Every host the files of `parts` name (their stems and cnames).
+pub(crate) fn known_hosts(
+    ctx: &Context,
+    parts: &[urldb_store::Part],
+) -> std::collections::BTreeSet<String> {
+    let mut known = std::collections::BTreeSet::new();
+    for part in parts {
+        let root = ctx.database(part.database).0.settings.root;
+        known.extend(urldb_store::known_hosts(&root, &part.targets.checked));
+    }
+    known
+}
+
+/// The records of `parts` that `filter` accepts, each database's files
+/// read within its own `max-file-size`; in the order of their files.
 fn collect(
     ctx: &Context,
-    targets: urldb_store::database::Targets,
+    parts: Vec<urldb_store::Part>,
     filter: &Filter,
 ) -> Result<Collected, CommandError> {
-    let max = ctx.config.max_file_size()?;
-    let mut collected = urldb_store::collect_records(&ctx.root, &targets.checked, filter, max);
-    collected.errors.extend(targets.errors);
+    let several = parts.len() > 1;
+    let mut collected = Collected::default();
+    for part in parts {
+        let settings = ctx.database(part.database).0.settings;
+        let max = settings.config.max_file_size()?;
+        let found =
+            urldb_store::collect_records(&settings.root, &part.targets.checked, filter, max);
+        collected.records.extend(found.records);
+        collected.left_out.extend(found.left_out);
+        collected.errors.extend(found.errors);
+        collected.errors.extend(part.targets.errors);
+    }
+    if several {
+        collected.records.sort_by(|a, b| a.file.cmp(&b.file));
+        collected.left_out.sort_by(|a, b| a.file.cmp(&b.file));
+    }
     Ok(collected)
 }
 

@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 use crate::app::FailOnArg;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_output::gate::{self, Syntax};
+use urldb_verify::config::VerifyConfig;
 use urldb_verify::history;
 use urldb_verify::output;
 use urldb_verify::plan::{self, PlanOptions, Target};
@@ -148,27 +149,29 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 const DEFAULT_RETRIES: u32 = 2;
 
 pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
-    let settings = settings(ctx, args)?;
-    let targets = super::targets(ctx, &args.paths)?;
+    let parts = super::targets(ctx, &args.paths)?;
+    let databases: Vec<(urldb_store::Database, VerifyConfig)> =
+        parts.iter().map(|p| ctx.database(p.database)).collect();
+    let mut settings = settings(args, run_level(ctx, &databases)?, ctx.owners_config)?;
     if !settings.plan.filters.domains.is_empty() || !settings.plan.maps.is_empty() {
-        let known = urldb_store::known_hosts(&ctx.root, &targets.checked);
+        let known = super::records::known_hosts(ctx, &parts);
         let named = urldb_store::require_known("--domain", &settings.plan.filters.domains, &known)
             .and_then(|()| urldb_store::require_known("--map", settings.plan.maps.keys(), &known));
         named?;
     }
-    let max_file_size = ctx
+    super::records::require_selecting(ctx, &parts, &settings.plan.filters)?;
+    let mut errors = Vec::new();
+    for part in &parts {
+        errors.extend(part.targets.errors.iter().cloned());
+    }
+    super::print_errors(&errors);
+    let primary_max = ctx
         .config
         .max_file_size()
         .unwrap_or(urldb_core::config::DEFAULT_MAX_FILE_SIZE);
-    urldb_store::require_selecting(
-        &ctx.root,
-        &targets.checked,
-        &settings.plan.filters,
-        max_file_size,
-    )?;
-    super::print_errors(&targets.errors);
-    let mut plan = match changed(ctx, args, max_file_size)? {
-        None => plan::plan(&ctx.root, &targets.checked, &settings.plan, max_file_size),
+    let mut plan = match changed(ctx, args, primary_max)? {
+        // Only what changed (`--since`, `--staged`): the change set of the
+        // run's database.
         Some(changes) => {
             let files: Vec<&urldb_store::FileChange> = changes
                 .files
@@ -181,11 +184,36 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
                 if !ctx.quiet {
                     urldb_output::say!("note: {}", nothing_changed(args));
                 }
-                return Ok(if targets.errors.is_empty() {
+                return Ok(if errors.is_empty() {
                     ExitStatus::Success
                 } else {
                     ExitStatus::Error
                 });
+            }
+            plan
+        }
+        // Each database's records with its own exceptions (`[verify]` and
+        // its per-host sections): the run's keys are one for all.
+        None => {
+            let mut plan = plan::Plan::default();
+            for (part, (database, verify)) in parts.iter().zip(&databases) {
+                if parts.len() > 1 {
+                    settings.plan.exceptions = exceptions(verify, args, ctx.owners_config)?;
+                }
+                let max_file_size = database
+                    .settings
+                    .config
+                    .max_file_size()
+                    .unwrap_or(urldb_core::config::DEFAULT_MAX_FILE_SIZE);
+                let one = plan::plan(
+                    &database.settings.root,
+                    &part.targets.checked,
+                    &settings.plan,
+                    max_file_size,
+                );
+                plan.checks.extend(one.checks);
+                plan.problems.extend(one.problems);
+                plan.deprecated += one.deprecated;
             }
             plan
         }
@@ -294,7 +322,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         )?;
     }
     written?;
-    Ok(if !targets.errors.is_empty() {
+    Ok(if !errors.is_empty() {
         ExitStatus::Error
     } else {
         crate::app::verify_exit_status(results.conclusion(crate::app::fail_on(&args.fail_on)))
@@ -398,9 +426,50 @@ struct Settings {
     run: RunOptions,
 }
 
-/// Command line over `[verify]` over the defaults.
-fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> {
-    let config = &ctx.verify;
+/// The `[verify]` whose run-level keys (`concurrency`, `timeout`,
+/// `retries`: how the run is made, not what it accepts) a run over these
+/// databases takes: theirs when they agree (with one database, its own;
+/// with `--config`, that file's), else none, exit 2 (`docs/verify.md`).
+fn run_level<'a>(
+    ctx: &'a Context,
+    databases: &'a [(urldb_store::Database, VerifyConfig)],
+) -> Result<&'a VerifyConfig, CommandError> {
+    let Some((first_db, first)) = databases.first() else {
+        return Ok(&ctx.verify);
+    };
+    let keys = |c: &VerifyConfig| (c.concurrency, c.timeout.clone(), c.retries);
+    match databases.iter().find(|(_, c)| keys(c) != keys(first)) {
+        Some((other_db, _)) if !ctx.config_given => Err(CommandError::RunLevelKeys {
+            first: first_db.settings.config_path.clone().unwrap_or_default(),
+            other: other_db.settings.config_path.clone().unwrap_or_default(),
+        }),
+        _ => Ok(first),
+    }
+}
+
+/// The exceptions of one database's `[verify]`: `env:` values read here,
+/// once, and only those the run allows; no message shows one.
+fn exceptions(
+    config: &VerifyConfig,
+    args: &VerifyArgs,
+    owners_config: bool,
+) -> Result<urldb_verify::Exceptions, CommandError> {
+    // `env:` values are read here, once, and only those the run allows;
+    // no message shows one.
+    Ok(urldb_verify::Exceptions::resolve(
+        config,
+        &allowed_env(&args.allow_env, owners_config)?,
+        &|name| std::env::var(name).ok(),
+    )?)
+}
+
+/// Command line over `[verify]` (`config`, the run-level one) over the
+/// defaults.
+fn settings(
+    args: &VerifyArgs,
+    config: &VerifyConfig,
+    owners_config: bool,
+) -> Result<Settings, CommandError> {
     let timeout = crate::app::timeout(args.timeout.as_deref(), config, DEFAULT_TIMEOUT)?;
     let concurrency = args
         .concurrency
@@ -435,13 +504,7 @@ fn settings(ctx: &Context, args: &VerifyArgs) -> Result<Settings, CommandError> 
             maps,
             cnames: args.cnames,
             both_schemes: args.both_schemes,
-            // `env:` values are read here, once, and only those the run
-            // allows; no message shows one.
-            exceptions: urldb_verify::Exceptions::resolve(
-                config,
-                &allowed_env(&args.allow_env, ctx.owners_config)?,
-                &|name| std::env::var(name).ok(),
-            )?,
+            exceptions: exceptions(config, args, owners_config)?,
         },
         client: ClientOptions {
             timeout,

@@ -5,7 +5,9 @@
 //! than one folder could be the database, makes a new database in an empty
 //! directory, and refuses, writing nothing, what it cannot do.
 
-use crate::support::reference_repo::{self, DB, EXAMPLE_CONFIG, NOT_CANONICAL};
+use crate::support::reference_repo::{
+    self, DB, EXAMPLE_CONFIG, NOT_CANONICAL, SECOND_DB, SECOND_DB_FILE,
+};
 use crate::support::{git, run_in};
 
 use std::path::Path;
@@ -19,9 +21,9 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn repository(example_config: bool) -> tempfile::TempDir {
+fn repository(ambiguous: bool) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    reference_repo::write(dir.path(), example_config);
+    reference_repo::write(dir.path(), ambiguous);
     git(dir.path(), &["init", "-q"]);
     dir
 }
@@ -117,9 +119,9 @@ fn init_asks_which_folder_and_root_settles_it() {
     assert_eq!(
         stderr(&out),
         format!(
-            "error: more than one folder below `.` holds files named like domain files: `docs` \
-             (`config.example.yaml`), `{DB}` (3 files); run `urldb init --root DIR` with the \
-             database's folder\n"
+            "error: more than one folder below `.` holds files named like domain files: \
+             `{SECOND_DB}` (`example.net.yaml`), `{DB}` (3 files); run `urldb init --root DIR` \
+             with the database's folder\n"
         )
     );
     assert_eq!(reference_repo::contents(dir.path()), before);
@@ -139,6 +141,7 @@ fn init_asks_which_folder_and_root_settles_it() {
         "azure-pipelines.yml",
         "ci/templates/build.yaml",
         EXAMPLE_CONFIG,
+        SECOND_DB_FILE,
         NOT_CANONICAL,
     ];
     let fmt = run_in(dir.path(), &[&["fmt"][..], &every_yaml].concat());
@@ -150,8 +153,10 @@ fn init_asks_which_folder_and_root_settles_it() {
 }
 
 /// In an empty directory `init` makes a new database, as before; `-q`
-/// says nothing. In a git repository urldb.toml goes to its top, `root`
-/// naming the new folder.
+/// says nothing. In a git repository too the new database is a folder of
+/// its own: urldb.toml goes into it (`root = "."`), and the message says
+/// where, not to the top of the work tree (where the enclosing project's
+/// own configuration would be).
 #[test]
 fn init_makes_a_new_database_where_there_is_none_and_q_is_quiet() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -170,22 +175,27 @@ fn init_makes_a_new_database_where_there_is_none_and_q_is_quiet() {
     std::fs::create_dir(repo.path().join("src")).expect("mkdir");
     let out = run_in(&repo.path().join("src"), &["init", "urls"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let top = repo.path().canonicalize().expect("canonical");
     assert_eq!(
         stdout(&out).lines().next(),
-        Some(&*format!(
-            "Created {} and urls/example.com.yaml.",
-            top.join("urldb.toml").display()
-        ))
+        Some("Created urls/urldb.toml and urls/example.com.yaml.")
     );
-    let config = std::fs::read_to_string(repo.path().join("urldb.toml")).expect("read");
-    assert!(config.contains("root = \"src/urls\""), "{config}");
-    assert_eq!(run_in(repo.path(), &["check"]).status.code(), Some(0));
+    assert!(!repo.path().join("urldb.toml").exists());
+    let config = std::fs::read_to_string(repo.path().join("src/urls/urldb.toml")).expect("read");
+    assert!(config.contains("root = \".\""), "{config}");
+    assert_eq!(
+        run_in(&repo.path().join("src/urls"), &["check"])
+            .status
+            .code(),
+        Some(0)
+    );
 }
 
 /// What `init` refuses, each with its reason and exit 2, writing nothing:
 /// a file where a directory is wanted, a directory of YAML files that are
-/// not domain files, a `--root` outside the directory urldb.toml goes to.
+/// not domain files, a `--root` outside the directory urldb.toml goes to,
+/// a `--root` that names no folder (a typo would start a second, empty
+/// database that `check` passes over for ever: the folder of domain files
+/// nearest by name is offered).
 #[test]
 fn init_refuses_and_writes_nothing() {
     let dir = repository(false);
@@ -203,6 +213,13 @@ fn init_refuses_and_writes_nothing() {
             vec!["init", "--root", ".."],
             "error: `..` is outside `.`, the directory that urldb.toml goes to (the top of \
              the git work tree); the database must be inside it\n"
+                .to_string(),
+        ),
+        (
+            vec!["init", "--root", "wwt_url_database/Db"],
+            "error: --root `wwt_url_database/Db`: no such folder; --root names the existing \
+             folder of a database to adopt; did you mean `wwt_url_database/db` (3 domain \
+             files)? To start a new database, `urldb init DIR`\n"
                 .to_string(),
         ),
         (
@@ -225,7 +242,7 @@ fn init_refuses_and_writes_nothing() {
 /// Names that come from the repository are data: files left out whose
 /// names hold a quote, a backslash, an escape character or a glob's `*`
 /// are written into urldb.toml so that it parses and each glob matches
-/// its one file (`ex*.yml` unescaped would take `example.com.yml` out of
+/// its one file (`ex*.yaml` unescaped would take `example.com.yaml` out of
 /// the database), and no raw control character reaches the output.
 #[test]
 fn init_writes_hostile_names_as_data() {
@@ -233,11 +250,11 @@ fn init_writes_hostile_names_as_data() {
     let db = dir.path().join("db");
     std::fs::create_dir(&db).expect("mkdir");
     std::fs::write(
-        db.join("example.com.yml"),
+        db.join("example.com.yaml"),
         "---\n---\n_path: /\ncontent-type: text/html\n",
     )
     .expect("write");
-    for name in ["we\"ird\\x\u{1b}[31m.yml", "ex*.yml"] {
+    for name in ["we\"ird\\x\u{1b}[31m.yml", "ex*.yaml"] {
         std::fs::write(db.join(name), "a: 1\n").expect("write");
     }
     let out = run_in(dir.path(), &["init"]);
@@ -263,7 +280,7 @@ fn init_writes_hostile_names_as_data() {
     assert!(!text.contains('\u{1b}'), "{text}");
     assert_eq!(text.lines().count(), 3, "{text}");
     assert!(
-        text.contains("db/example.com.yml: in the database"),
+        text.contains("db/example.com.yaml: in the database"),
         "{text}"
     );
     assert_eq!(

@@ -611,7 +611,7 @@ impl Server<'_> {
                 .filter_map(|(_, d)| {
                     let path = d.path.as_ref()?;
                     members
-                        .of(path)
+                        .of_governed(path)
                         .is_ok()
                         .then(|| (path.clone(), d.text.as_str()))
                 })

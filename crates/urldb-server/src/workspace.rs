@@ -1,9 +1,10 @@
 //! Which database an open document belongs to, and with which settings:
-//! `urldb.toml` found from the document's directory upward (as the command
-//! line finds it from the current directory), the database root it names,
-//! and whether the document is one of the database's domain files at all
-//! (the membership rule of `urldb_store::membership`, as on the command
-//! line).
+//! the `urldb.toml` that governs the document (the nearest above it, up to
+//! the work tree's top: `urldb_store::Governing`, as on the command line),
+//! the database root it names, and whether the document is one of the
+//! database's domain files at all (the membership rule of
+//! `urldb_store::membership`, as on the command line: a folder with a
+//! `urldb.toml` of its own is another database).
 //!
 //! The configuration is read again for every check: it is small, and an
 //! edit to it takes effect at once (`workspace/didChangeWatchedFiles` only
@@ -70,7 +71,7 @@ pub(crate) fn resolve(
     let dir = path.parent().unwrap_or(Path::new("/"));
     let config_path = match config_override {
         Some(p) => Some(p.to_path_buf()),
-        None => urldb_store::find_config(dir),
+        None => urldb_store::governing_config(dir),
     };
     // A file whose name alone keeps it out of every database (not YAML;
     // with no urldb.toml, not named like a domain) is left alone before
@@ -96,12 +97,15 @@ pub(crate) fn resolve(
             .or_insert_with(|| membership::guess(dir))
             .clone()
     };
-    let settings =
-        match Settings::resolve_guessing(&home, None, config_path.as_deref(), sections, guess) {
-            Ok(s) => s,
-            Err(e @ SettingsError::Ambiguous { .. }) => return Handling::Broken(e.to_string()),
-            Err(e) => return Handling::Broken(format!("{e}; files under it are not checked")),
-        };
+    let resolved = match config_override {
+        Some(given) => Settings::resolve_guessing(&home, None, Some(given), sections, guess),
+        None => Settings::resolve_governed(&home, None, config_path.as_deref(), sections, guess),
+    };
+    let settings = match resolved {
+        Ok(s) => s,
+        Err(e @ SettingsError::Ambiguous { .. }) => return Handling::Broken(e.to_string()),
+        Err(e) => return Handling::Broken(format!("{e}; files under it are not checked")),
+    };
     let made = || -> Result<(Options, Members), SettingsError> {
         Ok((settings.lint_options(None)?, settings.members()?))
     };
@@ -109,7 +113,7 @@ pub(crate) fn resolve(
         Ok(o) => o,
         Err(e) => return Handling::Broken(format!("{e}; files under it are not checked")),
     };
-    if members.of(path).is_err() {
+    if members.of_governed(path).is_err() {
         return Handling::Ignore;
     }
     Handling::Check(Box::new(Setup {

@@ -1,10 +1,11 @@
-//! What `urldb init` does with what is there: where `urldb.toml` goes (the
-//! top of the git work tree, where every command run in the repository
-//! finds it), which folder is the database (one already holding domain
-//! files, the one named, or a new one), and which YAML files in it to
-//! leave out so that the database holds, with `urldb.toml`, exactly the
-//! files it held without (`docs/files.md`). Nothing is written here: the
-//! command writes the [`InitPlan`].
+//! What `urldb init` does with what is there: which folder is the database
+//! (one already holding domain files, the one named with `--root`, or a
+//! new one), where `urldb.toml` goes (in a new database's own folder; for
+//! a database adopted, the top of the git work tree, where every command
+//! run in the repository finds it), and which YAML files in it to leave
+//! out so that the database holds, with `urldb.toml`, exactly the files it
+//! held without (`docs/files.md`). Nothing is written here: the command
+//! writes the [`InitPlan`].
 
 use std::path::{Path, PathBuf};
 
@@ -79,11 +80,45 @@ pub enum InitError {
     RootOutside { root: PathBuf, top: PathBuf },
     #[error("`{}`: the name is not UTF-8, and urldb.toml cannot name it", shown(.0))]
     NotUtf8(PathBuf),
+    /// `--root DIR` names no folder: it adopts an existing one only (a
+    /// typo would otherwise start a second, empty database).
+    #[error("{}", no_such_root(.root, .nearest.as_ref()))]
+    NoSuchRoot {
+        root: PathBuf,
+        nearest: Option<Candidate>,
+    },
+    /// A new database's folder is (or holds) the root of the database that
+    /// `config` defines: its own `urldb.toml` would take that folder away.
+    #[error(
+        "`{}` is the database of {}; a urldb.toml in it would take it from that database \
+         (edit that file instead)",
+        shown(.dir),
+        urldb_core::source::shown_path(.config)
+    )]
+    TakenFrom { dir: PathBuf, config: PathBuf },
     #[error("`{}`: {source}", shown(.path))]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+/// The message of [`InitError::NoSuchRoot`], with the folder to offer.
+fn no_such_root(root: &Path, nearest: Option<&Candidate>) -> String {
+    let offer = match nearest {
+        Some(c) => format!(
+            "; did you mean `{}` ({} domain file{})?",
+            shown(&c.dir),
+            c.files,
+            if c.files == 1 { "" } else { "s" }
+        ),
+        None => ".".to_string(),
+    };
+    format!(
+        "--root `{}`: no such folder; --root names the existing folder of a database to \
+         adopt{offer} To start a new database, `urldb init DIR`",
+        shown(root)
+    )
 }
 
 fn shown(path: &Path) -> String {
@@ -120,35 +155,31 @@ impl InitPlan {
 }
 
 /// Decide what `init` writes for directory `dir` (created if needed), with
-/// `root` the database folder the user named (`--root`).
+/// `root` the database folder the user named (`--root`), which must exist.
 pub fn plan_init(dir: &Path, root: Option<&Path>) -> Result<InitPlan, InitError> {
     if dir.exists() && !dir.is_dir() {
         return Err(InitError::NotADirectory(dir.to_path_buf()));
     }
-    if let Some(root) = root
-        && root.exists()
-        && !root.is_dir()
-    {
-        return Err(InitError::NotADirectory(root.to_path_buf()));
-    }
-    let top = top_of(dir);
-    let config = top.join(urldb_core::config::FILE_NAME);
-    // One already there, or between `dir` and the top, would be found
-    // before (or instead of) the new one.
-    let existing = crate::settings::find_config(&absolute(dir)).filter(|found| {
-        found
-            .parent()
-            .is_some_and(|d| d.starts_with(absolute(&top)))
-    });
-    if let Some(found) = existing.or_else(|| config.exists().then(|| config.clone())) {
-        return Err(InitError::Exists(relative(&found)));
+    if let Some(root) = root {
+        if root.exists() && !root.is_dir() {
+            return Err(InitError::NotADirectory(root.to_path_buf()));
+        }
+        if !root.exists() {
+            return Err(InitError::NoSuchRoot {
+                root: root.to_path_buf(),
+                nearest: nearest_database(&top_of(dir), root),
+            });
+        }
     }
     let (root, found) = match root {
         Some(root) => (root.to_path_buf(), false),
-        None if !dir.exists() => (dir.to_path_buf(), false),
+        None if !dir.exists() => return new_database(dir),
         None => match membership::guess(dir) {
             Guess::One(c) => (relative(&c.dir), true),
-            Guess::Nothing => (dir.to_path_buf(), false),
+            Guess::Nothing => {
+                no_yaml_files(dir)?;
+                return new_database(dir);
+            }
             Guess::Several(candidates) => {
                 return Err(InitError::Ambiguous {
                     dir: dir.to_path_buf(),
@@ -163,8 +194,21 @@ pub fn plan_init(dir: &Path, root: Option<&Path>) -> Result<InitPlan, InitError>
             }
         },
     };
-    let (resolved, top_resolved) = (resolved(&root), resolved(&top));
-    let below = resolved
+    // Adopted: urldb.toml at the top of the work tree, where every command
+    // run in the repository finds it.
+    let top = top_of(dir);
+    let config = top.join(urldb_core::config::FILE_NAME);
+    // One already there, or between `dir` and the top, governs the folder.
+    let existing = crate::governing::governing_config(&absolute(dir)).filter(|found| {
+        found
+            .parent()
+            .is_some_and(|d| d.starts_with(resolved(&top)))
+    });
+    if let Some(found) = existing.or_else(|| config.exists().then(|| config.clone())) {
+        return Err(InitError::Exists(relative(&found)));
+    }
+    let (resolved_root, top_resolved) = (resolved(&root), resolved(&top));
+    let below = resolved_root
         .strip_prefix(&top_resolved)
         .map_err(|_| InitError::RootOutside {
             root: root.clone(),
@@ -175,17 +219,101 @@ pub fn plan_init(dir: &Path, root: Option<&Path>) -> Result<InitPlan, InitError>
         Some(s) => s,
         None => return Err(InitError::NotUtf8(root.clone())),
     };
-    let database = if root.is_dir() {
-        existing_database(&root, found)?
-    } else {
-        InitDatabase::New
-    };
+    let database = existing_database(&root, found)?;
     Ok(InitPlan {
         config: relative(&config),
         root,
         root_value,
         database,
     })
+}
+
+/// A new database in `dir`: its own `urldb.toml` in it (`root = "."`), so
+/// that the folder is a database wherever it is, in another repository or
+/// not (`docs/files.md`).
+fn new_database(dir: &Path) -> Result<InitPlan, InitError> {
+    let config = dir.join(urldb_core::config::FILE_NAME);
+    if config.symlink_metadata().is_ok() {
+        return Err(InitError::Exists(relative(&config)));
+    }
+    // The database of a configuration above whose root is this folder (or
+    // inside it) would lose it.
+    let nearest_existing = absolute(dir)
+        .ancestors()
+        .find(|d| d.is_dir())
+        .map(Path::to_path_buf);
+    if let Some(outer) = nearest_existing.and_then(|d| crate::governing::governing_config(&d))
+        && let Ok(loaded) = crate::settings::load_config(&outer, &[])
+        && let (Some(value), Some(folder)) = (&loaded.root, outer.parent())
+        && resolved(&folder.join(value)).starts_with(resolved(dir))
+    {
+        return Err(InitError::TakenFrom {
+            dir: dir.to_path_buf(),
+            config: relative(&outer),
+        });
+    }
+    Ok(InitPlan {
+        config: if dir == Path::new(".") {
+            PathBuf::from(urldb_core::config::FILE_NAME)
+        } else {
+            config
+        },
+        root: dir.to_path_buf(),
+        root_value: ".".to_string(),
+        database: InitDatabase::New,
+    })
+}
+
+/// A new database in the existing folder `dir` would take every YAML file
+/// in it for a domain file: refused when there is one (no domain file is,
+/// or the guess would have found it).
+fn no_yaml_files(dir: &Path) -> Result<(), InitError> {
+    let io = |source| InitError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let members = Members::new(Root::new(dir).map_err(io)?, &[], false)
+        .map_err(|e| io(std::io::Error::other(e.to_string())))?;
+    let mut names = Vec::new();
+    for path in crate::discover::find_files(&members).files {
+        match slashed(path.strip_prefix(dir).unwrap_or(&path)) {
+            Some(s) => names.push(s),
+            None => return Err(InitError::NotUtf8(path)),
+        }
+    }
+    if names.is_empty() {
+        Ok(())
+    } else {
+        Err(InitError::NotDomainFiles {
+            dir: dir.to_path_buf(),
+            names,
+        })
+    }
+}
+
+/// The folder of domain files nearest by name to `wanted`, below `top`.
+fn nearest_database(top: &Path, wanted: &Path) -> Option<Candidate> {
+    let candidates = match membership::guess(top) {
+        Guess::Nothing => return None,
+        Guess::One(c) => vec![c],
+        Guess::Several(cs) => cs,
+    };
+    let candidates: Vec<Candidate> = candidates
+        .into_iter()
+        .map(|c| Candidate {
+            dir: relative(&c.dir),
+            ..c
+        })
+        .collect();
+    let wanted = membership::shown_dir(wanted);
+    let names: Vec<String> = candidates
+        .iter()
+        .map(|c| membership::shown_dir(&c.dir))
+        .collect();
+    let best = urldb_core::closest(&wanted, names.iter().map(String::as_str))
+        .and_then(|best| names.iter().position(|n| n == best))
+        .or((candidates.len() == 1).then_some(0))?;
+    candidates.into_iter().nth(best)
 }
 
 /// The domain files in `root`, and the YAML files that are not.

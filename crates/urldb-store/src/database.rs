@@ -74,6 +74,29 @@ pub struct RunOutcome {
     pub visited: Vec<(PathBuf, bool)>,
 }
 
+impl RunOutcome {
+    /// Take in the outcome of a run over another database: files and
+    /// errors sorted by path together.
+    pub fn absorb(&mut self, other: RunOutcome) {
+        if self.files.is_empty() && self.errors.is_empty() {
+            // The first (for one database, the only) outcome: already sorted.
+            let (checked, cached, reread) = (self.checked, self.cached, self.reread);
+            *self = other;
+            self.checked += checked;
+            self.cached += cached;
+            self.reread += reread;
+            return;
+        }
+        self.files.extend(other.files);
+        self.errors.extend(other.errors);
+        self.checked += other.checked;
+        self.cached += other.cached;
+        self.reread += other.reread;
+        self.files.sort_by(|a, b| a.path.cmp(&b.path));
+        self.errors.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+}
+
 /// Where the files' contents come from.
 #[derive(Clone)]
 pub enum Snapshot {
@@ -180,65 +203,105 @@ fn canonical_name(p: &Path) -> PathBuf {
 /// the members of the database ([`Members`]); a named path that is not one
 /// is skipped, with the reason.
 pub fn targets(members: &Members, paths: &[PathBuf]) -> Targets {
-    let root = members.root();
-    let found = discover::find_files(members);
-    let mut errors: Vec<FileError> = found.errors.into_iter().map(FileError::from).collect();
-    let mut all = found.files;
     if paths.is_empty() {
-        return Targets {
-            checked: all.clone(),
-            all,
-            everything: true,
-            errors,
-            skipped: Vec::new(),
-            misnamed: found.misnamed,
-            miscased: found.miscased,
-            snapshot: Snapshot::WorkTree(root.clone()),
-        };
+        return whole(members);
     }
-    let mut skipped = Vec::new();
-    let mut checked = Vec::new();
-    let mut miscased = Vec::new();
+    let mut named = Named::default();
     for p in paths {
-        if p.is_dir() {
+        named.judge(members, p, p.is_dir());
+    }
+    named.into_targets(members)
+}
+
+/// Every file of the database, with the YAML files its names leave out.
+pub(crate) fn whole(members: &Members) -> Targets {
+    let found = discover::find_files(members);
+    Targets {
+        checked: found.files.clone(),
+        all: found.files,
+        everything: true,
+        errors: found.errors.into_iter().map(FileError::from).collect(),
+        skipped: Vec::new(),
+        misnamed: found.misnamed,
+        miscased: found.miscased,
+        snapshot: Snapshot::WorkTree(members.root().clone()),
+    }
+}
+
+/// The paths named for one database, judged one by one.
+#[derive(Debug, Default)]
+pub(crate) struct Named {
+    pub(crate) checked: Vec<PathBuf>,
+    pub(crate) errors: Vec<FileError>,
+    pub(crate) skipped: Vec<(PathBuf, Skip)>,
+    /// Folders met below a named directory that hold a `urldb.toml` of
+    /// their own, with it: other databases.
+    pub(crate) governed: Vec<(PathBuf, PathBuf)>,
+    /// Files below a named directory whose `.yaml` is in another case.
+    pub(crate) miscased: Vec<PathBuf>,
+}
+
+impl Named {
+    /// Judge the named path `p` (`is_dir`: a folder, links followed) by
+    /// `members`: a directory walked (every member when it holds the
+    /// root), a file admitted or skipped.
+    pub(crate) fn judge(&mut self, members: &Members, p: &Path, is_dir: bool) {
+        if is_dir {
             match discover::find_below(members, p) {
                 Ok(sub) => {
-                    errors.extend(sub.errors.into_iter().map(FileError::from));
-                    checked.extend(sub.files);
-                    miscased.extend(sub.miscased);
+                    self.errors
+                        .extend(sub.errors.into_iter().map(FileError::from));
+                    self.checked.extend(sub.files);
+                    self.governed.extend(sub.governed);
+                    self.miscased.extend(sub.miscased);
                 }
-                Err(skip) => skipped.push((p.clone(), skip)),
+                Err(skip) => self.skipped.push((p.to_path_buf(), skip)),
             }
         } else if p.exists() || p.is_symlink() {
             match members.of(p) {
-                Ok(()) => checked.push(p.clone()),
-                Err(skip) => skipped.push((p.clone(), skip)),
+                Ok(()) => self.checked.push(p.to_path_buf()),
+                Err(skip) => self.skipped.push((p.to_path_buf(), skip)),
             }
         } else {
-            errors.push(FileError {
-                path: p.clone(),
+            self.errors.push(FileError {
+                path: p.to_path_buf(),
                 message: "no such file or directory".to_string(),
             });
         }
     }
-    // A member the walk did not find (reached through a linked directory
-    // inside the root) still counts for the cross-file rules.
-    let canon = |p: &Path| canonical_name(p);
-    let known: std::collections::HashSet<PathBuf> = all.iter().map(|p| canon(p)).collect();
-    for p in &checked {
-        if !known.contains(&canon(p)) {
-            all.push(p.clone());
+
+    /// The targets: these files checked, every member of the database seen
+    /// by the cross-file rules.
+    pub(crate) fn into_targets(self, members: &Members) -> Targets {
+        // Nothing named is in the database: nothing to check, and no other
+        // file's facts to read.
+        let found = if self.checked.is_empty() {
+            discover::Found::default()
+        } else {
+            discover::find_files(members)
+        };
+        let mut errors: Vec<FileError> = found.errors.into_iter().map(FileError::from).collect();
+        errors.extend(self.errors);
+        let mut all = found.files;
+        // A member the walk did not find (reached through a linked directory
+        // inside the root) still counts for the cross-file rules.
+        let canon = |p: &Path| canonical_name(p);
+        let known: std::collections::HashSet<PathBuf> = all.iter().map(|p| canon(p)).collect();
+        for p in &self.checked {
+            if !known.contains(&canon(p)) {
+                all.push(p.clone());
+            }
         }
-    }
-    Targets {
-        all,
-        checked,
-        everything: false,
-        errors,
-        skipped,
-        misnamed: Vec::new(),
-        miscased,
-        snapshot: Snapshot::WorkTree(root.clone()),
+        Targets {
+            all,
+            checked: self.checked,
+            everything: false,
+            errors,
+            skipped: self.skipped,
+            misnamed: Vec::new(),
+            miscased: self.miscased,
+            snapshot: Snapshot::WorkTree(members.root().clone()),
+        }
     }
 }
 
@@ -253,64 +316,66 @@ impl From<discover::WalkError> for FileError {
 
 /// The staged domain files of the database (`--staged`): the index's
 /// blobs are read instead of the work tree, for every file, so cross-file
-/// rules see the staged state too. A named path that is not in the
-/// database is skipped, with the reason, as in the work tree.
+/// rules see the staged state too. `paths`: the named paths (`None`: the
+/// whole database); a named path that is not in the database is skipped,
+/// with the reason, as in the work tree.
 pub fn staged_targets(
     repo: git::Repository,
     members: &Members,
-    paths: &[PathBuf],
+    paths: Option<&[PathBuf]>,
 ) -> Result<Targets, git::GitError> {
     let staged = repo.staged(members)?;
     let all: Vec<PathBuf> = staged.iter().map(|f| f.path.clone()).collect();
     let mut errors = Vec::new();
     let mut skipped = Vec::new();
-    let checked = if paths.is_empty() {
-        all.clone()
-    } else {
-        let mut checked = Vec::new();
-        for p in paths {
-            let judged = if p.is_dir() {
-                match members.dir(p) {
-                    Err(Skip::Outside { .. }) if members.below(p) => Ok(()),
-                    judged => judged.map(|_| ()),
+    let checked = match paths {
+        None => all.clone(),
+        Some(paths) => {
+            let mut checked = Vec::new();
+            for p in paths {
+                let judged = if p.is_dir() {
+                    match members.dir(p) {
+                        Err(Skip::Outside { .. }) if members.below(p) => Ok(()),
+                        judged => judged.map(|_| ()),
+                    }
+                } else {
+                    members.of(p)
+                };
+                if let Err(skip) = judged {
+                    skipped.push((p.clone(), skip));
+                    continue;
                 }
-            } else {
-                members.of(p)
-            };
-            if let Err(skip) = judged {
-                skipped.push((p.clone(), skip));
-                continue;
+                let Some(wanted) = repo.repo_path(p) else {
+                    errors.push(FileError {
+                        path: p.clone(),
+                        message: "not in the repository's work tree".to_string(),
+                    });
+                    continue;
+                };
+                let before = checked.len();
+                checked.extend(
+                    staged
+                        .iter()
+                        .filter(|f| {
+                            f.repo_path == wanted
+                                || wanted.is_empty()
+                                || f.repo_path.starts_with(&format!("{wanted}/"))
+                        })
+                        .map(|f| f.path.clone()),
+                );
+                if checked.len() == before {
+                    errors.push(FileError {
+                        path: p.clone(),
+                        message: "no staged domain file here".to_string(),
+                    });
+                }
             }
-            let Some(wanted) = repo.repo_path(p) else {
-                errors.push(FileError {
-                    path: p.clone(),
-                    message: "not in the repository's work tree".to_string(),
-                });
-                continue;
-            };
-            let before = checked.len();
-            checked.extend(
-                staged
-                    .iter()
-                    .filter(|f| {
-                        f.repo_path == wanted
-                            || wanted.is_empty()
-                            || f.repo_path.starts_with(&format!("{wanted}/"))
-                    })
-                    .map(|f| f.path.clone()),
-            );
-            if checked.len() == before {
-                errors.push(FileError {
-                    path: p.clone(),
-                    message: "no staged domain file here".to_string(),
-                });
-            }
+            checked
         }
-        checked
     };
     let files = staged.into_iter().map(|f| (f.path.clone(), f)).collect();
     Ok(Targets {
-        everything: paths.is_empty(),
+        everything: paths.is_none(),
         all,
         checked,
         errors,

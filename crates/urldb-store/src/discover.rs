@@ -28,6 +28,9 @@ pub struct Found {
     /// (`www.example.com.YAML`): no members, as in ruff or yamllint, but
     /// likely meant to be, so the commands say so (sorted by path).
     pub miscased: Vec<PathBuf>,
+    /// The folders where the walk stopped because each holds a
+    /// `urldb.toml` of its own (another database), with that file.
+    pub governed: Vec<(PathBuf, PathBuf)>,
 }
 
 /// Walk the database for its domain files.
@@ -53,9 +56,16 @@ pub(crate) fn find_below(members: &Members, dir: &Path) -> Result<Found, Skip> {
 pub struct Judged {
     pub files: Vec<(PathBuf, Result<(), Skip>)>,
     pub errors: Vec<WalkError>,
+    /// Below a named directory, the folders that hold a `urldb.toml` of
+    /// their own, with it, when the caller judges them in their databases.
+    pub governed: Vec<(PathBuf, PathBuf)>,
 }
 
-pub fn judge_files(members: &Members, paths: &[PathBuf]) -> Judged {
+/// [`Judged`] for `paths` (none: the database); `route`: the folders met
+/// below a named directory that are other databases are handed back in
+/// [`Judged::governed`], else their YAML files are listed as governed by
+/// their own configuration (as always for the database's own walk).
+pub fn judge_files(members: &Members, paths: &[PathBuf], route: bool) -> Judged {
     let mut judged = Judged::default();
     let walked = |found: Found, judged: &mut Judged| {
         let mut files: Vec<(PathBuf, Result<(), Skip>)> = found
@@ -74,12 +84,23 @@ pub fn judge_files(members: &Members, paths: &[PathBuf]) -> Judged {
         judged.errors.extend(found.errors);
     };
     if paths.is_empty() {
-        walked(find_files(members), &mut judged);
+        let found = find_files(members);
+        let governed = governed_files(&found.governed);
+        walked(found, &mut judged);
+        judged.files.extend(governed);
     }
     for p in paths {
         if p.is_dir() {
             match find_below(members, p) {
-                Ok(found) => walked(found, &mut judged),
+                Ok(mut found) => {
+                    let governed = std::mem::take(&mut found.governed);
+                    walked(found, &mut judged);
+                    if route {
+                        judged.governed.extend(governed);
+                    } else {
+                        judged.files.extend(governed_files(&governed));
+                    }
+                }
                 Err(skip) => judged.files.push((p.clone(), Err(skip))),
             }
         } else if p.exists() || p.is_symlink() {
@@ -94,18 +115,51 @@ pub fn judge_files(members: &Members, paths: &[PathBuf]) -> Judged {
     judged
 }
 
-/// Walk `start`, which is `rel` below the root.
+/// The YAML files below folders that are other databases (`--show-files`
+/// says so), each with its configuration; hidden names and links to
+/// folders passed over, as a walk does.
+fn governed_files(governed: &[(PathBuf, PathBuf)]) -> Vec<(PathBuf, Result<(), Skip>)> {
+    let mut files = Vec::new();
+    for (dir, config) in governed {
+        let walker = WalkDir::new(dir).into_iter().filter_entry(|e| {
+            e.depth() == 0 || e.file_name().as_encoded_bytes().first() != Some(&b'.')
+        });
+        for entry in walker.flatten() {
+            if !entry.file_type().is_dir() && crate::membership::has_yaml_extension(entry.path()) {
+                files.push((
+                    entry.into_path(),
+                    Err(Skip::Governed {
+                        config: config.clone(),
+                    }),
+                ));
+            }
+        }
+    }
+    files.sort_by_cached_key(|(p, _)| sort_key(p));
+    files
+}
+
+/// Walk `start`, which is `rel` below the root. A folder with a
+/// `urldb.toml` of its own is another database: the walk stops there (one
+/// look per folder, none per file).
 fn walk(members: &Members, start: &Path, rel: PathBuf) -> Found {
     let mut found = Found::default();
+    let mut governed = Vec::new();
     let walker = WalkDir::new(start).into_iter().filter_entry(|entry| {
         if entry.depth() == 0 {
             return true;
         }
-        members
-            .entry_at(entry.file_name(), || {
-                rel.join(entry.path().strip_prefix(start).unwrap_or(entry.path()))
-            })
-            .is_ok()
+        let below = || rel.join(entry.path().strip_prefix(start).unwrap_or(entry.path()));
+        if members.entry_at(entry.file_name(), below).is_err() {
+            return false;
+        }
+        if entry.file_type().is_dir()
+            && let Some(config) = members.nested_at(entry.path(), &below())
+        {
+            governed.push((entry.path().to_path_buf(), config));
+            return false;
+        }
+        true
     });
     for entry in walker {
         match entry {
@@ -149,6 +203,8 @@ fn walk(members: &Members, start: &Path, rel: PathBuf) -> Found {
     found.files.sort_by_cached_key(|p| sort_key(p));
     found.misnamed.sort_by_cached_key(|p| sort_key(p));
     found.miscased.sort_by_cached_key(|p| sort_key(p));
+    governed.sort_by_cached_key(|(p, _): &(PathBuf, PathBuf)| sort_key(p));
+    found.governed = governed;
     found
 }
 

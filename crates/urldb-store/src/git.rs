@@ -204,10 +204,22 @@ impl Repository {
 
     /// Is the file at this repository path a member of the database
     /// ([`crate::membership`]), as a walk of the work tree would find it?
-    pub(crate) fn is_member(&self, repo_path: &str, members: &Members) -> bool {
-        repo_path
-            .strip_prefix(self.prefix.as_str())
-            .is_some_and(|rest| members.of_relative(Path::new(rest)).is_ok())
+    /// A folder below the root with a `urldb.toml` of its own is another
+    /// database's (`memo`: one look per folder).
+    pub(crate) fn is_member(
+        &self,
+        repo_path: &str,
+        members: &Members,
+        memo: &mut HashMap<PathBuf, Option<PathBuf>>,
+    ) -> bool {
+        let Some(rest) = repo_path.strip_prefix(self.prefix.as_str()) else {
+            return false;
+        };
+        let rel = Path::new(rest);
+        members.of_relative(rel).is_ok()
+            && rel
+                .parent()
+                .is_none_or(|dir| members.governed_below(dir, memo).is_none())
     }
 
     /// The domain files in the index (stage 0, regular files), sorted by
@@ -216,6 +228,7 @@ impl Repository {
         let repo = self.repo.to_thread_local();
         let index = repo.index_or_empty().map_err(other)?;
         let mut files = Vec::new();
+        let mut memo = HashMap::new();
         for entry in index.entries() {
             let mode = entry.mode;
             let regular = mode == gix::index::entry::Mode::FILE
@@ -226,7 +239,7 @@ impl Repository {
             let Ok(repo_path) = entry.path(&index).to_str() else {
                 continue;
             };
-            if !self.is_member(repo_path, members) {
+            if !self.is_member(repo_path, members, &mut memo) {
                 continue;
             }
             if let Some(path) = self.user_path(repo_path) {
@@ -313,6 +326,22 @@ impl Repository {
             });
         }
         self.blobs().read(entry.object_id(), max).map(Some)
+    }
+
+    /// The repository paths of every entry of revision `rev` named `name`
+    /// (files, links, submodules; not folders), sorted.
+    pub fn files_named_at(&self, rev: &str, name: &str) -> Result<Vec<String>, GitError> {
+        let repo = self.repo.to_thread_local();
+        let tree = self.tree(&repo, rev)?;
+        let entries = tree.traverse().breadthfirst.files().map_err(other)?;
+        let mut found: Vec<String> = entries
+            .into_iter()
+            .filter(|e| !e.mode.is_tree())
+            .filter_map(|e| e.filepath.to_str().ok().map(str::to_string))
+            .filter(|path| path.rsplit('/').next() == Some(name))
+            .collect();
+        found.sort();
+        Ok(found)
     }
 
     /// Files among `paths` whose work-tree content differs from `rev`'s

@@ -24,9 +24,11 @@ mod adopt;
 mod by_url;
 mod cache;
 mod changes;
+mod databases;
 mod discover;
 mod documents;
 mod git;
+mod governing;
 mod listing;
 mod read;
 mod selecting;
@@ -43,16 +45,16 @@ pub use changes::{
     ChangeSet, ChangesError, FileChange, FileKind, KeyChange, Recheck, RecordChange, RecordKind,
     Side, Sides, SidesError, Unreadable, Value, Which, changes,
 };
+pub use databases::{Database, Databases, Part, Route, SelectError};
 pub use discover::{Found, Judged, WalkError, find_files, judge_files};
 pub use documents::DocumentError;
 pub use git::{Conversion, GitError, Repository};
+pub use governing::{Governing, governing_config};
 pub use listing::{
     Collected, Filter, LeftOut, LeftOutReason, UnknownDomain, UrlRecord, collect_records,
     known_hosts, require_known,
 };
 pub use read::{ReadError, Root, is_inside, open_regular, read_limited};
-pub use selecting::{SelectsNothing, require_selecting};
-pub use settings::{
-    Origin, RuleOverrides, Settings, SettingsError, find_config, lint_options, with_root,
-};
+pub use selecting::{FilesOf, SelectsNothing, require_selecting};
+pub use settings::{Origin, RuleOverrides, Settings, SettingsError, lint_options, with_root};
 pub use written_style::{StyleCount, count_written_styles};

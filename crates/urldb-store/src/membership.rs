@@ -12,11 +12,13 @@
 //! [`guess`]: the one folder below the current directory that holds the
 //! files named like domain files.
 
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use globset::GlobSet;
-use urldb_core::config::BadExclude;
+use urldb_core::config::{BadExclude, FILE_NAME};
 
 use crate::read::Root;
 
@@ -30,6 +32,40 @@ pub struct Members {
     /// No `urldb.toml` and no `--db`: only files whose names are domain
     /// names with a dot are members (the root is a guess).
     by_name: bool,
+    /// Which folders below the root are other databases.
+    nested: Nested,
+}
+
+/// The folders below a database's root that hold a `urldb.toml` of their
+/// own: each is another database, and the walk stops there, as at a
+/// nested repository (`docs/files.md`, "One configuration per file").
+#[derive(Debug, Clone, Default)]
+pub enum Nested {
+    /// A folder with `urldb.toml` on disk.
+    #[default]
+    OnDisk,
+    /// These folders (resolved), which hold a `urldb.toml` in the revision
+    /// the configurations are read from (`--config-from`): what the work
+    /// tree holds does not count.
+    Listed(Arc<HashSet<PathBuf>>),
+    /// None: `--config FILE` governs every file.
+    Never,
+}
+
+impl Nested {
+    /// The configuration of its own that the folder at `dir` (as walked)
+    /// holds; `resolved` gives its resolved path, asked for only by a list.
+    pub(crate) fn config_at(
+        &self,
+        dir: &Path,
+        resolved: impl FnOnce() -> PathBuf,
+    ) -> Option<PathBuf> {
+        match self {
+            Nested::OnDisk => holds_config(dir).then(|| dir.join(FILE_NAME)),
+            Nested::Listed(dirs) => dirs.contains(&resolved()).then(|| dir.join(FILE_NAME)),
+            Nested::Never => None,
+        }
+    }
 }
 
 /// Why a file is not a member of the database.
@@ -45,6 +81,9 @@ pub enum Skip {
     NotYaml,
     /// No `urldb.toml`: its name is no domain name (`mkdocs.yml`).
     NoDomainName,
+    /// A folder on the way down from the root holds a `urldb.toml` of its
+    /// own, this one: the file is that database's.
+    Governed { config: PathBuf },
 }
 
 impl std::fmt::Display for Skip {
@@ -61,8 +100,20 @@ impl std::fmt::Display for Skip {
             Skip::NoDomainName => f.write_str(
                 "no urldb.toml, and its name is no domain name: a domain file is `<domain>.yaml`, with a dot",
             ),
+            Skip::Governed { config } => write!(
+                f,
+                "governed by {}",
+                urldb_core::source::shown_path(config)
+            ),
         }
     }
+}
+
+/// The folder at `dir` holds a `urldb.toml` (a file, or anything of that
+/// name, which reading then refuses: passed over, it would leave the
+/// configuration the user meant silently unread).
+pub(crate) fn holds_config(dir: &Path) -> bool {
+    dir.join(FILE_NAME).symlink_metadata().is_ok()
 }
 
 /// A directory as notes show it (`.` for the current directory).
@@ -84,7 +135,57 @@ impl Members {
             exclude_globs: exclude.to_vec(),
             root,
             by_name,
+            nested: Nested::default(),
         })
+    }
+
+    /// These members, with the folders that are other databases `nested`.
+    pub fn with_nested(self, nested: Nested) -> Members {
+        Members { nested, ..self }
+    }
+
+    /// The configuration of its own that the folder `dir` below the root
+    /// holds (`rel` below the root), when it is another database's.
+    pub(crate) fn nested_at(&self, dir: &Path, rel: &Path) -> Option<PathBuf> {
+        self.nested
+            .config_at(dir, || self.root.resolved().join(rel))
+    }
+
+    /// The configuration of a folder on the way down from the root to
+    /// `rel_dir` (below the root; the root itself not counted) that holds
+    /// one of its own; `memo` keeps each folder's answer, so that the
+    /// entries of a git index cost one look per folder.
+    pub(crate) fn governed_below(
+        &self,
+        rel_dir: &Path,
+        memo: &mut HashMap<PathBuf, Option<PathBuf>>,
+    ) -> Option<PathBuf> {
+        if rel_dir.as_os_str().is_empty() || matches!(self.nested, Nested::Never) {
+            return None;
+        }
+        if let Some(known) = memo.get(rel_dir) {
+            return known.clone();
+        }
+        let above = rel_dir
+            .parent()
+            .and_then(|parent| self.governed_below(parent, memo));
+        let answer = above.or_else(|| self.nested_at(&self.root.join(rel_dir), rel_dir));
+        memo.insert(rel_dir.to_path_buf(), answer.clone());
+        answer
+    }
+
+    /// [`Members::of`], and no folder between the root and the file holds
+    /// a `urldb.toml` of its own (the language server's one document; a
+    /// run finds each file's configuration first, once per folder).
+    pub fn of_governed(&self, path: &Path) -> Result<(), Skip> {
+        let rel = self.below_root(&resolve_parent(path))?;
+        if let Some(config) = rel
+            .parent()
+            .and_then(|dir| self.governed_below(dir, &mut HashMap::new()))
+        {
+            return Err(Skip::Governed { config });
+        }
+        self.of_relative(&rel)
     }
 
     pub fn root(&self) -> &Root {
@@ -115,6 +216,9 @@ impl Members {
         for name in names(&rel) {
             so_far.push(name);
             self.entry(name, &so_far)?;
+        }
+        if let Some(config) = self.governed_below(&rel, &mut HashMap::new()) {
+            return Err(Skip::Governed { config });
         }
         Ok(rel)
     }
@@ -213,20 +317,29 @@ pub fn has_yaml_extension(path: &Path) -> bool {
 
 /// The file name before `.yaml` or `.yml`, read as Windows reads it.
 fn yaml_stem(path: &Path) -> Option<&[u8]> {
-    let name = path.file_name()?.as_encoded_bytes();
-    let end = name.iter().rposition(|&b| b != b'.' && b != b' ')? + 1;
-    let name = &name[..end];
+    let name = yaml_name(path)?;
     name.strip_suffix(b".yaml")
         .or_else(|| name.strip_suffix(b".yml"))
 }
 
-/// `example.com.yaml`: the name without its extension has a dot, as a
-/// domain name does (`mkdocs.yml`, `readthedocs.yml` have none). A single
-/// label (`localhost.yaml`) is a valid domain file name in a database that
-/// `urldb.toml` or `--db` names, but cannot be told from a project's own
-/// YAML file by its name.
+/// `example.com.yaml`: the name ends in `.yaml` and, without it, has a
+/// dot, as a domain name does (`mkdocs.yml`, `readthedocs.yml` have none).
+/// A single label (`localhost.yaml`) is a valid domain file name in a
+/// database that `urldb.toml` or `--db` names, but cannot be told from a
+/// project's own YAML file by its name; nor can a `.yml` name
+/// (`docker-compose.prod.yml`), which a domain file has only by mistake
+/// (`wrong-extension`).
 pub fn has_domain_name(path: &Path) -> bool {
     yaml_stem(path).is_some_and(|stem| stem.contains(&b'.'))
+        && !yaml_name(path).is_some_and(|name| name.ends_with(b".yml"))
+}
+
+/// The file name with the dots and spaces Windows drops from its end
+/// dropped.
+fn yaml_name(path: &Path) -> Option<&[u8]> {
+    let name = path.file_name()?.as_encoded_bytes();
+    let end = name.iter().rposition(|&b| b != b'.' && b != b' ')? + 1;
+    Some(&name[..end])
 }
 
 /// `path` with its directory resolved (its file name kept): the nearest
@@ -320,14 +433,34 @@ pub enum Guess {
     Several(Vec<Candidate>),
 }
 
-/// Find the folder below `dir` that holds the files named like domain
-/// files (hidden directories skipped, links to directories not followed):
-/// the folders directly holding such files, a folder inside another
-/// counted with it.
+/// Find the folder below `dir` that holds the domain files (hidden
+/// directories, folders with a `urldb.toml` of their own (other databases)
+/// and links to directories skipped): the folders directly holding files
+/// named like domain files, a folder inside another counted with it. A
+/// folder counts only when one of those files in it is a domain file by
+/// its text too, with a record after its metadata (a document with
+/// `_path`): a project's own `config.example.yaml` or
+/// `docker-compose.prod.yaml` (one mapping, no record) never makes its
+/// folder the database. One file per folder is read, and only its start.
 pub fn guess(dir: &Path) -> Guess {
+    guess_within(dir, &Nested::OnDisk)
+}
+
+/// [`guess`], the folders that are other databases told by `nested` (with
+/// `--config-from`, the revision's, whatever the work tree holds).
+pub(crate) fn guess_within(dir: &Path, nested: &Nested) -> Guess {
     let mut holders: Vec<(PathBuf, PathBuf)> = Vec::new();
     let walker = walkdir::WalkDir::new(dir).into_iter().filter_entry(|e| {
-        e.depth() == 0 || e.file_name().as_encoded_bytes().first() != Some(&b'.')
+        e.depth() == 0
+            || (e.file_name().as_encoded_bytes().first() != Some(&b'.')
+                && !(e.file_type().is_dir()
+                    && nested
+                        .config_at(e.path(), || {
+                            e.path()
+                                .canonicalize()
+                                .unwrap_or_else(|_| e.path().to_path_buf())
+                        })
+                        .is_some()))
     });
     for entry in walker.flatten() {
         if entry.file_type().is_dir() || !has_domain_name(entry.path()) {
@@ -337,10 +470,22 @@ pub fn guess(dir: &Path) -> Guess {
         let parent = path.parent().unwrap_or(dir).to_path_buf();
         holders.push((parent, path));
     }
-    // Sorted by path, a folder comes before the folders inside it.
+    // Sorted by path, a folder comes before the folders inside it, and
+    // each folder's files are together.
     holders.sort();
+    let within = crate::read::Root::new(dir).ok();
+    let mut confirmed: HashMap<PathBuf, bool> = HashMap::new();
+    for (parent, file) in &holders {
+        let known = confirmed.entry(parent.clone()).or_insert(false);
+        if !*known {
+            *known = holds_a_record(file, within.as_ref());
+        }
+    }
     let mut candidates: Vec<Candidate> = Vec::new();
     for (parent, file) in holders {
+        if confirmed.get(&parent) != Some(&true) {
+            continue;
+        }
         match candidates.iter_mut().find(|c| parent.starts_with(&c.dir)) {
             Some(c) => c.files += 1,
             None => candidates.push(Candidate {
@@ -357,16 +502,64 @@ pub fn guess(dir: &Path) -> Guess {
     }
 }
 
+/// How much of a file [`guess`] reads to find its first record.
+const GUESS_READ: u64 = 64 << 10;
+
+/// The file at `path` begins as a domain file does: a metadata document,
+/// then a record (a document that names `_path`), within its first
+/// [`GUESS_READ`] bytes. Read by the read policy: a regular file, and a
+/// link only when it leads to one inside `within`, the folder looked in.
+fn holds_a_record(path: &Path, within: Option<&crate::read::Root>) -> bool {
+    use std::io::Read;
+    let Some(within) = within else {
+        return false;
+    };
+    let Ok((file, _)) = crate::read::open_regular(path, Some(within)) else {
+        return false;
+    };
+    let mut bytes = Vec::new();
+    if file.take(GUESS_READ).read_to_end(&mut bytes).is_err() {
+        return false;
+    }
+    text_holds_a_record(&String::from_utf8_lossy(&bytes))
+}
+
+/// `text` has a document after its first that names `_path` (`_path: /a`, or `--- {_path: /a, ...}` in flow style).
+fn text_holds_a_record(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // An implicit first document (no leading `---`) is already open.
+    let mut opened = usize::from(!text.starts_with("---"));
+    for line in text.lines() {
+        let marker = line
+            .strip_prefix("---")
+            .filter(|rest| rest.is_empty() || rest.starts_with([' ', '\t']));
+        let content = match marker {
+            Some(rest) => {
+                opened += 1;
+                rest
+            }
+            None => line,
+        };
+        if opened >= 2 && content.contains("_path") {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record, as a domain file holds one.
+    const DOMAIN: &str = "---\n---\n_path: /\ncontent-type: text/html\n";
 
     fn tree(files: &[&str]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().expect("tempdir");
         for name in files {
             let path = dir.path().join(name);
             std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-            std::fs::write(&path, "---\n").expect("write");
+            std::fs::write(&path, DOMAIN).expect("write");
         }
         dir
     }
@@ -378,14 +571,14 @@ mod tests {
             "ci/templates/build.yaml",
             ".github/workflows/x.y.yaml",
             "wwt_url_database/db/example.com.yaml",
-            "wwt_url_database/db/sub/example.org.yml",
+            "wwt_url_database/db/sub/example.org.yaml",
         ]);
         let Guess::One(c) = guess(dir.path()) else {
             panic!("not one folder")
         };
         assert_eq!(c.dir, dir.path().join("wwt_url_database/db"));
         assert_eq!(c.files, 2);
-        let dir = tree(&["db/example.com.yaml", "docs/config.example.yaml"]);
+        let dir = tree(&["db/example.com.yaml", "archive/example.net.yaml"]);
         let Guess::Several(cs) = guess(dir.path()) else {
             panic!("not several")
         };
@@ -393,17 +586,53 @@ mod tests {
         assert_eq!(guess(tree(&["mkdocs.yml"]).path()), Guess::Nothing);
     }
 
+    /// Files named like domain files that are none (no record, a `.yml`
+    /// name) and folders with a `urldb.toml` of their own do not count.
+    #[test]
+    fn only_domain_files_make_a_folder_the_database() {
+        let dir = tree(&[
+            "db/example.com.yaml",
+            "docker-compose.prod.yml",
+            "other/urldb.toml",
+            "other/example.net.yaml",
+        ]);
+        std::fs::create_dir_all(dir.path().join("docs")).expect("mkdir");
+        std::fs::write(
+            dir.path().join("docs/config.example.yaml"),
+            "url_database: db\ntimeout: 30\n",
+        )
+        .expect("write");
+        let Guess::One(c) = guess(dir.path()) else {
+            panic!("not one folder: {:?}", guess(dir.path()))
+        };
+        assert_eq!(c.dir, dir.path().join("db"));
+        for (text, holds) in [
+            (DOMAIN, true),
+            (
+                "--- {cnames: [a.org]}\n--- {_path: /a, content-type: text/html}\n",
+                true,
+            ),
+            ("\u{feff}---\n---\n_path: /\n", true),
+            ("services:\n  web: {image: nginx}\n", false),
+            ("---\nservices:\n  _path: x\n", false),
+            ("---\na: 1\n---\nkind: Service\n", false),
+            ("", false),
+        ] {
+            assert_eq!(text_holds_a_record(text), holds, "{text:?}");
+        }
+    }
+
     #[test]
     fn names_read_as_windows_reads_them() {
         for name in [
             "example.com.yaml",
-            "example.com.yml",
             "example.com.yaml.",
             "example.com.yaml . ",
         ] {
             assert!(has_domain_name(Path::new(name)), "{name}");
         }
         for name in [
+            "example.com.yml",
             "example.com.yaml.txt",
             "mkdocs.yml.",
             "example.com",
@@ -413,6 +642,7 @@ mod tests {
             assert!(!has_domain_name(Path::new(name)), "{name}");
         }
         assert!(has_yaml_extension(Path::new("mkdocs.yml.")));
+        assert!(has_yaml_extension(Path::new("example.com.yml")));
     }
 
     #[test]

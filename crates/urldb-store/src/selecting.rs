@@ -35,28 +35,41 @@ pub enum SelectsNothing {
     Pattern { pattern: String, hint: String },
 }
 
+/// Files of one database to hold a filter to: read inside `root`, each
+/// within `max_size`.
+#[derive(Debug, Clone, Copy)]
+pub struct FilesOf<'a> {
+    pub root: &'a Root,
+    pub files: &'a [PathBuf],
+    pub max_size: u64,
+}
+
 /// `Err` for the first of `filter`'s categories, path prefix and pattern
 /// that matches no record of `files` whose domain the filter accepts
 /// (`deprecated` records count: a filter that finds only those is no
 /// typo). Files that cannot be read are left to the caller's own read,
 /// which reports them.
-pub fn require_selecting(
-    root: &Root,
-    files: &[PathBuf],
-    filter: &Filter,
-    max_size: u64,
-) -> Result<(), SelectsNothing> {
+pub fn require_selecting(groups: &[FilesOf], filter: &Filter) -> Result<(), SelectsNothing> {
     if filter.categories.is_empty() && filter.path_prefix.is_none() && filter.pattern.is_none() {
         return Ok(());
     }
     // Whether each part selects something, kept as a few flags: the paths
     // of a large database are not held. What is in use is gathered only
     // for the error's hint.
-    let hits = hits(root, files, filter, max_size);
+    let hits = groups
+        .iter()
+        .map(|g| hits(g.root, g.files, filter, g.max_size))
+        .reduce(Hits::or)
+        .unwrap_or_else(|| Hits::none(filter));
     if hits.categories.iter().all(|hit| *hit) && hits.prefix && hits.pattern {
         return Ok(());
     }
-    let in_use = in_use(root, files, filter, max_size);
+    let mut in_use = InUse::default();
+    for g in groups {
+        let used = self::in_use(g.root, g.files, filter, g.max_size);
+        in_use.categories.extend(used.categories);
+        in_use.paths.extend(used.paths);
+    }
     for (name, hit) in filter.categories.iter().zip(&hits.categories) {
         if !hit {
             return Err(SelectsNothing::Category {
@@ -90,6 +103,15 @@ struct Hits {
 }
 
 impl Hits {
+    /// No part matched yet (a part not given matches).
+    fn none(filter: &Filter) -> Hits {
+        Hits {
+            categories: vec![false; filter.categories.len()],
+            prefix: filter.path_prefix.is_none(),
+            pattern: filter.pattern.is_none(),
+        }
+    }
+
     fn or(mut self, other: Hits) -> Hits {
         for (a, b) in self.categories.iter_mut().zip(other.categories) {
             *a |= b;
@@ -101,11 +123,7 @@ impl Hits {
 }
 
 fn hits(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> Hits {
-    let none = || Hits {
-        categories: vec![false; filter.categories.len()],
-        prefix: filter.path_prefix.is_none(),
-        pattern: filter.pattern.is_none(),
-    };
+    let none = || Hits::none(filter);
     files
         .par_iter()
         .map(|file| {

@@ -1,11 +1,11 @@
-//! Settings, resolved once in one place for the command line and the
-//! editor alike: `urldb.toml` is found (walking up from a directory) or
-//! given, read within its size limit, validated, and the database root is
-//! taken from the caller, the file's `root`, or the directory itself. The
-//! language server resolves its workspace's settings here too, so the two
-//! never disagree. With `--config-from REV` the file is read through git
-//! from that revision instead, and the database is still the work tree's
-//! (`docs/security.md`, "Who controls what").
+//! Settings, resolved in one place for the command line and the editor
+//! alike: the `urldb.toml` that governs a file ([`crate::Governing`]) or
+//! the one given, read within its size limit, validated, and the database
+//! root taken from the caller, the file's `root`, or the file's folder.
+//! The language server resolves a document's settings here too, so the
+//! two never disagree. With `--config-from REV` the file is read through
+//! git from that revision instead ([`crate::Databases`]), and the database
+//! is still the work tree's (`docs/security.md`, "Who controls what").
 
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,7 @@ use urldb_core::lint::Options;
 use urldb_core::selection::{Selection, UnknownRule};
 use urldb_core::suppress::{BadPerFileIgnore, PerFileIgnores};
 
-use crate::git::{GitError, Repository};
+use crate::git::GitError;
 use crate::read::{ReadError, Root};
 
 /// Why the settings of a run cannot be resolved.
@@ -76,6 +76,24 @@ pub enum SettingsError {
     Ambiguous {
         dir: PathBuf,
         candidates: Vec<crate::membership::Candidate>,
+    },
+    /// The configuration that governs a path cannot be told
+    /// (`--config-from`).
+    #[error(transparent)]
+    Governing(#[from] crate::governing::GoverningError),
+    /// `root` names a folder that holds a `urldb.toml` of its own, or lies
+    /// below one: that folder is another database.
+    #[error(
+        "{}: root = \"{}\" is governed by {}: a database never takes in another's folder \
+         (point root elsewhere, or remove one of the two)",
+        shown(.config),
+        urldb_core::text::escape(&.root.display().to_string()),
+        shown(.nested)
+    )]
+    RootGoverned {
+        config: PathBuf,
+        root: PathBuf,
+        nested: PathBuf,
     },
 }
 
@@ -173,20 +191,25 @@ pub struct Settings {
     pub root: Root,
     /// How the root was chosen.
     pub origin: Origin,
+    /// Which folders below the root are other databases.
+    pub nested: crate::membership::Nested,
 }
 
 impl Settings {
     /// Resolve the settings of directory `dir` (the current directory of a
-    /// command, an editor's workspace folder): `config` (else `urldb.toml`
-    /// found upward from `dir`) and `db` (else the file's `root`, else
-    /// `dir`). Paths are kept relative to the process's current directory
-    /// when they lie under it, which is how findings show them.
-    /// `db` is the caller's own choice; a `root` in the file, which comes
-    /// with the repository, may not lead out of the directory holding it.
-    /// Without either, the database is the one folder below `dir` that
-    /// holds files named like domain files ([`crate::membership::guess`]),
-    /// else `dir`; several such folders are an error. The file is checked
-    /// with the `sections` other crates own (`[verify]`).
+    /// command, an editor's workspace folder): `config`, else the
+    /// configuration that governs `db` when given, else `dir`
+    /// ([`crate::Governing`]); the root is `db`, else the file's `root`
+    /// (relative to the file's folder), else the file's folder. Paths are
+    /// kept relative to the process's current directory when they lie
+    /// under it, which is how findings show them. `db` is the caller's own
+    /// choice; a `root` in the file, which comes with the repository, may
+    /// not lead out of the folder holding it, nor into a folder that holds
+    /// a `urldb.toml` of its own. Without either, the database is the one
+    /// folder below `dir` that holds domain files
+    /// ([`crate::membership::guess`]), else `dir`; several such folders
+    /// are an error. The file is checked with the `sections` other crates
+    /// own (`[verify]`).
     pub fn resolve(
         dir: &Path,
         db: Option<&Path>,
@@ -205,70 +228,84 @@ impl Settings {
         sections: &[&dyn Section],
         guess: impl FnOnce(&Path) -> crate::membership::Guess,
     ) -> Result<Settings, SettingsError> {
-        let config_path = match config {
-            Some(p) => Some(p.to_path_buf()),
-            None => find_config(dir),
+        let found = match config {
+            Some(_) => None,
+            None => crate::governing::governing_config(db.unwrap_or(dir)).map(|p| shown_from(&p)),
         };
-        let config = match &config_path {
-            Some(p) => load_config(p, sections)?,
-            None => Config::default(),
-        };
-        Settings::with_config(dir, db, config, config_path, guess)
+        match config {
+            // `--config FILE` governs every file: no folder is another database.
+            Some(given) => Settings::resolve_with(dir, db, Some(given), sections, guess)?
+                .governed_by(crate::membership::Nested::Never),
+            None => Settings::resolve_governed(dir, db, found.as_deref(), sections, guess),
+        }
     }
 
-    /// Resolve as [`Settings::resolve`] does, with `urldb.toml` read
-    /// through git from revision `rev` (`--config-from`): `config` (a path
-    /// in the work tree) as `rev` has it, else the nearest `urldb.toml`
-    /// upward from `dir` that `rev` has, within the repository. `root` is
-    /// then relative to where that file is in the work tree, and the
-    /// database is the work tree's. A `rev` without any `urldb.toml` is
-    /// the defaults (`config_path` is `None`); a `config` it lacks is an
-    /// error.
-    pub fn resolve_from_revision(
+    /// The settings of the database that `config`, the configuration found
+    /// to govern a file ([`crate::Governing`]), defines (`None`: no
+    /// configuration); a folder below its root with a `urldb.toml` of its
+    /// own is another database.
+    pub fn resolve_governed(
         dir: &Path,
         db: Option<&Path>,
         config: Option<&Path>,
-        rev: &str,
         sections: &[&dyn Section],
+        guess: impl FnOnce(&Path) -> crate::membership::Guess,
     ) -> Result<Settings, SettingsError> {
-        let repo = Repository::discover(dir, "--config-from")?;
-        let candidates: Vec<PathBuf> = match config {
-            Some(p) => vec![p.to_path_buf()],
-            None => dir.ancestors().map(|d| d.join(FILE_NAME)).collect(),
+        Settings::resolve_with(dir, db, config, sections, guess)?
+            .governed_by(crate::membership::Nested::OnDisk)
+    }
+
+    fn resolve_with(
+        dir: &Path,
+        db: Option<&Path>,
+        config: Option<&Path>,
+        sections: &[&dyn Section],
+        guess: impl FnOnce(&Path) -> crate::membership::Guess,
+    ) -> Result<Settings, SettingsError> {
+        let loaded = match config {
+            Some(p) => load_config(p, sections)?,
+            None => Config::default(),
         };
-        for path in candidates {
-            // Above the work tree: no further.
-            let Some(repo_path) = repo.repo_path(&path) else {
-                break;
-            };
-            let shown = PathBuf::from(format!("{rev}:{repo_path}"));
-            let bytes = match repo.file_at(rev, &repo_path, MAX_CONFIG_SIZE) {
-                Ok(Some(bytes)) => bytes,
-                Ok(None) => continue,
-                Err(GitError::BlobTooLarge { size }) => {
-                    return Err(SettingsError::ConfigTooLarge { path: shown, size });
+        Settings::with_config(dir, db, loaded, config.map(Path::to_path_buf), guess)
+    }
+
+    /// These settings, with the folders that are other databases `nested`:
+    /// refused when the configuration's `root` is one of them or below one.
+    pub(crate) fn governed_by(
+        mut self,
+        nested: crate::membership::Nested,
+    ) -> Result<Settings, SettingsError> {
+        if let (Some(config), Some(value), Origin::Configured(_)) =
+            (&self.config_path, &self.config.root, &self.origin)
+        {
+            let folder = config
+                .parent()
+                .filter(|f| !f.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let folder = folder
+                .canonicalize()
+                .unwrap_or_else(|_| folder.to_path_buf());
+            for above in self.root.resolved().ancestors() {
+                if above == folder || !above.starts_with(&folder) {
+                    break;
                 }
-                Err(e) => return Err(e.into()),
-            };
-            let text = String::from_utf8(bytes).map_err(|_| SettingsError::ConfigNotText {
-                path: shown.clone(),
-            })?;
-            let config = Config::from_text(&shown, &text, sections)?;
-            return Settings::with_config(dir, db, config, Some(path), crate::membership::guess);
+                if let Some(other) = nested.config_at(above, || above.to_path_buf()) {
+                    return Err(SettingsError::RootGoverned {
+                        config: config.clone(),
+                        root: value.clone(),
+                        nested: shown_from(&other),
+                    });
+                }
+            }
         }
-        if let Some(path) = config {
-            return Err(SettingsError::NotAtRevision {
-                rev: rev.to_string(),
-                path: path.to_path_buf(),
-            });
-        }
-        Settings::with_config(dir, db, Config::default(), None, crate::membership::guess)
+        self.nested = nested;
+        Ok(self)
     }
 
     /// The settings of `config`, read from `config_path` (or its place in
-    /// the work tree), and the database root (`guess` finds it when neither
-    /// `db` nor a `urldb.toml` names it).
-    fn with_config(
+    /// the work tree), and the database root (`guess` finds it below `dir`
+    /// when neither `db` nor a `urldb.toml` names it).
+    pub(crate) fn with_config(
         dir: &Path,
         db: Option<&Path>,
         config: Config,
@@ -276,17 +313,23 @@ impl Settings {
         guess: impl FnOnce(&Path) -> crate::membership::Guess,
     ) -> Result<Settings, SettingsError> {
         let cwd = std::env::current_dir().unwrap_or_else(|_| dir.to_path_buf());
+        // Absolute, so that the root is shown as findings show paths.
+        let folder_of = |cfg: &Path| -> PathBuf {
+            let cfg = cwd.join(cfg);
+            cfg.parent().map_or_else(|| cwd.clone(), Path::to_path_buf)
+        };
         let (root, origin) = match (db, &config.root, &config_path) {
             (Some(db), _, _) => (db.to_path_buf(), Origin::Given),
-            (None, Some(root), Some(cfg)) => {
-                let base = cfg.parent().unwrap_or(Path::new("."));
-                (
-                    relative_to(&base.join(root), &cwd),
-                    Origin::Configured(relative_to(cfg, &cwd)),
-                )
+            (None, Some(root), Some(cfg)) => (
+                relative_to(&folder_of(cfg).join(root), &cwd),
+                Origin::Configured(relative_to(cfg, &cwd)),
+            ),
+            // No configuration, said so: the folder the run is in.
+            (None, None, Some(cfg)) if is_null_device(cfg) => {
+                (relative_to(dir, &cwd), Origin::Configured(cfg.clone()))
             }
             (None, None, Some(cfg)) => (
-                relative_to(dir, &cwd),
+                relative_to(&folder_of(cfg), &cwd),
                 Origin::Configured(relative_to(cfg, &cwd)),
             ),
             (None, _, None) => match guess(dir) {
@@ -323,17 +366,13 @@ impl Settings {
                 named_by,
             });
         }
-        if let (None, Some(configured), Some(cfg)) = (db, &config.root, &config_path) {
-            let base = match cfg.parent() {
-                Some(b) if !b.as_os_str().is_empty() => b,
-                _ => Path::new("."),
-            };
-            if !crate::read::is_inside(&root, base) {
-                return Err(SettingsError::RootOutside {
-                    config: cfg.clone(),
-                    root: configured.clone(),
-                });
-            }
+        if let (None, Some(configured), Some(cfg)) = (db, &config.root, &config_path)
+            && !crate::read::is_inside(&root, &folder_of(cfg))
+        {
+            return Err(SettingsError::RootOutside {
+                config: cfg.clone(),
+                root: configured.clone(),
+            });
         }
         let root = Root::new(&root).map_err(|_| SettingsError::NoRoot {
             root: root.clone(),
@@ -345,17 +384,19 @@ impl Settings {
             config_path,
             root,
             origin,
+            nested: crate::membership::Nested::default(),
         })
     }
 
     /// The files of the database: its root, its `exclude` globs, and
     /// without `urldb.toml` or `--db` only files named like domains.
     pub fn members(&self) -> Result<crate::membership::Members, BadExclude> {
-        crate::membership::Members::new(
+        Ok(crate::membership::Members::new(
             self.root.clone(),
             &self.config.exclude,
             matches!(self.origin, Origin::Found | Origin::Here),
-        )
+        )?
+        .with_nested(self.nested.clone()))
     }
 
     /// The lint options of a run: the file's `[lint]` with `overrides` on
@@ -422,19 +463,26 @@ pub fn with_root(options: &mut Options, root: &Root) {
     options.per_file_ignores.root = Some((root.to_path_buf(), root.resolved().to_path_buf()));
 }
 
-/// Walk up from `dir` to find `urldb.toml`. A directory of that name is
-/// found too, and refused when read: passed over, it would leave the
-/// configuration the user meant silently unread.
-pub fn find_config(dir: &Path) -> Option<PathBuf> {
-    dir.ancestors()
-        .map(|d| d.join(FILE_NAME))
-        .find(|p| p.is_file() || p.is_dir())
+/// `path` relative to the current directory when it lies below it, as
+/// messages and findings show paths.
+pub(crate) fn shown_from(path: &Path) -> PathBuf {
+    match std::env::current_dir() {
+        Ok(cwd) => relative_to(path, &cwd),
+        Err(_) => path.to_path_buf(),
+    }
 }
 
 /// `NUL`, `\\.\NUL` or `/dev/null`, in any case: Windows' null device.
 fn is_windows_null(path: &Path) -> bool {
     let name = path.as_os_str().to_string_lossy().to_ascii_lowercase();
     matches!(name.as_str(), "nul" | r"\\.\nul" | "/dev/null")
+}
+
+/// `--config /dev/null` (on Windows also `NUL`): no configuration.
+fn is_null_device(path: &Path) -> bool {
+    path.canonicalize()
+        .is_ok_and(|p| p == Path::new("/dev/null"))
+        || (cfg!(windows) && is_windows_null(path))
 }
 
 /// Read and validate a configuration file, with `sections`.
@@ -446,11 +494,7 @@ pub(crate) fn load_config(path: &Path, sections: &[&dyn Section]) -> Result<Conf
     // there); the read policy opens no other device. Windows' null device
     // is `NUL` (what Git Bash passes for `/dev/null`), and `/dev/null`
     // names no file there.
-    let null = path
-        .canonicalize()
-        .is_ok_and(|p| p == Path::new("/dev/null"))
-        || (cfg!(windows) && is_windows_null(path));
-    let read = if null {
+    let read = if is_null_device(path) {
         Ok(Vec::new())
     } else {
         crate::read::read_limited(path, MAX_CONFIG_SIZE, None)

@@ -38,6 +38,15 @@ impl VerifySection {
             .unwrap_or_else(PoisonError::into_inner)
             .unwrap_or_default()
     }
+
+    /// [`VerifySection::config`], kept (a run reads one file per database).
+    pub fn read_config(&self) -> VerifyConfig {
+        self.read
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .unwrap_or_default()
+    }
 }
 
 impl Section for VerifySection {

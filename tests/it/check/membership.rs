@@ -5,7 +5,7 @@
 //! `tests/it/server/`, the shipped hooks' in
 //! `tests/it/project/first_hour.rs`.
 
-use crate::support::reference_repo::{self, DB, EXAMPLE_CONFIG, NOT_CANONICAL};
+use crate::support::reference_repo::{self, DB, EXAMPLE_CONFIG, NOT_CANONICAL, SECOND_DB};
 use crate::support::{git, run_in, urldb};
 
 use std::path::Path;
@@ -20,9 +20,9 @@ fn stderr(out: &Output) -> String {
 }
 
 /// The repository like the reference one, in a git repository.
-fn repository(example_config: bool) -> tempfile::TempDir {
+fn repository(ambiguous: bool) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    reference_repo::write(dir.path(), example_config);
+    reference_repo::write(dir.path(), ambiguous);
     git(dir.path(), &["init", "-q"]);
     dir
 }
@@ -341,9 +341,9 @@ fn several_folders_of_domain_files_change_nothing_and_say_so() {
             stderr(&out),
             format!(
                 "error: no urldb.toml, and more than one folder below `.` holds files named like \
-                 domain files: `docs` (`config.example.yaml`), `{DB}` (3 files); urldb cannot \
-                 tell which is the database, and changes nothing. Run `urldb init --root DIR` \
-                 with the database's folder (it writes urldb.toml), or pass `--db DIR`\n"
+                 domain files: `{SECOND_DB}` (`example.net.yaml`), `{DB}` (3 files); urldb \
+                 cannot tell which is the database, and changes nothing. Run `urldb init --root \
+                 DIR` with the database's folder (it writes urldb.toml), or pass `--db DIR`\n"
             ),
             "{args:?}"
         );
@@ -352,6 +352,64 @@ fn several_folders_of_domain_files_change_nothing_and_say_so() {
     // `--db` says which.
     let out = run_in(dir.path(), &["--db", DB, "fmt"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// Round 5, item 4: without urldb.toml, a folder counts as the database
+/// only for its domain files: a YAML file named like one that holds no
+/// record (`docs/config.example.yaml`, one mapping), a `.yml` name
+/// (`docker-compose.prod.yml` at the top) or a compose file
+/// (`deploy/docker-compose.prod.yaml`) never makes its folder, or the
+/// whole repository, the database. A hook over every YAML file changes
+/// the database only; two folders of real domain files still stop with
+/// exit 2.
+#[test]
+fn a_yaml_file_that_is_no_domain_file_never_makes_its_folder_the_database() {
+    let dir = repository(false);
+    let decoys = [
+        (EXAMPLE_CONFIG, reference_repo::EXAMPLE_CONFIG_TEXT),
+        (
+            "docker-compose.prod.yml",
+            "services:\n  web:\n    image: nginx\n    ports:\n    - 80:80\n",
+        ),
+        (
+            "deploy/docker-compose.prod.yaml",
+            "---\nservices:\n  db: {image: postgres}\n",
+        ),
+    ];
+    for (name, text) in decoys {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    let before = reference_repo::contents(dir.path());
+    let every_yaml: Vec<&str> = EVERY_YAML
+        .iter()
+        .copied()
+        .chain(decoys.iter().map(|(n, _)| *n))
+        .collect();
+    let fmt = run_in(dir.path(), &[&["fmt"][..], &every_yaml].concat());
+    assert_eq!(fmt.status.code(), Some(0), "{}", stderr(&fmt));
+    assert_eq!(
+        reference_repo::changed(&before, &reference_repo::contents(dir.path())),
+        [Path::new(NOT_CANONICAL)]
+    );
+    let shown = run_in(dir.path(), &["check", "--show-files"]);
+    assert_eq!(
+        stderr(&shown),
+        format!("note: the database is `{DB}` (no urldb.toml: the one folder with domain files)\n")
+    );
+    // A second folder of real domain files: ambiguous, nothing changed.
+    let second = dir.path().join(SECOND_DB);
+    std::fs::create_dir_all(&second).expect("mkdir");
+    std::fs::write(
+        second.join("example.net.yaml"),
+        "---\n---\n_path: /b\ncontent-type: text/html\n---\n_path: /a\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    let before = reference_repo::contents(dir.path());
+    let fmt = run_in(dir.path(), &[&["fmt"][..], &every_yaml].concat());
+    assert_eq!(fmt.status.code(), Some(2), "{}", stderr(&fmt));
+    assert_eq!(reference_repo::contents(dir.path()), before);
 }
 
 /// `check --show-files`: each file and whether it is in the database, with
@@ -438,8 +496,9 @@ fn show_files_says_which_files_are_in_and_why() {
 /// A single label (`localhost.yaml`) is a valid domain file name
 /// (`invalid-domain-name` accepts it), and so in the database that
 /// urldb.toml names; without urldb.toml its name cannot tell it from
-/// `mkdocs.yml`, and it is not. A `.yml` domain file is in the database
-/// either way, with `wrong-extension`.
+/// `mkdocs.yml`, and it is not. Nor is a `.yml` name without urldb.toml
+/// (`docker-compose.prod.yml` has a dot too); with one, a `.yml` domain
+/// file is in the database, with `wrong-extension`.
 #[test]
 fn single_label_and_yml_names_follow_the_rule() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -448,24 +507,23 @@ fn single_label_and_yml_names_follow_the_rule() {
         std::fs::write(dir.path().join(name), clean).expect("write");
     }
     let bare = run_in(dir.path(), &["check", "--format", "concise"]);
-    assert_eq!(
-        stdout(&bare),
-        "example.org.yml:1:1: warning wrong-extension domain files end in `.yaml`; \
-         `example.org.yml` is checked but tools that look for `*.yaml` miss it\n",
-    );
+    assert_eq!(bare.status.code(), Some(0), "{}", stdout(&bare));
+    assert_eq!(stdout(&bare), "");
     assert!(
-        stderr(&bare)
-            .contains("not domain files (their names are no domain names): `localhost.yaml`"),
+        stderr(&bare).contains(
+            "not domain files (their names are no domain names): `example.org.yml`, \
+             `localhost.yaml`"
+        ),
         "{}",
         stderr(&bare)
     );
     std::fs::write(dir.path().join("urldb.toml"), "").expect("write");
     let configured = run_in(dir.path(), &["check", "--format", "concise"]);
     assert_eq!(configured.status.code(), Some(1));
-    assert!(
-        !stdout(&configured).contains("localhost"),
-        "{}",
-        stdout(&configured)
+    assert_eq!(
+        stdout(&configured),
+        "example.org.yml:1:1: warning wrong-extension domain files end in `.yaml`; \
+         `example.org.yml` is checked but tools that look for `*.yaml` miss it\n",
     );
     let listed = run_in(dir.path(), &["ls"]);
     assert!(

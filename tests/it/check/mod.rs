@@ -1,6 +1,6 @@
 //! `urldb check` (and what it shares with `fmt`): the command line, the
-//! cache, configuration, git selection, the rules and their fixtures, the
-//! output formats, and bad input.
+//! cache, configuration (and which one governs each file), git selection,
+//! the rules and their fixtures, the output formats, and bad input.
 
 mod bare_run;
 mod cache;
@@ -11,6 +11,7 @@ mod corpus_mutations;
 mod fast_path;
 mod git;
 mod git_line_endings;
+mod governing;
 mod media_type;
 mod membership;
 mod output_errors;

@@ -199,7 +199,8 @@ fn a_base_without_urldb_toml_means_the_defaults_and_says_so() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(
-            "note: --config-from {base}: that revision has no urldb.toml; using the defaults, not urldb.toml\n"
+            "note: --config-from {base}: that revision has no urldb.toml anywhere; using the \
+             defaults\n"
         )
     );
     // -q keeps it quiet; the findings stay.
@@ -275,6 +276,164 @@ fn config_from_that_cannot_be_read_is_an_error() {
     assert!(
         String::from_utf8_lossy(&out.stderr)
             .contains("`urldb.toml` at `HEAD` is not a regular file"),
+        "{}",
+        show(&out)
+    );
+}
+
+/// The base's layout for the configuration-location attacks: `site/`
+/// (strict: `root = "."`) and `legacy/` (which ignores
+/// `path-escape-case`), each a database with a clean file. Returns the
+/// repository and the base commit.
+fn two_databases() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    git(root, &["init", "-q"]);
+    for (name, text) in [
+        ("site/urldb.toml", "root = \".\"\n"),
+        (
+            "site/ok.example.yaml",
+            "---\n---\n_path: /ok\ncontent-type: text/html\n",
+        ),
+        (
+            "legacy/urldb.toml",
+            "root = \".\"\n[lint]\nignore = [\"path-escape-case\"]\n",
+        ),
+        (
+            "legacy/old.example.yaml",
+            "---\n---\n_path: /old\ncontent-type: text/html\n",
+        ),
+    ] {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "base"]);
+    let base = git(root, &["rev-parse", "HEAD"]).trim().to_string();
+    (dir, base)
+}
+
+/// Round 5, item 3: the configuration is found on the path as the shell
+/// names it (`$PWD`), never through a link. A pull request that replaces
+/// `site/` with a link to `site2/` (its own folder, with a bad file) and
+/// runs in `site` gets exit 2 naming the link, not the defaults; so does
+/// `--config site/urldb.toml` through it; and from the link's target
+/// itself, where the base has no configuration on the path but has some
+/// elsewhere, exit 2 lists them.
+#[cfg(unix)]
+#[test]
+fn a_link_in_the_work_tree_never_chooses_the_bases_configuration() {
+    let (repo, base) = two_databases();
+    let root = repo.path();
+    // Before the attack: the base's strict configuration, from `site`.
+    std::fs::write(root.join("site/bad.example.yaml"), BAD).expect("write");
+    let site = root.join("site");
+    let pwd = site.to_string_lossy().into_owned();
+    let out = urldb(&site, &["--config-from", &base, "check"], &[("PWD", &pwd)]);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    // The pull request: `site` is now a link to its own `site2`.
+    std::fs::rename(root.join("site"), root.join("site2")).expect("rename");
+    std::os::unix::fs::symlink("site2", root.join("site")).expect("symlink");
+    let link = "--config-from {BASE}: `site` is a symbolic link in the working tree; the \
+                configuration is looked up on the path as the revision has it, and a link there \
+                could put the files under another of its configurations: refused";
+    let link = link.replace("{BASE}", &base);
+    for (dir, args) in [
+        (site.clone(), vec!["--config-from", base.as_str(), "check"]),
+        (
+            site.clone(),
+            vec!["--config-from", base.as_str(), "fmt", "--check"],
+        ),
+        (
+            root.to_path_buf(),
+            vec![
+                "--config",
+                "site/urldb.toml",
+                "--config-from",
+                base.as_str(),
+                "check",
+            ],
+        ),
+    ] {
+        let out = urldb(&dir, &args, &[("PWD", &pwd)]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", show(&out));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("error: {link}\n"),
+            "{args:?}"
+        );
+    }
+    // The link's target, as the system names it: the base has nothing on
+    // that path, and two configurations elsewhere.
+    let out = urldb(
+        &root.join("site2"),
+        &["--config-from", &base, "check"],
+        &[("PWD", "")],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: --config-from {base}: that revision has no urldb.toml on the path to \
+             `site2`; it has `legacy/urldb.toml`, `site/urldb.toml`. Run urldb in the folder of \
+             the one that applies, or name it with `--config FILE`\n"
+        )
+    );
+}
+
+/// Round 5, item 3: the defaults only when the revision has no
+/// `urldb.toml` at all; one elsewhere (not on the working directory's
+/// path) is an error that lists them, never the defaults.
+#[test]
+fn a_base_with_configurations_elsewhere_is_an_error_not_the_defaults() {
+    let (repo, base) = two_databases();
+    let root = repo.path();
+    std::fs::write(root.join("bad.example.yaml"), BAD).expect("write");
+    let out = urldb(root, &["--config-from", &base, "check"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: --config-from {base}: that revision has no urldb.toml on the path to `.`; \
+             it has `legacy/urldb.toml`, `site/urldb.toml`. Run urldb in the folder of the one \
+             that applies, or name it with `--config FILE`\n"
+        )
+    );
+    // Each named file is looked up on its own path: in `legacy`, the
+    // base's `legacy/urldb.toml` (which ignores the finding).
+    std::fs::write(root.join("legacy/bad.example.yaml"), BAD).expect("write");
+    let out = urldb(
+        &root.join("legacy"),
+        &["--config-from", &base, "check", "bad.example.yaml"],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+}
+
+/// Under `--config-from` the revision's `urldb.toml` files say which
+/// folders are databases of their own: one the pull request adds in the
+/// working tree hides no folder from the guess made without any (a base
+/// with two folders of domain files stays ambiguous, exit 2, not a run
+/// over the other folder alone).
+#[test]
+fn a_urldb_toml_the_pull_request_adds_hides_no_folder_under_config_from() {
+    let (repo, _) = repository("");
+    let root = repo.path();
+    std::fs::create_dir_all(root.join("site")).expect("mkdir");
+    std::fs::write(
+        root.join("site/b.example.yaml"),
+        "---\n---\n_path: /ok\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "a second folder"]);
+    let base = git(root, &["rev-parse", "HEAD"]).trim().to_string();
+    std::fs::write(root.join("database/urldb.toml"), "").expect("write");
+    let out = urldb(root, &["--config-from", &base, "check"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("more than one folder"),
         "{}",
         show(&out)
     );

@@ -129,8 +129,10 @@ fn init_never_writes_through_a_planted_link() {
             .collect();
         assert_eq!(made, [std::ffi::OsString::from(link)], "{what}");
     }
-    // A domain file that is a link to a file is a database to adopt:
-    // `urldb.toml` is written beside it, nothing through it.
+    // A file named like a domain file that is a link to a file outside
+    // the folder is not read through (the guess reads a file for a record
+    // only inside the folder), so the folder is no database to adopt:
+    // `init` refuses, and writes nothing, through the link or beside it.
     let top = tempfile::tempdir().expect("tempdir");
     let victim = top.path().join("victim");
     std::fs::write(&victim, VICTIM).expect("write");
@@ -138,13 +140,14 @@ fn init_never_writes_through_a_planted_link() {
     std::fs::create_dir_all(&work).expect("mkdir");
     symlink(&victim, work.join("example.com.yaml")).expect("symlink");
     let out = run_in(&work, &["init"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_untouched(&victim);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        std::fs::symlink_metadata(work.join("urldb.toml"))
-            .expect("meta")
-            .is_file()
+        stderr(&out).contains("holds YAML files that are not domain files"),
+        "{}",
+        stderr(&out)
     );
+    assert_untouched(&victim);
+    assert!(!work.join("urldb.toml").exists());
 }
 
 /// `fmt`, `check --fix`, `add`, `rm` and `import` on a database whose

@@ -10,9 +10,12 @@
 //!   `language: python` that would install the wheel (the entries and
 //!   file options are the same: `wheel.rs` holds them equal);
 //!
-//! each without `urldb.toml`, with a `docs/config.example.yaml` that makes
-//! the database ambiguous (nothing changes, the hooks fail and say to run
-//! `urldb init --root`), and after that `urldb init --root`.
+//! each without `urldb.toml`, with a second folder of domain files that
+//! makes the database ambiguous (nothing changes, the hooks fail and say to
+//! run `urldb init --root`), and after that `urldb init --root`. A YAML
+//! file named like a domain file that is none (`docs/config.example.yaml`,
+//! `docker-compose.prod.yml` at the top) makes nothing ambiguous and is
+//! never changed.
 
 use crate::support::reference_repo::{self, DB, EXAMPLE_CONFIG, NOT_CANONICAL};
 use crate::support::{git, oracles};
@@ -101,9 +104,9 @@ fn run_hook(dir: &Path, hooks: Hooks, hook: &str) -> Output {
 
 /// A repository like the reference one with the hooks' configuration
 /// staged; everything staged, as a commit would have it.
-fn repository(hooks: Hooks, example_config: bool) -> tempfile::TempDir {
+fn repository(hooks: Hooks, ambiguous: bool) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    reference_repo::write(dir.path(), example_config);
+    reference_repo::write(dir.path(), ambiguous);
     let config = match hooks {
         Hooks::Published => "repos: []\n".to_string(),
         Hooks::Readme => readme_config(),
@@ -124,8 +127,25 @@ fn both_hooks(dir: &Path, hooks: Hooks) -> (Output, Output) {
 }
 
 fn only_the_database_changes(hooks: Hooks) {
-    // Without urldb.toml: the database is the one folder of domain files.
+    // Without urldb.toml: the database is the one folder of domain files,
+    // whatever YAML files named like domain files lie about that are none
+    // (an example configuration, a compose file at the top).
     let dir = repository(hooks, false);
+    std::fs::create_dir_all(dir.path().join("docs")).expect("mkdir");
+    std::fs::write(
+        dir.path().join(EXAMPLE_CONFIG),
+        reference_repo::EXAMPLE_CONFIG_TEXT,
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("docker-compose.prod.yml"),
+        "services:
+  web:
+    image: nginx
+",
+    )
+    .expect("write");
+    git(dir.path(), &["add", "-A"]);
     let before = reference_repo::contents(dir.path());
     let (fmt, check) = both_hooks(dir.path(), hooks);
     assert_eq!(fmt.status.code(), Some(1), "{hooks:?}: {}", text(&fmt));
@@ -141,8 +161,8 @@ fn only_the_database_changes(hooks: Hooks) {
         "{hooks:?}"
     );
 
-    // A second folder of files named like domain files: nothing changes,
-    // and the hooks fail saying what to run.
+    // A second folder of domain files: nothing changes, and the hooks fail
+    // saying what to run.
     let dir = repository(hooks, true);
     let before = reference_repo::contents(dir.path());
     let (fmt, check) = both_hooks(dir.path(), hooks);

@@ -1,7 +1,9 @@
 //! The README's top example, run and compared with what it shows; and its
 //! "Your first database" steps, run as written: install urldb with `cargo
 //! install`, `init`, `add` a URL with `--content-type`, `ls`, `check`, then
-//! wire up the real pre-commit framework and commit. Only what a test
+//! wire up the real pre-commit framework and commit, all inside an
+//! enclosing git repository (as a user who installed from a clone would):
+//! `urldb.toml` must land in the new database and be in its first commit. Only what a test
 //! must change is changed: the install goes under `target/` (through
 //! `CARGO_INSTALL_ROOT`, not by editing the command) and reuses the release
 //! build the end-to-end tests share; `pip` and `pre-commit` are the tests'
@@ -111,14 +113,29 @@ fn a_new_user_follows_the_readme() {
     oracles::release_bin_dir();
 
     // Step 1: install (run where the README says: in the clone), then the
-    // rest of the first block in a fresh directory.
+    // rest of the first block inside an enclosing git repository, as a
+    // user who installed from a clone and stayed in it would.
     let (install, rest) = blocks[0].1.split_once('\n').expect("lines");
     assert!(install.starts_with("cargo install"), "{install}");
     let out = env.sh(install, Some(&repo()));
     assert!(out.status.success(), "{}", show(&out));
+    let out = env.sh(
+        "git init -q && echo clone > README.md && git add README.md && git commit -qm clone",
+        None,
+    );
+    assert!(out.status.success(), "{}", show(&out));
     let out = env.sh(rest, None);
     assert!(out.status.success(), "{}", show(&out));
     let said = String::from_utf8_lossy(&out.stdout);
+    // urldb.toml went into the new database, and the message says so; the
+    // enclosing repository got none.
+    assert!(
+        said.contains("Created mydb/urldb.toml and mydb/example.com.yaml."),
+        "{}",
+        show(&out)
+    );
+    assert!(env.work.path().join("mydb/urldb.toml").is_file());
+    assert!(!env.work.path().join("urldb.toml").exists());
     assert!(said.contains("All checks passed"), "{}", show(&out));
     // The URL added is listed as it was given: https, where the new
     // domain's file says so.
@@ -160,6 +177,14 @@ fn a_new_user_follows_the_readme() {
         1,
         "{}",
         show(&log)
+    );
+    // The first commit holds the database whole, its configuration with it.
+    let tree = env.sh("git ls-tree -r --name-only HEAD", Some(&db));
+    assert_eq!(
+        String::from_utf8_lossy(&tree.stdout),
+        ".pre-commit-config.yaml\ndocs.example.org.yaml\nexample.com.yaml\nurldb.toml\n",
+        "{}",
+        show(&tree)
     );
 
     // The hooks are really wired: a non-canonical record is stopped and

@@ -2,10 +2,12 @@
 //! the database in `wwt_url_database/db/` among the documentation, CI and
 //! packaging files of a Python project (`readthedocs.yml`, `.travis.yml`,
 //! `setup.cfg`, `mkdocs.yml`, `azure-pipelines.yml`, `environment.yml`,
-//! `ci/templates/build.yaml`), optionally a `docs/config.example.yaml` that
-//! looks like a domain file by its name, and a few domain files, one of
-//! them not canonical. Every YAML file outside the database is one that
-//! `urldb fmt` would rewrite were it taken for a domain file.
+//! `ci/templates/build.yaml`), and a few domain files, one of them not
+//! canonical; optionally, to make the database ambiguous, a second folder
+//! of real domain files (`archive/db/`) beside a `docs/config.example.yaml`
+//! that looks like a domain file by its name only (one mapping, no record:
+//! it alone makes nothing ambiguous). Every YAML file outside the database
+//! is one that `urldb fmt` would rewrite were it taken for a domain file.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,6 +20,13 @@ pub(crate) const NOT_CANONICAL: &str = "wwt_url_database/db/example.org.yaml";
 
 /// The example configuration outside the database, named like a domain file.
 pub(crate) const EXAMPLE_CONFIG: &str = "docs/config.example.yaml";
+
+/// A second folder of real domain files: which is the database is the
+/// user's to say.
+pub(crate) const SECOND_DB: &str = "archive/db";
+
+/// The domain file in [`SECOND_DB`] (canonical).
+pub(crate) const SECOND_DB_FILE: &str = "archive/db/example.net.yaml";
 
 const FILES: &[(&str, &str)] = &[
     (
@@ -61,14 +70,23 @@ const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-const EXAMPLE_CONFIG_TEXT: &str = "url_database: wwt_url_database/db\ntimeout: 30\n";
+pub(crate) const EXAMPLE_CONFIG_TEXT: &str = "url_database: wwt_url_database/db\ntimeout: 30\n";
 
 /// Write the repository's files into `dir` (a git repository is the
-/// caller's to make); with `example_config`, `docs/config.example.yaml` too.
-pub(crate) fn write(dir: &Path, example_config: bool) {
+/// caller's to make); with `ambiguous`, `docs/config.example.yaml` and a
+/// second folder of domain files ([`SECOND_DB`]) too.
+pub(crate) fn write(dir: &Path, ambiguous: bool) {
     let mut files = FILES.to_vec();
-    if example_config {
+    if ambiguous {
         files.push((EXAMPLE_CONFIG, EXAMPLE_CONFIG_TEXT));
+        files.push((
+            SECOND_DB_FILE,
+            "---
+---
+_path: /old
+content-type: text/html
+",
+        ));
     }
     for (name, text) in files {
         let path = dir.join(name);

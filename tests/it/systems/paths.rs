@@ -82,6 +82,9 @@ fn every_format_spells_a_path_with_slashes() {
 fn sarif_root_is_the_file_uri_of_the_working_directory() {
     let db = database();
     let dir = db.path().join("sub dir");
+    // A database of its own, so that its paths are below the run's folder
+    // (the top's urldb.toml would make the whole tree one database).
+    write(&dir.join("urldb.toml"), "");
     let out = run(&dir, &["check", "--format", "sarif"]);
     let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
     let root = sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]

@@ -1,8 +1,9 @@
 //! ## What it checks
 //! A domain file named `*.yml` instead of `*.yaml`. A `.yml` file below
-//! the database root is a domain file like a `.yaml` one (`docs/files.md`,
-//! "Which files are in the database"): it is checked, formatted and
-//! listed, and this rule asks for its rename.
+//! the root of a database that `urldb.toml` (or `--db`) names is a domain
+//! file like a `.yaml` one (`docs/files.md`, "Which files are in the
+//! database"): it is checked, formatted and listed, and this rule asks for
+//! its rename. Without `urldb.toml`, a `.yml` name is no domain file's.
 //!
 //! ## Why it matters
 //! The database's domain files end in `.yaml`. urldb checks a `.yml` file
@@ -12,6 +13,11 @@
 //! one domain.
 //!
 //! ## Example
+//! ```toml
+//! # urldb.toml
+//! root = "database"
+//! ```
+//!
 //! ```text
 //! database/example.com.yml
 //! ```

@@ -145,9 +145,11 @@ pub(crate) fn differing(
     ) {
         let mut out = Vec::new();
         tree_diff(&gix, repo.prefix(), old, new, &mut out)?;
+        // One look per folder for a `urldb.toml` of its own.
+        let mut memo = std::collections::HashMap::new();
         let found = out
             .into_iter()
-            .filter(|(path, _, _)| repo.is_member(path, members))
+            .filter(|(path, _, _)| repo.is_member(path, members, &mut memo))
             .map(|(repo_path, old, new)| Differing {
                 repo_path,
                 old: old.map(Source::Blob),
@@ -254,9 +256,10 @@ fn list(
             if let Some(tree) = tree_of(repo, gix, side)? {
                 let mut out = Vec::new();
                 tree_diff(gix, repo.prefix(), gix.empty_tree().id, tree, &mut out)?;
+                let mut memo = std::collections::HashMap::new();
                 for (path, _, id) in out {
                     if let Some(id) = id
-                        && repo.is_member(&path, members)
+                        && repo.is_member(&path, members, &mut memo)
                     {
                         listing.insert(path, Source::Blob(id));
                     }
