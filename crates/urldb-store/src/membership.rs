@@ -449,7 +449,6 @@ pub fn guess(dir: &Path) -> Guess {
 /// [`guess`], the folders that are other databases told by `nested` (with
 /// `--config-from`, the revision's, whatever the work tree holds).
 pub(crate) fn guess_within(dir: &Path, nested: &Nested) -> Guess {
-    let mut holders: Vec<(PathBuf, PathBuf)> = Vec::new();
     let walker = walkdir::WalkDir::new(dir).into_iter().filter_entry(|e| {
         e.depth() == 0
             || (e.file_name().as_encoded_bytes().first() != Some(&b'.')
@@ -462,36 +461,66 @@ pub(crate) fn guess_within(dir: &Path, nested: &Nested) -> Guess {
                         })
                         .is_some()))
     });
+    // Each folder that directly holds files named like domain files: how
+    // many, the first by name, and whether one of them holds a record.
+    // The walk gives a folder's files together but for its subfolders',
+    // so a folder is looked up by name only when the one before differs:
+    // the guess costs a comparison per file, not a path (it runs before
+    // any file is checked, on one core).
+    struct Folder {
+        dir: PathBuf,
+        files: usize,
+        example: PathBuf,
+        holds_a_record: bool,
+    }
+    let within = crate::read::Root::new(dir).ok();
+    let mut folders: Vec<Folder> = Vec::new();
+    let mut index: HashMap<PathBuf, usize> = HashMap::new();
+    let mut last: Option<usize> = None;
     for entry in walker.flatten() {
         if entry.file_type().is_dir() || !has_domain_name(entry.path()) {
             continue;
         }
-        let path = entry.into_path();
-        let parent = path.parent().unwrap_or(dir).to_path_buf();
-        holders.push((parent, path));
-    }
-    // Sorted by path, a folder comes before the folders inside it, and
-    // each folder's files are together.
-    holders.sort();
-    let within = crate::read::Root::new(dir).ok();
-    let mut confirmed: HashMap<PathBuf, bool> = HashMap::new();
-    for (parent, file) in &holders {
-        let known = confirmed.entry(parent.clone()).or_insert(false);
-        if !*known {
-            *known = holds_a_record(file, within.as_ref());
+        let path = entry.path();
+        let parent = path.parent().unwrap_or(dir);
+        let i = match last {
+            Some(i) if folders[i].dir.as_os_str() == parent.as_os_str() => i,
+            _ => *index.entry(parent.to_path_buf()).or_insert_with(|| {
+                folders.push(Folder {
+                    dir: parent.to_path_buf(),
+                    files: 0,
+                    example: path.to_path_buf(),
+                    holds_a_record: false,
+                });
+                folders.len() - 1
+            }),
+        };
+        last = Some(i);
+        let folder = &mut folders[i];
+        folder.files += 1;
+        if path.file_name() < folder.example.file_name() {
+            folder.example = path.to_path_buf();
+        }
+        // Files are read until one holds a record: one, for a folder of
+        // domain files.
+        if !folder.holds_a_record {
+            folder.holds_a_record = holds_a_record(path, within.as_ref());
         }
     }
+    // Sorted by path, a folder comes before the folders inside it.
+    folders.retain(|f| f.holds_a_record);
+    folders.sort_by(|a, b| a.dir.cmp(&b.dir));
     let mut candidates: Vec<Candidate> = Vec::new();
-    for (parent, file) in holders {
-        if confirmed.get(&parent) != Some(&true) {
-            continue;
-        }
-        match candidates.iter_mut().find(|c| parent.starts_with(&c.dir)) {
-            Some(c) => c.files += 1,
+    for folder in folders {
+        match candidates
+            .iter_mut()
+            .find(|c| folder.dir.starts_with(&c.dir))
+        {
+            Some(c) => c.files += folder.files,
             None => candidates.push(Candidate {
-                dir: parent,
-                files: 1,
-                example: file,
+                dir: folder.dir,
+                files: folder.files,
+                example: folder.example,
             }),
         }
     }
