@@ -317,7 +317,11 @@ pub fn has_yaml_extension(path: &Path) -> bool {
 
 /// The file name before `.yaml` or `.yml`, read as Windows reads it.
 fn yaml_stem(path: &Path) -> Option<&[u8]> {
-    let name = yaml_name(path)?;
+    stem_of(yaml_name(path)?)
+}
+
+/// A name (as [`yaml_name`] gives it) without its `.yaml` or `.yml`.
+fn stem_of(name: &[u8]) -> Option<&[u8]> {
     name.strip_suffix(b".yaml")
         .or_else(|| name.strip_suffix(b".yml"))
 }
@@ -330,14 +334,24 @@ fn yaml_stem(path: &Path) -> Option<&[u8]> {
 /// (`docker-compose.prod.yml`), which a domain file has only by mistake
 /// (`wrong-extension`).
 pub fn has_domain_name(path: &Path) -> bool {
-    yaml_stem(path).is_some_and(|stem| stem.contains(&b'.'))
-        && !yaml_name(path).is_some_and(|name| name.ends_with(b".yml"))
+    path.file_name().is_some_and(is_domain_name)
+}
+
+/// [`has_domain_name`] of a file name.
+fn is_domain_name(file_name: &std::ffi::OsStr) -> bool {
+    trimmed(file_name.as_encoded_bytes()).is_some_and(|name| {
+        stem_of(name).is_some_and(|stem| stem.contains(&b'.')) && !name.ends_with(b".yml")
+    })
 }
 
 /// The file name with the dots and spaces Windows drops from its end
 /// dropped.
 fn yaml_name(path: &Path) -> Option<&[u8]> {
-    let name = path.file_name()?.as_encoded_bytes();
+    trimmed(path.file_name()?.as_encoded_bytes())
+}
+
+/// A file name without the dots and spaces Windows drops from its end.
+fn trimmed(name: &[u8]) -> Option<&[u8]> {
     let end = name.iter().rposition(|&b| b != b'.' && b != b' ')? + 1;
     Some(&name[..end])
 }
@@ -478,27 +492,37 @@ pub(crate) fn guess_within(dir: &Path, nested: &Nested) -> Guess {
     let mut index: HashMap<PathBuf, usize> = HashMap::new();
     let mut last: Option<usize> = None;
     for entry in walker.flatten() {
-        if entry.file_type().is_dir() || !has_domain_name(entry.path()) {
+        // The walk's name and path, taken apart by length: parsing a
+        // path's components costs more than the rest of a file's guess.
+        let name = entry.file_name();
+        if entry.file_type().is_dir() || !is_domain_name(name) {
             continue;
         }
         let path = entry.path();
-        let parent = path.parent().unwrap_or(dir);
-        let i = match last {
-            Some(i) if folders[i].dir.as_os_str() == parent.as_os_str() => i,
-            _ => *index.entry(parent.to_path_buf()).or_insert_with(|| {
-                folders.push(Folder {
-                    dir: parent.to_path_buf(),
-                    files: 0,
-                    example: path.to_path_buf(),
-                    holds_a_record: false,
-                });
-                folders.len() - 1
-            }),
+        let whole = path.as_os_str().as_encoded_bytes();
+        let parent_bytes = whole
+            .len()
+            .checked_sub(name.len() + 1)
+            .map(|end| &whole[..end]);
+        let i = match (last, parent_bytes) {
+            (Some(i), Some(p)) if folders[i].dir.as_os_str().as_encoded_bytes() == p => i,
+            _ => {
+                let parent = path.parent().unwrap_or(dir);
+                *index.entry(parent.to_path_buf()).or_insert_with(|| {
+                    folders.push(Folder {
+                        dir: parent.to_path_buf(),
+                        files: 0,
+                        example: path.to_path_buf(),
+                        holds_a_record: false,
+                    });
+                    folders.len() - 1
+                })
+            }
         };
         last = Some(i);
         let folder = &mut folders[i];
         folder.files += 1;
-        if path.file_name() < folder.example.file_name() {
+        if Some(name) < folder.example.file_name() {
             folder.example = path.to_path_buf();
         }
         // Files are read until one holds a record: one, for a folder of
