@@ -210,7 +210,7 @@ impl Members {
     /// judged by where it leads) the root or a directory inside it whose
     /// files may be members? Its path below the root when it is.
     pub fn dir(&self, dir: &Path) -> Result<PathBuf, Skip> {
-        let resolved = dir.canonicalize().unwrap_or_else(|_| resolve_parent(dir));
+        let resolved = dunce::canonicalize(dir).unwrap_or_else(|_| resolve_parent(dir));
         let rel = self.below_root(&resolved)?;
         let mut so_far = PathBuf::new();
         for name in names(&rel) {
@@ -227,8 +227,7 @@ impl Members {
     /// top of a repository whose database is a folder in it)? Then the
     /// members below it are every member.
     pub fn below(&self, dir: &Path) -> bool {
-        dir.canonicalize()
-            .is_ok_and(|d| self.root.resolved().starts_with(d))
+        dunce::canonicalize(dir).is_ok_and(|d| self.root.resolved().starts_with(d))
     }
 
     /// Is the file at `rel` (below the root, e.g. an index entry's path
@@ -376,7 +375,7 @@ pub(crate) fn resolve_parent(path: &Path) -> PathBuf {
     let mut rest = Vec::new();
     let mut existing = dir;
     let base = loop {
-        if let Ok(resolved) = existing.canonicalize() {
+        if let Ok(resolved) = dunce::canonicalize(existing) {
             break resolved;
         }
         match (existing.parent(), existing.file_name()) {
@@ -469,9 +468,7 @@ pub(crate) fn guess_within(dir: &Path, nested: &Nested) -> Guess {
                 && !(e.file_type().is_dir()
                     && nested
                         .config_at(e.path(), || {
-                            e.path()
-                                .canonicalize()
-                                .unwrap_or_else(|_| e.path().to_path_buf())
+                            dunce::canonicalize(e.path()).unwrap_or_else(|_| e.path().to_path_buf())
                         })
                         .is_some()))
     });
