@@ -793,6 +793,10 @@ fn flow(rng: &mut Rng, depth: usize) -> String {
                 let k = extra_key(rng);
                 if rng.chance(15) {
                     k.to_string()
+                } else if rng.chance(5) {
+                    // A key whose ':' is on the next line, which PyYAML
+                    // refuses (a simple key is one line).
+                    format!("{k}\n      : {}", item(rng))
                 } else {
                     format!("{k}: {}", item(rng))
                 }
@@ -974,6 +978,11 @@ const DIRECTIVES: &[&str] = &[
     "%TAG ! tag:example.com,2000:",
     "%FOO bar baz",
     "%YAML 1.1 # a comment",
+    // Directives PyYAML's scanner refuses.
+    "%YAML 1",
+    "%YAML 1.1x",
+    "%TAG !e tag:example.com,2000:",
+    "%TAG !e!tag:example.com,2000:",
 ];
 
 const COMMENT_LINES: &[&str] = &[
