@@ -228,7 +228,7 @@ fn per_finding(
             let before = alone.get_or_insert_with(|| alone_check(checked, req.options));
             req.interrupted()?;
             let Some(text) =
-                urldb_core::suppress::ignore_here(before, f.span.start, f.rule.code, req.options)
+                urldb_core::lint::ignore_here(before, f.span.start, f.rule.code, req.options)
             else {
                 continue;
             };
@@ -290,10 +290,9 @@ pub(crate) fn resolve(req: &Request, mut action: CodeAction) -> Result<CodeActio
         "ignore" => {
             let f = finding()?;
             let before = alone_check(checked, req.options);
-            urldb_core::suppress::ignore_here(&before, f.span.start, f.rule.code, req.options)
-                .ok_or(ResolveError::NoEdit(
-                    "no suppression comment here would excuse the finding",
-                ))?
+            urldb_core::lint::ignore_here(&before, f.span.start, f.rule.code, req.options).ok_or(
+                ResolveError::NoEdit("no suppression comment here would excuse the finding"),
+            )?
         }
         "fix-all" => lint::fix(clone_checked(checked), req.options)
             .text

@@ -27,7 +27,7 @@ pub(crate) const FIX_ALL: &str = "source.fixAll.urldb";
 /// (symbols, hover, fixes) asks for it with `tree`.
 pub(crate) fn check(path: &std::path::Path, text: &str, options: &Options, tree: bool) -> Checked {
     if text.len() as u64 > options.settings.max_file_size {
-        return urldb_store::database::too_large(path, text.len() as u64, options);
+        return lint::too_large(path, text.len() as u64, options);
     }
     if tree {
         lint::check_bytes(path, text.as_bytes(), options)

@@ -616,11 +616,7 @@ impl Server<'_> {
                         .then(|| (path.clone(), d.text.as_str()))
                 })
                 .collect();
-            let extra = cross_file::findings(&setup.path, &checked, &others, &disk, &setup.options);
-            if !extra.is_empty() {
-                checked.findings.extend(extra);
-                checked.findings.sort_by_key(|f| (f.span.start, f.span.end));
-            }
+            cross_file::add(&setup.path, &mut checked, &others, &disk, &setup.options);
         }
         let pos = Positions::new(&doc.text, self.encoding);
         Some(f(&checked, &setup, doc, &pos))

@@ -1,4 +1,7 @@
-//! `[lint.per-file-ignores]`: rule codes turned off by glob.
+//! `[lint.per-file-ignores]`: rule codes turned off by glob, for the files
+//! they match. The configuration compiles the table to check it; the
+//! linter's finishing step (`lint/excuse.rs`) is the one place it excuses
+//! findings.
 
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
@@ -68,7 +71,7 @@ impl PerFileIgnores {
 
     /// Move the findings of `path` that the table turns off from
     /// `findings` to the returned list (gate findings stay).
-    pub fn take(&self, path: &Path, findings: &mut Vec<Finding>) -> Vec<Finding> {
+    pub(crate) fn take(&self, path: &Path, findings: &mut Vec<Finding>) -> Vec<Finding> {
         let off = self.codes_for(path);
         if off.is_empty() {
             return Vec::new();
