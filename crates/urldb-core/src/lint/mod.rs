@@ -467,8 +467,10 @@ pub fn facts_of(path: &Path, documents: &[Document], checked: bool) -> FileFacts
 /// (the end of the metadata document): never further, however large the
 /// rest of the file.
 fn second_document_start(text: &str) -> usize {
-    // An implicit first document (no leading `---`) is already open.
-    let mut seen = usize::from(!text.starts_with("---"));
+    // Comments and blank lines before the first `---` open no document
+    // (`# urldb: ignore-file[…]` is written there); anything else opens
+    // an implicit one.
+    let mut seen = 0;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         if line.starts_with("---") && line[3..].chars().next().is_none_or(|c| c.is_whitespace()) {
@@ -476,6 +478,9 @@ fn second_document_start(text: &str) -> usize {
             if seen == 2 {
                 return offset;
             }
+        } else if seen == 0 {
+            let body = line.trim_start_matches([' ', '\t', '\r', '\n']);
+            seen = usize::from(!body.is_empty() && !body.starts_with('#'));
         }
         if line.starts_with("...") && line[3..].chars().next().is_none_or(|c| c.is_whitespace()) {
             return offset + line.len();
@@ -483,4 +488,36 @@ fn second_document_start(text: &str) -> usize {
         offset += line.len();
     }
     text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cnames of a file are found whatever comes before its first
+    /// `---`: a suppression comment, blank lines, or nothing (an implicit
+    /// metadata document).
+    #[test]
+    fn facts_read_the_metadata_after_leading_comments() {
+        let cnames = |text: &str| -> Vec<String> {
+            facts(Path::new("a.org.yaml"), text, false)
+                .cnames
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect()
+        };
+        let rest = "cnames:\n- www.a.org\n---\n_path: /\ncontent-type: text/html\n";
+        for lead in [
+            "---\n",
+            "# urldb: ignore-file[cname-conflict]\n---\n",
+            "\n  # a note\n\n---\n",
+            "\u{FEFF}# note\r\n---\n",
+            "",
+        ] {
+            assert_eq!(cnames(&format!("{lead}{rest}")), ["www.a.org"], "{lead:?}");
+        }
+        // The second document is never read for them.
+        assert!(cnames("---\n---\ncnames:\n- www.b.org\n").is_empty());
+        assert!(cnames("# note\n---\n---\ncnames:\n- www.b.org\n").is_empty());
+    }
 }
