@@ -19,12 +19,15 @@ use std::collections::HashMap;
 use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, Uri, WorkspaceEdit};
 use serde_json::{Value, json};
 
-use super::features::{FIX_ALL, diagnostic, replace_all};
-use super::position::Positions;
+use crate::diagnostics::diagnostic;
+use crate::position::{Positions, replace_all};
 use urldb_core::lint::{self, Checked, Options};
 use urldb_core::model::node::Document;
 use urldb_core::rules::diagnostic::Finding;
 use urldb_core::source::Source;
+
+/// The code action kind of "fix all".
+pub(crate) const FIX_ALL: &str = "source.fixAll.urldb";
 
 /// Most actions one request lists (per finding; "fix all" besides): an
 /// editor's menu, not the file's findings.
