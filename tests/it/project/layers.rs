@@ -325,6 +325,28 @@ fn findings_are_excused_in_one_place_and_cross_file_rules_run_in_one() {
     }
 }
 
+/// Entry files are lists (`docs/dev/architecture.md`, "Public
+/// surface"): each crate's `lib.rs`, the binary's `main.rs` and `app.rs`
+/// name their modules and what they export, and hold no work of their
+/// own. At most 200 lines each, tests included.
+#[test]
+fn entry_files_are_lists() {
+    let repo = oracles::repo();
+    let mut entries = vec![repo.join("src/main.rs"), repo.join("src/app.rs")];
+    for entry in std::fs::read_dir(repo.join("crates")).expect("crates/") {
+        entries.push(entry.expect("crate").path().join("src/lib.rs"));
+    }
+    assert!(entries.len() >= 7, "{entries:?}");
+    let long: Vec<String> = entries
+        .iter()
+        .filter_map(|file| {
+            let lines = std::fs::read_to_string(file).expect("read").lines().count();
+            (lines > 200).then(|| format!("{}: {lines} lines", file.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "entry files that hold work: {long:?}");
+}
+
 /// What a line of code uses to print, if anything.
 fn printing(line: &str) -> Option<&'static str> {
     const PRINTING: [&str; 10] = [
