@@ -18,7 +18,7 @@ pub mod rules;
 pub mod selection;
 pub mod source;
 pub(crate) mod suggest;
-pub mod suppress;
+pub(crate) mod suppress;
 pub mod text;
 pub mod url;
 

@@ -13,8 +13,8 @@ use super::directive::{Code, Directive, Kind, parse_comment};
 
 /// The directives of one file.
 #[derive(Debug, Clone, Default)]
-pub struct Directives {
-    pub list: Vec<Directive>,
+pub(crate) struct Directives {
+    pub(crate) list: Vec<Directive>,
 }
 
 impl Directives {

@@ -29,6 +29,6 @@
 pub(crate) mod apply;
 pub(crate) mod directive;
 
-pub use apply::Directives;
+pub(crate) use apply::Directives;
 pub(crate) use apply::rewritten;
-pub use directive::{Code, Directive, Kind, Malformed, is_directive, parse_comment};
+pub(crate) use directive::{Kind, is_directive, parse_comment};
