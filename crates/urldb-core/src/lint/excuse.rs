@@ -78,7 +78,7 @@ pub struct Finished {
     pub findings: Vec<Finding>,
     /// What a suppression excused: counted, and shown by SARIF.
     pub suppressed: Vec<Excused>,
-    /// The rule that forbids rewriting the file ([`Stage::File`] only).
+    /// The rule that forbids rewriting the file (a file's own findings only).
     pub blocked_by: Option<&'static Rule>,
 }
 

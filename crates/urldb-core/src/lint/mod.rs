@@ -2,7 +2,13 @@
 //! layout rules — and repairing it (`check --fix`).
 //!
 //! Everything here works on one file at a time and owns nothing global, so
-//! the database layer can run it on every core.
+//! the database layer can run it on every core; the cross-file rules run
+//! once over every file's facts ([`across`]). Every set of findings is
+//! finished in one place (`excuse.rs`: selection, per-file ignores,
+//! suppression comments, blocked-by, order). A large file is checked in
+//! pieces (`pieces.rs`), records proven clean from their text
+//! (`silent.rs`); writing suppressions runs the linter and lives here too
+//! ([`add_suppressions`], [`ignore_here`]).
 
 use std::path::Path;
 
