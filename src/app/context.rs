@@ -78,7 +78,7 @@ fn same_folder(a: &Path, b: &Path) -> bool {
     }
     #[cfg(not(unix))]
     {
-        matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+        matches!((dunce::canonicalize(a), dunce::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
     }
 }
 

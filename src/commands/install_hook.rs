@@ -80,7 +80,7 @@ fn script(
     cwd: &Path,
     global: &crate::app::GlobalArgs,
 ) -> Result<String, CommandError> {
-    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let cwd = dunce::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
     let from_top = cwd
         .strip_prefix(workdir)
         .map_err(|_| CommandError::OutsideWorkTree(workdir.to_path_buf()))?;

@@ -405,12 +405,12 @@ fn nothing_changed(args: &VerifyArgs) -> String {
 /// compared with its directory resolved).
 fn named(paths: &[PathBuf], file: &std::path::Path) -> bool {
     let resolved = |p: &std::path::Path| {
-        p.canonicalize().unwrap_or_else(|_| {
+        dunce::canonicalize(p).unwrap_or_else(|_| {
             let dir = match p.parent() {
                 Some(d) if !d.as_os_str().is_empty() => d,
                 _ => std::path::Path::new("."),
             };
-            match (dir.canonicalize(), p.file_name()) {
+            match (dunce::canonicalize(dir), p.file_name()) {
                 (Ok(dir), Some(name)) => dir.join(name),
                 _ => p.to_path_buf(),
             }

@@ -28,7 +28,7 @@ pub(crate) fn annotation_root() -> AnnotationRoot {
         return AnnotationRoot::none();
     };
     let workspace = std::path::PathBuf::from(workspace);
-    let resolved = std::fs::canonicalize(&workspace).ok();
+    let resolved = dunce::canonicalize(&workspace).ok();
     AnnotationRoot::new(here, std::iter::once(workspace).chain(resolved))
 }
 

@@ -55,9 +55,7 @@ fn init_adopts_the_one_folder_of_domain_files() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
     // Above the current directory, urldb.toml is shown by its full path.
-    let config = dir
-        .path()
-        .canonicalize()
+    let config = dunce::canonicalize(dir.path())
         .expect("canonical")
         .join("urldb.toml");
     let config = config.display();

@@ -40,7 +40,7 @@ pub(crate) fn disk_facts(members: &urldb_store::membership::Members, limit: u64)
 /// A path with its directory resolved (its file name kept).
 pub(crate) fn resolved(path: &Path) -> PathBuf {
     match (
-        path.parent().and_then(|d| d.canonicalize().ok()),
+        path.parent().and_then(|d| dunce::canonicalize(d).ok()),
         path.file_name(),
     ) {
         (Some(dir), Some(name)) => dir.join(name),

@@ -384,14 +384,13 @@ fn absolute(path: &Path) -> PathBuf {
 /// `path` with links followed, or where it would be when it does not
 /// exist yet.
 fn resolved(path: &Path) -> PathBuf {
-    path.canonicalize()
-        .unwrap_or_else(|_| membership::resolve_parent(&absolute(path)))
+    dunce::canonicalize(path).unwrap_or_else(|_| membership::resolve_parent(&absolute(path)))
 }
 
 /// `path` relative to the current directory when it is below it (`.` for
 /// the directory itself), as notes show paths.
 fn relative(path: &Path) -> PathBuf {
-    let Ok(cwd) = std::env::current_dir().and_then(|d| d.canonicalize()) else {
+    let Ok(cwd) = std::env::current_dir().and_then(dunce::canonicalize) else {
         return path.to_path_buf();
     };
     match resolved(path).strip_prefix(&cwd) {

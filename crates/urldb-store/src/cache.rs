@@ -97,7 +97,7 @@ pub fn cache_location(root: &Path) -> Result<PathBuf, CacheError> {
             None => return Err(CacheError::NoHome),
         },
     };
-    let root = root.canonicalize().map_err(io_at(root))?;
+    let root = dunce::canonicalize(root).map_err(io_at(root))?;
     let id = hex_digest(&Sha256::digest(root.as_os_str().as_encoded_bytes()));
     Ok(base.join("urldb").join(&id[..16]))
 }

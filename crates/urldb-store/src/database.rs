@@ -192,7 +192,7 @@ fn canonical_name(p: &Path) -> PathBuf {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    match (dir.canonicalize(), p.file_name()) {
+    match (dunce::canonicalize(dir), p.file_name()) {
         (Ok(dir), Some(name)) => dir.join(name),
         _ => p.to_path_buf(),
     }

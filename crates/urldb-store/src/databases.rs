@@ -105,7 +105,7 @@ impl<S: Section + Default> Databases<S> {
             choice,
             // Where a database is looked for below, resolved, as the
             // paths it finds are shown.
-            dir: dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
+            dir: dunce::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()),
             loaded: Vec::new(),
             routes: HashMap::new(),
         };

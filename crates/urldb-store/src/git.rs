@@ -120,8 +120,8 @@ impl Repository {
                 dir: repo.git_dir().to_path_buf(),
             })?
             .to_path_buf();
-        let workdir = workdir.canonicalize().map_err(other)?;
-        let canonical_root = root.canonicalize().map_err(other)?;
+        let workdir = dunce::canonicalize(workdir).map_err(other)?;
+        let canonical_root = dunce::canonicalize(root).map_err(other)?;
         let below =
             canonical_root
                 .strip_prefix(&workdir)
@@ -182,7 +182,7 @@ impl Repository {
         };
         // The file may not exist (deleted, or only staged): canonicalize
         // its directory instead.
-        let dir = absolute.parent()?.canonicalize().ok()?;
+        let dir = dunce::canonicalize(absolute.parent()?).ok()?;
         let full = dir.join(absolute.file_name()?);
         let rel = full.strip_prefix(&self.workdir).ok()?;
         let parts: Vec<String> = rel

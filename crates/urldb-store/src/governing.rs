@@ -179,7 +179,7 @@ impl Governing {
         match &mut self.from {
             From::WorkTree => {
                 let dir = if is_dir {
-                    path.canonicalize()
+                    dunce::canonicalize(path)
                         .unwrap_or_else(|_| crate::membership::resolve_parent(path))
                 } else {
                     let named = path.parent().unwrap_or(Path::new(""));
@@ -276,7 +276,7 @@ impl Revision {
         let workdir = self.repo.workdir();
         let top = dir
             .ancestors()
-            .find(|d| d.canonicalize().is_ok_and(|c| c == workdir))
+            .find(|d| dunce::canonicalize(d).is_ok_and(|c| c == workdir))
             .map(Path::to_path_buf);
         self.tops.insert(dir.to_path_buf(), top.clone());
         top

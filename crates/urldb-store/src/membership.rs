@@ -210,7 +210,7 @@ impl Members {
     /// judged by where it leads) the root or a directory inside it whose
     /// files may be members? Its path below the root when it is.
     pub fn dir(&self, dir: &Path) -> Result<PathBuf, Skip> {
-        let resolved = dir.canonicalize().unwrap_or_else(|_| resolve_parent(dir));
+        let resolved = dunce::canonicalize(dir).unwrap_or_else(|_| resolve_parent(dir));
         let rel = self.below_root(&resolved)?;
         let mut so_far = PathBuf::new();
         for name in names(&rel) {
@@ -227,8 +227,7 @@ impl Members {
     /// top of a repository whose database is a folder in it)? Then the
     /// members below it are every member.
     pub fn below(&self, dir: &Path) -> bool {
-        dir.canonicalize()
-            .is_ok_and(|d| self.root.resolved().starts_with(d))
+        dunce::canonicalize(dir).is_ok_and(|d| self.root.resolved().starts_with(d))
     }
 
     /// Is the file at `rel` (below the root, e.g. an index entry's path
@@ -317,7 +316,11 @@ pub fn has_yaml_extension(path: &Path) -> bool {
 
 /// The file name before `.yaml` or `.yml`, read as Windows reads it.
 fn yaml_stem(path: &Path) -> Option<&[u8]> {
-    let name = yaml_name(path)?;
+    stem_of(yaml_name(path)?)
+}
+
+/// A name (as [`yaml_name`] gives it) without its `.yaml` or `.yml`.
+fn stem_of(name: &[u8]) -> Option<&[u8]> {
     name.strip_suffix(b".yaml")
         .or_else(|| name.strip_suffix(b".yml"))
 }
@@ -330,14 +333,24 @@ fn yaml_stem(path: &Path) -> Option<&[u8]> {
 /// (`docker-compose.prod.yml`), which a domain file has only by mistake
 /// (`wrong-extension`).
 pub fn has_domain_name(path: &Path) -> bool {
-    yaml_stem(path).is_some_and(|stem| stem.contains(&b'.'))
-        && !yaml_name(path).is_some_and(|name| name.ends_with(b".yml"))
+    path.file_name().is_some_and(is_domain_name)
+}
+
+/// [`has_domain_name`] of a file name.
+fn is_domain_name(file_name: &std::ffi::OsStr) -> bool {
+    trimmed(file_name.as_encoded_bytes()).is_some_and(|name| {
+        stem_of(name).is_some_and(|stem| stem.contains(&b'.')) && !name.ends_with(b".yml")
+    })
 }
 
 /// The file name with the dots and spaces Windows drops from its end
 /// dropped.
 fn yaml_name(path: &Path) -> Option<&[u8]> {
-    let name = path.file_name()?.as_encoded_bytes();
+    trimmed(path.file_name()?.as_encoded_bytes())
+}
+
+/// A file name without the dots and spaces Windows drops from its end.
+fn trimmed(name: &[u8]) -> Option<&[u8]> {
     let end = name.iter().rposition(|&b| b != b'.' && b != b' ')? + 1;
     Some(&name[..end])
 }
@@ -362,7 +375,7 @@ pub(crate) fn resolve_parent(path: &Path) -> PathBuf {
     let mut rest = Vec::new();
     let mut existing = dir;
     let base = loop {
-        if let Ok(resolved) = existing.canonicalize() {
+        if let Ok(resolved) = dunce::canonicalize(existing) {
             break resolved;
         }
         match (existing.parent(), existing.file_name()) {
@@ -449,49 +462,86 @@ pub fn guess(dir: &Path) -> Guess {
 /// [`guess`], the folders that are other databases told by `nested` (with
 /// `--config-from`, the revision's, whatever the work tree holds).
 pub(crate) fn guess_within(dir: &Path, nested: &Nested) -> Guess {
-    let mut holders: Vec<(PathBuf, PathBuf)> = Vec::new();
     let walker = walkdir::WalkDir::new(dir).into_iter().filter_entry(|e| {
         e.depth() == 0
             || (e.file_name().as_encoded_bytes().first() != Some(&b'.')
                 && !(e.file_type().is_dir()
                     && nested
                         .config_at(e.path(), || {
-                            e.path()
-                                .canonicalize()
-                                .unwrap_or_else(|_| e.path().to_path_buf())
+                            dunce::canonicalize(e.path()).unwrap_or_else(|_| e.path().to_path_buf())
                         })
                         .is_some()))
     });
-    for entry in walker.flatten() {
-        if entry.file_type().is_dir() || !has_domain_name(entry.path()) {
-            continue;
-        }
-        let path = entry.into_path();
-        let parent = path.parent().unwrap_or(dir).to_path_buf();
-        holders.push((parent, path));
+    // Each folder that directly holds files named like domain files: how
+    // many, the first by name, and whether one of them holds a record.
+    // The walk gives a folder's files together but for its subfolders',
+    // so a folder is looked up by name only when the one before differs:
+    // the guess costs a comparison per file, not a path (it runs before
+    // any file is checked, on one core).
+    struct Folder {
+        dir: PathBuf,
+        files: usize,
+        example: PathBuf,
+        holds_a_record: bool,
     }
-    // Sorted by path, a folder comes before the folders inside it, and
-    // each folder's files are together.
-    holders.sort();
     let within = crate::read::Root::new(dir).ok();
-    let mut confirmed: HashMap<PathBuf, bool> = HashMap::new();
-    for (parent, file) in &holders {
-        let known = confirmed.entry(parent.clone()).or_insert(false);
-        if !*known {
-            *known = holds_a_record(file, within.as_ref());
-        }
-    }
-    let mut candidates: Vec<Candidate> = Vec::new();
-    for (parent, file) in holders {
-        if confirmed.get(&parent) != Some(&true) {
+    let mut folders: Vec<Folder> = Vec::new();
+    let mut index: HashMap<PathBuf, usize> = HashMap::new();
+    let mut last: Option<usize> = None;
+    for entry in walker.flatten() {
+        // The walk's name and path, taken apart by length: parsing a
+        // path's components costs more than the rest of a file's guess.
+        let name = entry.file_name();
+        if entry.file_type().is_dir() || !is_domain_name(name) {
             continue;
         }
-        match candidates.iter_mut().find(|c| parent.starts_with(&c.dir)) {
-            Some(c) => c.files += 1,
+        let path = entry.path();
+        let whole = path.as_os_str().as_encoded_bytes();
+        let parent_bytes = whole
+            .len()
+            .checked_sub(name.len() + 1)
+            .map(|end| &whole[..end]);
+        let i = match (last, parent_bytes) {
+            (Some(i), Some(p)) if folders[i].dir.as_os_str().as_encoded_bytes() == p => i,
+            _ => {
+                let parent = path.parent().unwrap_or(dir);
+                *index.entry(parent.to_path_buf()).or_insert_with(|| {
+                    folders.push(Folder {
+                        dir: parent.to_path_buf(),
+                        files: 0,
+                        example: path.to_path_buf(),
+                        holds_a_record: false,
+                    });
+                    folders.len() - 1
+                })
+            }
+        };
+        last = Some(i);
+        let folder = &mut folders[i];
+        folder.files += 1;
+        if Some(name) < folder.example.file_name() {
+            folder.example = path.to_path_buf();
+        }
+        // Files are read until one holds a record: one, for a folder of
+        // domain files.
+        if !folder.holds_a_record {
+            folder.holds_a_record = holds_a_record(path, within.as_ref());
+        }
+    }
+    // Sorted by path, a folder comes before the folders inside it.
+    folders.retain(|f| f.holds_a_record);
+    folders.sort_by(|a, b| a.dir.cmp(&b.dir));
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for folder in folders {
+        match candidates
+            .iter_mut()
+            .find(|c| folder.dir.starts_with(&c.dir))
+        {
+            Some(c) => c.files += folder.files,
             None => candidates.push(Candidate {
-                dir: parent,
-                files: 1,
-                example: file,
+                dir: folder.dir,
+                files: folder.files,
+                example: folder.example,
             }),
         }
     }

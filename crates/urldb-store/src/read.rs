@@ -32,7 +32,7 @@ impl Root {
     pub fn new(dir: &Path) -> std::io::Result<Root> {
         Ok(Root {
             given: dir.to_path_buf(),
-            resolved: dir.canonicalize()?,
+            resolved: dunce::canonicalize(dir)?,
         })
     }
 
@@ -57,7 +57,7 @@ impl AsRef<Path> for Root {
 
 /// `path`, resolved, lies inside the resolved `root` (or is it).
 pub fn is_inside(path: &Path, root: &Path) -> bool {
-    match (path.canonicalize(), root.canonicalize()) {
+    match (dunce::canonicalize(path), dunce::canonicalize(root)) {
         (Ok(p), Ok(r)) => p.starts_with(r),
         _ => false,
     }
@@ -125,7 +125,7 @@ pub fn open_regular(path: &Path, within: Option<&Root>) -> Result<(File, Metadat
     // swapped in after this look is not followed. A plain file is looked at
     // once (this is every file of every run).
     let (target, meta) = if lmeta.file_type().is_symlink() {
-        let resolved = path.canonicalize().map_err(|_| ReadError::DanglingLink)?;
+        let resolved = dunce::canonicalize(path).map_err(|_| ReadError::DanglingLink)?;
         if let Some(root) = within
             && !resolved.starts_with(root.resolved())
         {

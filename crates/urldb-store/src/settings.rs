@@ -282,9 +282,7 @@ impl Settings {
                 .parent()
                 .filter(|f| !f.as_os_str().is_empty())
                 .unwrap_or(Path::new("."));
-            let folder = folder
-                .canonicalize()
-                .unwrap_or_else(|_| folder.to_path_buf());
+            let folder = dunce::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
             for above in self.root.resolved().ancestors() {
                 if above == folder || !above.starts_with(&folder) {
                     break;
@@ -480,8 +478,7 @@ fn is_windows_null(path: &Path) -> bool {
 
 /// `--config /dev/null` (on Windows also `NUL`): no configuration.
 fn is_null_device(path: &Path) -> bool {
-    path.canonicalize()
-        .is_ok_and(|p| p == Path::new("/dev/null"))
+    dunce::canonicalize(path).is_ok_and(|p| p == Path::new("/dev/null"))
         || (cfg!(windows) && is_windows_null(path))
 }
 

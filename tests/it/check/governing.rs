@@ -125,11 +125,11 @@ fn findings(top: &Path, cwd: &str, args: &[&str], stdin: Option<&str>) -> PerFil
     } else {
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", show(&out)))
     };
-    let canonical_top = top.canonicalize().expect("canonical");
+    let canonical_top = dunce::canonicalize(top).expect("canonical");
     let mut per_file = PerFile::new();
     for f in report {
         let path = dir.join(f["path"].as_str().expect("a path"));
-        let path = path.canonicalize().unwrap_or(path);
+        let path = dunce::canonicalize(&path).unwrap_or(path);
         let rel = path
             .strip_prefix(&canonical_top)
             .unwrap_or(&path)

@@ -315,7 +315,7 @@ fn open_and_format(work: &Path, file: &Path, text: &str) -> Vec<serde_json::Valu
 #[test]
 fn a_file_size_over_the_cap_checks_nothing_and_says_why() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let work = dir.path().canonicalize().expect("canonical");
+    let work = dunce::canonicalize(dir.path()).expect("canonical");
     write(&work, "urldb.toml", "max-file-size = \"16 GiB\"\n");
     let text = "--- {cnames: [y.org]}\n--- {_path: /a, content-type: text/html}\n";
     write(&work, "x.org.yaml", text);
@@ -346,7 +346,7 @@ fn a_file_size_over_the_cap_checks_nothing_and_says_why() {
 #[test]
 fn server_formats_in_the_configured_style() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let work = dir.path().canonicalize().expect("canonical");
+    let work = dunce::canonicalize(dir.path()).expect("canonical");
     write(&work, "urldb.toml", "style = \"pyyaml\"\n");
     let title =
         "Café des amis — the menu, the opening hours and the way to the terrace by the river";
@@ -410,7 +410,7 @@ fn server_formats_in_the_configured_style() {
 #[test]
 fn a_document_outside_the_workspace_is_left_alone() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let top = dir.path().canonicalize().expect("canonical");
+    let top = dunce::canonicalize(dir.path()).expect("canonical");
     let (work, outside) = (top.join("work"), top.join("outside"));
     std::fs::create_dir(&work).expect("mkdir");
     std::fs::create_dir(&outside).expect("mkdir");
@@ -517,7 +517,7 @@ fn files_that_are_not_in_the_database_get_no_diagnostics() {
             .collect::<Vec<_>>()
     };
     let dir = tempfile::tempdir().expect("tempdir");
-    let work = dir.path().canonicalize().expect("canonical");
+    let work = dunce::canonicalize(dir.path()).expect("canonical");
     reference_repo::write(&work, false);
     let outside = ["readthedocs.yml", "mkdocs.yml", "ci/templates/build.yaml"];
     let mut names = outside.to_vec();
@@ -592,7 +592,7 @@ fn answers_as_they_come(
 fn stale_edits_and_cancelled_requests_are_not_worked_on() {
     use std::io::Write;
     let dir = tempfile::tempdir().expect("tempdir");
-    let work = dir.path().canonicalize().expect("canonical");
+    let work = dunce::canonicalize(dir.path()).expect("canonical");
     write(&work, "urldb.toml", "");
     let mut big = String::from("---\n");
     for i in 0..60_000 {

@@ -32,8 +32,9 @@
 //!   scalar there at `?`, reads `?` and `:` as the key and value
 //!   indicators and refuses `|` and `>`, where yaml-rust2 reads text
 //!   (`[?a]` is `[{a: null}]` for PyYAML, `["?a"]` for yaml-rust2).
-//! - A key without `?` written over several lines, which PyYAML refuses
-//!   and yaml-rust2 reads inside a flow collection.
+//! - A key without `?` written over several lines, or with its `:` on a
+//!   later line, which PyYAML refuses and yaml-rust2 reads inside a flow
+//!   collection.
 
 use crate::model::node::{Document, Node, ScalarStyle, Value};
 use crate::source::Span;
@@ -60,7 +61,8 @@ pub enum Refusal {
     /// A document after the first that does not start with `---` (YAML
     /// 1.2 allows one after `...`).
     BareDocument,
-    /// An implicit key (no `?`) written over several lines; `more` follow.
+    /// An implicit key (no `?`) written over several lines, or with its
+    /// `:` on a later line; `more` follow.
     KeyOverLines { more: usize },
     /// A plain value inside brackets or braces holding `?`, or starting
     /// with `:`, `|` or `>`, which PyYAML reads as an indicator there or
@@ -246,7 +248,9 @@ pub(crate) fn nodes(text: &str, documents: &[Document]) -> Vec<(Span, Refusal)> 
             Value::Map(entries) => {
                 for e in entries {
                     let key = text.get(e.key.span.clone()).unwrap_or_default();
-                    if key.contains(['\n', '\r']) && !explicit_key(text, e.key.span.start) {
+                    let over_lines =
+                        key.contains(['\n', '\r']) || value_indicator_below(text, e.key.span.end);
+                    if over_lines && !explicit_key(text, e.key.span.start) {
                         found.keys.push(e.key.span.clone());
                     }
                     walk(text, &e.key, in_flow || node.flow, found);
@@ -275,6 +279,29 @@ pub(crate) fn nodes(text: &str, documents: &[Document]) -> Vec<(Span, Refusal)> 
         out.push((span, Refusal::KeyOverLines { more: keys_more }));
     }
     out
+}
+
+/// After a key that ends at `at`, its `:` is on a later line (only blanks,
+/// line breaks and comments between): PyYAML keeps a key without `?` on
+/// one line with its `:`.
+fn value_indicator_below(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = at;
+    let mut broke = false;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b' ' | b'\t' => i += 1,
+            b'\n' | b'\r' => {
+                broke = true;
+                i += 1;
+            }
+            b'#' if broke || i == 0 || matches!(bytes[i - 1], b' ' | b'\t') => {
+                i = memchr::memchr2(b'\n', b'\r', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+            }
+            _ => return broke && b == b':',
+        }
+    }
+    false
 }
 
 /// The key at `at` follows a `?` indicator (an explicit key, which may

@@ -155,7 +155,8 @@ pub(crate) fn refused(span: Span, refusal: &Refusal) -> Finding {
         ),
         Refusal::KeyOverLines { more: n } => (
             format!(
-                "PyYAML refuses a key written over several lines without `?`{}",
+                "PyYAML refuses a key written over several lines, or apart from its `:`, \
+                 without `?`{}",
                 more(*n)
             ),
             "write the key on one line".to_string(),
