@@ -266,7 +266,7 @@ fn add_suppressions(ctx: &Context, args: &CheckArgs) -> Result<(), CommandError>
                 .filter(|f| matches!(f.rule.check, urldb_core::rules::Check::Database(_)))
                 .cloned()
                 .collect();
-            let added = urldb_core::suppress::add(&file.path, &raw, &options, &cross_file);
+            let added = urldb_core::lint::add_suppressions(&file.path, &raw, &options, &cross_file);
             let Some(new) = added.text else { continue };
             match selected.write(&file.path, &raw, &new) {
                 Ok(()) => {

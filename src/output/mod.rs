@@ -60,13 +60,16 @@ pub(crate) fn locate(file: &FileResult) -> Vec<Located<'_>> {
 
 /// `findings` (in file order) of `file`, located: its findings, or those
 /// a suppression comment excused.
-pub(crate) fn locate_in<'a>(file: &'a FileResult, findings: &'a [Finding]) -> Vec<Located<'a>> {
+pub(crate) fn locate_in<'a>(
+    file: &'a FileResult,
+    findings: impl IntoIterator<Item = &'a Finding>,
+) -> Vec<Located<'a>> {
     let source = &file.checked.source;
     let path = display_path(&file.path);
     let mut starts = Cursor::new(source);
     let mut ends = Cursor::new(source);
     findings
-        .iter()
+        .into_iter()
         .map(|f| {
             Located::new(
                 path.clone(),

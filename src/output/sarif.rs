@@ -7,20 +7,12 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
+use urldb_core::lint::Excuse;
 use urldb_core::rules;
 use urldb_core::rules::diagnostic::{Applicability, Severity};
 use urldb_store::database::FileResult;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-
-/// What excused a finding, as SARIF's suppression kinds say it.
-#[derive(Debug, Clone, Copy)]
-enum Excused {
-    /// `inSource`: a suppression comment.
-    Comment,
-    /// `external`: `[lint.per-file-ignores]`.
-    PerFileIgnores,
-}
 
 pub(crate) fn write(out: &mut dyn Write, files: &[FileResult]) -> io::Result<()> {
     urldb_output::write_json_pretty(&mut *out, &log(files))?;
@@ -34,23 +26,15 @@ pub(crate) fn log(files: &[FileResult]) -> Value {
     // suppressed: in the source by a comment, or outside it by
     // `[lint.per-file-ignores]` (`docs/suppressions.md`).
     let located = files.iter().flat_map(|file| {
-        let comments = (!file.checked.suppressed.is_empty())
-            .then(|| urldb_core::suppress::Directives::of_text(&file.checked.source.text));
-        let mut all: Vec<(Option<Excused>, super::Located<'_>)> = super::locate(file)
+        let suppressed = &file.checked.suppressed;
+        let mut all: Vec<(Option<Excuse>, super::Located<'_>)> = super::locate(file)
             .into_iter()
             .map(|f| (None, f))
             .chain(
-                super::locate_in(file, &file.checked.suppressed)
+                super::locate_in(file, suppressed.iter().map(|e| &e.finding))
                     .into_iter()
-                    .map(|f| {
-                        let by_comment = comments.as_ref().is_some_and(|c| c.suppresses(f.finding));
-                        let how = if by_comment {
-                            Excused::Comment
-                        } else {
-                            Excused::PerFileIgnores
-                        };
-                        (Some(how), f)
-                    }),
+                    .zip(suppressed)
+                    .map(|(f, excused)| (Some(excused.by), f)),
             )
             .collect();
         all.sort_by_key(|(_, f)| (f.line, f.column));
@@ -84,13 +68,13 @@ pub(crate) fn log(files: &[FileResult]) -> Value {
                 result["ruleIndex"] = json!(index);
             }
             match suppressed {
-                Some(Excused::Comment) => {
+                Some(Excuse::Comment) => {
                     result["suppressions"] = json!([{
                         "kind": "inSource",
                         "justification": "a `# urldb: ignore[...]` comment",
                     }]);
                 }
-                Some(Excused::PerFileIgnores) => {
+                Some(Excuse::PerFileIgnores) => {
                     result["suppressions"] = json!([{
                         "kind": "external",
                         "justification": "`[lint.per-file-ignores]` in urldb.toml",

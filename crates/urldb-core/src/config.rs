@@ -328,12 +328,11 @@ impl Config {
                 ));
             }
         }
-        if let Err(e) =
-            crate::suppress::per_file::PerFileIgnores::new(&config.lint.per_file_ignores)
+        if let Err(e) = crate::per_file_ignores::PerFileIgnores::new(&config.lint.per_file_ignores)
         {
             let needle = match &e {
-                crate::suppress::per_file::BadPerFileIgnore::Glob { glob, .. } => glob.clone(),
-                crate::suppress::per_file::BadPerFileIgnore::Rule(r) => format!("\"{}\"", r.code),
+                crate::per_file_ignores::BadPerFileIgnore::Glob { glob, .. } => glob.clone(),
+                crate::per_file_ignores::BadPerFileIgnore::Rule(r) => format!("\"{}\"", r.code),
             };
             found.push(Invalid::new(e.to_string(), needle));
         }

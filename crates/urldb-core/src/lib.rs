@@ -12,14 +12,17 @@ pub mod fix;
 pub mod lint;
 pub mod model;
 pub mod parse;
+pub(crate) mod per_file_ignores;
 pub mod render;
 pub mod rules;
 pub mod selection;
 pub mod source;
 pub(crate) mod suggest;
-pub mod suppress;
+pub(crate) mod suppress;
 pub mod text;
 pub mod url;
 
+/// `[lint.per-file-ignores]`, compiled (`lint::Options::per_file_ignores`).
+pub use per_file_ignores::{BadPerFileIgnore, PerFileIgnores};
 /// "Did you mean": the closest of some words to a word given.
 pub use suggest::closest;

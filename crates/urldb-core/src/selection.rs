@@ -82,7 +82,7 @@ impl Selection {
     /// Keep the enabled findings, with their configured severity. A gate
     /// finding is kept whatever the selection, and stays an error
     /// (`crate::rules::gate_findings`).
-    pub fn apply(&self, findings: Vec<Finding>) -> Vec<Finding> {
+    pub(crate) fn apply(&self, findings: Vec<Finding>) -> Vec<Finding> {
         findings
             .into_iter()
             .filter(|f| f.gate || self.is_enabled(f.rule.code))

@@ -19,12 +19,15 @@ use std::collections::HashMap;
 use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, Uri, WorkspaceEdit};
 use serde_json::{Value, json};
 
-use super::features::{FIX_ALL, diagnostic, replace_all};
-use super::position::Positions;
+use crate::diagnostics::diagnostic;
+use crate::position::{Positions, replace_all};
 use urldb_core::lint::{self, Checked, Options};
 use urldb_core::model::node::Document;
 use urldb_core::rules::diagnostic::Finding;
 use urldb_core::source::Source;
+
+/// The code action kind of "fix all".
+pub(crate) const FIX_ALL: &str = "source.fixAll.urldb";
 
 /// Most actions one request lists (per finding; "fix all" besides): an
 /// editor's menu, not the file's findings.
@@ -228,7 +231,7 @@ fn per_finding(
             let before = alone.get_or_insert_with(|| alone_check(checked, req.options));
             req.interrupted()?;
             let Some(text) =
-                urldb_core::suppress::ignore_here(before, f.span.start, f.rule.code, req.options)
+                urldb_core::lint::ignore_here(before, f.span.start, f.rule.code, req.options)
             else {
                 continue;
             };
@@ -290,10 +293,9 @@ pub(crate) fn resolve(req: &Request, mut action: CodeAction) -> Result<CodeActio
         "ignore" => {
             let f = finding()?;
             let before = alone_check(checked, req.options);
-            urldb_core::suppress::ignore_here(&before, f.span.start, f.rule.code, req.options)
-                .ok_or(ResolveError::NoEdit(
-                    "no suppression comment here would excuse the finding",
-                ))?
+            urldb_core::lint::ignore_here(&before, f.span.start, f.rule.code, req.options).ok_or(
+                ResolveError::NoEdit("no suppression comment here would excuse the finding"),
+            )?
         }
         "fix-all" => lint::fix(clone_checked(checked), req.options)
             .text

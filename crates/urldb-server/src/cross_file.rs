@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use urldb_core::lint::{self, Checked, Options};
-use urldb_core::rules::diagnostic::Finding;
-use urldb_core::rules::{self, Check, DbContext, FileFacts};
+use urldb_core::rules::FileFacts;
 
 /// The facts of a database's files on disk, each with its resolved path
 /// (to recognise the file of an open buffer however it is spelt).
@@ -49,27 +48,23 @@ pub(crate) fn resolved(path: &Path) -> PathBuf {
     }
 }
 
-/// The cross-file findings of the document `checked` (at `path`), with the
-/// other open buffers of the same database (`others`: path and text)
-/// instead of their files on disk.
-pub(crate) fn findings(
+/// Give the document `checked` (at `path`) its cross-file findings, with
+/// the other open buffers of the same database (`others`: path and text)
+/// instead of their files on disk: found and finished by the runner
+/// `check` uses (`urldb_core::lint::across`), so that a suppression
+/// comment or a per-file ignore excuses in the editor what it excuses in
+/// `check`.
+pub(crate) fn add(
     path: &Path,
-    checked: &Checked,
+    checked: &mut Checked,
     others: &[(PathBuf, &str)],
     disk: &DiskFacts,
     options: &Options,
-) -> Vec<Finding> {
-    // A gate finding runs whatever the selection (`rules::gate_findings`).
-    let wanted = rules::ALL.iter().any(|r| {
-        matches!(r.check, Check::Database(_))
-            && (options.selection.is_enabled(r.code) || rules::gate_findings::always(r.code))
-    });
-    if !wanted {
-        return Vec::new();
-    }
+) {
     let this = resolved(path);
     let open: Vec<PathBuf> = others.iter().map(|(p, _)| resolved(p)).collect();
     let mut facts: Vec<FileFacts> = Vec::with_capacity(disk.len() + others.len() + 1);
+    // The document first: the one file checked.
     facts.push(match checked.documents.parsed() {
         Some(docs) => lint::facts_of(path, docs, true),
         None => lint::facts(path, &checked.source.text, true),
@@ -84,17 +79,11 @@ pub(crate) fn findings(
             facts.push(file.clone());
         }
     }
-    let ctx = DbContext { files: &facts };
-    let mut found = Vec::new();
-    for rule in rules::ALL {
-        if let Check::Database(check) = rule.check {
-            check(&ctx, &mut found);
+    let text = checked.source.text.as_str();
+    let finished = lint::across(&facts).finish(&facts, options, |_| text);
+    for (file, finished) in finished {
+        if file == 0 {
+            checked.add_across(finished);
         }
     }
-    let mine = found
-        .into_iter()
-        .filter(|db| db.file == 0)
-        .map(|db| db.finding)
-        .collect();
-    options.selection.apply(mine)
 }

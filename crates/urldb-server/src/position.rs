@@ -8,7 +8,7 @@
 //! line's end, a line past the last means the end of the text: a client's
 //! out-of-range position is clamped, never an error.
 
-use lsp_types::{Position, PositionEncodingKind, Range};
+use lsp_types::{Position, PositionEncodingKind, Range, TextEdit};
 
 use urldb_core::source::LineIndex;
 
@@ -134,6 +134,14 @@ impl<'a> Positions<'a> {
 
 fn saturate(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// One edit replacing the whole text.
+pub(crate) fn replace_all(pos: &Positions, new_text: String) -> TextEdit {
+    TextEdit {
+        range: pos.all(),
+        new_text,
+    }
 }
 
 #[cfg(test)]

@@ -14,8 +14,7 @@ use crate::git;
 use crate::membership::{Members, Skip};
 use crate::read::{ReadError, Root};
 use urldb_core::lint::{self, Checked, Options};
-use urldb_core::rules::diagnostic::Finding;
-use urldb_core::rules::{self, Check, DbContext, FileFacts};
+use urldb_core::rules::{self, FileFacts};
 use urldb_core::source::Source;
 
 /// What to do with each file.
@@ -522,7 +521,7 @@ impl Pass<'_> {
         let raw = match targets.snapshot.read(path, options.settings.max_file_size) {
             Err(e) if e.too_large().is_some() => {
                 let size = e.too_large().unwrap_or_default();
-                let checked = too_large(path, size, options);
+                let checked = lint::too_large(path, size, options);
                 let result = is_checked.then(|| FileResult {
                     path: path.to_path_buf(),
                     checked,
@@ -722,41 +721,19 @@ fn process_with_facts(
     }
 }
 
-/// The check of a file over `max-file-size`, which is not read: its one
-/// `file-too-large` finding.
-pub fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
-    let finding = rules::file_too_large(size, options.settings.max_file_size);
-    let rule = finding.rule;
-    Checked {
-        source: Source::new(path, String::new()),
-        documents: lint::Documents::NotParsed,
-        findings: options.selection.apply(vec![finding]),
-        suppressed: Vec::new(),
-        blocked_by: Some(rule),
-        canonical: None,
-    }
-}
-
-/// Run the cross-file rules and attach their findings to the files they
-/// are in (reading a clean file again to show its text). Linear in the
-/// findings: a finding's file is found by index, and each file's findings
-/// are sorted once, after every cross-file rule ran (`docs/security.md`
-/// §8; a thousand files listing one cname took minutes when each finding
-/// looked its file up and sorted it again).
+/// Run the cross-file rules (`urldb_core::lint::across`) and give each
+/// file its findings, finished with its own: a file that had no result
+/// (it was clean) gets one, its text read again to show. Linear in the
+/// findings (`docs/security.md` §8): a file is found by its index, and
+/// each file's findings are sorted once.
 fn add_cross_file(
     outcome: &mut RunOutcome,
     facts: &[FileFacts],
     options: &Options,
     snapshot: &Snapshot,
 ) {
-    let ctx = DbContext { files: facts };
-    let mut found = Vec::new();
-    for rule in rules::ALL {
-        if let Check::Database(check) = rule.check {
-            check(&ctx, &mut found);
-        }
-    }
-    if found.is_empty() {
+    let across = lint::across(facts);
+    if across.files().is_empty() {
         return;
     }
     // Where each file's result is, by its path, then by its index in `facts`.
@@ -766,43 +743,39 @@ fn add_cross_file(
         .enumerate()
         .map(|(i, r)| (r.path.clone(), i))
         .collect();
-    let mut result_of: HashMap<usize, usize> = HashMap::new();
-    // Each file's suppression comments, read again only for the files
-    // that have a cross-file finding.
-    let mut directives: HashMap<usize, urldb_core::suppress::Directives> = HashMap::new();
-    let mut touched: Vec<usize> = Vec::new();
-    for db in found {
-        let Some(file) = facts.get(db.file) else {
+    let mut result_of: HashMap<usize, usize> = HashMap::with_capacity(across.files().len());
+    let mut made = Vec::new();
+    for &file in across.files() {
+        let Some(facts) = facts.get(file) else {
             continue;
         };
-        let mut findings: Vec<Finding> = options.selection.apply(vec![db.finding]);
-        let ignored = options.per_file_ignores.take(&file.path, &mut findings);
-        if findings.is_empty() && ignored.is_empty() {
-            continue;
-        }
-        let index = *result_of.entry(db.file).or_insert_with(|| {
-            by_path
-                .get(&file.path)
-                .copied()
-                .unwrap_or_else(|| new_result(outcome, &file.path, snapshot))
-        });
-        let result = &mut outcome.files[index];
-        let excused = directives.entry(db.file).or_insert_with(|| {
-            touched.push(index);
-            urldb_core::suppress::Directives::of_text(&result.checked.source.text)
-        });
-        let (suppressed, findings): (Vec<Finding>, Vec<Finding>) = findings
-            .into_iter()
-            .partition(|f| !options.no_suppressions && excused.suppresses(f));
-        result.checked.suppressed.extend(ignored);
-        result.checked.suppressed.extend(suppressed);
-        result.checked.findings.extend(findings);
+        let index = match by_path.get(&facts.path) {
+            Some(&index) => index,
+            None => {
+                made.push(outcome.files.len());
+                new_result(outcome, &facts.path, snapshot)
+            }
+        };
+        result_of.insert(file, index);
     }
-    for index in touched {
-        outcome.files[index]
-            .checked
-            .findings
-            .sort_by_key(|f| (f.span.start, f.span.end));
+    let files = &outcome.files;
+    let finished = across.finish(facts, options, |file| {
+        result_of
+            .get(&file)
+            .map_or("", |&index| files[index].checked.source.text.as_str())
+    });
+    for (file, finished) in finished {
+        if let Some(&index) = result_of.get(&file) {
+            outcome.files[index].checked.add_across(finished);
+        }
+    }
+    // A clean file whose cross-file findings were all turned off has
+    // nothing to say after all.
+    for index in made.into_iter().rev() {
+        let checked = &outcome.files[index].checked;
+        if checked.findings.is_empty() && checked.suppressed.is_empty() {
+            outcome.files.swap_remove(index);
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use urldb_core::config::{BadExclude, Config, ConfigError, FILE_NAME, MAX_CONFIG_SIZE, Section};
 use urldb_core::lint::Options;
 use urldb_core::selection::{Selection, UnknownRule};
-use urldb_core::suppress::{BadPerFileIgnore, PerFileIgnores};
+use urldb_core::{BadPerFileIgnore, PerFileIgnores};
 
 use crate::git::GitError;
 use crate::read::{ReadError, Root};

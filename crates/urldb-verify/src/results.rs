@@ -74,7 +74,7 @@ impl UrlResult {
 
     /// Broken without a request: the record's `_path` is at fault.
     pub fn is_not_checked(&self) -> bool {
-        self.is_broken() && self.kind.as_deref() == Some(super::NOT_CHECKED)
+        self.is_broken() && self.kind.as_deref() == Some(crate::judging::NOT_CHECKED)
     }
 
     /// The order results are listed in, whichever shard checked them.

@@ -171,3 +171,32 @@ fn one_files_cnames_are_compared_as_hosts() {
         format!("---\ncnames:\n- www.example.com\n---\n_path: /a\n{RECORD}")
     );
 }
+
+/// A file that starts with a comment (the `ignore-file` line
+/// `--add-suppressions` writes at the top) lists its cnames all the same
+/// when it is not checked: `check b.org.yaml` (a hook naming the files of
+/// a commit, `--since`) found no conflict with such an `a.org.yaml`, whose
+/// metadata was read as the comment alone, and passed.
+#[test]
+fn a_conflict_with_a_file_that_starts_with_a_comment_is_found_naming_either_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "urldb.toml", "");
+    write(
+        dir.path(),
+        "a.org.yaml",
+        &format!(
+            "# urldb: ignore-file[cname-conflict]\n\n---\ncnames:\n- www.shared.org\n---\n_path: /a\n{RECORD}"
+        ),
+    );
+    write(
+        dir.path(),
+        "b.org.yaml",
+        &format!("---\ncnames:\n- www.shared.org\n---\n_path: /b\n{RECORD}"),
+    );
+    for (named, other) in [("b.org.yaml", "a.org.yaml"), ("a.org.yaml", "b.org.yaml")] {
+        let (found, code) = findings(dir.path(), &[named]);
+        assert_eq!(code, Some(1), "{named}: {found:?}");
+        assert!(has(&found, named, "cname-conflict"), "{named}: {found:?}");
+        assert!(!found.iter().any(|(f, _)| f == other), "{named}: {found:?}");
+    }
+}

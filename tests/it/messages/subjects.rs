@@ -1,7 +1,7 @@
 //! One context per error: a failing command names what it is about (a URL,
 //! a file, a revision) once on its line, however many layers the error
 //! passed through (typed errors with their sources, each adding its own
-//! context: `src/app.rs`, `CommandError`).
+//! context: `src/app/errors.rs`, `CommandError`).
 
 use crate::support;
 

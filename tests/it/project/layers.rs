@@ -188,10 +188,11 @@ fn at_most_a_quarter_of_each_library_crates_modules_are_public() {
 #[test]
 fn the_format_layer_imports_nothing_of_the_linter() {
     const FORMAT: [&str; 7] = ["model", "parse", "render", "url", "source", "text", "diff"];
-    const LINTER: [&str; 7] = [
+    const LINTER: [&str; 8] = [
         "config",
         "fix",
         "lint",
+        "per_file_ignores",
         "rules",
         "selection",
         "suppress",
@@ -228,6 +229,122 @@ fn the_format_layer_imports_nothing_of_the_linter() {
         "the format imports the linter:\n{}",
         found.join("\n")
     );
+}
+
+/// One place for each decision (`docs/dev/architecture.md`, "How data
+/// flows"): findings are excused by one function,
+/// `urldb-core/src/lint/excuse.rs` (`finish`: selection, per-file
+/// ignores, directives, blocked-by, order), and the cross-file rules run
+/// in one, `lint/across.rs`, which the store and the language server both
+/// call. The calls that filter findings are crate-private to core, so no
+/// other crate can make them; inside core no other line makes them, and no
+/// other line anywhere builds the context the cross-file rules run on.
+#[test]
+fn findings_are_excused_in_one_place_and_cross_file_rules_run_in_one() {
+    let repo = oracles::repo();
+    let core = repo.join("crates/urldb-core/src");
+    let excuse = core.join("lint/excuse.rs");
+    let across = core.join("lint/across.rs");
+    // What filters findings by the selection, the per-file ignores or a
+    // file's directives, and what runs the cross-file rules.
+    const FILTERS: [&str; 4] = [
+        ".apply(",
+        ".suppresses(",
+        "per_file_ignores.take(",
+        "Directives::of_text(",
+    ];
+    const RUNS_ACROSS: &str = "DbContext {";
+    let mut sources = vec![repo.join("src")];
+    for entry in std::fs::read_dir(repo.join("crates")).expect("crates/") {
+        sources.push(entry.expect("crate").path().join("src"));
+    }
+    let (mut files, mut found, mut runners) = (0, Vec::new(), Vec::new());
+    for file in sources.iter().flat_map(|dir| rust_files(dir)) {
+        let text = std::fs::read_to_string(&file).expect("read");
+        files += 1;
+        let in_core = file.starts_with(&core);
+        for (n, line) in non_test_code(&text).lines().enumerate() {
+            let at = format!("{}:{}", file.display(), n + 1);
+            if line.contains(RUNS_ACROSS) {
+                runners.push(at.clone());
+            }
+            for filter in FILTERS {
+                // Outside core, `.apply(` is anything's (clap's argument
+                // groups); core's filters cannot be called there at all.
+                let filters = if in_core {
+                    line.contains(filter)
+                } else {
+                    filter != ".apply(" && line.contains(filter)
+                };
+                if filters && file != excuse {
+                    // Only "ignore here" reads the directives of a line.
+                    if filter == "Directives::of_text(" && file.ends_with("lint/ignore_here.rs") {
+                        continue;
+                    }
+                    found.push(format!("{at}: {filter}"));
+                }
+            }
+        }
+    }
+    assert!(files > 150, "only {files} files read");
+    assert!(
+        found.is_empty(),
+        "findings filtered outside lint/excuse.rs:\n{}",
+        found.join("\n")
+    );
+    assert_eq!(runners.len(), 1, "cross-file rules run in: {runners:?}");
+    assert!(
+        runners[0].starts_with(&across.display().to_string()),
+        "{runners:?}"
+    );
+    // One function in excuse.rs; the filters it calls stay core's.
+    let code = non_test_code(&std::fs::read_to_string(&excuse).expect("read"));
+    let functions: Vec<&str> = code.lines().filter(|l| l.contains("fn ")).collect();
+    assert_eq!(functions.len(), 1, "{functions:?}");
+    assert!(functions[0].contains("fn finish("), "{functions:?}");
+    for (file, definition) in [
+        ("selection.rs", "pub(crate) fn apply("),
+        ("per_file_ignores.rs", "pub(crate) fn take("),
+        ("suppress/apply.rs", "pub(crate) fn apply("),
+        ("suppress/apply.rs", "pub(crate) fn suppresses("),
+        ("suppress/apply.rs", "pub(crate) fn of_text("),
+    ] {
+        let text = std::fs::read_to_string(core.join(file)).expect("read");
+        assert!(text.contains(definition), "{file}: {definition}");
+    }
+    // Who finishes findings, and who runs the cross-file rules.
+    for (file, call) in [
+        ("crates/urldb-core/src/lint/mod.rs", "excuse::finish("),
+        ("crates/urldb-core/src/lint/pieces.rs", "excuse::finish("),
+        ("crates/urldb-core/src/lint/across.rs", "excuse::finish("),
+        ("crates/urldb-store/src/database.rs", "lint::across("),
+        ("crates/urldb-server/src/cross_file.rs", "lint::across("),
+    ] {
+        let text = std::fs::read_to_string(repo.join(file)).expect("read");
+        assert!(non_test_code(&text).contains(call), "{file}: {call}");
+    }
+}
+
+/// Entry files are lists (`docs/dev/architecture.md`, "Public
+/// surface"): each crate's `lib.rs`, the binary's `main.rs` and `app.rs`
+/// name their modules and what they export, and hold no work of their
+/// own. At most 200 lines each, tests included.
+#[test]
+fn entry_files_are_lists() {
+    let repo = oracles::repo();
+    let mut entries = vec![repo.join("src/main.rs"), repo.join("src/app.rs")];
+    for entry in std::fs::read_dir(repo.join("crates")).expect("crates/") {
+        entries.push(entry.expect("crate").path().join("src/lib.rs"));
+    }
+    assert!(entries.len() >= 7, "{entries:?}");
+    let long: Vec<String> = entries
+        .iter()
+        .filter_map(|file| {
+            let lines = std::fs::read_to_string(file).expect("read").lines().count();
+            (lines > 200).then(|| format!("{}: {lines} lines", file.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "entry files that hold work: {long:?}");
 }
 
 /// What a line of code uses to print, if anything.

@@ -7,7 +7,8 @@ Usage: governed.py URLDB WORKDIR NAME...
 Each NAME (relative to WORKDIR, the workspace folder and the server's
 working directory) is opened with its text on disk; the first diagnostics
 published for each are kept. Prints one JSON object:
-{"diagnostics": {NAME: [CODE, ...]}, "messages": [TEXT, ...]}.
+{"diagnostics": {NAME: [CODE, ...]}, "messages": [TEXT, ...],
+ "places": {NAME: [[CODE, LINE, CHARACTER], ...]}} (0-based, sorted).
 """
 
 import asyncio
@@ -94,6 +95,13 @@ async def main():
                     for name, uri in uris.items()
                 },
                 "messages": client.messages,
+                "places": {
+                    name: sorted(
+                        [str(d.code), d.range.start.line, d.range.start.character]
+                        for d in client.published[uri]
+                    )
+                    for name, uri in uris.items()
+                },
             }
         )
     )

@@ -11,6 +11,7 @@ use std::process::Command;
 use crate::support;
 
 mod bounded;
+mod cross_file;
 
 fn write(dir: &Path, name: &str, text: &str) {
     let path = dir.join(name);

@@ -2,22 +2,38 @@
 //! layout rules — and repairing it (`check --fix`).
 //!
 //! Everything here works on one file at a time and owns nothing global, so
-//! the database layer can run it on every core.
+//! the database layer can run it on every core; the cross-file rules run
+//! once over every file's facts ([`across`]). Every set of findings is
+//! finished in one place (`excuse.rs`: selection, per-file ignores,
+//! suppression comments, blocked-by, order). A large file is checked in
+//! pieces (`pieces.rs`), records proven clean from their text
+//! (`silent.rs`); writing suppressions runs the linter and lives here too
+//! ([`add_suppressions`], [`ignore_here`]).
 
 use std::path::Path;
 
 use crate::config::{LineEnding, LintSettings};
 use crate::model::node::Document;
+use crate::per_file_ignores::PerFileIgnores;
 use crate::render::{EmptyMetadata, RenderOptions, render};
 use crate::rules::diagnostic::{Applicability, Edit, Finding};
 use crate::rules::{self, Check, FileContext, FileFacts, LayoutContext, Rule, TextContext};
 use crate::selection::Selection;
 use crate::source::Source;
-use crate::suppress::apply::Directives;
-use crate::suppress::per_file::PerFileIgnores;
+use crate::suppress::Directives;
 
+mod across;
+mod add_suppressions;
+mod excuse;
+mod ignore_here;
 mod pieces;
 mod silent;
+
+pub use across::{Across, across};
+pub use add_suppressions::{Added, add_suppressions};
+use excuse::{Comments, Stage};
+pub use excuse::{Excuse, Excused, Finished};
+pub use ignore_here::ignore_here;
 
 /// How files are checked and written: one value for a whole run.
 #[derive(Debug, Clone, Default)]
@@ -97,7 +113,7 @@ pub struct Checked {
     /// Enabled findings that a suppression comment or
     /// `[lint.per-file-ignores]` excuses: SARIF shows them as suppressed,
     /// the other formats count them.
-    pub suppressed: Vec<Finding>,
+    pub suppressed: Vec<Excused>,
     /// A finding (enabled or not) forbids rewriting the file.
     pub blocked_by: Option<&'static Rule>,
     /// The canonical text, when the file may be rewritten.
@@ -195,15 +211,8 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
     // Counted before anything is built: past the limit, the file is not
     // read (its documents would take many times its size in memory).
     if let Some(finding) = rules::engine::before_parsing(&source.text) {
-        let blocked_by = Some(finding.rule);
-        return Checked {
-            findings: options.selection.apply(vec![finding]),
-            suppressed: Vec::new(),
-            source,
-            documents: Documents::NotParsed,
-            blocked_by,
-            canonical: None,
-        };
+        let finished = excuse::finish(path, vec![finding], Comments::None, Stage::File, options);
+        return Checked::unread(source, finished);
     }
     let mut all = text_findings(raw, &source);
 
@@ -228,7 +237,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
                 !source
                     .text
                     .get((*span).clone())
-                    .is_some_and(crate::suppress::directive::is_directive)
+                    .is_some_and(crate::suppress::is_directive)
             })
             .cloned()
             .map(rules::engine::of_comment),
@@ -277,41 +286,59 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
         }
     }
     rules::engine::drop_findings_on_unread_bytes(&mut all, raw);
-    let blocked_by = rules::first_blocking(&all);
-    // In the order the rules ran (`rules::order`), which the pieces of a
-    // large file give too; by place at the end.
-    all.sort_by_cached_key(|f| (f.span.start, f.span.end, rules::order(f.rule)));
-    // The one place findings are excused: after every rule, before
-    // anything is reported, cached or fixed (`crate::suppress`).
-    let mut findings = options.selection.apply(all);
-    let mut suppressed = options.per_file_ignores.take(path, &mut findings);
-    let directives = Directives::new(&source.text, &tree.comments, documents.as_deref());
-    suppressed.extend(directives.apply(
-        &mut findings,
-        &options.selection,
-        documents.is_some(),
-        !options.no_suppressions,
-    ));
-    // The directives' own findings, when the table turns them off.
-    suppressed.extend(options.per_file_ignores.take(path, &mut findings));
-    if blocked_by.is_some() {
-        // Nothing in a file that cannot be rewritten gets fixed: say so.
+    // After every rule, before anything is reported, cached or fixed.
+    let comments = Comments::Read {
+        directives: Directives::new(&source.text, &tree.comments, documents.as_deref()),
+        parsed: documents.is_some(),
+    };
+    let finished = excuse::finish(path, all, comments, Stage::File, options);
+    if finished.blocked_by.is_some() {
+        // A file that cannot be rewritten has no canonical text.
         canonical = None;
-        for finding in &mut findings {
-            finding.fix = None;
-        }
     }
-    findings.sort_by_key(|f| (f.span.start, f.span.end));
     Checked {
         source,
         documents: match documents {
             Some(documents) => Documents::Parsed(documents),
             None => Documents::NotParsed,
         },
-        findings,
-        suppressed,
-        blocked_by,
+        findings: finished.findings,
+        suppressed: finished.suppressed,
+        blocked_by: finished.blocked_by,
         canonical,
+    }
+}
+
+/// The check of a file over `max-file-size`, which is not read: its one
+/// `file-too-large` finding.
+pub fn too_large(path: &Path, size: u64, options: &Options) -> Checked {
+    let finding = rules::file_too_large(size, options.settings.max_file_size);
+    let finished = excuse::finish(path, vec![finding], Comments::None, Stage::File, options);
+    Checked::unread(Source::new(path, String::new()), finished)
+}
+
+impl Checked {
+    /// A file not parsed, with its findings.
+    fn unread(source: Source, finished: Finished) -> Checked {
+        Checked {
+            source,
+            documents: Documents::NotParsed,
+            findings: finished.findings,
+            suppressed: finished.suppressed,
+            blocked_by: finished.blocked_by,
+            canonical: None,
+        }
+    }
+
+    /// Take in the file's cross-file findings ([`Across::finish`]), found
+    /// after its check: its findings in file order again.
+    pub fn add_across(&mut self, finished: Finished) {
+        if finished.findings.is_empty() && finished.suppressed.is_empty() {
+            return;
+        }
+        self.findings.extend(finished.findings);
+        self.suppressed.extend(finished.suppressed);
+        self.findings.sort_by_key(|f| (f.span.start, f.span.end));
     }
 }
 
@@ -446,8 +473,10 @@ pub fn facts_of(path: &Path, documents: &[Document], checked: bool) -> FileFacts
 /// (the end of the metadata document): never further, however large the
 /// rest of the file.
 fn second_document_start(text: &str) -> usize {
-    // An implicit first document (no leading `---`) is already open.
-    let mut seen = usize::from(!text.starts_with("---"));
+    // Comments and blank lines before the first `---` open no document
+    // (`# urldb: ignore-file[…]` is written there); anything else opens
+    // an implicit one.
+    let mut seen = 0;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         if line.starts_with("---") && line[3..].chars().next().is_none_or(|c| c.is_whitespace()) {
@@ -455,6 +484,9 @@ fn second_document_start(text: &str) -> usize {
             if seen == 2 {
                 return offset;
             }
+        } else if seen == 0 {
+            let body = line.trim_start_matches([' ', '\t', '\r', '\n']);
+            seen = usize::from(!body.is_empty() && !body.starts_with('#'));
         }
         if line.starts_with("...") && line[3..].chars().next().is_none_or(|c| c.is_whitespace()) {
             return offset + line.len();
@@ -462,4 +494,36 @@ fn second_document_start(text: &str) -> usize {
         offset += line.len();
     }
     text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cnames of a file are found whatever comes before its first
+    /// `---`: a suppression comment, blank lines, or nothing (an implicit
+    /// metadata document).
+    #[test]
+    fn facts_read_the_metadata_after_leading_comments() {
+        let cnames = |text: &str| -> Vec<String> {
+            facts(Path::new("a.org.yaml"), text, false)
+                .cnames
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect()
+        };
+        let rest = "cnames:\n- www.a.org\n---\n_path: /\ncontent-type: text/html\n";
+        for lead in [
+            "---\n",
+            "# urldb: ignore-file[cname-conflict]\n---\n",
+            "\n  # a note\n\n---\n",
+            "\u{FEFF}# note\r\n---\n",
+            "",
+        ] {
+            assert_eq!(cnames(&format!("{lead}{rest}")), ["www.a.org"], "{lead:?}");
+        }
+        // The second document is never read for them.
+        assert!(cnames("---\n---\ncnames:\n- www.b.org\n").is_empty());
+        assert!(cnames("# note\n---\n---\ncnames:\n- www.b.org\n").is_empty());
+    }
 }

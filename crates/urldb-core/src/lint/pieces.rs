@@ -29,6 +29,7 @@ use std::path::Path;
 use compact_str::CompactString;
 use rayon::prelude::*;
 
+use super::excuse::{self, Comments, Stage};
 use super::{Checked, Documents, Options, render_options, silent, text_findings};
 use crate::model::node::Document;
 use crate::parse::tree::parse_tree;
@@ -214,30 +215,20 @@ pub(crate) fn check(
     if !fixes {
         all.iter_mut().for_each(|f| f.fix = None);
     }
-    // The rule the whole path would name: the first to run of those that
-    // forbid a rewrite.
-    let blocked_by = rules::first_blocking(&all);
-    let mut findings = options.selection.apply(all);
-    // Excused as the whole path excuses them: per-file ignores; the text
-    // has no comment (the fast reader takes none), so no suppression.
-    let suppressed = options.per_file_ignores.take(path, &mut findings);
-    if blocked_by.is_some() {
-        // Nothing in a file that cannot be rewritten gets fixed (as whole).
-        findings.iter_mut().for_each(|f| f.fix = None);
-    }
-    // In the order the whole path gives (`rules::order`).
-    findings.sort_by_cached_key(|f| (f.span.start, f.span.end, rules::order(f.rule)));
+    // Finished as the whole path finishes them; the text holds no
+    // suppression comment (`read` gives up on one).
+    let finished = excuse::finish(path, all, Comments::None, Stage::File, options);
     Some(Checked {
-        canonical: blocked_by.is_none().then(|| source.text.clone()),
+        canonical: finished.blocked_by.is_none().then(|| source.text.clone()),
         source,
         documents: if pieces.iter().all(|p| p.silent) {
             Documents::Proven
         } else {
             Documents::InPieces
         },
-        findings,
-        suppressed,
-        blocked_by,
+        findings: finished.findings,
+        suppressed: finished.suppressed,
+        blocked_by: finished.blocked_by,
     })
 }
 
@@ -401,7 +392,7 @@ fn read(text: &str, range: std::ops::Range<usize>) -> Option<Read> {
     tree.shift(range.start);
     let directive = |span: &Span| {
         text.get(span.clone())
-            .is_some_and(crate::suppress::directive::is_directive)
+            .is_some_and(crate::suppress::is_directive)
     };
     if tree.comments.iter().any(directive) || tree.documents.iter().any(|d| !d.footer.is_empty()) {
         return None;

@@ -13,15 +13,15 @@ use super::directive::{Code, Directive, Kind, parse_comment};
 
 /// The directives of one file.
 #[derive(Debug, Clone, Default)]
-pub struct Directives {
-    pub list: Vec<Directive>,
+pub(crate) struct Directives {
+    pub(crate) list: Vec<Directive>,
 }
 
 impl Directives {
     /// The directives among `comments` (spans in `text`), with the scopes
     /// the model `documents` gives them (none for a comment alone on its
     /// line when the file did not parse).
-    pub fn new(text: &str, comments: &[Span], documents: Option<&[Document]>) -> Directives {
+    pub(crate) fn new(text: &str, comments: &[Span], documents: Option<&[Document]>) -> Directives {
         let mut list = Vec::new();
         let mut owners: Option<Vec<(usize, Span)>> = None;
         for span in comments {
@@ -90,7 +90,7 @@ impl Directives {
 
     /// The directives of a file's text, parsed again (for cross-file
     /// findings, whose files' trees are long gone).
-    pub fn of_text(text: &str) -> Directives {
+    pub(crate) fn of_text(text: &str) -> Directives {
         if memchr::memchr(b'#', text.as_bytes()).is_none() {
             return Directives::default();
         }
@@ -126,7 +126,7 @@ impl Directives {
     }
 
     /// `finding` is excused by one of these directives.
-    pub fn suppresses(&self, finding: &Finding) -> bool {
+    pub(crate) fn suppresses(&self, finding: &Finding) -> bool {
         self.excuse(finding).is_some()
     }
 
@@ -136,7 +136,7 @@ impl Directives {
     /// wrong (`unused-suppression`) in `findings`: all of it when
     /// `report_unused` and `honour`, else only the gate findings they name
     /// (wrong whether or not the file parsed or they are honoured).
-    pub fn apply(
+    pub(crate) fn apply(
         &self,
         findings: &mut Vec<Finding>,
         selection: &Selection,
@@ -302,7 +302,7 @@ struct Found<'a> {
 /// The text a directive's comment is rewritten to: the directive with
 /// only the codes in `rest` (its note and reason kept), or, when none is
 /// left, the note alone, or no comment at all (`None`).
-pub(super) fn rewritten(directive: &Directive, rest: &[&str]) -> Option<String> {
+pub(crate) fn rewritten(directive: &Directive, rest: &[&str]) -> Option<String> {
     let word = if directive.kind == Kind::File {
         "ignore-file"
     } else {

@@ -9,7 +9,7 @@ pub(super) const MARKER: &str = "urldb:";
 
 /// What a directive excuses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `ignore` at the end of a line: that line.
     Line,
     /// `ignore` alone on its line: the entry, item or record after it.
@@ -20,34 +20,34 @@ pub enum Kind {
 
 /// One code named in a directive, and where its text is in the file.
 #[derive(Debug, Clone)]
-pub struct Code {
-    pub text: String,
-    pub span: Span,
-    pub rule: Option<&'static Rule>,
+pub(crate) struct Code {
+    pub(crate) text: String,
+    pub(crate) span: Span,
+    pub(crate) rule: Option<&'static Rule>,
 }
 
 /// One suppression comment.
 #[derive(Debug, Clone)]
-pub struct Directive {
+pub(crate) struct Directive {
     /// The whole comment (`#` to the end of its line).
-    pub comment: Span,
-    pub kind: Kind,
-    pub codes: Vec<Code>,
+    pub(crate) comment: Span,
+    pub(crate) kind: Kind,
+    pub(crate) codes: Vec<Code>,
     /// The bytes it excuses (a finding starting here, inclusive of the
     /// end); `None` when it stands before nothing.
-    pub scope: Option<Span>,
+    pub(crate) scope: Option<Span>,
     /// Why it is not a directive urldb can read, if so.
-    pub malformed: Option<Malformed>,
+    pub(crate) malformed: Option<Malformed>,
     /// The comment's text before the directive (a note, or empty) and
     /// after its `]` (a reason): kept when the directive is rewritten.
-    pub note: String,
-    pub reason: String,
+    pub(crate) note: String,
+    pub(crate) reason: String,
 }
 
 /// Why a comment that starts like a directive is not one urldb can read;
 /// the word is `ignore` or `ignore-file`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Malformed {
+pub(crate) enum Malformed {
     #[error("`# urldb: {0}` must name the rules it excuses: `# urldb: {0}[rule-code]`")]
     NoList(&'static str),
     #[error("`# urldb: {0}[` has no closing `]`")]
@@ -59,7 +59,7 @@ pub enum Malformed {
 /// A comment's directive, parsed: `Ok((file, codes with their offsets in
 /// the comment))`, or why it is malformed. `None`: not a directive.
 #[allow(clippy::type_complexity)]
-pub fn parse_comment(
+pub(crate) fn parse_comment(
     comment: &str,
 ) -> Option<(usize, Result<(bool, Vec<(String, Span)>), Malformed>)> {
     // The directive may start the comment or follow a note after another `#`.
@@ -111,7 +111,7 @@ pub fn parse_comment(
 
 /// The comment's text is a suppression directive (well formed or not):
 /// `yaml-comment` does not report it.
-pub fn is_directive(comment: &str) -> bool {
+pub(crate) fn is_directive(comment: &str) -> bool {
     parse_comment(comment).is_some()
 }
 

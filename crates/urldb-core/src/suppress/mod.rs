@@ -1,14 +1,14 @@
 //! Exceptions where they belong: suppression comments
-//! (`# urldb: ignore[rule-code, …]`, `# urldb: ignore-file[rule-code]`) and
-//! `[lint.per-file-ignores]`. `docs/suppressions.md` is the user's page.
+//! (`# urldb: ignore[rule-code, …]`, `# urldb: ignore-file[rule-code]`).
+//! `docs/suppressions.md` is the user's page.
 //!
-//! Suppression is applied in one place, [`crate::lint::check_bytes`],
-//! after every rule has run and the selection has kept the enabled
-//! findings, before anything is reported, cached or fixed: a suppressed
-//! finding is moved to [`crate::lint::Checked::suppressed`] (SARIF shows
-//! it as suppressed; no other format counts it). Cross-file findings are
-//! matched against the same directives by `urldb-store`
-//! ([`Directives::of_text`]).
+//! What the directives of a file excuse is decided by [`Directives`];
+//! when it is asked is decided in one place, `crate::lint`'s finishing
+//! step (`lint/excuse.rs`), for a file's own findings and for the
+//! cross-file ones alike: after every rule has run and the selection has
+//! kept the enabled findings, before anything is reported, cached or
+//! fixed (a suppressed finding is kept apart: SARIF shows it as
+//! suppressed; no other format counts it).
 //!
 //! Where a directive applies comes from the model, so that it moves with
 //! what it excuses when `fmt` sorts:
@@ -18,24 +18,17 @@
 //! - alone on its line(s), the whole entry, list item or record (document)
 //!   the parser gave the comment to: the one that follows it;
 //! - `ignore-file`, anywhere, the whole file.
-
 //!
-//! One job a module: [`directive`] reads a comment, [`apply`] decides
-//! what the directives of a file excuse, [`per_file`] is the table in
-//! `urldb.toml`, [`add`] writes directives (`check --add-suppressions`),
-//! [`ignore_here`] is the editor's code action. Only `add` and
-//! `ignore_here` run the linter, and nothing below them imports them: the
-//! configuration (which validates [`per_file`]) and the linter (which
-//! applies [`apply`]) import the module they need.
+//! Only the directives live here: [`directive`] reads a comment, [`apply`]
+//! places the directives of a file, decides what they excuse and reports
+//! what they get wrong (`unused-suppression`). Writing directives (`check
+//! --add-suppressions`, the editor's "ignore here") runs the linter, and
+//! lives with it (`lint/add_suppressions.rs`, `lint/ignore_here.rs`);
+//! `[lint.per-file-ignores]` is `crate::per_file_ignores`.
 
-pub(crate) mod add;
 pub(crate) mod apply;
 pub(crate) mod directive;
-pub(crate) mod ignore_here;
-pub(crate) mod per_file;
 
-pub use add::{Added, add};
-pub use apply::Directives;
-pub use directive::{Code, Directive, Kind, Malformed, is_directive, parse_comment};
-pub use ignore_here::ignore_here;
-pub use per_file::{BadPerFileIgnore, PerFileIgnores};
+pub(crate) use apply::Directives;
+pub(crate) use apply::rewritten;
+pub(crate) use directive::{Kind, is_directive, parse_comment};

@@ -1,4 +1,7 @@
-//! `[lint.per-file-ignores]`: rule codes turned off by glob.
+//! `[lint.per-file-ignores]`: rule codes turned off by glob, for the files
+//! they match. The configuration compiles the table to check it; the
+//! linter's finishing step (`lint/excuse.rs`) is the one place it excuses
+//! findings.
 
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
@@ -68,7 +71,7 @@ impl PerFileIgnores {
 
     /// Move the findings of `path` that the table turns off from
     /// `findings` to the returned list (gate findings stay).
-    pub fn take(&self, path: &Path, findings: &mut Vec<Finding>) -> Vec<Finding> {
+    pub(crate) fn take(&self, path: &Path, findings: &mut Vec<Finding>) -> Vec<Finding> {
         let off = self.codes_for(path);
         if off.is_empty() {
             return Vec::new();
@@ -81,7 +84,10 @@ impl PerFileIgnores {
     }
 
     /// `path` relative to the root, `/`-separated: lexically (the core
-    /// reads no file system), from the root as given or as resolved.
+    /// reads no file system), from the root as given or as resolved. A
+    /// relative root is a prefix of relative paths only: the root `.`
+    /// (urldb run in the database) is no prefix of the absolute path an
+    /// editor names a document by, which the resolved root is.
     fn relative(&self, path: &Path) -> PathBuf {
         let plain = |p: &Path| -> PathBuf {
             p.components()
@@ -91,6 +97,9 @@ impl PerFileIgnores {
         let path = plain(path);
         if let Some((given, resolved)) = &self.root {
             for root in [plain(given), plain(resolved)] {
+                if root.is_absolute() != path.is_absolute() {
+                    continue;
+                }
                 if let Ok(rel) = path.strip_prefix(&root) {
                     return rel.to_path_buf();
                 }
@@ -120,5 +129,23 @@ mod tests {
                 .contains("path-case")
         );
         assert!(ignores.codes_for(Path::new("db/a.com.yaml")).is_empty());
+        // Run in the database (the root `.`), a document named by its
+        // absolute path, as an editor names it.
+        ignores.root = Some((PathBuf::from("."), PathBuf::from("/abs/db")));
+        assert!(
+            ignores
+                .codes_for(Path::new("/abs/db/legacy/a.com.yaml"))
+                .contains("path-case")
+        );
+        assert!(
+            ignores
+                .codes_for(Path::new("legacy/a.com.yaml"))
+                .contains("path-case")
+        );
+        assert!(
+            ignores
+                .codes_for(Path::new("/abs/db/a.com.yaml"))
+                .is_empty()
+        );
     }
 }

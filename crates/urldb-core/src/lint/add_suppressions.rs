@@ -7,7 +7,7 @@ use crate::model::node::Document;
 use crate::rules::diagnostic::Finding;
 use crate::rules::unused_suppression;
 
-use super::directive::parse_comment;
+use crate::suppress::parse_comment;
 
 /// What `check --add-suppressions` made of one file.
 #[derive(Debug, Default)]
@@ -25,13 +25,13 @@ pub struct Added {
 /// the top; the text is written by the renderer, so `fmt` leaves it as it
 /// is. A file that cannot be rewritten gets the `ignore-file` line only,
 /// put before its first byte (after a byte order mark).
-pub fn add(
+pub fn add_suppressions(
     path: &Path,
     raw: &[u8],
-    options: &crate::lint::Options,
+    options: &super::Options,
     cross_file: &[Finding],
 ) -> Added {
-    let checked = crate::lint::check_bytes(path, raw, options);
+    let checked = super::check_bytes(path, raw, options);
     // What a directive is written for: what `check --fix` cannot repair,
     // and no gate finding, which no directive excuses.
     let wanted =
@@ -72,7 +72,7 @@ pub fn add(
     let render = |docs: &[Document]| {
         crate::render::render(
             docs,
-            &crate::lint::render_options(&checked.source.text, docs, options),
+            &super::render_options(&checked.source.text, docs, options),
         )
     };
     let mut text = render(&docs);
@@ -81,7 +81,7 @@ pub fn add(
     for _ in 0..2 {
         // A file checked alone finds no cross-file finding: what is left
         // is its own.
-        let again = crate::lint::check_bytes(path, text.as_bytes(), options);
+        let again = super::check_bytes(path, text.as_bytes(), options);
         let left: Vec<&'static str> = again
             .findings
             .iter()
@@ -140,7 +140,7 @@ fn prepended(text: &str, todo: &[(usize, &'static str)]) -> String {
     let mut codes: Vec<&str> = todo.iter().map(|(_, c)| *c).collect();
     codes.sort_unstable();
     codes.dedup();
-    let newline = crate::lint::newline_of(text);
+    let newline = super::newline_of(text);
     let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
     format!(
         "{}# urldb: ignore-file[{}]{newline}{}",

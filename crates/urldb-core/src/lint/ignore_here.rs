@@ -2,8 +2,7 @@
 
 use crate::rules::gate_findings;
 
-use super::apply::{Directives, rewritten};
-use super::directive::Kind;
+use crate::suppress::{Directives, Kind, rewritten};
 
 /// The language server's "ignore this finding here": `text` with `code`
 /// excused on the line where `at` is (added to the directive ending that
@@ -14,10 +13,10 @@ use super::directive::Kind;
 /// neither works. `before` is the file checked alone (`lint::check_bytes`,
 /// no cross-file finding): asked once for every finding of a request.
 pub fn ignore_here(
-    before: &crate::lint::Checked,
+    before: &super::Checked,
     at: usize,
     code: &'static str,
-    options: &crate::lint::Options,
+    options: &super::Options,
 ) -> Option<String> {
     // No directive excuses a gate finding: nothing to try.
     if gate_findings::always(code) {
@@ -68,10 +67,9 @@ pub fn ignore_here(
             &text[start..]
         ));
     }
-    let count =
-        |c: &crate::lint::Checked| c.findings.iter().filter(|f| f.rule.code == code).count();
+    let count = |c: &super::Checked| c.findings.iter().filter(|f| f.rule.code == code).count();
     candidates.into_iter().find(|candidate| {
-        let after = crate::lint::check_bytes(path, candidate.as_bytes(), options);
+        let after = super::check_bytes(path, candidate.as_bytes(), options);
         let same = match (before.documents.parsed(), after.documents.parsed()) {
             (Some(a), Some(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.root == y.root)
