@@ -593,6 +593,13 @@ fn structured(rng: &mut Rng) -> String {
                 .to_string(),
             );
         }
+        if rng.chance(4) {
+            // A first key written explicitly: the mapping's column is the
+            // `?`'s, from which a block scalar's indentation is measured.
+            let key = extra_key(rng);
+            lines.push(format!("? {key}"));
+            lines.push(format!(": {}", word(rng)));
+        }
         let mut keys: Vec<&str> = vec!["_path", "content-type"];
         if rng.chance(50) {
             keys.push("categories");
