@@ -87,7 +87,9 @@ impl PerFileIgnores {
     /// reads no file system), from the root as given or as resolved. A
     /// relative root is a prefix of relative paths only: the root `.`
     /// (urldb run in the database) is no prefix of the absolute path an
-    /// editor names a document by, which the resolved root is.
+    /// editor names a document by, which the resolved root is. "Relative"
+    /// is "without a root" (`has_root`), so that on Windows `\abs` is
+    /// not taken as relative for want of a drive letter.
     fn relative(&self, path: &Path) -> PathBuf {
         let plain = |p: &Path| -> PathBuf {
             p.components()
@@ -97,7 +99,7 @@ impl PerFileIgnores {
         let path = plain(path);
         if let Some((given, resolved)) = &self.root {
             for root in [plain(given), plain(resolved)] {
-                if root.is_absolute() != path.is_absolute() {
+                if root.has_root() != path.has_root() {
                     continue;
                 }
                 if let Ok(rel) = path.strip_prefix(&root) {
