@@ -6,7 +6,7 @@
 use crate::support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use support::urldb;
 
@@ -39,28 +39,13 @@ impl Repo {
         self.root().join("db")
     }
 
-    /// git, isolated from the user's configuration.
+    /// git in the repository ([`support::git_command`]).
     fn git_command(&self) -> Command {
-        let mut cmd = Command::new("git");
-        cmd.current_dir(self.root())
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@example.com")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@example.com")
-            .stdin(Stdio::null());
-        cmd
+        support::git_command(self.root())
     }
 
     pub(super) fn git(&self, args: &[&str]) -> String {
-        let out = self.git_command().args(args).output().expect("git");
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        support::git(self.root(), args)
     }
 
     pub(super) fn write(&self, name: &str, text: &str) {
@@ -87,20 +72,7 @@ impl Repo {
 
     /// urldb run at the repository root with `--db db`.
     pub(super) fn urldb(&self, args: &[&str]) -> Output {
-        self.urldb_in(self.root(), &[&["--db", "db"], args].concat())
-    }
-
-    fn urldb_in(&self, dir: &Path, args: &[&str]) -> Output {
-        urldb()
-            .current_dir(dir)
-            .args(args)
-            .env_remove("URLDB_FORMAT")
-            .env("NO_COLOR", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .stdin(Stdio::null())
-            .output()
-            .expect("run urldb")
+        support::urldb_in(self.root(), &[&["--db", "db"], args].concat())
     }
 }
 
@@ -392,7 +364,7 @@ fn diffs_name_repository_paths_and_git_apply_takes_them() {
         (&["fmt", "--diff"][..], "fmt.patch"),
         (&["check", "--diff"][..], "check.patch"),
     ] {
-        let out = repo.urldb_in(&db, args);
+        let out = support::urldb_in(&db, args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let text = stdout(&out);
         assert!(text.contains("--- a/db/example.com.yaml\n"), "{text}");
@@ -400,13 +372,13 @@ fn diffs_name_repository_paths_and_git_apply_takes_them() {
     }
     repo.git(&["apply", "fmt.patch"]);
     assert_eq!(
-        repo.urldb_in(&db, &["fmt", "--check"]).status.code(),
+        support::urldb_in(&db, &["fmt", "--check"]).status.code(),
         Some(0)
     );
     // The check diff was made before the fmt patch: apply it to a fresh copy.
     repo.write("example.com.yaml", UNSORTED);
     repo.git(&["apply", "check.patch"]);
-    assert_eq!(repo.urldb_in(&db, &["check"]).status.code(), Some(0));
+    assert_eq!(support::urldb_in(&db, &["check"]).status.code(), Some(0));
 
     // Staged diffs compare the staged text.
     repo.stage("example.com.yaml", UNSORTED);

@@ -3,7 +3,8 @@
 //! side that does not parse, a shallow clone, what is read, each format,
 //! and the errors.
 
-use super::{Repo, diff_json, domain_file, git_in, record_changes, stderr, stdout, urldb_in};
+use super::{Repo, diff_json, domain_file, record_changes, stderr, stdout, urldb_in};
+use crate::support::git;
 use crate::support::runner;
 
 const HTML: &str = "text/html";
@@ -354,7 +355,7 @@ fn a_shallow_clone_with_the_base_fetched() {
     origin.commit("pull request");
     let url = format!("file://{}", origin.root().display());
     let clone = tempfile::tempdir().expect("tempdir");
-    git_in(clone.path(), &["clone", "-q", "--depth", "1", &url, "."]);
+    git(clone.path(), &["clone", "-q", "--depth", "1", &url, "."]);
     // The base is not there yet.
     let out = urldb_in(clone.path(), &["diff", &base]);
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
@@ -365,7 +366,7 @@ fn a_shallow_clone_with_the_base_fetched() {
         "{}",
         stderr(&out)
     );
-    git_in(clone.path(), &["fetch", "-q", "--depth=1", "origin", &base]);
+    git(clone.path(), &["fetch", "-q", "--depth=1", "origin", &base]);
     let out = urldb_in(
         clone.path(),
         &["diff", &format!("{base}..HEAD"), "--format", "json"],

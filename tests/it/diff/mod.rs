@@ -9,9 +9,10 @@ mod cases;
 mod properties;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-use crate::support::urldb;
+use crate::support::git;
+pub(crate) use crate::support::urldb_in;
 
 /// A repository in a temp dir with the database in `db/` (a `urldb.toml`
 /// at the top says so).
@@ -40,7 +41,7 @@ impl Repo {
 
     /// git in the repository, isolated from the user's configuration.
     pub(crate) fn git(&self, args: &[&str]) -> String {
-        git_in(self.root(), args)
+        git(self.root(), args)
     }
 
     pub(crate) fn write(&self, name: &str, text: &str) {
@@ -62,42 +63,6 @@ impl Repo {
     pub(crate) fn urldb(&self, args: &[&str]) -> Output {
         urldb_in(self.root(), args)
     }
-}
-
-/// git in `dir`, isolated from the user's configuration; it must succeed.
-pub(crate) fn git_in(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .stdin(Stdio::null())
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// urldb in `dir`, with no colour and no inherited CI settings.
-pub(crate) fn urldb_in(dir: &Path, args: &[&str]) -> Output {
-    urldb()
-        .current_dir(dir)
-        .args(args)
-        .env_remove("URLDB_FORMAT")
-        .env("NO_COLOR", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run urldb")
 }
 
 pub(crate) fn stdout(out: &Output) -> String {

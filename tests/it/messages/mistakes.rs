@@ -769,9 +769,7 @@ fn the_catalogue_export_is_reproducible() {
     std::fs::write(dir.path().join("example.com.yaml"), CLEAN).expect("write");
     support::git(dir.path(), &["init", "-q"]);
     support::git(dir.path(), &["add", "-A"]);
-    let committed = std::process::Command::new("git")
-        .current_dir(dir.path())
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.test"])
+    let committed = support::git_command(dir.path())
         .args(["commit", "-q", "-m", "first"])
         .env("GIT_COMMITTER_DATE", "2001-02-03T04:05:06Z")
         .env("GIT_AUTHOR_DATE", "2001-02-03T04:05:06Z")

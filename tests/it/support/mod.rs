@@ -13,21 +13,48 @@ pub(crate) use oracles::{python, run_python};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-/// Run `git` in `dir` with a committer identity of its own, insist that
-/// it succeeds, and return what it printed.
+/// Run `git` in `dir` ([`git_command`]), insist that it succeeds, and
+/// return what it printed.
 pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.test"])
-        .args(args)
-        .output()
-        .expect("git");
+    let out = git_command(dir).args(args).output().expect("git");
     assert!(
         out.status.success(),
         "git {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `git` in `dir` with an identity of its own, isolated from the user's
+/// and the system's configuration, no standard input: for a test that
+/// needs the command itself (its exit status, another `PATH`).
+pub(crate) fn git_command(dir: &Path) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.test")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.test")
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// urldb in `dir`, with no colour, no `URLDB_FORMAT` from the
+/// environment, git isolated from the user's configuration (as
+/// [`git_command`]) and no standard input.
+pub(crate) fn urldb_in(dir: &Path, args: &[&str]) -> Output {
+    urldb()
+        .current_dir(dir)
+        .args(args)
+        .env_remove("URLDB_FORMAT")
+        .env("NO_COLOR", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run urldb")
 }
 
 /// A small deterministic generator (xorshift64*): the tests must make the

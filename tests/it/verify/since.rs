@@ -342,7 +342,7 @@ fn since_in_a_shallow_clone_with_the_base_fetched() {
     origin.commit("pull request");
     let url = format!("file://{}", origin.root().display());
     let clone = tempfile::tempdir().expect("tempdir");
-    crate::diff::git_in(clone.path(), &["clone", "-q", "--depth", "1", &url, "."]);
+    crate::support::git(clone.path(), &["clone", "-q", "--depth", "1", &url, "."]);
     let map = format!("example.test=http://{}", server.addr());
     let args = [
         "verify",
@@ -364,7 +364,7 @@ fn since_in_a_shallow_clone_with_the_base_fetched() {
         stderr(&out)
     );
     assert!(server.requests.lock().expect("lock").is_empty());
-    crate::diff::git_in(clone.path(), &["fetch", "-q", "--depth=1", "origin", &base]);
+    crate::support::git(clone.path(), &["fetch", "-q", "--depth=1", "origin", &base]);
     let out = urldb_in(clone.path(), &args);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(paths(&out), set(&["/also-ok", "/plain"]));
