@@ -530,3 +530,115 @@ fn verify_over_databases_whose_run_level_keys_differ_is_exit_2() {
          pass `--config FILE`\n"
     );
 }
+
+/// The same as a property: random trees of folders, some with a
+/// `urldb.toml` of their own that turns off a random set of the two codes
+/// the files can hold, checked from every command-line entry point. The
+/// oracle is the rule itself (`docs/files.md`): a file's findings are its
+/// text's, less what the nearest `urldb.toml` above it ignores, and a run
+/// with no path is the run of the database that governs the working
+/// directory.
+#[test]
+fn random_trees_give_each_file_its_own_databases_findings() {
+    const FOLDERS: [&str; 6] = ["", "a", "a/b", "a/b/c", "d", "d/e"];
+    const TEXTS: [(&str, &[&str]); 3] = [
+        (UNSORTED, &["unsorted-records"]),
+        (ESCAPE, &["path-escape-case", "path-escape-case"]),
+        (CLEAN, &[]),
+    ];
+    const CODES: [&str; 2] = ["unsorted-records", "path-escape-case"];
+    let mut rng = support::Rng::new(48);
+    for case in 0..12 {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let top = dir.path();
+        git(top, &["init", "-q"]);
+        // Each folder's `urldb.toml`, if it has one: what it ignores. The
+        // top's is `root = "."` and ignores nothing.
+        let mut configs: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        configs.insert("", Vec::new());
+        std::fs::write(top.join("urldb.toml"), "root = \".\"\n").expect("write");
+        for folder in &FOLDERS[1..] {
+            std::fs::create_dir_all(top.join(folder)).expect("mkdir");
+            if rng.chance(40) {
+                let ignored: Vec<&str> = CODES.into_iter().filter(|_| rng.chance(50)).collect();
+                let list: Vec<String> = ignored.iter().map(|c| format!("{c:?}")).collect();
+                let text = format!("[lint]\nignore = [{}]\n", list.join(", "));
+                std::fs::write(top.join(folder).join("urldb.toml"), text).expect("write");
+                configs.insert(folder, ignored);
+            }
+        }
+        // The folder whose `urldb.toml` governs `folder`.
+        let governing = |folder: &str| -> &str {
+            let mut at = folder;
+            loop {
+                if let Some((&found, _)) = configs.get_key_value(at) {
+                    return found;
+                }
+                at = at.rsplit_once('/').map_or("", |(up, _)| up);
+            }
+        };
+        // The domain files (names unique in the tree: no `domain-conflict`)
+        // and what each must report.
+        let mut files: Vec<(String, &str, &str)> = Vec::new();
+        let mut all = PerFile::new();
+        for folder in FOLDERS {
+            for _ in 0..rng.below(3) {
+                let name = format!("h{}.example.yaml", files.len());
+                let path = if folder.is_empty() {
+                    name
+                } else {
+                    format!("{folder}/{name}")
+                };
+                let (text, codes) = TEXTS[rng.below(TEXTS.len())];
+                std::fs::write(top.join(&path), text).expect("write");
+                let ignored = &configs[governing(folder)];
+                let codes: Vec<String> = codes
+                    .iter()
+                    .filter(|c| !ignored.contains(c))
+                    .map(|c| c.to_string())
+                    .collect();
+                if !codes.is_empty() {
+                    all.insert(path.clone(), codes);
+                }
+                files.push((path, folder, text));
+            }
+        }
+        let layout = format!("case {case}: configurations {configs:?}, files {files:?}");
+        let only = |keep: &dyn Fn(&str) -> bool| -> PerFile {
+            all.iter()
+                .filter(|(path, _)| keep(path))
+                .map(|(p, c)| (p.clone(), c.clone()))
+                .collect()
+        };
+        // The top folder named: every database below.
+        assert_eq!(findings(top, ".", &["check", "."], None), all, "{layout}");
+        for (path, folder, text) in &files {
+            // By name from the top, and from standard input.
+            let alone = only(&|p| p == path);
+            assert_eq!(
+                findings(top, ".", &["check", path], None),
+                alone,
+                "{layout}: {path}"
+            );
+            let stdin = ["check", "--stdin-filename", path, "-"];
+            assert_eq!(
+                findings(top, ".", &stdin, Some(text)),
+                alone,
+                "{layout}: {path} from standard input"
+            );
+            // With no path, in the file's folder: the database that
+            // governs the folder, every file of it.
+            let db = governing(folder);
+            let run = only(&|p| {
+                let of = p.rsplit_once('/').map_or("", |(up, _)| up);
+                governing(of) == db
+            });
+            let cwd = if folder.is_empty() { "." } else { folder };
+            assert_eq!(
+                findings(top, cwd, &["check"], None),
+                run,
+                "{layout}: no path in {cwd}"
+            );
+        }
+    }
+}
