@@ -18,20 +18,18 @@ at the end; any failed expectation raises.
 import asyncio
 import json
 import pathlib
-import subprocess
 import sys
 
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
-from pygls.lsp.client import LanguageClient
+import lsp_session
+from lsp_session import WAIT, expect
 
 URLDB = sys.argv[1]
 WORK = pathlib.Path(sys.argv[2])
 MODE = sys.argv[3]
 N = int(sys.argv[4])
 
-# The generous bound on any wait: a guard against hanging, not a timing.
-WAIT = 120
 # docs/editors.md: at most this many actions per request, and this many
 # edits built per request for a client that cannot resolve them.
 MAX_ACTIONS = 100
@@ -53,14 +51,7 @@ TWICE = "---\n---\n_path: /a\ncategories: [x, y]\ncontent-type: text/html\n"
 
 
 def cli(*args, stdin=None):
-    out = subprocess.run(
-        [URLDB, *args],
-        input=stdin.encode() if stdin is not None else None,
-        cwd=WORK,
-        capture_output=True,
-        env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
-    )
-    return out.stdout.decode()
+    return lsp_session.cli(URLDB, WORK, *args, stdin=stdin)
 
 
 def codes(text, name=NAME):
@@ -74,26 +65,8 @@ def codes(text, name=NAME):
     return counts
 
 
-def expect(condition, what):
-    if not condition:
-        raise AssertionError(what)
-
-
-class Client(LanguageClient):
-    def __init__(self):
-        super().__init__("urldb-bounded-test-client", "1")
-        self.published = {}
-        self.changed = asyncio.Condition()
-
-
 async def start(resolves):
-    client = Client()
-
-    @client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    async def on_diagnostics(params: T.PublishDiagnosticsParams):
-        async with client.changed:
-            client.published.setdefault(params.uri, []).append(params)
-            client.changed.notify_all()
+    client = lsp_session.Client("urldb-bounded-test-client")
 
     code_action = (
         T.CodeActionClientCapabilities(

@@ -15,29 +15,19 @@ import json
 import os
 import pathlib
 import re
-import subprocess
 import sys
 
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
-from pygls.lsp.client import LanguageClient
+import lsp_session
+from lsp_session import WAIT, expect
 
 URLDB = sys.argv[1]
 WORK = pathlib.Path(sys.argv[2])
 
-# The generous bound on any wait: a guard against hanging, not a timing.
-WAIT = 120
-
 
 def cli(*args, stdin=None):
-    out = subprocess.run(
-        [URLDB, *args],
-        input=stdin.encode() if stdin is not None else None,
-        cwd=WORK,
-        capture_output=True,
-        env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
-    )
-    return out.stdout.decode()
+    return lsp_session.cli(URLDB, WORK, *args, stdin=stdin)
 
 
 # The Windows run (tools/windows-tests) gives the files to urldb.exe under
@@ -56,28 +46,8 @@ def uri_of(name):
     return file_uri(WORK / name)
 
 
-class Client(LanguageClient):
-    def __init__(self):
-        super().__init__("urldb-test-client", "1")
-        self.published = {}  # uri -> list of PublishDiagnosticsParams
-        self.messages = []
-        self.changed = asyncio.Condition()
-
-
 def make_client():
-    client = Client()
-
-    @client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    async def on_diagnostics(params: T.PublishDiagnosticsParams):
-        async with client.changed:
-            client.published.setdefault(params.uri, []).append(params)
-            client.changed.notify_all()
-
-    @client.feature(T.WINDOW_SHOW_MESSAGE)
-    async def on_message(params: T.ShowMessageParams):
-        async with client.changed:
-            client.messages.append(params)
-            client.changed.notify_all()
+    client = lsp_session.Client("urldb-test-client")
 
     @client.feature(T.CLIENT_REGISTER_CAPABILITY)
     def on_register(params: T.RegistrationParams):
@@ -103,11 +73,6 @@ async def diagnostics_after(client, uri, count):
 
 def published(client, uri):
     return len(client.published.get(uri, []))
-
-
-def expect(condition, what):
-    if not condition:
-        raise AssertionError(what)
 
 
 def units(line, column_chars, encoding):

@@ -17,44 +17,16 @@ import pathlib
 import sys
 
 from lsprotocol import types as T
-from pygls.lsp.client import LanguageClient
+import lsp_session
+from lsp_session import WAIT
 
 URLDB = sys.argv[1]
 WORK = pathlib.Path(sys.argv[2])
 NAMES = sys.argv[3:]
 
-# The generous bound on any wait: a guard against hanging, not a timing.
-WAIT = 120
-
-
-class Client(LanguageClient):
-    def __init__(self):
-        super().__init__("urldb-governed-client", "1")
-        self.published = {}
-        self.messages = []
-        self.changed = asyncio.Condition()
-
-
-def make_client():
-    client = Client()
-
-    @client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    async def on_diagnostics(params: T.PublishDiagnosticsParams):
-        async with client.changed:
-            client.published.setdefault(params.uri, params.diagnostics)
-            client.changed.notify_all()
-
-    @client.feature(T.WINDOW_SHOW_MESSAGE)
-    async def on_message(params: T.ShowMessageParams):
-        async with client.changed:
-            client.messages.append(params.message)
-            client.changed.notify_all()
-
-    return client
-
 
 async def main():
-    client = make_client()
+    client = lsp_session.Client("urldb-governed-client")
     await client.start_io(URLDB, "server", cwd=str(WORK))
     await client.initialize_async(
         T.InitializeParams(
@@ -91,14 +63,14 @@ async def main():
         json.dumps(
             {
                 "diagnostics": {
-                    name: sorted(str(d.code) for d in client.published[uri])
+                    name: sorted(str(d.code) for d in client.published[uri][0].diagnostics)
                     for name, uri in uris.items()
                 },
-                "messages": client.messages,
+                "messages": [m.message for m in client.messages],
                 "places": {
                     name: sorted(
                         [str(d.code), d.range.start.line, d.range.start.character]
-                        for d in client.published[uri]
+                        for d in client.published[uri][0].diagnostics
                     )
                     for name, uri in uris.items()
                 },

@@ -18,15 +18,14 @@ Prints `ok` at the end; any failed expectation raises.
 import asyncio
 import json
 import pathlib
-import subprocess
 import sys
 
 from lsprotocol import types as T
-from pygls.lsp.client import LanguageClient
+import lsp_session
+from lsp_session import WAIT, expect
 
 URLDB = sys.argv[1]
 WORK = pathlib.Path(sys.argv[2])
-WAIT = 120
 
 NAME = "example.com.yaml"
 URI = (WORK / NAME).as_uri()
@@ -42,14 +41,7 @@ FIXABLE = "---\n---\n_path: /%2a%2b\ncontent-type: text/html \n"
 
 
 def cli(*args, stdin=None):
-    out = subprocess.run(
-        [URLDB, *args],
-        input=stdin.encode() if stdin is not None else None,
-        cwd=WORK,
-        capture_output=True,
-        env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
-    )
-    return out.stdout.decode()
+    return lsp_session.cli(URLDB, WORK, *args, stdin=stdin)
 
 
 def codes(text, *extra):
@@ -68,26 +60,8 @@ def gate_codes(text):
     return {code for code in codes(text) if code in codes(text, "--ignore", code)}
 
 
-def expect(condition, what):
-    if not condition:
-        raise AssertionError(what)
-
-
-class Client(LanguageClient):
-    def __init__(self):
-        super().__init__("urldb-way-out-test-client", "1")
-        self.published = {}
-        self.changed = asyncio.Condition()
-
-
 async def start():
-    client = Client()
-
-    @client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    async def on_diagnostics(params: T.PublishDiagnosticsParams):
-        async with client.changed:
-            client.published.setdefault(params.uri, []).append(params)
-            client.changed.notify_all()
+    client = lsp_session.Client("urldb-way-out-test-client")
 
     await client.start_io(URLDB, "server", cwd=str(WORK))
     await client.initialize_async(
