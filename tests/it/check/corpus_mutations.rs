@@ -135,7 +135,7 @@ fn check_properties(bytes: &[u8]) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #![proptest_config(crate::support::property_config(1500))]
 
     #[test]
     fn fmt_on_mutated_canonical_text(

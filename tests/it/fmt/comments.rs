@@ -177,7 +177,7 @@ fn choice() -> impl Strategy<Value = (bool, usize, u8, String)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::support::property_config(256))]
 
     /// Comments at random legal places of a generated file, in record
     /// order that fmt will change: each comes out once, the data is what

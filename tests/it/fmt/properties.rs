@@ -171,7 +171,7 @@ fn parse(text: &str) -> Option<Vec<Document>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::support::property_config(512))]
 
     #[test]
     fn render_then_parse_gives_the_model_back(docs in file()) {

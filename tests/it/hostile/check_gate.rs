@@ -145,9 +145,7 @@ fn check_errors(dir: &Path, code: &str) -> (BTreeSet<String>, BTreeSet<String>) 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("URLDB_PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(12)
-    ))]
+    #![proptest_config(crate::support::property_config(12))]
 
     #[test]
     fn what_later_readers_refuse_check_reports_first(

@@ -499,9 +499,7 @@ fn with_tabs(places: &[(usize, bool)]) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("URLDB_PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(12)
-    ))]
+    #![proptest_config(crate::support::property_config(12))]
 
     /// Wherever tabs go, `check` reports `yaml-syntax` exactly when
     /// PyYAML refuses the file; and when every such finding is a tab in a
@@ -862,9 +860,7 @@ fn refused_later(dir: &Path, file: &Path, text: &[u8]) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("URLDB_PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(24)
-    ))]
+    #![proptest_config(crate::support::property_config(24))]
 
     /// For a file PyYAML, `ls`, `export` or `verify`'s planning refuses,
     /// no combination of suppression comments, per-file ignores, `[lint]`

@@ -406,13 +406,14 @@ fn quoted(s: &str) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(crate::support::property_config(48))]
 
     #[test]
     fn data_never_forges_human_or_github_output(
         value in hostile_string(),
         raw in hostile_string(),
-        name in hostile_string(),
+        // One name in five hidden: a leading `.` makes no domain file.
+        name in prop_oneof![4 => hostile_string(), 1 => hostile_string().prop_map(|s| format!(".{s}"))],
     ) {
         let dir = tempfile::tempdir().expect("tempdir");
         // A file name may hold anything but `/` and NUL.
@@ -435,9 +436,22 @@ proptest! {
             prop_assert!(!err.lines().any(|l| l.starts_with("::")), "{format} stderr: {err}");
         }
         let json = run_in(dir.path(), &["--no-cache", "check", "--format", "json"]);
-        let found: serde_json::Value =
-            serde_json::from_slice(&json.stdout).expect("JSON stays valid");
-        let findings = found.as_array().map_or(0, Vec::len);
+        let findings = if file.starts_with('.') {
+            // A hidden file is no domain file (docs/files.md, rule 2),
+            // so the database has none: an error on standard error,
+            // escaped, and no JSON at all rather than an empty list that
+            // reads as "no findings".
+            prop_assert_eq!(json.status.code(), Some(2));
+            prop_assert!(json.stdout.is_empty());
+            let err = String::from_utf8_lossy(&json.stderr).into_owned();
+            prop_assert!(err.contains("no domain file"), "{}", err);
+            prop_assert!(raw_control(&err).is_none(), "json stderr: {}", err);
+            0
+        } else {
+            let found: serde_json::Value =
+                serde_json::from_slice(&json.stdout).expect("JSON stays valid");
+            found.as_array().map_or(0, Vec::len)
+        };
         let github = run_in(dir.path(), &["--no-cache", "check", "--format", "github"]);
         let text = String::from_utf8_lossy(&github.stdout).into_owned();
         prop_assert!(raw_control(&text).is_none(), "github: {text}");

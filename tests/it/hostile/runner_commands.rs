@@ -162,9 +162,7 @@ fn run_every_command(dir: &Path, port: u16) -> Result<String, String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("URLDB_PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(16)
-    ))]
+    #![proptest_config(crate::support::property_config(16))]
 
     #[test]
     fn no_output_line_is_a_command_the_data_wrote(

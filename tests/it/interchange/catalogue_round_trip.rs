@@ -143,7 +143,7 @@ fn records(dir: &std::path::Path) -> BTreeMap<String, serde_json::Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(crate::support::property_config(32))]
 
     #[test]
     fn export_then_import_keeps_every_record(com in database(), org in database()) {

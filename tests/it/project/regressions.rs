@@ -46,3 +46,100 @@ fn every_saved_failure_belongs_to_a_property_test() {
         orphans.join("\n")
     );
 }
+
+/// The `#[test]` functions inside `proptest!` blocks of `text`.
+fn properties_in(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    // The macro opens a line; the text in a string (as here) does not.
+    let opening = |rest: &str| {
+        rest.match_indices("proptest! {")
+            .map(|(i, _)| i)
+            .find(|&i| {
+                rest[..i]
+                    .rsplit('\n')
+                    .next()
+                    .is_some_and(|line| line.trim().is_empty())
+            })
+    };
+    while let Some(start) = opening(rest) {
+        let block = &rest[start + "proptest! ".len()..];
+        let mut depth = 0usize;
+        let mut end = block.len();
+        for (i, c) in block.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        for test in block[..end].split("#[test]").skip(1) {
+            if let Some(after) = test.split("fn ").nth(1) {
+                let name: String = after
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                names.push(name);
+            }
+        }
+        rest = &block[end..];
+    }
+    names
+}
+
+/// `tools/property-search` runs every property test of `tests/it` from
+/// other seeds: a property added without it there would never be
+/// searched beyond `cargo test`'s fixed cases.
+#[test]
+fn property_search_names_every_property() {
+    let root = oracles::repo();
+    let it = root.join("tests").join("it");
+    let mut files = Vec::new();
+    let mut stack = vec![it.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read tests/it") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("read a test file");
+        let module = file
+            .strip_prefix(&it)
+            .expect("under tests/it")
+            .with_extension("")
+            .to_string_lossy()
+            .replace(['/', '\\'], "::");
+        for name in properties_in(&text) {
+            found.push(format!("{module}::{name}"));
+        }
+    }
+    found.sort();
+    let script = std::fs::read_to_string(root.join("tools").join("property-search"))
+        .expect("read tools/property-search");
+    let mut listed: Vec<String> = script
+        .split("properties=(")
+        .nth(1)
+        .and_then(|list| list.split(')').next())
+        .expect("a properties=( ... ) list")
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    listed.sort();
+    assert!(found.len() >= 13, "{found:?}");
+    assert_eq!(
+        listed, found,
+        "tools/property-search's list against tests/it"
+    );
+}

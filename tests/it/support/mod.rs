@@ -10,8 +10,30 @@ pub(crate) mod runner;
 
 pub(crate) use oracles::{python, run_python};
 
+use proptest::test_runner::{Config as ProptestConfig, RngSeed};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+/// The seed every property test starts from unless `URLDB_PROPTEST_SEED`
+/// names another.
+const PROPTEST_SEED: u64 = 46;
+
+/// The configuration of every property test: `cases` cases (times
+/// `URLDB_PROPTEST_SCALE`) from a fixed seed (or `URLDB_PROPTEST_SEED`).
+/// `cargo test` tries the same inputs on every run and machine, so a
+/// failure in CI is one anybody can replay, and a passing commit stays
+/// passing; `tools/property-search` runs the properties from other seeds
+/// and for longer, to find what these cases miss.
+pub(crate) fn property_config(cases: u32) -> ProptestConfig {
+    fn from_env<T: std::str::FromStr>(name: &str) -> Option<T> {
+        std::env::var(name).ok().and_then(|v| v.parse().ok())
+    }
+    ProptestConfig {
+        cases: cases.saturating_mul(from_env("URLDB_PROPTEST_SCALE").unwrap_or(1)),
+        rng_seed: RngSeed::Fixed(from_env("URLDB_PROPTEST_SEED").unwrap_or(PROPTEST_SEED)),
+        ..ProptestConfig::default()
+    }
+}
 
 /// Run `git` in `dir` ([`git_command`]), insist that it succeeds, and
 /// return what it printed.

@@ -377,7 +377,7 @@ fn url_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(crate::support::property_config(2000))]
 
     /// canon(canon(u)) = canon(u), and the second run has nothing to say.
     #[test]
