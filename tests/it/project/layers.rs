@@ -373,16 +373,7 @@ fn printing(line: &str) -> Option<&'static str> {
 }
 
 fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read_dir") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            files.extend(rust_files(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-    files
+    crate::support::files_with_extension(dir, "rs")
 }
 
 /// `text` with comments, the contents of string and character literals,

@@ -3,28 +3,13 @@
 //! `tests/proptest-regressions/check/x.txt`), so a test that moves leaves
 //! its seeds behind without a word: this test says so.
 
-use std::path::{Path, PathBuf};
-
-use crate::support::oracles;
-
-/// The `.txt` files under `dir`, recursively.
-fn seed_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("read the seeds' folder") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            seed_files(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
+use crate::support::{files_below, files_with_extension, oracles};
 
 #[test]
 fn every_saved_failure_belongs_to_a_property_test() {
     let tests = oracles::repo().join("tests");
     let seeds = tests.join("proptest-regressions");
-    let mut files = Vec::new();
-    seed_files(&seeds, &mut files);
+    let files = files_below(&seeds);
     assert!(!files.is_empty(), "no seeds under {}", seeds.display());
     let mut orphans = Vec::new();
     for file in &files {
@@ -100,20 +85,8 @@ fn properties_in(text: &str) -> Vec<String> {
 fn property_search_names_every_property() {
     let root = oracles::repo();
     let it = root.join("tests").join("it");
-    let mut files = Vec::new();
-    let mut stack = vec![it.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("read tests/it") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
     let mut found = Vec::new();
-    for file in &files {
+    for file in &files_with_extension(&it, "rs") {
         let text = std::fs::read_to_string(file).expect("read a test file");
         let module = file
             .strip_prefix(&it)

@@ -256,17 +256,10 @@ fn the_versions_the_docs_name_exist_or_are_this_one() {
         repo().join("pre-commit-mirror/README.md"),
         repo().join("python/README.md"),
     ];
-    let mut pending = vec![repo().join("docs")];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).expect("docs/") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                files.push(path);
-            }
-        }
-    }
+    files.extend(crate::support::files_with_extension(
+        &repo().join("docs"),
+        "md",
+    ));
     let mut seen = 0;
     for file in files {
         let text = std::fs::read_to_string(&file).expect("read");

@@ -613,17 +613,10 @@ fn release_archives_are_where_binstall_looks() {
 /// `on:` and `jobs:`), written to `dir` as files: (file, document).
 fn documented_workflows(dir: &Path) -> Vec<(PathBuf, String)> {
     let mut docs = vec![repo().join("README.md")];
-    let mut pending = vec![repo().join("docs")];
-    while let Some(d) = pending.pop() {
-        for entry in std::fs::read_dir(&d).expect("docs/") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                docs.push(path);
-            }
-        }
-    }
+    docs.extend(crate::support::files_with_extension(
+        &repo().join("docs"),
+        "md",
+    ));
     docs.sort();
     let mut found = Vec::new();
     for doc in docs {

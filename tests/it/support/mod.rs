@@ -79,6 +79,34 @@ pub(crate) fn urldb_in(dir: &Path, args: &[&str]) -> Output {
         .expect("run urldb")
 }
 
+/// Every file below `dir`, at any depth, sorted: the tests that hold
+/// the repository's own files to a rule (docs, sources, saved cases).
+pub(crate) fn files_below(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries =
+            std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("read {}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// [`files_below`] `dir` whose extension is `extension`.
+pub(crate) fn files_with_extension(dir: &Path, extension: &str) -> Vec<std::path::PathBuf> {
+    let mut files = files_below(dir);
+    files.retain(|p| p.extension().is_some_and(|e| e == extension));
+    files
+}
+
 /// A small deterministic generator (xorshift64*): the tests must make the
 /// same data on every run and machine, and need nothing more.
 pub(crate) struct Rng(u64);
