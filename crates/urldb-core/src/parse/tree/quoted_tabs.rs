@@ -222,6 +222,24 @@ mod tests {
         assert!(refused.incomplete, "{:?}", refused.problems);
     }
 
+    /// Past that limit, a text whose tabs all lie in quoted values is
+    /// still read, by the pass that turns them all at once.
+    #[test]
+    fn many_tabs_in_quoted_values_are_read_at_once() {
+        let tabs = 4 * super::ONE_BY_ONE;
+        let text = format!("note: \"x\n{}  c\"\n", "\tb\n".repeat(tabs));
+        let tree = parse_tree(&text);
+        assert!(tree.problems.is_empty(), "{:?}", tree.problems);
+        let root = tree.documents[0].root.as_ref().expect("a root");
+        let value = root.as_map().expect("a mapping")[0]
+            .value
+            .as_scalar()
+            .expect("a scalar")
+            .value
+            .to_string();
+        assert_eq!(value, format!("x{} c", " b".repeat(tabs)));
+    }
+
     #[test]
     fn a_tab_indenting_a_key_is_still_refused() {
         let tree = parse_tree("a:\n\tb: c\n");
