@@ -165,20 +165,24 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         errors.extend(part.targets.errors.iter().cloned());
     }
     super::print_errors(&errors);
-    let primary_max = ctx
-        .config
-        .max_file_size()
-        .unwrap_or(urldb_core::config::DEFAULT_MAX_FILE_SIZE);
-    let mut plan = match changed(ctx, args, primary_max)? {
-        // Only what changed (`--since`, `--staged`): the change set of the
-        // run's database.
-        Some(changes) => {
-            let files: Vec<&urldb_store::FileChange> = changes
-                .files
-                .iter()
-                .filter(|f| args.paths.is_empty() || named(&args.paths, &f.path))
-                .collect();
-            let plan = plan::plan_changes(&files, &settings.plan);
+    let mut plan = match change_sides(args) {
+        // Only what changed (`--since`, `--staged`): the change set of
+        // every database the run covers, each judged with its own
+        // exceptions.
+        Some((sides, option)) => {
+            let sets = super::change_sets(ctx, &args.paths, &sides, option)?;
+            let mut plan = plan::Plan::default();
+            for (i, set) in &sets {
+                if sets.len() > 1 {
+                    let (_, verify) = ctx.database(*i);
+                    settings.plan.exceptions = exceptions(&verify, args, ctx.owners_config)?;
+                }
+                let files: Vec<&urldb_store::FileChange> = set.files.iter().collect();
+                let one = plan::plan_changes(&files, &settings.plan);
+                plan.checks.extend(one.checks);
+                plan.problems.extend(one.problems);
+                plan.deprecated += one.deprecated;
+            }
             // (The work tree's walk said its problems with the targets'.)
             if plan.checks.is_empty() && plan.problems.is_empty() {
                 if !ctx.quiet {
@@ -360,37 +364,27 @@ fn say_maps_without_tls(
     }
 }
 
-/// With `--since` or `--staged`: what changed, record by record.
-fn changed(
-    ctx: &Context,
-    args: &VerifyArgs,
-    max_file_size: u64,
-) -> Result<Option<urldb_store::ChangeSet>, CommandError> {
+/// With `--since` or `--staged`: the two versions compared, and the
+/// option a message names.
+fn change_sides(args: &VerifyArgs) -> Option<(urldb_store::Sides, &'static str)> {
     use urldb_store::{Side, Sides};
-    let (sides, option) = match (&args.since, args.staged) {
-        (Some(rev), _) => (
+    match (&args.since, args.staged) {
+        (Some(rev), _) => Some((
             Sides {
                 old: Side::Revision(rev.clone()),
                 new: Side::WorkTree,
             },
             "--since",
-        ),
-        (None, true) => (
+        )),
+        (None, true) => Some((
             Sides {
                 old: Side::Head,
                 new: Side::Index,
             },
             "--staged",
-        ),
-        (None, false) => return Ok(None),
-    };
-    let repo = urldb_store::Repository::discover(&ctx.root, option)?;
-    Ok(Some(urldb_store::changes(
-        &repo,
-        &ctx.members,
-        sides,
-        max_file_size,
-    )?))
+        )),
+        (None, false) => None,
+    }
 }
 
 /// The one note of a `--since` or `--staged` run that selects no record.
@@ -399,25 +393,6 @@ fn nothing_changed(args: &VerifyArgs) -> String {
         Some(rev) => format!("no record changed since {}", urldb_core::text::escape(rev)),
         None => "no record changed in the index since HEAD".to_string(),
     }
-}
-
-/// `file` is one of the `paths` named, or below one of them (each
-/// compared with its directory resolved).
-fn named(paths: &[PathBuf], file: &std::path::Path) -> bool {
-    let resolved = |p: &std::path::Path| {
-        dunce::canonicalize(p).unwrap_or_else(|_| {
-            let dir = match p.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => std::path::Path::new("."),
-            };
-            match (dunce::canonicalize(dir), p.file_name()) {
-                (Ok(dir), Some(name)) => dir.join(name),
-                _ => p.to_path_buf(),
-            }
-        })
-    };
-    let file = resolved(file);
-    paths.iter().any(|p| file.starts_with(resolved(p)))
 }
 
 struct Settings {

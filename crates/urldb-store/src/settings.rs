@@ -77,6 +77,10 @@ pub enum SettingsError {
         dir: PathBuf,
         candidates: Vec<crate::membership::Candidate>,
     },
+    /// More `urldb.toml` files below the working directory than one run
+    /// takes.
+    #[error(transparent)]
+    TooManyDatabases(#[from] crate::configs_below::TooManyDatabases),
     /// The configuration that governs a path cannot be told
     /// (`--config-from`).
     #[error(transparent)]
