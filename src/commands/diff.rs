@@ -55,11 +55,10 @@ pub(crate) enum WordError {
     )]
     Ambiguous(String),
     #[error(
-        "`{}`: no revision and no path in the working tree (paths that no longer exist go \
-         after `--`)",
+        "`{}`: no such path in the working tree (paths that no longer exist go after `--`)",
         urldb_core::text::escape(.0)
     )]
-    Neither(String),
+    NoPath(String),
     #[error(
         "`{}`: one revision or one range (`A..B`) is compared; paths go after it, or after `--`",
         urldb_core::text::escape(.0)
@@ -68,9 +67,9 @@ pub(crate) enum WordError {
 }
 
 /// The revisions and the paths of `urldb diff WORD... [-- PATH...]`, by
-/// git's rule: before `--`, the first word is a revision when it names
-/// one and a path when it exists (both: refused), and every later word is
-/// a path; after `--`, every word is a path.
+/// git's rule: before `--`, the first word is a path when it exists and
+/// names no revision, refused when it is both, else a revision; every
+/// later word is a path; after `--`, every word is a path.
 fn revisions_and_paths(
     ctx: &Context,
     args: &DiffArgs,
@@ -86,18 +85,16 @@ fn revisions_and_paths(
             (true, true) if args.paths.is_empty() => {
                 return Err(WordError::Ambiguous(first.clone()).into());
             }
-            (true, _) => revisions = Some(first.clone()),
             (false, true) => paths.push(PathBuf::from(first)),
-            // `urldb diff REV -- PATH`: REV is the revision, and git's
-            // error says what is wrong with it.
-            (false, false) if !args.paths.is_empty() => revisions = Some(first.clone()),
-            (false, false) => return Err(WordError::Neither(first.clone()).into()),
+            // No path: a revision, and when it names none the store's
+            // error says why (a shallow clone's missing base, a typo).
+            (_, false) | (true, true) => revisions = Some(first.clone()),
         }
     }
     for word in words {
         if std::path::Path::new(word).symlink_metadata().is_err() {
             return Err(if revisions.is_some() {
-                WordError::Neither(word.clone())
+                WordError::NoPath(word.clone())
             } else {
                 WordError::SecondRevision(word.clone())
             }

@@ -20,7 +20,7 @@ use urldb_verify::{Client, ClientOptions};
 
 #[derive(Debug, Args)]
 pub(crate) struct VerifyArgs {
-    /// Domain files or directories to verify (default: the whole database).
+    /// Domain files or directories to verify (default: the database that governs the working directory, whole, and every database below it).
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub filter: super::records::FilterArgs,

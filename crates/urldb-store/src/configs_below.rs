@@ -6,8 +6,8 @@
 //! `.gitignore` (or `.git/info/exclude`, or the user's global excludes)
 //! ignores is not entered, so `node_modules/` or `target/` cost nothing and
 //! a `urldb.toml` a build left there is no database. Outside a repository
-//! every folder is. In both, hidden folders are not entered and links are
-//! not followed, as the walk of a database does (`docs/files.md`, rule 2).
+//! every folder is. In both, hidden folders, links and nested repositories
+//! are not entered, as the walk of a database does (`docs/files.md`).
 
 use std::path::{Path, PathBuf};
 
@@ -34,6 +34,14 @@ pub fn configs_below(dir: &Path) -> Result<Vec<PathBuf>, TooManyDatabases> {
         .require_git(true)
         .parents(true)
         .follow_links(false)
+        // A nested repository is another work tree: git does not see
+        // into it, and neither does a run here (as a database's walk
+        // stops there).
+        .filter_entry(|e| {
+            e.depth() == 0
+                || !e.file_type().is_some_and(|t| t.is_dir())
+                || e.path().join(".git").symlink_metadata().is_err()
+        })
         .build();
     let mut found = Vec::new();
     for entry in walk.flatten() {
