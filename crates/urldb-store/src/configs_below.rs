@@ -22,6 +22,11 @@ pub const MAX_DATABASES: usize = 100_000;
 /// the paths the walk met (below `dir` as given). More than
 /// [`MAX_DATABASES`] is an error, with the count reached.
 pub fn configs_below(dir: &Path) -> Result<Vec<PathBuf>, TooManyDatabases> {
+    configs_within(dir, MAX_DATABASES)
+}
+
+/// [`configs_below`] with the budget `max`.
+fn configs_within(dir: &Path, max: usize) -> Result<Vec<PathBuf>, TooManyDatabases> {
     let walk = ignore::WalkBuilder::new(dir)
         // Hidden folders are no part of a database.
         .hidden(true)
@@ -54,9 +59,10 @@ pub fn configs_below(dir: &Path) -> Result<Vec<PathBuf>, TooManyDatabases> {
             continue;
         }
         found.push(entry.into_path());
-        if found.len() > MAX_DATABASES {
+        if found.len() > max {
             return Err(TooManyDatabases {
                 dir: dir.to_path_buf(),
+                max,
             });
         }
     }
@@ -67,12 +73,13 @@ pub fn configs_below(dir: &Path) -> Result<Vec<PathBuf>, TooManyDatabases> {
 /// More `urldb.toml` files below a folder than one run takes.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "more than {MAX_DATABASES} `{FILE_NAME}` files below `{}`: more databases than one run \
-     takes; run urldb in a folder below, or name the databases",
+    "more than {max} `{FILE_NAME}` files below `{}`: more databases than one run takes; \
+     run urldb in a folder below, or name the databases",
     urldb_core::text::escape(&crate::membership::shown_dir(.dir))
 )]
 pub struct TooManyDatabases {
     pub dir: PathBuf,
+    pub max: usize,
 }
 
 #[cfg(test)]
@@ -101,5 +108,18 @@ mod tests {
             })
             .collect();
         assert_eq!(names, ["a/b/urldb.toml", "db/urldb.toml"]);
+    }
+
+    #[test]
+    fn more_databases_than_the_budget_is_an_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        for i in 0..4 {
+            let dir = tmp.path().join(format!("db{i}"));
+            std::fs::create_dir(&dir).unwrap();
+            std::fs::write(dir.join(FILE_NAME), "").unwrap();
+        }
+        assert_eq!(configs_within(tmp.path(), 4).unwrap().len(), 4);
+        let e = configs_within(tmp.path(), 3).unwrap_err();
+        assert!(e.to_string().starts_with("more than 3 `urldb.toml` files below"), "{e}");
     }
 }
