@@ -179,7 +179,9 @@ fn generate(layout: Layout, rng: &mut Rng) -> Repo {
                 inner.push(folder.clone());
             }
             let domain = format!("d{i}.test");
-            let base_paths: Vec<String> = (0..1 + rng.below(3)).map(|k| format!("/r{i}-{k}")).collect();
+            let base_paths: Vec<String> = (0..1 + rng.below(3))
+                .map(|k| format!("/r{i}-{k}"))
+                .collect();
             let unsorted = rng.chance(30);
             let mut text = String::from("---\n");
             for (k, path) in base_paths.iter().enumerate() {
@@ -327,9 +329,7 @@ fn covered(top: &Path, cwd: &str, naming: &Naming) -> BTreeSet<String> {
             files
                 .into_iter()
                 .filter(|f| match database(f) {
-                    Some(db) => {
-                        Some(&db) == here.as_ref() || (db != cwd && below(&db, cwd))
-                    }
+                    Some(db) => Some(&db) == here.as_ref() || (db != cwd && below(&db, cwd)),
                     None => false,
                 })
                 .collect()
@@ -509,16 +509,35 @@ fn check_all(
         expected.insert(repo.unstaged.0.clone());
     }
     expect_eq(&label("check"), &expected, &finding_files(cwd, &out), &out)?;
-    prop_assert_eq!(out.status.code(), Some(if expected.is_empty() { 0 } else { 1 }), "{}", show(&out));
+    prop_assert_eq!(
+        out.status.code(),
+        Some(if expected.is_empty() { 0 } else { 1 }),
+        "{}",
+        show(&out)
+    );
 
     // check --staged: the index (the unstaged record is not there).
-    let out = run(repo, cwd, &with(&["check", "--staged", "--format", "concise"], &[]));
-    expect_eq(&label("check --staged"), &unsorted, &finding_files(cwd, &out), &out)?;
+    let out = run(
+        repo,
+        cwd,
+        &with(&["check", "--staged", "--format", "concise"], &[]),
+    );
+    expect_eq(
+        &label("check --staged"),
+        &unsorted,
+        &finding_files(cwd, &out),
+        &out,
+    )?;
     prop_assert!(matches!(out.status.code(), Some(0 | 1)), "{}", show(&out));
 
     // fmt --check.
     let out = run(repo, cwd, &with(&["fmt", "--check"], &[]));
-    expect_eq(&label("fmt --check"), &unsorted, &reformatted(cwd, &out), &out)?;
+    expect_eq(
+        &label("fmt --check"),
+        &unsorted,
+        &reformatted(cwd, &out),
+        &out,
+    )?;
 
     // ls and export: every record of the covered files.
     let all: BTreeSet<String> = cov.iter().flat_map(|f| repo.work_tree_urls(f)).collect();
@@ -551,9 +570,19 @@ fn check_all(
         args
     };
     let out = run(repo, cwd, &in_diff(&["diff"]));
-    expect_eq(&label("diff"), &changed(&[&repo.unstaged]), &urls_added(&out), &out)?;
+    expect_eq(
+        &label("diff"),
+        &changed(&[&repo.unstaged]),
+        &urls_added(&out),
+        &out,
+    )?;
     let out = run(repo, cwd, &in_diff(&["diff", "--staged"]));
-    expect_eq(&label("diff --staged"), &changed(&[&repo.staged]), &urls_added(&out), &out)?;
+    expect_eq(
+        &label("diff --staged"),
+        &changed(&[&repo.staged]),
+        &urls_added(&out),
+        &out,
+    )?;
     let out = run(repo, cwd, &in_diff(&["diff", &repo.base]));
     let since = changed(&[&repo.committed, &repo.staged, &repo.unstaged]);
     expect_eq(&label("diff BASE"), &since, &urls_added(&out), &out)?;
@@ -576,7 +605,13 @@ fn check_all(
         let targets = server.requests.lock().expect("lock").clone();
         let got = requested(repo, &cov, &targets);
         let what = label(&format!("verify {}", extra.join(" ")));
-        prop_assert_eq!(targets.len(), got.len(), "{}: a request outside the covered files\n{}", what, show(&out));
+        prop_assert_eq!(
+            targets.len(),
+            got.len(),
+            "{}: a request outside the covered files\n{}",
+            what,
+            show(&out)
+        );
         expect_eq(&what, expected, &got, &out)
     };
     verify(&[], &all)?;
@@ -664,7 +699,11 @@ fn hook_covers_every_database(repo: &Repo, rng: &mut Rng) -> Result<(), TestCase
             .expect("git commit")
     };
     let out = commit("clean");
-    prop_assert!(out.status.success(), "a clean commit is stopped\n{}", show(&out));
+    prop_assert!(
+        out.status.success(),
+        "a clean commit is stopped\n{}",
+        show(&out)
+    );
     // A finding staged in a random file of a random database.
     let file = &repo.files[rng.below(repo.files.len())];
     append(
@@ -761,8 +800,23 @@ fn change_sets_at_the_top_of_the_init_db_layout_see_the_database_below() {
     let server = server();
     let map = format!("example.com=http://127.0.0.1:{}", server.port);
     for args in [
-        vec!["verify", "--since", "HEAD~1", "--allow-private", "--map", &map],
-        vec!["verify", "--since", "HEAD~1", "--allow-private", "--map", &map, "db"],
+        vec![
+            "verify",
+            "--since",
+            "HEAD~1",
+            "--allow-private",
+            "--map",
+            &map,
+        ],
+        vec![
+            "verify",
+            "--since",
+            "HEAD~1",
+            "--allow-private",
+            "--map",
+            &map,
+            "db",
+        ],
     ] {
         server.requests.lock().expect("lock").clear();
         let out = support::urldb_in(top, &args);
@@ -782,13 +836,19 @@ fn change_sets_cover_a_nested_database_with_its_own_settings() {
     let dir = tempfile::tempdir().expect("tempdir");
     let top = dir.path();
     write(&top.join("urldb.toml"), "root = \".\"\n");
-    write(&top.join("a.test.yaml"), "---\n---\n_path: /a\ncontent-type: text/html\n");
+    write(
+        &top.join("a.test.yaml"),
+        "---\n---\n_path: /a\ncontent-type: text/html\n",
+    );
     // The nested database skips what it says it skips.
     write(
         &top.join("legacy/urldb.toml"),
         "root = \".\"\n[verify]\nskip = [\"http://b.test/skipped\"]\n",
     );
-    write(&top.join("legacy/b.test.yaml"), "---\n---\n_path: /b\ncontent-type: text/html\n");
+    write(
+        &top.join("legacy/b.test.yaml"),
+        "---\n---\n_path: /b\ncontent-type: text/html\n",
+    );
     support::git(top, &["init", "-q", "-b", "main"]);
     support::git(top, &["add", "-A"]);
     support::git(top, &["commit", "-qm", "base"]);
@@ -802,9 +862,22 @@ fn change_sets_cover_a_nested_database_with_its_own_settings() {
     let map = format!("b.test=http://127.0.0.1:{}", server.port);
     let out = support::urldb_in(
         top,
-        &["verify", "--since", "HEAD", "--allow-private", "--map", &map, "."],
+        &[
+            "verify",
+            "--since",
+            "HEAD",
+            "--allow-private",
+            "--map",
+            &map,
+            ".",
+        ],
     );
-    assert_eq!(*server.requests.lock().expect("lock"), ["/c"], "{}", show(&out));
+    assert_eq!(
+        *server.requests.lock().expect("lock"),
+        ["/c"],
+        "{}",
+        show(&out)
+    );
 }
 
 /// Item 2: the installed hook stops a broken domain file in the `init db`
@@ -812,13 +885,20 @@ fn change_sets_cover_a_nested_database_with_its_own_settings() {
 #[test]
 fn the_installed_hook_stops_a_broken_file_in_every_database() {
     let bin_dir = support::binary().parent().expect("a folder").to_path_buf();
-    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     for broken in ["db/bad.org.yaml", "db/sub/bad.org.yaml"] {
         let dir = init_db_layout();
         let top = dir.path();
         if broken.starts_with("db/sub/") {
             write(&top.join("db/sub/urldb.toml"), "root = \".\"\n");
-            write(&top.join("db/sub/ok.org.yaml"), "---\n---\n_path: /\ncontent-type: text/html\n");
+            write(
+                &top.join("db/sub/ok.org.yaml"),
+                "---\n---\n_path: /\ncontent-type: text/html\n",
+            );
             support::git(top, &["add", "-A"]);
             support::git(top, &["commit", "-qm", "nested"]);
         }
@@ -831,7 +911,11 @@ fn the_installed_hook_stops_a_broken_file_in_every_database() {
             .args(["commit", "-qm", "broken"])
             .output()
             .expect("git commit");
-        assert!(!out.status.success(), "{broken} was committed\n{}", show(&out));
+        assert!(
+            !out.status.success(),
+            "{broken} was committed\n{}",
+            show(&out)
+        );
         assert!(stderr(&out).contains("bad.org.yaml"), "{}", show(&out));
     }
 }
@@ -845,12 +929,23 @@ fn check_staged_dot_takes_the_databases_below() {
     let out = support::urldb_in(top, &["check", "--staged", "."]);
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
     write(&top.join("db/sub/urldb.toml"), "root = \".\"\n");
-    write(&top.join("db/sub/x.org.yaml"), "---\n---\n_path: /x\ncontent-type: Text/HTML\n");
+    write(
+        &top.join("db/sub/x.org.yaml"),
+        "---\n---\n_path: /x\ncontent-type: Text/HTML\n",
+    );
     support::git(top, &["add", "-A"]);
-    for args in [&["check", "--staged", "."][..], &["check", "--staged"], &["check", "--staged", "db"]] {
+    for args in [
+        &["check", "--staged", "."][..],
+        &["check", "--staged"],
+        &["check", "--staged", "db"],
+    ] {
         let out = support::urldb_in(top, args);
         assert_eq!(out.status.code(), Some(1), "{args:?}\n{}", show(&out));
-        assert!(stdout(&out).contains("content-type-case"), "{args:?}\n{}", show(&out));
+        assert!(
+            stdout(&out).contains("content-type-case"),
+            "{args:?}\n{}",
+            show(&out)
+        );
     }
 }
 
@@ -862,9 +957,15 @@ fn a_bare_run_at_the_top_covers_every_database() {
     let dir = tempfile::tempdir().expect("tempdir");
     let top = dir.path();
     write(&top.join("urldb.toml"), "root = \".\"\n");
-    write(&top.join("a.test.yaml"), "---\n---\n_path: /a\ncontent-type: text/html\n");
+    write(
+        &top.join("a.test.yaml"),
+        "---\n---\n_path: /a\ncontent-type: text/html\n",
+    );
     write(&top.join("sub/urldb.toml"), "root = \".\"\n");
-    write(&top.join("sub/b.test.yaml"), "---\n---\n_path: /b\ncontent-type: Text/HTML\n");
+    write(
+        &top.join("sub/b.test.yaml"),
+        "---\n---\n_path: /b\ncontent-type: Text/HTML\n",
+    );
     let out = support::urldb_in(top, &["check"]);
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
     assert!(stdout(&out).contains("sub/b.test.yaml"), "{}", show(&out));
@@ -876,7 +977,14 @@ fn a_bare_run_at_the_top_covers_every_database() {
         &["ls"],
         &["export", "--to", "json"],
         &["fmt", "--check"],
-        &["verify", "--allow-private", "--timeout", "1s", "--retries", "0"],
+        &[
+            "verify",
+            "--allow-private",
+            "--timeout",
+            "1s",
+            "--retries",
+            "0",
+        ],
     ] {
         let out = support::urldb_in(top, args);
         assert!(
@@ -887,7 +995,11 @@ fn a_bare_run_at_the_top_covers_every_database() {
         assert_ne!(out.status.code(), Some(2), "{args:?}\n{}", show(&out));
     }
     let out = support::urldb_in(top, &["ls"]);
-    assert!(stdout(&out).contains("http://example.com/new"), "{}", show(&out));
+    assert!(
+        stdout(&out).contains("http://example.com/new"),
+        "{}",
+        show(&out)
+    );
     let out = support::urldb_in(top, &["init"]);
     assert_eq!(out.status.code(), Some(2), "{}", show(&out));
     assert!(stderr(&out).contains("db/urldb.toml"), "{}", show(&out));

@@ -120,6 +120,10 @@ mod tests {
         }
         assert_eq!(configs_within(tmp.path(), 4).unwrap().len(), 4);
         let e = configs_within(tmp.path(), 3).unwrap_err();
-        assert!(e.to_string().starts_with("more than 3 `urldb.toml` files below"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("more than 3 `urldb.toml` files below"),
+            "{e}"
+        );
     }
 }

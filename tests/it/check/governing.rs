@@ -196,7 +196,10 @@ fn every_entry_point_gives_each_file_its_own_databases_findings() {
     // a run covers") as with the top folder named; `--db .` the top
     // database alone.
     assert_eq!(findings(top, ".", &["check"], None), all);
-    assert_eq!(findings(top, ".", &["--db", ".", "check"], None), expected("db/a"));
+    assert_eq!(
+        findings(top, ".", &["--db", ".", "check"], None),
+        expected("db/a")
+    );
     assert_eq!(findings(top, ".", &["check", "."], None), all);
     assert_eq!(findings(top, ".", &["check", "db"], None), all);
     // From db/sub, with --db db/sub, by name (as a hook names them).
