@@ -158,8 +158,9 @@ pub enum Outcome {
     Broken(Failure),
     /// A bot wall answered, not the URL's server.
     Blocked(Blocked),
-    /// `/robots.txt` disallows the path.
-    SkippedByRobots,
+    /// `/robots.txt` keeps urldb away: a rule, or a robots.txt that could
+    /// not be read (`crate::robots`).
+    SkippedByRobots(crate::robots::RobotsDenial),
     /// Never requested: a `skip` entry or the record's `skip-verify`.
     Skipped(exceptions::Skip),
 }

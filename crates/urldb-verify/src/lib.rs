@@ -35,6 +35,6 @@ mod trend;
 pub use exceptions::{AllowEnv, Allowed, BadAllowEnv, ExceptionError, Exceptions};
 pub use http::{BodyMode, Client, ClientOptions, FetchError};
 pub use judging::{Blocked, Failure, Outcome, judge, outcome};
-pub use robots::RobotsRules;
+pub use robots::{RobotsDenial, RobotsRules};
 pub use running::{CheckResult, RunOptions, run};
 pub use shard::{Shard, ShardError};

@@ -207,10 +207,10 @@ impl Results {
                         Some(b.kind().to_string()),
                         Some(b.to_string()),
                     ),
-                    Outcome::SkippedByRobots => (
+                    Outcome::SkippedByRobots(why) => (
                         Verdict::Skipped,
                         Some(ROBOTS.to_string()),
-                        Some("disallowed by robots.txt".to_string()),
+                        Some(why.to_string()),
                     ),
                     Outcome::Skipped(skip) => (
                         Verdict::Skipped,

@@ -151,11 +151,13 @@ pub fn run(
                     let check = &checks[ticket.check];
                     let result = if check.not_checked.is_some() || check.skip.is_some() {
                         check_one(client, check, options)
-                    } else if options.respect_robots
-                        && !robots.allowed(client, &check.origin, &check.path)
+                    } else if let Some(why) = options
+                        .respect_robots
+                        .then(|| robots.denial(client, &check.origin, &check.path))
+                        .flatten()
                     {
                         CheckResult {
-                            outcome: Outcome::SkippedByRobots,
+                            outcome: Outcome::SkippedByRobots(why),
                             status: None,
                             attempts: 0,
                             elapsed: Duration::ZERO,

@@ -8,5 +8,6 @@ mod hostile_verdicts;
 mod html;
 mod matrix;
 pub(crate) mod outcomes;
+mod robots;
 mod since;
 mod trust;
