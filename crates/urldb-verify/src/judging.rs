@@ -327,6 +327,7 @@ mod tests {
             content_type: content_type.map(str::to_string),
             location: Some("/elsewhere".to_string()),
             retry_after: None,
+            rate_limit: crate::pace::RateLimit::default(),
             body: None,
             bytes: None,
             challenge: false,

@@ -331,6 +331,14 @@ pub(crate) enum Robots {
 }
 
 impl Robots {
+    /// The `Crawl-delay` of the groups urldb obeys.
+    pub(crate) fn crawl_delay(&self) -> Option<Duration> {
+        match self {
+            Robots::Rules(rules) => rules.crawl_delay(),
+            Robots::Unavailable | Robots::Unreachable(_) => None,
+        }
+    }
+
     pub(crate) fn denial(&self, path: &str) -> Option<RobotsDenial> {
         match self {
             Robots::Rules(rules) if !rules.allowed(path) => Some(RobotsDenial::Disallowed),
@@ -349,24 +357,28 @@ pub(crate) struct RobotsCache {
 }
 
 impl RobotsCache {
-    /// What robots.txt says for `origin`, fetched at the first call.
-    pub(crate) fn get(&self, client: &Client, origin: &str) -> Arc<OnceLock<Robots>> {
+    /// What robots.txt says for `origin`, fetched at the first call
+    /// (`before` is called before each request it makes: the origin's
+    /// pace).
+    pub(crate) fn get(
+        &self,
+        client: &Client,
+        origin: &str,
+        before: &dyn Fn(),
+    ) -> Arc<OnceLock<Robots>> {
         let cell = {
             let mut origins = self.origins.lock().unwrap_or_else(|p| p.into_inner());
             Arc::clone(origins.entry(origin.to_string()).or_default())
         };
-        cell.get_or_init(|| fetch(client, origin));
+        cell.get_or_init(|| fetch(client, origin, before));
         cell
-    }
-
-    pub(crate) fn denial(&self, client: &Client, origin: &str, path: &str) -> Option<RobotsDenial> {
-        self.get(client, origin).get().and_then(|r| r.denial(path))
     }
 }
 
-fn fetch(client: &Client, origin: &str) -> Robots {
+fn fetch(client: &Client, origin: &str, before: &dyn Fn()) -> Robots {
     let mut url = format!("{origin}/robots.txt");
     for _ in 0..=MAX_REDIRECTS {
+        before();
         let r = match client.get(&url, BodyMode::Collect(MAX_ROBOTS), None) {
             Ok(r) => r,
             Err(e) => return Robots::Unreachable(e.to_string()),

@@ -8,6 +8,7 @@ mod hostile_verdicts;
 mod html;
 mod matrix;
 pub(crate) mod outcomes;
+mod pacing;
 mod robots;
 mod since;
 mod trust;
