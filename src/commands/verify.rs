@@ -79,9 +79,12 @@ pub(crate) struct VerifyArgs {
     #[arg(long, value_name = "BYTES", default_value_t = output::SUMMARY_LIMIT as u64,
           value_parser = clap::value_parser!(u64).range(output::SUMMARY_LIMIT_MIN as u64..))]
     pub summary_limit: u64,
-    /// Check only shard K of N (`K/N`): the URLs whose stable hash falls in it, for a CI matrix.
+    /// Check only shard K of N (`K/N`) for a CI matrix: whole hosts, balanced by their estimated time (a host too large for one shard is split, its limits divided); `auto/N` takes K from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs, 0-based).
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<urldb_verify::Shard>,
+    pub shard: Option<urldb_verify::ShardSpec>,
+    /// How `--shard` splits: by host (each host paced in one shard) or by URL (a hash of each URL, as before).
+    #[arg(long, value_enum, default_value_t = ShardBy::Host, requires = "shard")]
+    pub shard_by: ShardBy,
     /// Read earlier runs from this JSON-lines file, then add this run's results to it.
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
@@ -105,6 +108,15 @@ pub(crate) struct VerifyArgs {
     pub quiet: crate::app::QuietArg,
     #[command(flatten)]
     pub verbose: crate::app::VerboseArg,
+}
+
+/// `--shard-by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ShardBy {
+    /// Whole hosts per shard.
+    Host,
+    /// A stable hash of each URL.
+    Url,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -232,9 +244,26 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             plan
         }
     };
-    if let Some(shard) = args.shard {
+    let shard = args
+        .shard
+        .map(|s| s.resolve(&|name| std::env::var(name).ok()))
+        .transpose()?;
+    if let Some(shard) = shard {
         let before = plan.checks.len();
-        plan.checks.retain(|c| shard.contains(&c.url));
+        match args.shard_by {
+            ShardBy::Url => plan.checks.retain(|c| shard.contains(&c.url)),
+            ShardBy::Host => {
+                let split = urldb_verify::shard_by_host(
+                    &plan.checks,
+                    shard,
+                    settings.run.per_host,
+                    settings.run.per_host_interval,
+                );
+                let mut keep = split.keep.into_iter();
+                plan.checks.retain(|_| keep.next().unwrap_or(false));
+                settings.run.shares = split.shares;
+            }
+        }
         if plan.checks.is_empty() && before > 0 {
             super::note_nothing_selected(
                 ctx,
@@ -314,7 +343,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     let run = RunInfo {
         id: run_id,
         started,
-        shard: args.shard,
+        shard,
         elapsed_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
     };
     let mut results = Results::of_run(&plan, &checks, run);

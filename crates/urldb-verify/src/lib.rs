@@ -38,4 +38,6 @@ pub use http::{BodyMode, Client, ClientOptions, FetchError};
 pub use judging::{Blocked, Failure, Outcome, judge, outcome};
 pub use robots::{RobotsDenial, RobotsRules};
 pub use running::{CheckResult, HostRun, RunOptions, RunOutput, run};
-pub use shard::{Shard, ShardError};
+pub use shard::{
+    AutoShardError, HostSplit, JOB_INDEX, Shard, ShardError, ShardSpec, by_host as shard_by_host,
+};

@@ -28,6 +28,9 @@ pub struct RunOptions {
     /// (`--per-host-interval`); a host's `interval` in `urldb.toml`, its
     /// `Crawl-delay` or its rate-limit policy may make it longer.
     pub per_host_interval: Duration,
+    /// The origins this shard shares with others, and among how many
+    /// (`crate::shard::by_host`): their limits are divided.
+    pub shares: std::collections::BTreeMap<String, u32>,
 }
 
 impl Default for RunOptions {
@@ -39,6 +42,7 @@ impl Default for RunOptions {
             backoff: Duration::from_millis(250),
             respect_robots: false,
             per_host_interval: Duration::ZERO,
+            shares: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -233,8 +237,17 @@ pub fn run(
             host
         })
         .collect();
-    let scheduler =
-        schedule::Scheduler::new(&host_of, options.per_host, &intervals, options.backoff);
+    let shares: Vec<u32> = names
+        .iter()
+        .map(|o| options.shares.get(*o).copied().unwrap_or(1))
+        .collect();
+    let scheduler = schedule::Scheduler::new(
+        &host_of,
+        options.per_host,
+        &intervals,
+        &shares,
+        options.backoff,
+    );
     let robots = robots::RobotsCache::default();
     let results: Vec<std::sync::Mutex<Option<CheckResult>>> =
         checks.iter().map(|_| std::sync::Mutex::new(None)).collect();
@@ -298,7 +311,7 @@ pub fn run(
             too_many: tally.too_many,
             server_errors: tally.server_errors,
             robots_skipped: tally.robots_skipped,
-            interval_ms: millis(pace.interval),
+            interval_ms: millis(pace.spacing()),
             crawl_delay_capped_ms: tally.crawl_delay_capped.map(millis),
         })
         .collect();

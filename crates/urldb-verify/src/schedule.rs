@@ -31,6 +31,9 @@ pub(crate) struct Pace {
     pub base: Duration,
     /// The interval now: `base`, or longer after refusals.
     pub interval: Duration,
+    /// Among how many shards the host is split (`crate::shard::by_host`):
+    /// each keeps this many times the interval.
+    pub share: u32,
     /// No request starts before this.
     next_start: Option<Instant>,
     /// When the last request started.
@@ -49,8 +52,14 @@ impl Pace {
         self.base = self.base.max(interval);
         self.interval = self.interval.max(interval);
         if let Some(last) = self.last_start {
-            self.next_start = self.next_start.max(Some(last + self.interval));
+            self.next_start = self.next_start.max(Some(last + self.spacing()));
         }
+    }
+
+    /// The time between two of this shard's requests: the interval, times
+    /// the shards the host is split over.
+    pub(crate) fn spacing(&self) -> Duration {
+        self.interval.saturating_mul(self.share)
     }
 }
 
@@ -69,6 +78,9 @@ pub(crate) struct Tally {
 struct Host {
     pending: VecDeque<usize>,
     active: usize,
+    /// Requests in flight at most: `--per-host`, divided among the shards
+    /// the host is split over.
+    limit: usize,
     /// In `available` or `resting` (has pending work and a free slot).
     queued: bool,
     pace: Pace,
@@ -93,7 +105,6 @@ struct State {
 pub(crate) struct Scheduler {
     state: Mutex<State>,
     wake: Condvar,
-    per_host: usize,
     /// The first host-wide pause after a refusal.
     backoff: Duration,
 }
@@ -108,24 +119,29 @@ pub(crate) struct Ticket {
 impl Scheduler {
     /// `host_of[i]` is the host index of check `i` (any dense numbering);
     /// `intervals[h]` host `h`'s own interval (none: no pause between
-    /// requests); `backoff` the first host-wide pause after a 429 or 503.
+    /// requests); `shares[h]` among how many shards host `h` is split
+    /// (none: 1); `backoff` the first host-wide pause after a 429 or 503.
     pub(crate) fn new(
         host_of: &[usize],
         per_host: usize,
         intervals: &[Duration],
+        shares: &[u32],
         backoff: Duration,
     ) -> Scheduler {
         let count = host_of.iter().map(|h| h + 1).max().unwrap_or(0);
         let mut hosts: Vec<Host> = (0..count)
             .map(|h| {
                 let base = intervals.get(h).copied().unwrap_or_default();
+                let share = shares.get(h).copied().unwrap_or(1).max(1);
                 Host {
                     pending: VecDeque::new(),
                     active: 0,
+                    limit: (per_host.max(1) / share as usize).max(1),
                     queued: false,
                     pace: Pace {
                         base,
                         interval: base,
+                        share,
                         next_start: None,
                         last_start: None,
                         paused_until: None,
@@ -153,7 +169,6 @@ impl Scheduler {
                 remaining: host_of.len(),
             }),
             wake: Condvar::new(),
-            per_host: per_host.max(1),
             backoff,
         }
     }
@@ -180,8 +195,8 @@ impl Scheduler {
                 state.available.push_back(host);
             }
             if let Some(host) = state.available.pop_front() {
-                let per_host = self.per_host;
                 let h = &mut state.hosts[host];
+                let per_host = h.limit;
                 if h.pending.is_empty() {
                     h.queued = false;
                     continue;
@@ -243,7 +258,7 @@ impl Scheduler {
             let h = &mut state.hosts[host];
             let now = Instant::now();
             let start = h.ready_at().map_or(now, |at| at.max(now));
-            h.pace.next_start = Some(start + h.pace.interval);
+            h.pace.next_start = Some(start + h.pace.spacing());
             h.pace.last_start = Some(start);
             h.tally.requests += 1;
             start - now
@@ -356,7 +371,7 @@ mod tests {
 
     #[test]
     fn hosts_take_turns() {
-        let s = Scheduler::new(&[0, 0, 0, 1, 1, 2], 10, &[], Duration::ZERO);
+        let s = Scheduler::new(&[0, 0, 0, 1, 1, 2], 10, &[], &[], Duration::ZERO);
         let order: Vec<usize> = std::iter::from_fn(|| s.next().map(|t| t.check)).collect();
         assert_eq!(order, [0, 3, 5, 1, 4, 2]);
     }
@@ -364,7 +379,7 @@ mod tests {
     #[test]
     fn a_host_never_has_more_than_its_limit_in_flight() {
         let host_of: Vec<usize> = (0..200).map(|i| i % 3).collect();
-        let s = Scheduler::new(&host_of, 2, &[], Duration::ZERO);
+        let s = Scheduler::new(&host_of, 2, &[], &[], Duration::ZERO);
         let active: Vec<AtomicUsize> = (0..3).map(|_| AtomicUsize::new(0)).collect();
         let peak = AtomicUsize::new(0);
         let ran = AtomicUsize::new(0);
@@ -389,7 +404,7 @@ mod tests {
 
     #[test]
     fn a_crawl_delay_over_the_cap_is_capped_and_noted() {
-        let s = Scheduler::new(&[0, 1], 1, &[], Duration::ZERO);
+        let s = Scheduler::new(&[0, 1], 1, &[], &[], Duration::ZERO);
         let cap = Duration::from_secs(30);
         s.crawl_delay(0, Duration::from_secs(120), cap);
         s.crawl_delay(1, Duration::from_secs(5), cap);
@@ -409,6 +424,7 @@ mod tests {
             &[0],
             1,
             &[Duration::from_millis(100)],
+            &[],
             Duration::from_millis(250),
         );
         let answer = |status| Answer {
@@ -436,7 +452,7 @@ mod tests {
 
     #[test]
     fn nothing_to_do_ends_at_once() {
-        let s = Scheduler::new(&[], 4, &[], Duration::ZERO);
+        let s = Scheduler::new(&[], 4, &[], &[], Duration::ZERO);
         assert_eq!(s.next(), None);
     }
 }

@@ -662,10 +662,7 @@ fn the_documented_scheduled_workflow_runs_end_to_end() {
     );
     let gh_log = t.join("gh.log");
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let options = format!(
-        "--per-host 2 --allow-private --retries 0 --map {}",
-        map_arg(&server)
-    );
+    let options = format!("--allow-private --retries 0 --map {}", map_arg(&server));
     let run = |n: usize| {
         let work = t.join(format!("work-{n}"));
         std::fs::create_dir(&work).expect("mkdir");

@@ -10,5 +10,6 @@ mod matrix;
 pub(crate) mod outcomes;
 mod pacing;
 mod robots;
+mod shards;
 mod since;
 mod trust;
