@@ -903,6 +903,52 @@ mod tests {
         );
     }
 
+    /// Google's robots.txt matcher (`RobotsMatchStrategy::Matches`), as an
+    /// independent model: the set of path positions the pattern so far
+    /// can reach; `*` reaches every later one; a final `$` asks for the
+    /// end.
+    fn model(pattern: &str, path: &str) -> bool {
+        let (path, pattern) = (path.as_bytes(), pattern.as_bytes());
+        let mut reach = vec![0usize];
+        for (i, &c) in pattern.iter().enumerate() {
+            if c == b'$' && i + 1 == pattern.len() {
+                return reach.contains(&path.len());
+            }
+            if c == b'*' {
+                let from = reach.iter().copied().min().unwrap_or(0);
+                reach = (from..=path.len()).collect();
+            } else {
+                reach = reach
+                    .into_iter()
+                    .filter(|&p| path.get(p) == Some(&c))
+                    .map(|p| p + 1)
+                    .collect();
+                if reach.is_empty() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    proptest::proptest! {
+        // A fixed seed: the same cases on every run (tests/it/support,
+        // `property_config`, says why).
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 4096,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(58),
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Without escapes (where urldb decodes and Google does not), the
+        /// matcher agrees with Google's on any pattern and path.
+        #[test]
+        fn the_matcher_agrees_with_googles(pattern in "/[ab/*$]{0,7}", path in "/[ab/*$]{0,9}") {
+            let ours = Pattern::new(&pattern).matches(&units(&path));
+            proptest::prop_assert_eq!(ours, model(&pattern, &path), "{} on {}", pattern, path);
+        }
+    }
+
     #[test]
     fn redirects_resolve_against_the_url() {
         assert_eq!(
