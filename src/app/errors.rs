@@ -53,6 +53,9 @@ pub(crate) enum CommandError {
     Zero(&'static str),
     #[error("--max-body: `{}` is not a size (try \"100 MiB\")", urldb_core::text::escape(.0))]
     MaxBody(String),
+    /// `verify --shard auto/N` without a job index.
+    #[error(transparent)]
+    AutoShard(#[from] urldb_verify::AutoShardError),
     /// `--domain` or `--map` names a domain the database does not.
     #[error(transparent)]
     UnknownDomain(#[from] urldb_store::UnknownDomain),

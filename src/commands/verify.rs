@@ -39,6 +39,9 @@ pub(crate) struct VerifyArgs {
     /// Requests in flight at once to one host.
     #[arg(long, value_name = "N", default_value_t = 6)]
     pub per_host: usize,
+    /// The shortest time between two requests to one host, e.g. `1s`, `250ms` (a host's `interval` in urldb.toml, its robots.txt `Crawl-delay` or its rate limit may ask more).
+    #[arg(long, value_name = "DURATION", value_parser = parse_interval)]
+    pub per_host_interval: Option<Duration>,
     /// Limit for connecting and for the response head, and the longest pause in a body, e.g. `10s`, `500ms` [default: `[verify] timeout`, else 30s].
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
@@ -67,15 +70,21 @@ pub(crate) struct VerifyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
     pub format: VerifyFormat,
+    /// `--format human`: also a table of each host's figures (requests, median latency, 429s and 5xx, robots.txt skips, the final interval); json and markdown always have them.
+    #[arg(long)]
+    pub host_stats: bool,
     /// `--format markdown`: the most bytes the summary takes; lists are cut
     /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
     /// issue or comment body).
     #[arg(long, value_name = "BYTES", default_value_t = output::SUMMARY_LIMIT as u64,
           value_parser = clap::value_parser!(u64).range(output::SUMMARY_LIMIT_MIN as u64..))]
     pub summary_limit: u64,
-    /// Check only shard K of N (`K/N`): the URLs whose stable hash falls in it, for a CI matrix.
+    /// Check only shard K of N (`K/N`) for a CI matrix: whole hosts, balanced by their estimated time (a host too large for one shard is split, its limits divided); `auto/N` takes K from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs, 0-based).
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<urldb_verify::Shard>,
+    pub shard: Option<urldb_verify::ShardSpec>,
+    /// How `--shard` splits: by host (each host paced in one shard) or by URL (a hash of each URL, as before).
+    #[arg(long, value_enum, default_value_t = ShardBy::Host, requires = "shard")]
+    pub shard_by: ShardBy,
     /// Read earlier runs from this JSON-lines file, then add this run's results to it.
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
@@ -99,6 +108,15 @@ pub(crate) struct VerifyArgs {
     pub quiet: crate::app::QuietArg,
     #[command(flatten)]
     pub verbose: crate::app::VerboseArg,
+}
+
+/// `--shard-by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ShardBy {
+    /// Whole hosts per shard.
+    Host,
+    /// A stable hash of each URL.
+    Url,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -140,6 +158,14 @@ pub(crate) fn write_results(
         VerifyFormat::Markdown => output::write_markdown(&mut out, results, summary_limit)?,
         VerifyFormat::Html => output::render_html(&mut out, &output::html_page(results))?,
     }
+    out.finish()?;
+    Ok(())
+}
+
+/// `--host-stats`: each origin's figures after the human report.
+fn write_host_stats(results: &Results) -> Result<(), CommandError> {
+    let mut out = gate::stdout(Syntax::Text);
+    output::write_host_stats(&mut out, results)?;
     out.finish()?;
     Ok(())
 }
@@ -222,9 +248,26 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             plan
         }
     };
-    if let Some(shard) = args.shard {
+    let shard = args
+        .shard
+        .map(|s| s.resolve(&|name| std::env::var(name).ok()))
+        .transpose()?;
+    if let Some(shard) = shard {
         let before = plan.checks.len();
-        plan.checks.retain(|c| shard.contains(&c.url));
+        match args.shard_by {
+            ShardBy::Url => plan.checks.retain(|c| shard.contains(&c.url)),
+            ShardBy::Host => {
+                let split = urldb_verify::shard_by_host(
+                    &plan.checks,
+                    shard,
+                    settings.run.per_host,
+                    settings.run.per_host_interval,
+                );
+                let mut keep = split.keep.into_iter();
+                plan.checks.retain(|_| keep.next().unwrap_or(false));
+                settings.run.shares = split.shares;
+            }
+        }
         if plan.checks.is_empty() && before > 0 {
             super::note_nothing_selected(
                 ctx,
@@ -293,7 +336,10 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             );
         }
     }
-    let checks = urldb_verify::run(&plan.checks, &client, &settings.run, &on_result);
+    let urldb_verify::RunOutput {
+        results: checks,
+        hosts,
+    } = urldb_verify::run(&plan.checks, &client, &settings.run, &on_result);
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
@@ -301,19 +347,26 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     let run = RunInfo {
         id: run_id,
         started,
-        shard: args.shard,
+        shard,
         elapsed_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
     };
     let mut results = Results::of_run(&plan, &checks, run);
+    results.hosts = hosts
+        .iter()
+        .map(urldb_verify::results::HostStats::from)
+        .collect();
     if let Some(h) = &earlier {
         h.judge(&mut results, args.history_keep);
     }
-    let written = write_results(
+    let mut written = write_results(
         args.format,
         &results,
         ctx.quiet,
         usize::try_from(args.summary_limit).unwrap_or(usize::MAX),
     );
+    if written.is_ok() && args.host_stats && args.format == VerifyFormat::Human {
+        written = write_host_stats(&results);
+    }
     // The report is out before the lines are added; a failure to add them
     // is still exit 2.
     if let (Some(path), Some(run)) = (&args.history, results.runs.first()) {
@@ -495,6 +548,7 @@ fn settings(
             per_host: args.per_host,
             retries: args.retries.or(config.retries).unwrap_or(DEFAULT_RETRIES),
             respect_robots: args.respect_robots,
+            per_host_interval: args.per_host_interval.unwrap_or_default(),
             ..RunOptions::default()
         },
     })
@@ -569,6 +623,16 @@ fn parse_age(text: &str) -> Result<Duration, NotAnAge> {
         .map(Duration::from_secs)
         .ok_or_else(|| NotAnAge(t.to_string()))
 }
+
+/// `--per-host-interval`: `1s`, `250ms`, `1.5s`, `2m` (as `timeout`).
+fn parse_interval(text: &str) -> Result<Duration, NotAnInterval> {
+    urldb_verify::config::parse_duration(text).ok_or_else(|| NotAnInterval(text.to_string()))
+}
+
+/// A `--per-host-interval` that is not a duration.
+#[derive(Debug, thiserror::Error)]
+#[error("`{}` is not a duration like 1s or 250ms", urldb_core::text::escape(.0))]
+struct NotAnInterval(String);
 
 /// A `--max-age` that is not a whole number and a unit.
 #[derive(Debug, thiserror::Error)]
