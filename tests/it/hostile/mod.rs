@@ -9,6 +9,8 @@ mod cross_file;
 mod gate;
 mod io;
 #[cfg(unix)]
+mod linked_config;
+#[cfg(unix)]
 mod links;
 mod one_host;
 mod output;
