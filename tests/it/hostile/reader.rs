@@ -408,3 +408,101 @@ fn a_tab_pyyaml_takes_in_a_block_scalar_is_no_finding() {
         text(&out.stdout)
     );
 }
+
+/// PyYAML's length limits (`docs/format.md`, "Length limits"): a key
+/// without `?` whose `:` is more than 1,024 characters from its start, in
+/// flow context too (`{…}`, a pair in `[…]`, a quoted key, the metadata
+/// written in flow form; multi-byte characters count as one), and a plain
+/// integer of more than 4,300 digits. PyYAML refuses each; `check` fails on
+/// each whatever excuses `not-canonical`, and `ls` lists none of their
+/// URLs. One character fewer, PyYAML loads the file and so does urldb.
+#[test]
+fn keys_and_integers_past_pyyamls_length_limits_fail_whatever_excuses() {
+    let record = "---\n_path: /a\ncontent-type: text/html\n";
+    let k = |n: usize, c: char| -> String { std::iter::repeat_n(c, n).collect() };
+    let cases = |n: usize, digits: usize| -> Vec<(&'static str, String)> {
+        vec![
+            (
+                "flow.example.org.yaml",
+                format!("---\n{record}note: {{{}: v}}\n", k(n, 'k')),
+            ),
+            (
+                "pair.example.org.yaml",
+                format!("---\n{record}note: [{}: v]\n", k(n, 'k')),
+            ),
+            (
+                "quoted.example.org.yaml",
+                format!("---\n{record}note: {{'{}': v}}\n", k(n - 2, 'k')),
+            ),
+            (
+                "meta.example.org.yaml",
+                format!("--- {{{}: v}}\n{record}", k(n, 'k')),
+            ),
+            (
+                "wide.example.org.yaml",
+                format!("---\n{record}note: {{{}: v}}\n", k(n, 'é')),
+            ),
+            (
+                "astral.example.org.yaml",
+                format!("---\n{record}note: [{}: v]\n", k(n, '😀')),
+            ),
+            (
+                "int.example.org.yaml",
+                format!("---\n{record}note:   1{}\n", k(digits - 1, '0')),
+            ),
+        ]
+    };
+    let over = cases(1025, 4301);
+    let at = cases(1024, 4300);
+    let mut pyyaml = PyYaml::start();
+    let read = |pyyaml: &mut PyYaml, files: &[(&str, String)]| {
+        pyyaml.read_all(&files.iter().map(|(_, t)| t.as_bytes()).collect::<Vec<_>>())
+    };
+    let answers = read(&mut pyyaml, &over);
+    assert!(answers.iter().all(|a| !a.loads), "{answers:?}");
+    let answers = read(&mut pyyaml, &at);
+    assert!(answers.iter().all(|a| a.loads), "{answers:?}");
+    let excuses = [
+        (
+            "[lint]\nignore = [\"not-canonical\", \"unknown-metadata-key\"]\n",
+            "",
+        ),
+        (
+            "[lint]\nignore = [\"unknown-metadata-key\"]\n",
+            "# urldb: ignore-file[not-canonical]\n",
+        ),
+    ];
+    for (files, refused) in [(&over, true), (&at, false)] {
+        for (name, text_) in files {
+            for (config, excuse) in excuses {
+                let bytes = format!("{excuse}{text_}");
+                let dir = db(config, &[(name, bytes.as_bytes())]);
+                let out = run(dir.path(), &["--no-cache", "check", "--format", "concise"]);
+                let report = text(&out.stdout);
+                let ls = run(dir.path(), &["ls"]);
+                if refused {
+                    assert_eq!(out.status.code(), Some(1), "{name}: {report}");
+                    let says = if name.starts_with("int") {
+                        "yaml-syntax PyYAML reads this plain value as an integer of 4301 digits"
+                    } else {
+                        "yaml-syntax PyYAML refuses a key without `?` whose `:` comes 1025 \
+                         characters after its start"
+                    };
+                    assert!(report.contains(says), "{name}: {report}");
+                    assert!(
+                        !text(&ls.stdout).contains("/a"),
+                        "{name}: {}",
+                        text(&ls.stdout)
+                    );
+                } else {
+                    assert_eq!(out.status.code(), Some(0), "{name}: {report}");
+                    assert!(
+                        text(&ls.stdout).contains(&format!("{}/a", name.trim_end_matches(".yaml"))),
+                        "{name}: {}",
+                        text(&ls.stdout)
+                    );
+                }
+            }
+        }
+    }
+}
