@@ -1,6 +1,7 @@
 //! Hostile databases against the file system and the output layer (what
 //! `verify` requests is in `verify::hostile_verdicts`).
 
+mod booleans;
 mod check_gate;
 // Symbolic links and a Linux git set-up: run where the whole suite runs.
 #[cfg(unix)]
