@@ -13,6 +13,7 @@ mod io;
 mod linked_config;
 #[cfg(unix)]
 mod links;
+mod markdown_budgets;
 mod one_host;
 mod output;
 mod reader;
