@@ -34,7 +34,8 @@
 //!   (`[?a]` is `[{a: null}]` for PyYAML, `["?a"]` for yaml-rust2).
 //! - A key without `?` written over several lines, or with its `:` on a
 //!   later line, which PyYAML refuses and yaml-rust2 reads inside a flow
-//!   collection.
+//!   collection. A flow mapping's key over lines with no `:` after it
+//!   (`{multi<LF> line, a: b}`: its value is null) is read by both alike.
 //! - The length limits (`docs/format.md`, "Length limits"): a key without
 //!   `?` whose `:` is more than [`SIMPLE_KEY_LIMIT`] characters after its
 //!   start (`stale_possible_simple_keys` in PyYAML's `scanner.py`), in
@@ -281,8 +282,14 @@ pub(crate) fn nodes(text: &str, documents: &[Document]) -> Vec<(Span, Refusal)> 
             Value::Map(entries) => {
                 for e in entries {
                     let key = text.get(e.key.span.clone()).unwrap_or_default();
-                    let over_lines =
-                        key.contains(['\n', '\r']) || value_indicator_below(text, e.key.span.end);
+                    // A key over lines with no `:` after it (`{multi
+                    // line, a: b}`, a key whose value is null) is no
+                    // simple key to PyYAML, which reads it as urldb does.
+                    // (yaml-rust2's span of a plain key over lines takes
+                    // in its `:`.)
+                    let over_lines = (key.contains(['\n', '\r'])
+                        && (key.ends_with(':') || value_indicator_after(text, e.key.span.end)))
+                        || value_indicator_below(text, e.key.span.end);
                     if over_lines && !explicit_key(text, e.key.span.start) {
                         found.keys.push(e.key.span.clone());
                     } else if let Some(characters) = key_over_limit(text, &e.key.span)
@@ -401,6 +408,23 @@ fn value_indicator_below(text: &str, at: usize) -> bool {
     false
 }
 
+/// After a key that ends at `at`, its `:` follows (only blanks, line
+/// breaks and comments between).
+fn value_indicator_after(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = at;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b'#' if i == 0 || matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') => {
+                i = memchr::memchr2(b'\n', b'\r', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+            }
+            _ => return b == b':',
+        }
+    }
+    false
+}
+
 /// The key at `at` follows a `?` indicator (an explicit key, which may
 /// span lines): before it only blanks and line breaks, back to a `?` at a
 /// line's start or after a blank or a flow indicator.
@@ -409,6 +433,20 @@ fn explicit_key(text: &str, at: usize) -> bool {
     let mut i = at;
     while i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
         i -= 1;
+    }
+    // A block scalar's span starts at its text: its header (`|`, `>-`,
+    // `|2`) is between it and the `?` (the YAML test suite's 5WE3).
+    let header_end = i;
+    while i > 0 && matches!(bytes[i - 1], b'-' | b'+' | b'0'..=b'9') {
+        i -= 1;
+    }
+    if i > 0 && matches!(bytes[i - 1], b'|' | b'>') {
+        i -= 1;
+        while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+    } else {
+        i = header_end;
     }
     i > 0
         && bytes[i - 1] == b'?'
