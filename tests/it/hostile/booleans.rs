@@ -4,7 +4,7 @@
 //! urldb reads `true`, `false` and their YAML 1.1 spellings and else the
 //! default. Where the two differ, `invalid-boolean` is a gate finding:
 //! nothing excuses it, and `ls` leaves the file's URLs out rather than
-//! print another scheme. Where they agree, excusing it is the user's
+//! print another scheme, and `verify` requests none of them. Where they agree, excusing it is the user's
 //! choice, and `ls` prints the scheme both read.
 
 use crate::support::run_in;
@@ -76,6 +76,24 @@ fn a_boolean_the_reference_tool_reads_otherwise_fails_whatever_excuses_it() {
             );
             assert!(
                 said(&out).contains("so the scheme of its URLs is not known"),
+                "{metadata}: {}",
+                said(&out)
+            );
+            // `verify` requests none of its URLs, with either scheme.
+            let server = crate::support::http::listen(|mut stream, _| {
+                use std::io::Write as _;
+                let _ = stream.write_all(
+                    b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+                );
+            });
+            let map = format!("example.org=http://127.0.0.1:{}", server.port);
+            let out = run_in(
+                dir.path(),
+                &["verify", "--allow-private", "--retries", "0", "--map", &map],
+            );
+            assert_eq!(out.status.code(), Some(2), "{metadata}: {}", said(&out));
+            assert!(
+                said(&out).contains("`https` means another scheme to the reference tool"),
                 "{metadata}: {}",
                 said(&out)
             );
