@@ -58,13 +58,13 @@ pub enum GoverningError {
         urldb_core::text::escape(.repo_path)
     )]
     LinkOnConfigPath { rev: String, repo_path: String },
-    /// A `urldb.toml` found in the work tree is a symbolic link that
-    /// resolves outside it (outside its own folder, not in a repository):
-    /// not read, and nothing of where it leads is said.
+    /// A `urldb.toml` found in the work tree (as shown) is a symbolic link
+    /// that resolves outside it (outside its own folder, not in a
+    /// repository): not read, and nothing of where it leads is said.
     #[error(
         "{}: a symbolic link that leads outside {}; a configuration found there is read only \
          inside it, so this one is refused (a file of your own goes with `--config FILE`)",
-        urldb_core::text::escape(&crate::settings::shown_from(.0).display().to_string()),
+        urldb_core::text::escape(&.0.display().to_string()),
         if *.1 { "the repository's work tree" } else { "its folder" }
     )]
     LinkedOutside(PathBuf, bool),
@@ -274,10 +274,13 @@ fn refuse_link_outside(config: &Path) -> Result<(), GoverningError> {
     if target.starts_with(top.unwrap_or(&folder)) {
         return Ok(());
     }
-    Err(GoverningError::LinkedOutside(
-        config.to_path_buf(),
-        top.is_some(),
-    ))
+    // Shown as findings show paths: from the working directory when the
+    // link lies below it.
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| config.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| config.to_path_buf());
+    Err(GoverningError::LinkedOutside(shown, top.is_some()))
 }
 
 /// The configuration governing the folder at `dir` in the work tree: the
