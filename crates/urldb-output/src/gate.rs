@@ -99,6 +99,17 @@ pub fn neutralize(line: &str, syntax: Syntax) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// How many bytes the gate writes for `text` in `syntax`: each line as
+/// [`neutralize`] rewrites it (`##[` is `##\x5b` in human text, three
+/// bytes more). A writer that keeps to a budget on what reaches the
+/// reader (`--summary-limit`) measures with this, not with `text.len()`.
+pub fn written_len(text: &str, syntax: Syntax) -> usize {
+    text.split('\n')
+        .map(|line| neutralize(line, syntax).len())
+        .sum::<usize>()
+        + text.matches('\n').count()
+}
+
 /// The byte offset of the `[` of the first opening in `s`.
 fn first_opening(s: &str) -> Option<usize> {
     ANYWHERE
@@ -314,6 +325,24 @@ mod tests {
         assert!(reads_as_command("ok\r::warning::x"));
         assert!(reads_as_command("a ##vso[task.logissue]x"));
         assert!(!reads_as_command("a::b ## [x] #[y]"));
+    }
+
+    #[test]
+    fn written_len_is_what_the_gate_writes() {
+        for text in [
+            "",
+            "a\n",
+            "##[x\n##vso[y ##[z\n::e::f",
+            "\u{a0}::a\r::b\nend",
+        ] {
+            for syntax in [Syntax::Text, Syntax::Json, Syntax::Xml, Syntax::Url] {
+                assert_eq!(
+                    written_len(text, syntax),
+                    gated(syntax, text).len(),
+                    "{text:?}"
+                );
+            }
+        }
     }
 
     #[test]

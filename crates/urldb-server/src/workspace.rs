@@ -71,7 +71,10 @@ pub(crate) fn resolve(
     let dir = path.parent().unwrap_or(Path::new("/"));
     let config_path = match config_override {
         Some(p) => Some(p.to_path_buf()),
-        None => urldb_store::governing_config(dir),
+        None => match urldb_store::governing_config(dir) {
+            Ok(found) => found,
+            Err(e) => return Handling::Broken(format!("{e}; files under it are not checked")),
+        },
     };
     // A file whose name alone keeps it out of every database (not YAML;
     // with no urldb.toml, not named like a domain) is left alone before

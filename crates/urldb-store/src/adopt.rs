@@ -199,11 +199,14 @@ pub fn plan_init(dir: &Path, root: Option<&Path>) -> Result<InitPlan, InitError>
     let top = top_of(dir);
     let config = top.join(urldb_core::config::FILE_NAME);
     // One already there, or between `dir` and the top, governs the folder.
-    let existing = crate::governing::governing_config(&absolute(dir)).filter(|found| {
-        found
-            .parent()
-            .is_some_and(|d| d.starts_with(resolved(&top)))
-    });
+    let existing = crate::governing::governing_config(&absolute(dir))
+        .ok()
+        .flatten()
+        .filter(|found| {
+            found
+                .parent()
+                .is_some_and(|d| d.starts_with(resolved(&top)))
+        });
     if let Some(found) = existing.or_else(|| config.exists().then(|| config.clone())) {
         return Err(InitError::Exists(relative(&found)));
     }
@@ -242,7 +245,8 @@ fn new_database(dir: &Path) -> Result<InitPlan, InitError> {
         .ancestors()
         .find(|d| d.is_dir())
         .map(Path::to_path_buf);
-    if let Some(outer) = nearest_existing.and_then(|d| crate::governing::governing_config(&d))
+    if let Some(outer) =
+        nearest_existing.and_then(|d| crate::governing::governing_config(&d).ok().flatten())
         && let Ok(loaded) = crate::settings::load_config(&outer, &[])
         && let (Some(value), Some(folder)) = (&loaded.root, outer.parent())
         && resolved(&folder.join(value)).starts_with(resolved(dir))

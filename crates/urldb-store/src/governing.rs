@@ -58,6 +58,16 @@ pub enum GoverningError {
         urldb_core::text::escape(.repo_path)
     )]
     LinkOnConfigPath { rev: String, repo_path: String },
+    /// A `urldb.toml` found in the work tree (as shown) is a symbolic link
+    /// that resolves outside it (outside its own folder, not in a
+    /// repository): not read, and nothing of where it leads is said.
+    #[error(
+        "{}: a symbolic link that leads outside {}; a configuration found there is read only \
+         inside it, so this one is refused (a file of your own goes with `--config FILE`)",
+        urldb_core::text::escape(&.0.display().to_string()),
+        if *.1 { "the repository's work tree" } else { "its folder" }
+    )]
+    LinkedOutside(PathBuf, bool),
 }
 
 /// A revision's configuration files for a message: the first five.
@@ -193,7 +203,11 @@ impl Governing {
                         }
                     }
                 };
-                Ok(nearest_on_disk(&dir, &mut self.known))
+                let found = nearest_on_disk(&dir, &mut self.known);
+                if let Some(config) = &found {
+                    refuse_link_outside(config)?;
+                }
+                Ok(found)
             }
             From::Revision(rev) => {
                 let logical = rev.logical(path);
@@ -238,11 +252,43 @@ fn nearest_on_disk(dir: &Path, known: &mut HashMap<PathBuf, Option<PathBuf>>) ->
     found
 }
 
+/// A found `urldb.toml` at `config` (its folder resolved) that is a
+/// symbolic link must resolve inside the work tree that holds it, or,
+/// outside a repository, inside its own folder: a pull request could
+/// otherwise plant `urldb.toml -> ~/.git-credentials` and have a job print
+/// the parser's quote of it (`docs/security.md`, "Who controls what").
+/// A link that leads nowhere is left to the reader, which says so.
+fn refuse_link_outside(config: &Path) -> Result<(), GoverningError> {
+    let is_link = config
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return Ok(());
+    }
+    let Ok(target) = dunce::canonicalize(config) else {
+        return Ok(());
+    };
+    let folder = config.parent().unwrap_or(Path::new("/"));
+    let folder = dunce::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+    let top = folder.ancestors().find(|d| is_work_tree_top(d));
+    if target.starts_with(top.unwrap_or(&folder)) {
+        return Ok(());
+    }
+    // Shown as findings show paths: from the working directory when the
+    // link lies below it.
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| config.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| config.to_path_buf());
+    Err(GoverningError::LinkedOutside(shown, top.is_some()))
+}
+
 /// The configuration governing the folder at `dir` in the work tree: the
 /// nearest `urldb.toml` above it, no further than the work tree's top.
-/// Uncached: for one document at a time (the language server).
-pub fn governing_config(dir: &Path) -> Option<PathBuf> {
-    Governing::work_tree().config_of(dir).ok().flatten()
+/// Uncached: for one document at a time (the language server). A found
+/// file that links out of the work tree is the error.
+pub fn governing_config(dir: &Path) -> Result<Option<PathBuf>, GoverningError> {
+    Governing::work_tree().config_of(dir)
 }
 
 impl Revision {

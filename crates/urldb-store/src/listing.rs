@@ -64,6 +64,14 @@ pub enum LeftOutReason {
     /// `verify` never checks.
     #[error("{message} ({code}), so `verify` does not request it")]
     Unrequested { message: String, code: &'static str },
+    /// The file's `https` is read otherwise by the reference tool
+    /// (`invalid-boolean`, a gate finding): its URLs' scheme is not known.
+    #[error(
+        "`https` is `{}` to urldb and the other to the reference tool (`invalid-boolean`), \
+         so the scheme of its URLs is not known",
+        if *.0 { "true" } else { "false" }
+    )]
+    SchemeReadOtherwise(bool),
 }
 
 /// What [`collect`] found: the records with their URLs, the records left
@@ -173,6 +181,7 @@ fn read_records(
     }
     let blocking = unrequested::blocking_findings(file, &text, &docs, &name);
     let https = domain::https(&docs);
+    let scheme_otherwise = domain::bool_read_otherwise(&docs, domain::HTTPS, false);
     let origin = Origin::new(if https { "https" } else { "http" }, &name);
     let mut left_out = Vec::new();
     let records = domain::records(&docs)
@@ -184,9 +193,10 @@ fn read_records(
             if !filter.accepts_record(&path, &categories) {
                 return None;
             }
-            let built = match &origin {
-                Ok(origin) => origin.url_of(&path).map_err(LeftOutReason::from),
-                Err(e) => Err(e.clone().into()),
+            let built = match (&origin, scheme_otherwise) {
+                (_, Some(ours)) => Err(LeftOutReason::SchemeReadOtherwise(ours)),
+                (Ok(origin), None) => origin.url_of(&path).map_err(LeftOutReason::from),
+                (Err(e), None) => Err(e.clone().into()),
             };
             let unrequested =
                 |f: &urldb_core::rules::diagnostic::Finding| LeftOutReason::Unrequested {

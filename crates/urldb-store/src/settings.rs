@@ -41,6 +41,15 @@ pub enum SettingsError {
     /// `urldb.toml` could not be read.
     #[error("cannot read {}: {source}", shown(.path))]
     ConfigUnreadable { path: PathBuf, source: ReadError },
+    /// `urldb.toml`, reached through a symbolic link, is invalid: how many
+    /// mistakes, and nothing the file holds.
+    #[error(
+        "{}: {problems} {} in a configuration reached through a symbolic link; not shown, \
+         since the file may be any file this run can read (open the file the link leads to)",
+        shown(.path),
+        if *.problems == 1 { "mistake" } else { "mistakes" }
+    )]
+    ConfigLinkedInvalid { path: PathBuf, problems: usize },
     /// `urldb.toml` is not text.
     #[error("{}: not UTF-8 text", shown(.path))]
     ConfigNotText { path: PathBuf },
@@ -234,7 +243,7 @@ impl Settings {
     ) -> Result<Settings, SettingsError> {
         let found = match config {
             Some(_) => None,
-            None => crate::governing::governing_config(db.unwrap_or(dir)).map(|p| shown_from(&p)),
+            None => crate::governing::governing_config(db.unwrap_or(dir))?.map(|p| shown_from(&p)),
         };
         match config {
             // `--config FILE` governs every file: no folder is another database.
@@ -517,7 +526,46 @@ pub(crate) fn load_config(path: &Path, sections: &[&dyn Section]) -> Result<Conf
             });
         }
     };
-    Ok(Config::from_text(path, &text, sections)?)
+    match Config::from_text(path, &text, sections) {
+        Ok(config) => Ok(config),
+        // The parser's messages and the terminal's form quote the file's
+        // lines: not those of a file a link leads to, which may be any
+        // file the runner can read (`docs/security.md`).
+        Err(ConfigError::Invalid { problems, .. }) if reached_through_link(path) => {
+            Err(SettingsError::ConfigLinkedInvalid {
+                path: path.to_path_buf(),
+                problems: problems.len(),
+            })
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The file at `path` is a symbolic link, or a folder on its way is one
+/// (its folder resolved is not its folder as named): what it holds may be
+/// any file the runner can read. When unsure, it is.
+fn reached_through_link(path: &Path) -> bool {
+    if path
+        .symlink_metadata()
+        .map_or(true, |m| m.file_type().is_symlink())
+    {
+        return true;
+    }
+    let Ok(cwd) = std::env::current_dir() else {
+        return true;
+    };
+    let folder = cwd.join(path.parent().unwrap_or(Path::new("")));
+    let mut named = PathBuf::new();
+    for component in folder.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                named.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => named.push(c),
+        }
+    }
+    dunce::canonicalize(&folder).map_or(true, |resolved| resolved != named)
 }
 
 /// Show `path` relative to `cwd` when it is under it.

@@ -248,6 +248,15 @@ fn plan_file(
     if !filters.accepts_file(&domain, &cnames) {
         return;
     }
+    // A scheme the reference tool reads otherwise (`invalid-boolean`, a
+    // gate finding): no URL of the file is requested with either.
+    if domain::bool_read_otherwise(docs, domain::HTTPS, false).is_some() {
+        plan.problems.push(problem(
+            None,
+            "`https` means another scheme to the reference tool (see `urldb check`)".into(),
+        ));
+        return;
+    }
     let https = domain::https(docs);
     let case_sensitive = domain::case_sensitive_paths(docs);
     let mut hosts = vec![domain.as_str()];

@@ -10,6 +10,7 @@ use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
 use urldb_core::source::display_path;
+use urldb_output::gate::{Syntax, written_len};
 use urldb_output::markdown_code as code;
 use urldb_store::{ChangeSet, FileChange, FileKind, RecordKind};
 
@@ -54,13 +55,18 @@ fn summary(out: &mut String, changes: &ChangeSet, limit: usize) -> fmt::Result {
         .enumerate()
         .flat_map(|(i, file)| file_lines(file).into_iter().map(move |(r, l)| (i, r, l)))
         .collect();
+    // Measured as the output gate writes it (`##[` in a `_path` is three
+    // bytes more on standard output): the limit is on what the reader gets.
     let budget = limit.saturating_sub(RESERVE);
     let mut shown = 0;
+    let mut written = written_len(out, Syntax::Text);
     for (_, _, line) in &lines {
-        if out.len() + line.len() > budget {
+        let more = written_len(line, Syntax::Text);
+        if written + more > budget {
             break;
         }
         out.push_str(line);
+        written += more;
         shown += 1;
     }
     let left = &lines[shown..];

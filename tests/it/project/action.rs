@@ -634,3 +634,91 @@ fn in_a_pull_request_verify_takes_only_what_changed() {
         "{stdout}"
     );
 }
+
+/// The job summary has one budget (GitHub drops a step's summary over 1 MiB
+/// whole): a pull request adding 3,000 long paths, five of them broken,
+/// fills the verdicts and the record-level diff near their limits, and the
+/// two together stay within 1 MiB, each saying what it left out.
+#[test]
+#[ignore = "builds urldb in release, as a user installs it (minutes on two cores): run by .ci/run"]
+fn the_job_summary_has_one_budget_for_the_verdicts_and_the_diff() {
+    let server = crate::verify::outcomes::Server::start();
+    let git = |dir: &Path, args: &[&str]| support::git(dir, args);
+    let origin = tempfile::tempdir().expect("tempdir");
+    let author = tempfile::tempdir().expect("tempdir");
+    git(origin.path(), &["init", "-q", "--bare"]);
+    let a = author.path();
+    git(a, &["init", "-q"]);
+    std::fs::create_dir(a.join("database")).expect("mkdir");
+    let file = a.join("database/example.test.yaml");
+    std::fs::write(&file, "---\n---\n_path: /ok\ncontent-type: text/html\n").expect("write");
+    git(a, &["add", "-A"]);
+    git(a, &["commit", "-qm", "base"]);
+    let base = git(a, &["rev-parse", "HEAD"]).trim().to_string();
+    let long = "x".repeat(300);
+    let mut paths: Vec<String> = (0..2995).map(|i| format!("/page/{i:04}-{long}")).collect();
+    paths.extend((0..5).map(|i| format!("/gone/{i}-{long}")));
+    paths.push("/ok".to_string());
+    paths.sort();
+    let mut text = String::from("---\n");
+    for path in &paths {
+        text.push_str(&format!("---\n_path: {path}\ncontent-type: text/html\n"));
+    }
+    std::fs::write(&file, text).expect("write");
+    git(a, &["commit", "-qam", "pull request"]);
+    let url = format!("file://{}", origin.path().display());
+    git(a, &["push", "-q", &url, "HEAD:refs/heads/pr"]);
+    let checkout = tempfile::tempdir().expect("tempdir");
+    git(
+        checkout.path(),
+        &["clone", "-q", "--depth", "1", "--branch", "pr", &url, "."],
+    );
+    let args = format!(
+        "verify --allow-private --retries 0 --concurrency 32 --map {}",
+        crate::verify::outcomes::map_arg(&server)
+    );
+    let temp = tempfile::tempdir().expect("tempdir");
+    let no_wheels = tempfile::tempdir().expect("tempdir");
+    let mut cmd = action_command(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        checkout.path(),
+        temp.path(),
+        &serde_json::json!({"args": args, "working-directory": "database"}),
+        no_wheels.path(),
+        &[],
+    );
+    cmd.arg(serde_json::json!({"pull_request": {"base": {"sha": base}}}).to_string());
+    let out = cmd.output().expect("run the action");
+    let summary = std::fs::read(temp.path().join("step_summary.md")).unwrap_or_default();
+    let text = String::from_utf8_lossy(&summary);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(summary.len() <= 1 << 20, "{} bytes", summary.len());
+    assert!(
+        text.contains("**5 of 3000 URLs broken.**"),
+        "{}",
+        &text[..500]
+    );
+    assert!(text.contains("## urldb diff\n"), "the diff was left out");
+    assert!(
+        text.contains("**3000 records added, 0 removed, 0 changed in 1 domain file**"),
+        "{}",
+        &text[..2000]
+    );
+    // The diff was cut to what the verdicts left, and says so.
+    assert!(
+        text.contains("`urldb diff --format json` lists every change."),
+        "{} bytes",
+        summary.len()
+    );
+    assert!(
+        summary.len() > 900_000,
+        "{} bytes: the budget went unused",
+        summary.len()
+    );
+}

@@ -676,7 +676,7 @@ fn entry(rng: &mut Rng, key: &str, indent: usize) -> Vec<String> {
             out
         }
         1 => list(rng, key, WORDS, indent),
-        2 => vec![format!("{pad}{key}: {}", flow(rng, 0))],
+        2 | 7 => vec![format!("{pad}{key}: {}", flow(rng, 0))],
         3 | 4 => block_scalar(rng, key, indent),
         5 => vec![format!("{pad}{key}:")],
         6 => {
@@ -711,13 +711,58 @@ fn scalar(rng: &mut Rng, value: &str) -> String {
 }
 
 /// A word of an extra value: now and then one YAML reads as something
-/// else than text, or that ends the value early.
+/// else than text, or that ends the value early, or one at a length limit.
 fn word(rng: &mut Rng) -> &'static str {
-    if rng.chance(10) {
+    if rng.chance(3) {
+        let ints = &at_the_limits().ints;
+        ints[rng.below(ints.len())].as_str()
+    } else if rng.chance(10) {
         rng.pick(ODD_WORDS)
     } else {
         rng.pick(WORDS)
     }
+}
+
+/// Keys and words around the length limits PyYAML holds
+/// (`docs/format.md`, "Length limits"), built once.
+struct AtTheLimits {
+    keys: Vec<String>,
+    words: Vec<String>,
+    ints: Vec<String>,
+}
+
+/// Keys of 1,021 to 1,025 characters (the scanner's simple-key limit is
+/// 1,024 from the key's start to its `:`; a quote counts), of one-, two-,
+/// three- and four-byte characters, since the limit counts characters;
+/// words as long, pairs `k…: v` of such keys (a pair in `[…]`), and plain
+/// integers of 4,299 to 4,302 digits (Python's `int()` converts 4,300).
+fn at_the_limits() -> &'static AtTheLimits {
+    static MADE: std::sync::OnceLock<AtTheLimits> = std::sync::OnceLock::new();
+    MADE.get_or_init(|| {
+        let of = |n: usize, fill: char| -> String {
+            std::iter::once('k')
+                .chain(std::iter::repeat_n(fill, n - 1))
+                .collect()
+        };
+        let mut keys = Vec::new();
+        let mut words = Vec::new();
+        let mut ints = Vec::new();
+        for fill in ['k', 'é', '日', '😀'] {
+            for n in 1021..=1025 {
+                keys.push(of(n, fill));
+            }
+            for n in 1023..=1025 {
+                words.push(of(n, fill));
+                words.push(format!("{}: v", of(n, fill)));
+            }
+        }
+        for n in 4299..=4302 {
+            ints.push(format!("1{}", "2".repeat(n - 1)));
+        }
+        ints.push(format!("-1_{}", "0".repeat(4300)));
+        ints.push(format!("1{}:30", "0".repeat(4300)));
+        AtTheLimits { keys, words, ints }
+    })
 }
 
 fn single_quoted(rng: &mut Rng, value: &str) -> String {
@@ -786,6 +831,10 @@ fn flow(rng: &mut Rng, depth: usize) -> String {
     let item = |rng: &mut Rng| {
         if depth < 2 && rng.chance(20) {
             flow(rng, depth + 1)
+        } else if rng.chance(15) {
+            // A word at the length limits, or a pair of a key there.
+            let words = &at_the_limits().words;
+            words[rng.below(words.len())].clone()
         } else {
             let value = word(rng);
             scalar(rng, value)
@@ -797,9 +846,22 @@ fn flow(rng: &mut Rng, depth: usize) -> String {
     } else {
         let items: Vec<String> = (0..n)
             .map(|_| {
-                let k = extra_key(rng);
+                // Now and then a key at the length limits.
+                let k = if rng.chance(25) {
+                    let keys = &at_the_limits().keys;
+                    keys[rng.below(keys.len())].as_str()
+                } else {
+                    extra_key(rng)
+                };
+                // Now and then quoted: the quotes count towards the
+                // simple-key limit.
+                let k = match rng.below(10) {
+                    0 => single_quoted(rng, k),
+                    1 => double_quoted(rng, k),
+                    _ => k.to_string(),
+                };
                 if rng.chance(15) {
-                    k.to_string()
+                    k
                 } else if rng.chance(5) {
                     // A key whose ':' is on the next line, which PyYAML
                     // refuses (a simple key is one line).

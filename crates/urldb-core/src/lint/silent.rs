@@ -30,7 +30,7 @@
 //! with every rule selected, and every rule's own tests run both ways
 //! (`rules::test_support`).
 
-use std::ops::Range;
+use std::ops::{Not, Range};
 
 use std::sync::LazyLock;
 
@@ -149,7 +149,7 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
                     // across records read; in the renderer's order of
                     // records.
                     let value = value?;
-                    if value.starts_with('\'') {
+                    if value.starts_with('\'') || past_int_limit(value) {
                         return None;
                     }
                     let written = Written {
@@ -456,8 +456,15 @@ fn split_key(line: &str) -> Option<(&str, Option<&str>)> {
 fn unquoted(written: &str) -> Option<(&str, bool)> {
     match written.strip_prefix('\'') {
         Some(quoted) => Some((quoted.strip_suffix('\'')?, true)),
-        None => Some((written, false)),
+        None => past_int_limit(written).not().then_some((written, false)),
     }
+}
+
+/// A plain value long enough that PyYAML may refuse it as an integer
+/// (`parse::reader`, "length limits"): the reader in front of the parser
+/// judges it, so the proof leaves it to the tree.
+fn past_int_limit(plain: &str) -> bool {
+    plain.len() > crate::parse::reader::INT_DIGITS_LIMIT
 }
 
 /// The lines of a range, each with the offset where it starts: the line

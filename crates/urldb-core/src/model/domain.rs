@@ -147,6 +147,67 @@ pub fn parse_bool(text: &str) -> Option<bool> {
     }
 }
 
+/// The metadata boolean `key`, whose default is `default`, when the
+/// reference tool reads it otherwise than urldb does: what urldb reads
+/// (`None` when they agree). The reference tool took PyYAML's value with
+/// Python's truthiness (`docs/format.md`, "Metadata booleans"): `1`, `x`,
+/// `'false'` and `[x]` are true to it, `0` and `0.0` false, where urldb
+/// reads `true`, `false` and their YAML 1.1 spellings and else the default.
+/// A key with no value (`null`) may be the default or false to it: when
+/// those differ (`case-sensitive-paths`), that is otherwise too.
+pub fn bool_read_otherwise(documents: &[Document], key: &str, default: bool) -> Option<bool> {
+    let entry = get(metadata(documents), key)?;
+    let ours = metadata_bool(documents, key).unwrap_or(default);
+    let agrees = match truthiness(&entry.value) {
+        Some(theirs) => theirs == ours,
+        None => !ours && !default,
+    };
+    (!agrees).then_some(ours)
+}
+
+/// Python's `bool()` of what PyYAML's safe loader builds from `node`;
+/// `None` for null. A value the loader cannot build (`=`, `<<`) is true
+/// here: `unloadable-value` refuses it anyway.
+fn truthiness(node: &Node) -> Option<bool> {
+    use crate::model::node::{ScalarStyle, Value};
+    use crate::model::resolve::Implicit;
+    let scalar = match &node.value {
+        Value::Seq(items) => return Some(!items.is_empty()),
+        Value::Map(entries) => return Some(!entries.is_empty()),
+        Value::Scalar(s) => s,
+    };
+    let text = scalar.value.as_str();
+    if scalar.style != ScalarStyle::Plain {
+        return Some(!text.is_empty());
+    }
+    // All that is left once `_`, a sign, a base's prefix and the marks of
+    // a float or a sexagesimal number are taken out is zeros.
+    let zero = |digits: &str| {
+        digits
+            .chars()
+            .all(|c| matches!(c, '0' | '_' | '.' | ':' | '-' | '+'))
+    };
+    Some(match Implicit::of(text) {
+        Implicit::Null => return None,
+        Implicit::Bool => parse_bool(text).unwrap_or(true),
+        Implicit::Int => {
+            let digits = text.trim_start_matches(['-', '+']);
+            let digits = digits
+                .strip_prefix("0b")
+                .or_else(|| digits.strip_prefix("0x"))
+                .unwrap_or(digits);
+            !zero(digits)
+        }
+        Implicit::Float => {
+            let lower = text.to_ascii_lowercase();
+            let mantissa = lower.split('e').next().unwrap_or_default();
+            lower.contains("inf") || lower.contains("nan") || !zero(mantissa)
+        }
+        Implicit::Str => !text.is_empty(),
+        Implicit::Timestamp | Implicit::Merge | Implicit::Value => true,
+    })
+}
+
 /// `case-sensitive-paths` (default `true`).
 pub fn case_sensitive_paths(documents: &[Document]) -> bool {
     metadata_bool(documents, CASE_SENSITIVE_PATHS).unwrap_or(true)

@@ -206,7 +206,9 @@ fn scalar(src: &str, text: &[u8], offset: usize, key: bool) -> Option<(Node, usi
     } else {
         let len = if key { memchr(b':', text)? } else { text.len() };
         let plain = &text[..len];
-        if !is_simple_plain(plain) {
+        // A plain value PyYAML may refuse as an integer too long for
+        // Python's `int()` is the reader's to judge (`reader::nodes`).
+        if !is_simple_plain(plain) || len > super::reader::INT_DIGITS_LIMIT {
             return None;
         }
         // Sliced from the text itself: it is already known to be UTF-8.

@@ -34,7 +34,17 @@
 //!   (`[?a]` is `[{a: null}]` for PyYAML, `["?a"]` for yaml-rust2).
 //! - A key without `?` written over several lines, or with its `:` on a
 //!   later line, which PyYAML refuses and yaml-rust2 reads inside a flow
-//!   collection.
+//!   collection. A flow mapping's key over lines with no `:` after it
+//!   (`{multi<LF> line, a: b}`: its value is null) is read by both alike.
+//! - The length limits (`docs/format.md`, "Length limits"): a key without
+//!   `?` whose `:` is more than [`SIMPLE_KEY_LIMIT`] characters after its
+//!   start (`stale_possible_simple_keys` in PyYAML's `scanner.py`), in
+//!   every context, where yaml-rust2 holds the limit in block context only;
+//!   and a plain decimal integer of more than [`INT_DIGITS_LIMIT`] digits,
+//!   which PyYAML's `construct_yaml_int` hands to Python's `int()`, and
+//!   Python refuses (`sys.get_int_max_str_digits()`). PyYAML's reader has
+//!   no other: it reads a stream in chunks, and no token's length is
+//!   bounded by them.
 
 use crate::model::node::{Document, Node, ScalarStyle, Value};
 use crate::source::Span;
@@ -68,7 +78,24 @@ pub enum Refusal {
     /// with `:`, `|` or `>`, which PyYAML reads as an indicator there or
     /// refuses; `more` follow.
     FlowIndicator { character: char, more: usize },
+    /// An implicit key whose `:` is more than [`SIMPLE_KEY_LIMIT`]
+    /// characters after its start; `more` follow.
+    KeyTooLong { characters: usize, more: usize },
+    /// A plain integer PyYAML hands to Python's `int()` with more than
+    /// [`INT_DIGITS_LIMIT`] decimal digits; `more` follow.
+    IntTooLong { digits: usize, more: usize },
 }
+
+/// The most characters from the start of an implicit key to its `:` that
+/// PyYAML's scanner takes (`self.index-key.index > 1024` makes the key
+/// stale; the `:` after it is then refused, in block and flow context).
+pub(crate) const SIMPLE_KEY_LIMIT: usize = 1024;
+
+/// The most decimal digits Python's `int()` converts by default
+/// (`sys.int_info.default_max_str_digits`, Python 3.11 and the security
+/// releases of 3.7–3.10); PyYAML loads a longer plain integer by calling
+/// it, and fails.
+pub(crate) const INT_DIGITS_LIMIT: usize = 4300;
 
 /// PyYAML's reader refuses `c` (`Reader.NON_PRINTABLE`).
 pub(crate) fn unprintable(c: char) -> bool {
@@ -226,10 +253,17 @@ pub(crate) fn nodes(text: &str, documents: &[Document]) -> Vec<(Span, Refusal)> 
     struct Found {
         flow: Vec<(Span, char)>,
         keys: Vec<Span>,
+        long_keys: Vec<(Span, usize)>,
+        long_ints: Vec<(Span, usize)>,
     }
     fn walk(text: &str, node: &Node, in_flow: bool, found: &mut Found) {
         match &node.value {
             Value::Scalar(s) => {
+                if s.style == ScalarStyle::Plain
+                    && let Some(digits) = int_digits_over_limit(&s.value)
+                {
+                    found.long_ints.push((node.span.clone(), digits));
+                }
                 if in_flow && s.style == ScalarStyle::Plain {
                     let c = match s.value.chars().next() {
                         Some(c @ (':' | '|' | '>')) => Some(c),
@@ -248,10 +282,20 @@ pub(crate) fn nodes(text: &str, documents: &[Document]) -> Vec<(Span, Refusal)> 
             Value::Map(entries) => {
                 for e in entries {
                     let key = text.get(e.key.span.clone()).unwrap_or_default();
-                    let over_lines =
-                        key.contains(['\n', '\r']) || value_indicator_below(text, e.key.span.end);
+                    // A key over lines with no `:` after it (`{multi
+                    // line, a: b}`, a key whose value is null) is no
+                    // simple key to PyYAML, which reads it as urldb does.
+                    // (yaml-rust2's span of a plain key over lines takes
+                    // in its `:`.)
+                    let over_lines = (key.contains(['\n', '\r'])
+                        && (key.ends_with(':') || value_indicator_after(text, e.key.span.end)))
+                        || value_indicator_below(text, e.key.span.end);
                     if over_lines && !explicit_key(text, e.key.span.start) {
                         found.keys.push(e.key.span.clone());
+                    } else if let Some(characters) = key_over_limit(text, &e.key.span)
+                        && !explicit_key(text, e.key.span.start)
+                    {
+                        found.long_keys.push((e.key.span.clone(), characters));
                     }
                     walk(text, &e.key, in_flow || node.flow, found);
                     walk(text, &e.value, in_flow || node.flow, found);
@@ -278,7 +322,67 @@ pub(crate) fn nodes(text: &str, documents: &[Document]) -> Vec<(Span, Refusal)> 
     if let Some(span) = found.keys.into_iter().next() {
         out.push((span, Refusal::KeyOverLines { more: keys_more }));
     }
+    let long_more = found.long_keys.len().saturating_sub(1);
+    if let Some((span, characters)) = found.long_keys.into_iter().next() {
+        out.push((
+            span,
+            Refusal::KeyTooLong {
+                characters,
+                more: long_more,
+            },
+        ));
+    }
+    let ints_more = found.long_ints.len().saturating_sub(1);
+    if let Some((span, digits)) = found.long_ints.into_iter().next() {
+        out.push((
+            span,
+            Refusal::IntTooLong {
+                digits,
+                more: ints_more,
+            },
+        ));
+    }
     out
+}
+
+/// The key at `key` (one line) is followed, after spaces only, by its `:`
+/// more than [`SIMPLE_KEY_LIMIT`] characters after its start: how many.
+/// PyYAML measures in characters of the decoded text, from the key's
+/// first character (a quote, a bracket) to the `:`, the spaces before it
+/// included; a key with no `:` (`{k}`, a single key of a flow mapping) is
+/// no simple key to it.
+fn key_over_limit(text: &str, key: &Span) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut colon = key.end;
+    while bytes.get(colon) == Some(&b' ') {
+        colon += 1;
+    }
+    // Bytes are at least as many as characters: nearly every key stops here.
+    if colon - key.start <= SIMPLE_KEY_LIMIT || bytes.get(colon) != Some(&b':') {
+        return None;
+    }
+    let characters = text.get(key.start..colon)?.chars().count();
+    (characters > SIMPLE_KEY_LIMIT).then_some(characters)
+}
+
+/// The plain scalar `value` is an integer to PyYAML that it converts with
+/// Python's `int()` in base 10 (`construct_yaml_int`: `_` taken out, the
+/// sign, then `0b`, `0x` and a leading `0` are other bases, and each part
+/// of `1:30` is converted on its own), with a part of more than
+/// [`INT_DIGITS_LIMIT`] digits: how many.
+fn int_digits_over_limit(value: &str) -> Option<usize> {
+    if value.len() <= INT_DIGITS_LIMIT
+        || crate::model::resolve::Implicit::of(value) != crate::model::resolve::Implicit::Int
+    {
+        return None;
+    }
+    let digits: String = value.chars().filter(|&c| c != '_').collect();
+    let digits = digits.trim_start_matches(['-', '+']);
+    if digits.starts_with('0') {
+        return None;
+    }
+    let longest = digits.split(':').map(str::len).max().unwrap_or(0);
+    (longest > INT_DIGITS_LIMIT).then_some(longest)
 }
 
 /// After a key that ends at `at`, its `:` is on a later line (only blanks,
@@ -304,6 +408,23 @@ fn value_indicator_below(text: &str, at: usize) -> bool {
     false
 }
 
+/// After a key that ends at `at`, its `:` follows (only blanks, line
+/// breaks and comments between).
+fn value_indicator_after(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = at;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b'#' if i == 0 || matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') => {
+                i = memchr::memchr2(b'\n', b'\r', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+            }
+            _ => return b == b':',
+        }
+    }
+    false
+}
+
 /// The key at `at` follows a `?` indicator (an explicit key, which may
 /// span lines): before it only blanks and line breaks, back to a `?` at a
 /// line's start or after a blank or a flow indicator.
@@ -312,6 +433,20 @@ fn explicit_key(text: &str, at: usize) -> bool {
     let mut i = at;
     while i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
         i -= 1;
+    }
+    // A block scalar's span starts at its text: its header (`|`, `>-`,
+    // `|2`) is between it and the `?` (the YAML test suite's 5WE3).
+    let header_end = i;
+    while i > 0 && matches!(bytes[i - 1], b'-' | b'+' | b'0'..=b'9') {
+        i -= 1;
+    }
+    if i > 0 && matches!(bytes[i - 1], b'|' | b'>') {
+        i -= 1;
+        while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+    } else {
+        i = header_end;
     }
     i > 0
         && bytes[i - 1] == b'?'

@@ -97,6 +97,12 @@ pub static ALWAYS: &[(&str, &str)] = &[
 /// with [`Finding::gate`]), and which.
 pub static SOME: &[(&str, &str)] = &[
     (
+        "invalid-boolean",
+        "a value the reference tool, which took PyYAML's value with Python's truth, reads \
+         otherwise than urldb (`https: 1`, `https: 'false'`, `case-sensitive-paths: 0`): the \
+         URLs' scheme or the paths' case would differ",
+    ),
+    (
         "invalid-domain-name",
         "a file name that is no host name in any letter case (`verify` cannot use it); \
          uppercase letters and a trailing dot alone can be excused",

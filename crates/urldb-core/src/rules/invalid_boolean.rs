@@ -12,6 +12,15 @@
 //! *true* to it, while it plainly says false. Only `true` and `false` mean
 //! the same to every reader.
 //!
+//! A value the reference tool reads otherwise than urldb is a gate
+//! finding, which nothing excuses: `https: 1`, `https: x`, `https:
+//! 'false'`, `https: [x]` (true to it, `false` to urldb),
+//! `case-sensitive-paths: 0` and `case-sensitive-paths:` with no value
+//! (false to it, or not known, where urldb reads the default `true`). So
+//! no excused finding leaves `ls`, `export` or `verify` with another
+//! scheme or another path rule than the reference tool's
+//! (`docs/format.md`, "Metadata booleans").
+//!
 //! ## Example
 //! ```yaml
 //! ---
@@ -67,8 +76,22 @@ fn check(ctx: &FileContext, out: &mut Vec<Finding>) {
         } else {
             entry.value.span.clone()
         };
-        let mut finding =
-            Finding::new(&RULE, span, format!("`{key}` {}", verdict.message)).help(verdict.help);
+        let default = key == domain::CASE_SENSITIVE_PATHS;
+        let otherwise = domain::bool_read_otherwise(ctx.documents, key, default);
+        let message = match otherwise {
+            Some(ours) => format!(
+                "`{key}` {}; the reference tool reads it as `{}` (Python's truth of PyYAML's \
+                 value), urldb as `{}`",
+                verdict.message,
+                word(!ours),
+                word(ours)
+            ),
+            None => format!("`{key}` {}", verdict.message),
+        };
+        let mut finding = Finding::new(&RULE, span, message).help(verdict.help);
+        if otherwise.is_some() {
+            finding = finding.gate();
+        }
         if let Some((value, safe)) = verdict.fix {
             let title = format!("write `{value}`");
             let edits = vec![Edit::SetScalar {

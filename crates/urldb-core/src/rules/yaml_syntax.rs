@@ -14,6 +14,10 @@
 //!   twice, `...` before the first document, a document after `...`
 //!   without its own `---`, and inside `[...]` or `{...}` a plain value
 //!   holding `?` or starting with `:`, `|` or `>`;
+//! - a key without `?` whose `:` is more than 1,024 characters after its
+//!   start, in block and flow context alike (PyYAML's simple-key limit),
+//!   and a plain integer of more than 4,300 decimal digits (which PyYAML
+//!   hands to Python's `int()`, which refuses it);
 //! - a tab PyYAML refuses: PyYAML takes a tab only inside quotes, inside a
 //!   comment, and in a block scalar's text after its indentation; anywhere
 //!   else (before a comment, after a value, in indentation, between flow
@@ -160,6 +164,27 @@ pub(crate) fn refused(span: Span, refusal: &Refusal) -> Finding {
                 more(*n)
             ),
             "write the key on one line".to_string(),
+        ),
+        Refusal::KeyTooLong {
+            characters,
+            more: n,
+        } => (
+            format!(
+                "PyYAML refuses a key without `?` whose `:` comes {characters} characters after \
+                 its start: it takes at most {}{}",
+                crate::parse::reader::SIMPLE_KEY_LIMIT,
+                more(*n)
+            ),
+            "shorten the key, or write it as an explicit key (`? key`, then `: value`)".to_string(),
+        ),
+        Refusal::IntTooLong { digits, more: n } => (
+            format!(
+                "PyYAML reads this plain value as an integer of {digits} digits, which Python \
+                 refuses to convert (at most {} digits){}",
+                crate::parse::reader::INT_DIGITS_LIMIT,
+                more(*n)
+            ),
+            "quote the value to keep it text".to_string(),
         ),
         Refusal::BareDocument => (
             "PyYAML refuses a document after `...` that does not start with `---`".to_string(),

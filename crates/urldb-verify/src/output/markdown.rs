@@ -14,6 +14,7 @@ use std::io::{self, Write};
 
 use super::plural;
 use crate::results::{Results, UrlResult};
+use urldb_output::gate::{Syntax, written_len};
 use urldb_output::markdown_code as code;
 
 /// The broken URLs listed at most; the rest are counted.
@@ -219,7 +220,9 @@ fn section(out: &mut String, limit: usize, title: &str, results: &[&UrlResult]) 
 
 /// The first lines of a list of `len` that fit: at most [`MAX_LISTED`],
 /// and none that would take the summary past `limit` less [`RESERVE`];
-/// then how many were left out.
+/// then how many were left out. Measured as the output gate writes them
+/// (a `##[` in a URL is three bytes more on standard output), since the
+/// limit is on what reaches the job summary.
 fn list(
     out: &mut String,
     limit: usize,
@@ -227,11 +230,14 @@ fn list(
     lines: impl Iterator<Item = String>,
 ) -> fmt::Result {
     let mut shown = 0;
+    let mut written = written_len(out, Syntax::Text);
     for line in lines.take(MAX_LISTED) {
-        if out.len() + line.len() + RESERVE > limit {
+        let more = written_len(&line, Syntax::Text);
+        if written + more + RESERVE > limit {
             break;
         }
         out.push_str(&line);
+        written += more;
         shown += 1;
     }
     if shown < len {

@@ -14,8 +14,13 @@
 //! space changes the text's structure elsewhere (a block scalar's first
 //! line starting `  \t`), the refused tabs are read as spaces one at a
 //! time instead. One space for one tab: every span holds for the text as
-//! written. Only a text the first pass refused this way is parsed again,
-//! at most three times, then at most [`ONE_BY_ONE`] times.
+//! written. Only a text the first pass refused this way is parsed again:
+//! twice more, then, in a text of at most [`ONE_BY_ONE_BYTES`], at most
+//! [`ONE_BY_ONE`] times. So no text costs more than three parses of it
+//! (the language server reads a document on every change; a 64 MiB file
+//! took about a minute when every text could cost nineteen), and a larger
+//! text that needs the tabs taken one at a time is refused, saying so
+//! (`docs/security.md` §8).
 
 use super::{Problem, Tree, parse_once};
 use crate::model::node::{Document, Node, ScalarStyle, Value};
@@ -29,15 +34,43 @@ const REFUSED: &str = "tab cannot be used as indentation";
 /// besides the first three.
 const ONE_BY_ONE: usize = 16;
 
+/// The largest text whose tabs [`one_by_one`] takes: its parses then cost
+/// what three parses of a text of 1 MiB do, at most.
+pub(crate) const ONE_BY_ONE_BYTES: usize = 64 * 1024;
+
 /// `tree` (the first pass over `text`), or the parse that reads the tabs
 /// starting quoted scalars' continuation lines as PyYAML does.
 pub(crate) fn as_pyyaml_reads(text: &str, tree: Tree) -> Tree {
     let Some(first) = refused_tab(text, &tree) else {
         return tree;
     };
-    all_at_once(text)
-        .or_else(|| one_by_one(text, first))
-        .unwrap_or(tree)
+    if let Some(read) = all_at_once(text) {
+        return read;
+    }
+    if text.len() <= ONE_BY_ONE_BYTES {
+        return one_by_one(text, first).unwrap_or(tree);
+    }
+    too_large_to_take_one_by_one(tree)
+}
+
+/// `tree`, its refused tab saying why it was not read: the text is larger
+/// than [`ONE_BY_ONE_BYTES`].
+fn too_large_to_take_one_by_one(mut tree: Tree) -> Tree {
+    for problem in &mut tree.problems {
+        if let Problem::Syntax { message, .. } = problem
+            && message.starts_with(REFUSED)
+        {
+            *message = format!(
+                "{REFUSED}: a tab that starts a line continuing a quoted value is read as \
+                 PyYAML reads it, but in a file where reading every such tab as a space changes \
+                 something else, the tabs are read one at a time only in a file of at most \
+                 {} KiB; write spaces there",
+                ONE_BY_ONE_BYTES / 1024
+            );
+            break;
+        }
+    }
+    tree
 }
 
 /// Where the first tab yaml-rust2 refused as indentation is.
@@ -238,6 +271,29 @@ mod tests {
             .value
             .to_string();
         assert_eq!(value, format!("x{} c", " b".repeat(tabs)));
+    }
+
+    /// Past [`super::ONE_BY_ONE_BYTES`], what needs the tabs taken one at
+    /// a time is refused, and the finding says why.
+    #[test]
+    fn a_large_text_is_not_taken_one_by_one() {
+        let text = |fill: usize| {
+            format!(
+                "fill: |\n{}note: \"x\n\tb\n  c\"\ntext: |\n  \tz\n  y\n",
+                "  line\n".repeat(fill)
+            )
+        };
+        let small = text(10);
+        assert!(parse_tree(&small).problems.is_empty());
+        let large = text(super::ONE_BY_ONE_BYTES / 7 + 1);
+        let tree = parse_tree(&large);
+        assert!(tree.incomplete);
+        assert!(
+            tree.problems.iter().any(|p| matches!(p,
+                super::Problem::Syntax { message, .. } if message.contains("at most 64 KiB"))),
+            "{:?}",
+            tree.problems
+        );
     }
 
     #[test]
