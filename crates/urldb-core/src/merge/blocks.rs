@@ -1,0 +1,96 @@
+//! Conflict blocks: git's markers around the lines of the one record or
+//! key both sides changed, in the `diff3` form (ours, the common
+//! ancestor's, theirs), so that whoever resolves it sees what each side
+//! did. The `<<<<<<<` line names what is in conflict after the label.
+
+use super::Labels;
+
+/// How blocks are written: the marker size and labels git passed, and the
+/// line break of the text around them.
+pub(super) struct Markers<'a> {
+    pub size: usize,
+    pub labels: &'a Labels,
+    pub newline: &'static str,
+}
+
+impl Markers<'_> {
+    /// One block: the three versions of the lines in conflict (each empty
+    /// or ending with a line break), and what they are.
+    pub(super) fn block(&self, subject: &str, ours: &str, base: &str, theirs: &str) -> String {
+        let n = self.newline;
+        let marker = |c: &str| c.repeat(self.size);
+        let subject = crate::text::escape(subject);
+        format!(
+            "{} {} ({subject}){n}{ours}{} {}{n}{base}{}{n}{theirs}{} {}{n}",
+            marker("<"),
+            self.labels.ours,
+            marker("|"),
+            self.labels.base,
+            marker("="),
+            marker(">"),
+            self.labels.theirs,
+        )
+    }
+
+    /// `ours` (the text with ours' side of every conflict) with each
+    /// conflict's lines replaced by its block. Each conflict gives the
+    /// text with only its own part as in the common ancestor and as in
+    /// theirs; the lines where the three differ are its part. `None` when
+    /// two parts overlap (the caller puts them in one block).
+    pub(super) fn splice(
+        &self,
+        ours: &str,
+        conflicts: &[(String, String, String)],
+    ) -> Option<String> {
+        let x: Vec<&str> = ours.split_inclusive('\n').collect();
+        let mut parts: Vec<(usize, usize, String)> = Vec::new();
+        for (subject, base, theirs) in conflicts {
+            let b: Vec<&str> = base.split_inclusive('\n').collect();
+            let t: Vec<&str> = theirs.split_inclusive('\n').collect();
+            let shortest = x.len().min(b.len()).min(t.len());
+            let prefix = (0..shortest)
+                .take_while(|&i| x[i] == b[i] && x[i] == t[i])
+                .count();
+            let suffix = (0..shortest - prefix)
+                .take_while(|&i| {
+                    let (xi, bi, ti) = (x.len() - 1 - i, b.len() - 1 - i, t.len() - 1 - i);
+                    x[xi] == b[bi] && x[xi] == t[ti]
+                })
+                .count();
+            let lines = |v: &[&str]| v[prefix..v.len() - suffix].concat();
+            parts.push((
+                prefix,
+                x.len() - suffix,
+                self.block(subject, &lines(&x), &lines(&b), &lines(&t)),
+            ));
+        }
+        parts.sort_by_key(|(start, end, _)| (*start, *end));
+        let mut out = String::with_capacity(ours.len());
+        let mut at = 0;
+        for (start, end, block) in parts {
+            if start < at {
+                return None;
+            }
+            out.push_str(&x[at..start].concat());
+            out.push_str(&block);
+            at = end;
+        }
+        out.push_str(&x[at..].concat());
+        Some(out)
+    }
+}
+
+/// A line that starts a conflict block (`<<<<<<<`, `|||||||`, `=======`,
+/// `>>>>>>>` at the margin), the 1-based number of the first: a text that
+/// holds one is a merge left unresolved.
+pub fn conflict_marker_line(text: &str) -> Option<usize> {
+    text.split_inclusive('\n')
+        .position(|line| {
+            let bare = line.trim_end_matches(['\n', '\r']);
+            ["<<<<<<<", ">>>>>>>", "|||||||"]
+                .iter()
+                .any(|m| bare.starts_with(m))
+                || (bare.len() >= 7 && bare.bytes().all(|b| b == b'='))
+        })
+        .map(|i| i + 1)
+}
