@@ -19,6 +19,7 @@ mod fmt;
 mod hostile;
 mod init;
 mod interchange;
+mod merge;
 mod messages;
 mod project;
 mod server;

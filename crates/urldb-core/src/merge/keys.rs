@@ -50,7 +50,7 @@ pub(super) fn merge(
         } else if key == set_key
             && let Some(merged) = as_set(eb.as_ref(), eo.as_ref(), et.as_ref())
         {
-            Some(merged)
+            merged
         } else {
             out.conflicts.push(key.to_string());
             eo
@@ -74,10 +74,14 @@ fn names(entries: &[Entry]) -> Option<Vec<&str>> {
 }
 
 /// A list of strings changed on both sides, merged as a set: an item
-/// either side added is in, one either side removed is out. `None` when a
-/// side removed the key (while the other changed it) or a value is not a
-/// list of strings.
-fn as_set(base: Option<&Entry>, ours: Option<&Entry>, theirs: Option<&Entry>) -> Option<Entry> {
+/// either side added is in, one either side removed is out; a side
+/// without the key has none (the key is left out when none is left).
+/// `None` when a value is not a list of strings.
+fn as_set(
+    base: Option<&Entry>,
+    ours: Option<&Entry>,
+    theirs: Option<&Entry>,
+) -> Option<Option<Entry>> {
     let items = |e: Option<&Entry>| -> Option<Vec<(String, Node)>> {
         let Some(e) = e else {
             return Some(Vec::new());
@@ -87,9 +91,8 @@ fn as_set(base: Option<&Entry>, ours: Option<&Entry>, theirs: Option<&Entry>) ->
             .map(|n| Some((n.as_scalar()?.value.to_string(), n.clone())))
             .collect()
     };
-    let (ours, theirs) = (ours?, theirs?);
     let b = items(base)?;
-    let (o, t) = (items(Some(ours))?, items(Some(theirs))?);
+    let (o, t) = (items(ours)?, items(theirs)?);
     let has = |list: &[(String, Node)], v: &str| list.iter().any(|(x, _)| x == v);
     let mut merged: Vec<Node> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
@@ -104,7 +107,10 @@ fn as_set(base: Option<&Entry>, ours: Option<&Entry>, theirs: Option<&Entry>) ->
             merged.push(node.clone());
         }
     }
-    let mut entry = ours.clone();
+    if merged.is_empty() {
+        return Some(None);
+    }
+    let mut entry = ours.or(theirs)?.clone();
     entry.value.value = Value::Seq(merged);
-    Some(entry)
+    Some(Some(entry))
 }
