@@ -28,12 +28,20 @@ fn merges_to_standard_output_or_a_file() {
         "---\n---\n_path: /a\ncontent-type: text/html\n",
     );
     let out = urldb_in(dir.path(), &ARGS);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let merged = "---\n---\n_path: /a\ncontent-type: text/html\n---\n_path: /b\n";
     assert_eq!(String::from_utf8_lossy(&out.stdout), merged);
     let out = urldb_in(dir.path(), &[&ARGS[..], &["-o", "out.yaml"]].concat());
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(std::fs::read_to_string(dir.path().join("out.yaml")).expect("read"), merged);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.yaml")).expect("read"),
+        merged
+    );
 }
 
 #[test]
@@ -47,7 +55,11 @@ fn labels_and_marker_size_as_git_passes_them() {
     );
     let out = urldb_in(
         dir.path(),
-        &[&ARGS[..], &["--marker-size", "9", "--labels", "base", "HEAD", "topic"]].concat(),
+        &[
+            &ARGS[..],
+            &["--marker-size", "9", "--labels", "base", "HEAD", "topic"],
+        ]
+        .concat(),
     );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -58,10 +70,17 @@ fn labels_and_marker_size_as_git_passes_them() {
     // Git before 2.44 passes `%L`, `%S`, `%X`, `%Y` through: no label.
     let out = urldb_in(
         dir.path(),
-        &[&ARGS[..], &["--marker-size", "%L", "--labels", "%S", "%X", "%Y"]].concat(),
+        &[
+            &ARGS[..],
+            &["--marker-size", "%L", "--labels", "%S", "%X", "%Y"],
+        ]
+        .concat(),
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("<<<<<<< ours (record /a, key x-note)\n"), "{text}");
+    assert!(
+        text.contains("<<<<<<< ours (record /a, key x-note)\n"),
+        "{text}"
+    );
     assert!(text.contains(">>>>>>> theirs\n"), "{text}");
 }
 
@@ -78,12 +97,17 @@ fn what_is_not_canonical_is_merged_line_by_line() {
     let out = urldb_in(dir.path(), &ARGS);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("merged line by line, as git does (git merge-file): ours is not canonical text"),
+        stderr.contains(
+            "merged line by line, as git does (git merge-file): ours is not canonical text"
+        ),
         "{stderr}"
     );
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("x-note: caf\u{e9}") && text.contains("_path: /b"), "{text}");
+    assert!(
+        text.contains("x-note: caf\u{e9}") && text.contains("_path: /b"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -98,6 +122,9 @@ fn check_names_an_unresolved_merge_and_the_way_out() {
     let out = urldb_in(dir.path(), &["check", "--format", "concise"]);
     assert_eq!(out.status.code(), Some(1));
     let said = String::from_utf8_lossy(&out.stdout);
-    assert!(said.contains("example.org.yaml:2:1: error yaml-syntax unresolved merge conflict"), "{said}");
+    assert!(
+        said.contains("example.org.yaml:2:1: error yaml-syntax unresolved merge conflict"),
+        "{said}"
+    );
     assert!(said.contains("(from line 2)"), "{said}");
 }

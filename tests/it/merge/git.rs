@@ -24,7 +24,11 @@ impl Repo {
         std::fs::write(repo.top().join("urldb.toml"), "root = \"db\"\n").expect("write");
         repo.write(base);
         let out = urldb_in(&repo.db().join("sub"), &["install-hook", "--merge-driver"]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(
             std::fs::read_to_string(repo.top().join(".gitattributes")).expect("read"),
             "db/**/*.yaml merge=urldb\n"
@@ -58,10 +62,9 @@ impl Repo {
     fn run(&self, args: &[&str]) -> Output {
         let bin = binary();
         let dir = bin.parent().expect("the binary's folder");
-        let path = std::env::join_paths(
-            std::iter::once(dir.to_path_buf())
-                .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-        )
+        let path = std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+        ))
         .expect("PATH");
         git_command(&self.db())
             .env("PATH", path)
@@ -72,7 +75,11 @@ impl Repo {
 
     fn git(&self, args: &[&str]) -> String {
         let out = git_command(self.top()).args(args).output().expect("git");
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -203,7 +210,10 @@ fn a_key_changed_on_both_sides_is_the_one_conflict() {
         )
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("conflict: db/example.org.yaml: record /a, key content-type"), "{stderr}");
+    assert!(
+        stderr.contains("conflict: db/example.org.yaml: record /a, key content-type"),
+        "{stderr}"
+    );
     let check = urldb_in(repo.top(), &["check"]);
     let said = String::from_utf8_lossy(&check.stdout);
     assert!(said.contains("unresolved merge conflict"), "{said}");
@@ -260,7 +270,10 @@ fn a_yaml_file_that_is_no_domain_file_is_merged_line_by_line() {
     std::fs::write(&list, "one, first\ntwo\nthree\nfour\nfive\n").expect("write");
     repo.commit("main");
     let said = repo.ok(&["merge", "-m", "merge", "side"]);
-    assert!(said.contains("db/.drafts/list.yaml: merged line by line"), "{said}");
+    assert!(
+        said.contains("db/.drafts/list.yaml: merged line by line"),
+        "{said}"
+    );
     assert!(said.contains("hidden name"), "{said}");
     assert_eq!(
         std::fs::read_to_string(&list).expect("read"),
