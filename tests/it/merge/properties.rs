@@ -86,7 +86,7 @@ fn apply(file: &mut File, edit: Edit) {
     };
     let key = |n: u8| Key {
         value: pick(&VALUES, n),
-        comment: (n % 3 == 0).then_some(n % 5),
+        comment: n.is_multiple_of(3).then_some(n % 5),
     };
     match (edit.op, id) {
         (0, _) => {
@@ -96,7 +96,7 @@ fn apply(file: &mut File, edit: Edit) {
                 categories: BTreeSet::new(),
                 comment: None,
             };
-            if edit.pick % 2 == 0 {
+            if edit.pick.is_multiple_of(2) {
                 rec.keys
                     .insert(pick(&KEYS, edit.pick / 3), key(edit.pick / 7));
             }
@@ -130,7 +130,7 @@ fn apply(file: &mut File, edit: Edit) {
         }
         (6, Some(id)) => {
             if let Some(r) = file.records.get_mut(&id) {
-                r.comment = (edit.pick % 4 != 0).then_some(edit.pick % 7);
+                r.comment = (!edit.pick.is_multiple_of(4)).then_some(edit.pick % 7);
             }
         }
         (7, _) => file.https = [None, Some(true), Some(false)][edit.pick as usize % 3],
