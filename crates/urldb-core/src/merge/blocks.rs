@@ -82,15 +82,37 @@ impl Markers<'_> {
 
 /// A line that starts a conflict block (`<<<<<<<`, `|||||||`, `=======`,
 /// `>>>>>>>` at the margin), the 1-based number of the first: a text that
-/// holds one is a merge left unresolved.
+/// holds one is a merge left unresolved. Seven of a marker's character
+/// after a line break are looked for first (the whole text at once).
 pub fn conflict_marker_line(text: &str) -> Option<usize> {
-    text.split_inclusive('\n')
-        .position(|line| {
-            let bare = line.trim_end_matches(['\n', '\r']);
-            ["<<<<<<<", ">>>>>>>", "|||||||"]
-                .iter()
-                .any(|m| bare.starts_with(m))
-                || (bare.len() >= 7 && bare.bytes().all(|b| b == b'='))
+    let bytes = text.as_bytes();
+    let first = ["<<<<<<<", "|||||||", "=======", ">>>>>>>"]
+        .iter()
+        .filter_map(|marker| {
+            let mut from = 0;
+            loop {
+                let at = if from == 0 && bytes.starts_with(marker.as_bytes()) {
+                    0
+                } else {
+                    from + memchr::memmem::find(&bytes[from..], format!("\n{marker}").as_bytes())?
+                        + 1
+                };
+                let line = &text[at..];
+                let line = &line[..line.find('\n').unwrap_or(line.len())];
+                let line = line.trim_end_matches('\r');
+                // `=======` is a marker alone on its line; the others may
+                // be followed by a label.
+                let is_marker = if marker.starts_with('=') {
+                    line.bytes().all(|b| b == b'=')
+                } else {
+                    true
+                };
+                if is_marker {
+                    return Some(at);
+                }
+                from = at + 1;
+            }
         })
-        .map(|i| i + 1)
+        .min()?;
+    Some(bytes[..first].iter().filter(|b| **b == b'\n').count() + 1)
 }

@@ -15,6 +15,7 @@ mod blocks;
 mod keys;
 mod split;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::model::domain::{self, CATEGORIES, CNAMES, PATH};
@@ -159,9 +160,9 @@ pub fn merge(
     }
     let newline = crate::lint::newline_of(ours);
     let cuts = [split::cut(base), split::cut(ours), split::cut(theirs)];
-    let Some(cut_ours) = &cuts[1] else {
+    if cuts[1].is_none() {
         return Err(Unmergeable::NotCanonical);
-    };
+    }
     let mut render_options = RenderOptions {
         newline,
         empty_metadata: options.empty_metadata,
@@ -170,20 +171,34 @@ pub fn merge(
         comments: true,
     };
     // The records no side changed: the same bytes in all three.
-    let common = match &cuts {
-        [Some(b), Some(o), Some(t)] => common_records(&[&b.records, &o.records, &t.records]),
-        _ => HashMap::new(),
+    let kept = match &cuts {
+        [Some(b), Some(o), Some(t)] => common_records([&b.records, &o.records, &t.records]),
+        _ => Default::default(),
     };
     let mut versions = Vec::with_capacity(3);
-    for ((side, text), cut) in sides.into_iter().zip(&cuts) {
-        versions.push(read(side, text, cut.as_ref(), &common, &render_options)?);
+    for (((side, text), cut), kept) in sides.into_iter().zip(&cuts).zip(&kept) {
+        versions.push(read(side, text, cut.as_ref(), kept, &render_options)?);
     }
     let [base, ours_v, theirs] =
         <[Version; 3]>::try_from(versions).map_err(|_| Unmergeable::Unreadable(Side::Base))?;
     if !ours_v.canonical {
         return Err(Unmergeable::NotCanonical);
     }
-    let _ = cut_ours;
+    // The records kept unread, as ours has them (the same in all three).
+    let mut unread: Vec<Kept<'_>> = Vec::new();
+    if let Some(cut) = &cuts[1] {
+        for (piece, keep) in cut.records.iter().zip(&kept[1]) {
+            if *keep {
+                let path = match split::path_of(piece) {
+                    Some(path) => path,
+                    None => path_of_parsed(piece)
+                        .ok_or(Unmergeable::Unreadable(Side::Ours))?
+                        .map(Cow::Owned),
+                };
+                unread.push(Kept { text: piece, path });
+            }
+        }
+    }
     // Ours keeps the form of its empty metadata (`---` or `--- {}`).
     render_options.empty_metadata = match ours_v.meta.root.as_ref() {
         Some(root) if root.flow && root.as_map().is_some_and(<[_]>::is_empty) => {
@@ -203,9 +218,11 @@ pub fn merge(
     };
     let (meta_text, meta) = merger.metadata(&base.meta, &ours_v.meta, &theirs.meta);
     let case_sensitive = domain::case_sensitive_paths(std::slice::from_ref(&meta));
-    let records = merger.records([&base, &ours_v, &theirs], case_sensitive);
     let footer = merger.footer([&base.footer, &ours_v.footer, &theirs.footer]);
-    let mut text = meta_text;
+    let records = merger.records([&base, &ours_v, &theirs], &unread, case_sensitive);
+    let size = meta_text.len() + footer.len() + records.iter().map(|(_, t)| t.len()).sum::<usize>();
+    let mut text = String::with_capacity(size);
+    text.push_str(&meta_text);
     for (_, piece) in records {
         text.push_str(&piece);
     }
@@ -216,78 +233,80 @@ pub fn merge(
     })
 }
 
-/// How many times each record's text is in all three versions.
-fn common_records<'t>(versions: &[&Vec<&'t str>; 3]) -> HashMap<&'t str, usize> {
-    let count = |records: &Vec<&'t str>| {
-        let mut n: HashMap<&'t str, usize> = HashMap::with_capacity(records.len());
-        for r in records {
-            *n.entry(*r).or_default() += 1;
+/// For each version, which of its records are kept unread: as many of
+/// each text as all three versions hold.
+fn common_records<'t>(versions: [&Vec<&'t str>; 3]) -> [Vec<bool>; 3] {
+    let mut counts: HashMap<&'t str, [usize; 3]> = HashMap::with_capacity(versions[1].len());
+    for (v, records) in versions.iter().enumerate() {
+        for record in records.iter() {
+            counts.entry(record).or_default()[v] += 1;
         }
-        n
-    };
-    let [b, o, t] = [count(versions[0]), count(versions[1]), count(versions[2])];
-    o.into_iter()
-        .filter_map(|(text, n)| {
-            let m = n.min(*b.get(text)?).min(*t.get(text)?);
-            Some((text, m))
-        })
-        .collect()
+    }
+    for count in counts.values_mut() {
+        let least = count.iter().copied().min().unwrap_or(0);
+        *count = [least; 3];
+    }
+    let mut kept: [Vec<bool>; 3] = Default::default();
+    for (v, records) in versions.iter().enumerate() {
+        kept[v] = records
+            .iter()
+            .map(|record| match counts.get_mut(record) {
+                Some(count) if count[v] > 0 => {
+                    count[v] -= 1;
+                    true
+                }
+                _ => false,
+            })
+            .collect();
+    }
+    kept
 }
 
-/// One version, read: its metadata, its records and its footer.
-struct Version {
+/// One version, read: its metadata, the records not kept unread, and its
+/// footer.
+struct Version<'t> {
     meta: Document,
-    records: Vec<Record>,
+    records: Vec<Record<'t>>,
     footer: Vec<Comment>,
     /// Its text is canonical (but for the records kept unread).
     canonical: bool,
 }
 
 /// A record of one version.
-struct Record {
+struct Record<'t> {
     /// Its `_path` (as the renderer orders records: none first).
-    path: Option<String>,
+    path: Option<Cow<'t, str>>,
     /// Its canonical text (a record kept unread: its text as it is).
-    text: String,
+    text: Cow<'t, str>,
     /// Its tree (`None`: kept unread, the same in all three versions).
     doc: Option<Document>,
 }
 
-/// Read one version: the records in `common` (as many as it counts) are
-/// kept as text, the rest parsed together with the metadata and footer.
-fn read(
+/// A record the same in all three versions, kept unread.
+struct Kept<'t> {
+    text: &'t str,
+    path: Option<Cow<'t, str>>,
+}
+
+/// Read one version: the records `kept` marks are left out (they are
+/// kept unread), the rest parsed together with the metadata and footer.
+fn read<'t>(
     side: Side,
-    text: &str,
-    cut: Option<&split::Cut<'_>>,
-    common: &HashMap<&str, usize>,
+    text: &'t str,
+    cut: Option<&split::Cut<'t>>,
+    kept: &[bool],
     options: &RenderOptions,
-) -> Result<Version, Unmergeable> {
+) -> Result<Version<'t>, Unmergeable> {
     let unreadable = || Unmergeable::Unreadable(side);
-    let mut kept: Vec<Record> = Vec::new();
     let mut reduced = String::new();
-    let mut read_pieces: Vec<&str> = Vec::new();
+    let mut read_pieces: Vec<&'t str> = Vec::new();
     let source = match cut {
         Some(cut) => {
-            let mut left = common.clone();
             reduced.push_str(cut.head);
-            for piece in &cut.records {
-                match left.get_mut(piece) {
-                    Some(n) if *n > 0 => {
-                        *n -= 1;
-                        let path = match split::path_of(piece) {
-                            Some(path) => path,
-                            None => path_of_parsed(piece).ok_or_else(unreadable)?,
-                        };
-                        kept.push(Record {
-                            path,
-                            text: piece.to_string(),
-                            doc: None,
-                        });
-                    }
-                    _ => {
-                        reduced.push_str(piece);
-                        read_pieces.push(piece);
-                    }
+            for (i, piece) in cut.records.iter().enumerate() {
+                if !kept.get(i).copied().unwrap_or(false) {
+                    reduced.push_str(piece);
+                    read_pieces.push(piece);
                 }
             }
             reduced.push_str(cut.footer);
@@ -308,22 +327,20 @@ fn read(
         .iter_mut()
         .flat_map(|d| std::mem::take(&mut d.footer))
         .collect();
-    let mut records = documents.split_off(1);
-    let mut meta = documents.pop().unwrap_or_default();
-    meta.footer = Vec::new();
-    let mut out: Vec<Record> = Vec::with_capacity(records.len() + kept.len());
-    for (i, doc) in records.drain(..).enumerate() {
+    let records = documents.split_off(1);
+    let meta = documents.pop().unwrap_or_default();
+    let mut out: Vec<Record<'t>> = Vec::with_capacity(records.len());
+    for (i, doc) in records.into_iter().enumerate() {
         let text = match read_pieces.get(i) {
-            Some(piece) if canonical => piece.to_string(),
-            _ => render_record(&doc, options),
+            Some(piece) if canonical => Cow::Borrowed(*piece),
+            _ => Cow::Owned(render_record(&doc, options)),
         };
         out.push(Record {
-            path: record_path(&doc),
+            path: record_path(&doc).map(Cow::Owned),
             text,
             doc: Some(doc),
         });
     }
-    out.extend(kept);
     Ok(Version {
         meta,
         records: out,
@@ -345,6 +362,14 @@ fn canonical_options(documents: &[Document], options: &RenderOptions) -> RenderO
         empty_metadata,
         ..*options
     }
+}
+
+/// What records are matched by: the URL of their `_path` under the
+/// equivalence, or for a record without one its text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key<'t> {
+    Url(Cow<'t, str>),
+    Text(&'t str),
 }
 
 /// The `_path` of one record's piece, parsed (a path not written on one
@@ -558,32 +583,67 @@ impl Merger<'_> {
     }
 
     /// The records merged, in the renderer's order: each one's `_path`
-    /// and text (or conflict block).
-    fn records(
+    /// and text (or conflict block). A record kept unread is looked at
+    /// only when a record read has its URL.
+    fn records<'t>(
         &mut self,
-        versions: [&Version; 3],
+        versions: [&'t Version<'t>; 3],
+        unread: &'t [Kept<'t>],
         case_sensitive: bool,
-    ) -> Vec<(Option<String>, String)> {
+    ) -> Vec<(Option<Cow<'t, str>>, Cow<'t, str>)> {
+        let key = |record_path: Option<&'t str>, text: &'t str| match record_path {
+            Some(path) => Key::Url(equivalence_key(path, case_sensitive)),
+            None => Key::Text(text),
+        };
+        let read_keys: std::collections::HashSet<Key<'t>> = versions
+            .iter()
+            .flat_map(|v| &v.records)
+            .map(|r| key(r.path.as_deref(), &r.text))
+            .collect();
         // Each URL's records in each version (a record without a `_path`
         // is matched by its text).
-        let mut by_key: HashMap<String, [Vec<&Record>; 3]> = HashMap::new();
-        let mut order: Vec<String> = Vec::new();
-        for (v, version) in versions.iter().enumerate() {
-            for record in &version.records {
-                let key = match &record.path {
-                    Some(path) => format!("p{}", equivalence_key(path, case_sensitive)),
-                    None => format!("t{}", record.text),
-                };
-                let slot = by_key.entry(key.clone()).or_insert_with(|| {
-                    order.push(key);
-                    Default::default()
-                });
-                slot[v].push(record);
+        let mut by_key: HashMap<Key<'t>, [Vec<Record<'t>>; 3]> = HashMap::new();
+        let mut order: Vec<Key<'t>> = Vec::new();
+        let mut out: Vec<(Option<Cow<'t, str>>, Cow<'t, str>)> =
+            Vec::with_capacity(unread.len() + read_keys.len());
+        let mut slot = |k: Key<'t>, by_key: &mut HashMap<Key<'t>, [Vec<Record<'t>>; 3]>| {
+            by_key.entry(k.clone()).or_insert_with(|| {
+                order.push(k);
+                Default::default()
+            });
+        };
+        for kept in unread {
+            let k = key(kept.path.as_deref(), kept.text);
+            if !read_keys.contains(&k) {
+                out.push((kept.path.clone(), Cow::Borrowed(kept.text)));
+                continue;
+            }
+            slot(k.clone(), &mut by_key);
+            if let Some(group) = by_key.get_mut(&k) {
+                for side in group.iter_mut() {
+                    side.push(Record {
+                        path: kept.path.clone(),
+                        text: Cow::Borrowed(kept.text),
+                        doc: None,
+                    });
+                }
             }
         }
-        let mut out: Vec<(Option<String>, String)> = Vec::with_capacity(order.len());
-        for key in &order {
-            let Some([b, o, t]) = by_key.get(key) else {
+        for (v, version) in versions.iter().enumerate() {
+            for record in &version.records {
+                let k = key(record.path.as_deref(), &record.text);
+                slot(k.clone(), &mut by_key);
+                if let Some(group) = by_key.get_mut(&k) {
+                    group[v].push(Record {
+                        path: record.path.as_deref().map(Cow::Borrowed),
+                        text: Cow::Borrowed(&record.text),
+                        doc: record.doc.clone(),
+                    });
+                }
+            }
+        }
+        for k in &order {
+            let Some([b, o, t]) = by_key.get(k) else {
                 continue;
             };
             if let Some(piece) = self.record(b, o, t) {
@@ -595,24 +655,24 @@ impl Merger<'_> {
     }
 
     /// One URL's record merged, or `None` when it is removed.
-    fn record(
+    fn record<'t>(
         &mut self,
-        b: &[&Record],
-        o: &[&Record],
-        t: &[&Record],
-    ) -> Option<(Option<String>, String)> {
+        b: &[Record<'t>],
+        o: &[Record<'t>],
+        t: &[Record<'t>],
+    ) -> Option<(Option<Cow<'t, str>>, Cow<'t, str>)> {
         let path = o
             .first()
             .or(t.first())
             .or(b.first())
             .and_then(|r| r.path.clone());
-        let texts = |rs: &[&Record]| rs.iter().map(|r| r.text.as_str()).collect::<String>();
+        let texts = |rs: &[Record<'t>]| rs.iter().map(|r| r.text.as_ref()).collect::<String>();
         let (tb, to, tt) = (texts(b), texts(o), texts(t));
         if b.len() > 1 || o.len() > 1 || t.len() > 1 {
             // Two records of one URL: which is which is not for the merge
             // to guess.
             if to == tt || tb == tt {
-                return (!to.is_empty()).then_some((path, to));
+                return (!to.is_empty()).then_some((path, Cow::Owned(to)));
             }
             return Some(self.whole(path, &to, &tb, &tt));
         }
@@ -631,15 +691,15 @@ impl Merger<'_> {
                 let Some(merged) = self.merge_document(db, dob, dt, CATEGORIES, false) else {
                     return Some(self.whole(path, &to, &tb, &tt));
                 };
-                let path = record_path(&merged.doc).or(path);
+                let path = record_path(&merged.doc).map(Cow::Owned).or(path);
                 let ours_text = render_record(&merged.doc, &self.render);
                 if merged.parts.is_empty() {
-                    return Some((path, ours_text));
+                    return Some((path, Cow::Owned(ours_text)));
                 }
                 let text = self.with_blocks(path.as_deref(), &ours_text, &merged, |m, d| {
                     render_record(d, &m.render)
                 });
-                Some((path, text))
+                Some((path, Cow::Owned(text)))
             }
             (None, Some(o), Some(t)) if self.same_but_spelling(o, t) => {
                 Some((o.path.clone(), o.text.clone()))
@@ -650,7 +710,7 @@ impl Merger<'_> {
 
     /// Two records added on both sides are one when they differ only in
     /// how their `_path` is spelled (they are one URL).
-    fn same_but_spelling(&self, o: &Record, t: &Record) -> bool {
+    fn same_but_spelling(&self, o: &Record<'_>, t: &Record<'_>) -> bool {
         let (Some(a), Some(b)) = (&o.doc, &t.doc) else {
             return false;
         };
@@ -665,22 +725,22 @@ impl Merger<'_> {
     }
 
     /// A whole record in conflict.
-    fn whole(
+    fn whole<'t>(
         &mut self,
-        path: Option<String>,
+        path: Option<Cow<'t, str>>,
         ours: &str,
         base: &str,
         theirs: &str,
-    ) -> (Option<String>, String) {
+    ) -> (Option<Cow<'t, str>>, Cow<'t, str>) {
         let conflict = Conflict {
-            record: path.clone(),
+            record: path.as_deref().map(str::to_string),
             part: Part::Record,
         };
         let block = self
             .markers
             .block(&conflict.to_string(), ours, base, theirs);
         self.conflicts.push(conflict);
-        (path, block)
+        (path, Cow::Owned(block))
     }
 
     /// The comment lines at the end of the file, merged as one part.

@@ -11,6 +11,8 @@
 //! text without a document end (`...`) or a directive (`%`), which the
 //! cut refuses. A text it refuses is read whole.
 
+use std::borrow::Cow;
+
 /// One version, cut.
 #[derive(Debug)]
 pub(crate) struct Cut<'t> {
@@ -80,7 +82,7 @@ pub(crate) fn cut(text: &str) -> Option<Cut<'_>> {
 /// value, or a single-quoted one. `None` when it is written otherwise (the
 /// caller parses the piece); `Some(None)` when the record has no `_path`
 /// line at the left margin, the order the renderer gives such a record.
-pub(crate) fn path_of(piece: &str) -> Option<Option<String>> {
+pub(crate) fn path_of(piece: &str) -> Option<Option<Cow<'_, str>>> {
     let mut lines = piece.split_inclusive('\n');
     let mut found = None;
     for line in lines.by_ref() {
@@ -104,16 +106,18 @@ pub(crate) fn path_of(piece: &str) -> Option<Option<String>> {
     }
     if let Some(quoted) = value.strip_prefix('\'') {
         let inner = quoted.strip_suffix('\'')?;
-        let unquoted = inner.replace("''", "'");
-        return (!unquoted.contains('\'') || inner.matches('\'').count() % 2 == 0)
-            .then_some(Some(unquoted));
+        // Inside single quotes a quote is written twice, and only so.
+        if inner.replace("''", "").contains('\'') {
+            return None;
+        }
+        return Some(Some(Cow::Owned(inner.replace("''", "'"))));
     }
     // A plain path as the canonical text writes one: it starts with `/`
     // and holds nothing a plain scalar would end or be cut at.
     if !value.starts_with('/') || value.contains(": ") || value.contains('\t') {
         return None;
     }
-    Some(Some(value.to_string()))
+    Some(Some(Cow::Borrowed(value)))
 }
 
 #[cfg(test)]
@@ -143,6 +147,7 @@ mod tests {
     fn paths_written_on_one_line_are_read() {
         assert_eq!(path_of("---\n_path: /a\n"), Some(Some("/a".into())));
         assert_eq!(path_of("---\n_path: '/a''b'\n"), Some(Some("/a'b".into())));
+        assert_eq!(path_of("---\n_path: '/a'b'\n"), None);
         assert_eq!(path_of("---\nx: 1\n"), Some(None));
         assert_eq!(path_of("---\n_path: \"/a\"\n"), None);
         assert_eq!(path_of("---\n_path: /a\n  b\n"), None);
