@@ -778,6 +778,10 @@ impl Merger<'_> {
 
 /// Set `key` of a document's mapping to `entry` (remove it for `None`).
 fn set_entry(doc: &mut Document, key: &str, entry: Option<&Entry>) {
+    // A document with nothing (`---` alone) is an empty mapping here.
+    if doc.root.as_ref().is_none_or(Node::is_null) && entry.is_some() {
+        doc.root = Some(Node::new(Value::Map(Vec::new()), Default::default()));
+    }
     let Some(Value::Map(entries)) = doc.root.as_mut().map(|r| &mut r.value) else {
         return;
     };
