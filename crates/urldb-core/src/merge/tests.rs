@@ -115,3 +115,51 @@ fn what_is_no_domain_file_or_not_canonical_is_refused() {
         Err(Unmergeable::Markers(Side::Base, 1))
     );
 }
+
+#[test]
+fn records_one_url_through_a_metadata_change_are_a_conflict() {
+    let base = "---\n---\n_path: /a\n";
+    let ours = "---\ncase-sensitive-paths: false\n---\n_path: /a\n";
+    let theirs = "---\n---\n_path: /A\n---\n_path: /a\n";
+    let merged = run(base, ours, theirs);
+    assert_eq!(
+        merged.conflicts,
+        [Conflict {
+            record: Some("/a".into()),
+            part: Part::Record
+        }]
+    );
+    assert!(
+        merged
+            .text
+            .starts_with("---\ncase-sensitive-paths: false\n<<<<<<< ours")
+    );
+}
+
+#[test]
+fn one_url_added_on_both_sides_in_two_spellings_is_one_record() {
+    let base = "---\n";
+    let ours = "---\n---\n_path: /a~\n";
+    let theirs = "---\n---\n_path: /a%7E\n";
+    let merged = run(base, ours, theirs);
+    assert!(merged.conflicts.is_empty());
+    assert_eq!(merged.text, ours);
+    let differing = "---\n---\n_path: /a%7E\ncontent-length: 1\n";
+    assert_eq!(run(base, ours, differing).conflicts.len(), 1);
+}
+
+#[test]
+fn crlf_and_the_pyyaml_style_are_kept() {
+    let base = "---\r\n---\r\n_path: /a\r\n";
+    let ours = "---\r\n---\r\n_path: /a\r\n---\r\n_path: /b\r\n";
+    let theirs = "---\r\n---\r\n_path: /a\r\nx-note: \"caf\\xE9\"\r\n";
+    let options = MergeOptions {
+        style: crate::render::TextStyle::Pyyaml,
+        ..Default::default()
+    };
+    let merged = merge(base, ours, theirs, &options).expect("mergeable");
+    assert_eq!(
+        merged.text,
+        "---\r\n---\r\n_path: /a\r\nx-note: \"caf\\xE9\"\r\n---\r\n_path: /b\r\n"
+    );
+}
