@@ -143,12 +143,14 @@ fn run(
     let by_records = match options_for(global, name) {
         Err(why) => Err(why),
         Ok(options) => {
-            let text = |raw: &[u8]| std::str::from_utf8(raw).map(str::to_string);
+            fn text(raw: &[u8]) -> Option<&str> {
+                std::str::from_utf8(raw).ok()
+            }
             match (text(&raw_base), text(&raw_ours), text(&raw_theirs)) {
-                (Ok(b), Ok(o), Ok(t)) => urldb_core::merge::merge(
-                    &b,
-                    &o,
-                    &t,
+                (Some(b), Some(o), Some(t)) => urldb_core::merge::merge(
+                    b,
+                    o,
+                    t,
                     &MergeOptions {
                         style: options.settings.style,
                         empty_metadata: options.empty_metadata,

@@ -15,8 +15,8 @@ mod blocks;
 mod keys;
 mod split;
 
+use foldhash::{HashMap, HashMapExt, HashSet};
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use crate::model::domain::{self, CATEGORIES, CNAMES, PATH};
 use crate::model::node::{Comment, Comments, Document, Entry, Node, Value};
@@ -234,31 +234,46 @@ pub fn merge(
 }
 
 /// For each version, which of its records are kept unread: as many of
-/// each text as all three versions hold.
+/// each text as all three versions hold. Ours' texts are hashed once, the
+/// others' looked up in them; the counts are then kept by index.
 fn common_records<'t>(versions: [&Vec<&'t str>; 3]) -> [Vec<bool>; 3] {
-    let mut counts: HashMap<&'t str, [usize; 3]> = HashMap::with_capacity(versions[1].len());
-    for (v, records) in versions.iter().enumerate() {
-        for record in records.iter() {
-            counts.entry(record).or_default()[v] += 1;
+    let [base, ours, theirs] = versions;
+    let mut index: HashMap<&'t str, u32> = HashMap::with_capacity(ours.len());
+    let mut ids: [Vec<Option<u32>>; 3] = Default::default();
+    ids[1] = ours
+        .iter()
+        .map(|record| {
+            let next = index.len() as u32;
+            Some(*index.entry(record).or_insert(next))
+        })
+        .collect();
+    ids[0] = base.iter().map(|r| index.get(r).copied()).collect();
+    ids[2] = theirs.iter().map(|r| index.get(r).copied()).collect();
+    let mut counts: Vec<[u32; 3]> = vec![[0; 3]; index.len()];
+    for (v, list) in ids.iter().enumerate() {
+        for id in list.iter().flatten() {
+            counts[*id as usize][v] += 1;
         }
     }
-    for count in counts.values_mut() {
-        let least = count.iter().copied().min().unwrap_or(0);
-        *count = [least; 3];
-    }
+    let mut left: Vec<u32> = counts
+        .iter()
+        .map(|c| c.iter().copied().min().unwrap_or(0))
+        .collect();
     let mut kept: [Vec<bool>; 3] = Default::default();
-    for (v, records) in versions.iter().enumerate() {
-        kept[v] = records
+    for (v, list) in ids.iter().enumerate() {
+        let mut quota = left.clone();
+        kept[v] = list
             .iter()
-            .map(|record| match counts.get_mut(record) {
-                Some(count) if count[v] > 0 => {
-                    count[v] -= 1;
+            .map(|id| match id {
+                Some(id) if quota[*id as usize] > 0 => {
+                    quota[*id as usize] -= 1;
                     true
                 }
                 _ => false,
             })
             .collect();
     }
+    left.clear();
     kept
 }
 
@@ -595,7 +610,7 @@ impl Merger<'_> {
             Some(path) => Key::Url(equivalence_key(path, case_sensitive)),
             None => Key::Text(text),
         };
-        let read_keys: std::collections::HashSet<Key<'t>> = versions
+        let read_keys: HashSet<Key<'t>> = versions
             .iter()
             .flat_map(|v| &v.records)
             .map(|r| key(r.path.as_deref(), &r.text))

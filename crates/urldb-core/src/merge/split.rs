@@ -31,24 +31,37 @@ pub(crate) fn cut(text: &str) -> Option<Cut<'_>> {
     if text.starts_with('\u{FEFF}') {
         return None;
     }
-    // Each line's start, and what it is.
-    let mut starts: Vec<usize> = Vec::new();
-    let mut at = 0;
+    let bytes = text.as_bytes();
+    // Each document's start.
+    let mut starts: Vec<usize> = Vec::with_capacity(bytes.len() / 64);
     // Where the lines of comments (or blanks) that run up to here began:
     // the start of the next document when a `---` follows.
     let mut run: Option<usize> = None;
     let mut end_of_content = 0;
-    for line in text.split_inclusive('\n') {
-        let bare = line.trim_end_matches(['\n', '\r']);
-        if bare == "..." || bare.starts_with("... ") || bare.starts_with('%') {
-            return None;
-        }
-        let marker = bare == "---" || bare.starts_with("--- ") || bare.starts_with("---\t");
-        let aside = bare.starts_with('#') || bare.trim().is_empty();
-        if marker {
-            starts.push(run.unwrap_or(at));
-            run = None;
-        } else if aside {
+    let mut at = 0;
+    while at < bytes.len() {
+        let next = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n + 1);
+        let line = &bytes[at..next];
+        // Most lines start with a key's letter or a list's `-`: only a
+        // few first bytes need a second look.
+        let aside = match line.first() {
+            Some(b'#' | b'\n' | b'\r' | b' ' | b'\t') => {
+                line[0] == b'#' || line.iter().all(u8::is_ascii_whitespace)
+            }
+            Some(b'.' | b'%') if line.starts_with(b"...") || line[0] == b'%' => return None,
+            Some(b'-') if line.starts_with(b"---") => {
+                if matches!(line.get(3), None | Some(b'\n' | b'\r' | b' ' | b'\t')) {
+                    starts.push(run.unwrap_or(at));
+                    run = None;
+                    end_of_content = next;
+                    at = next;
+                    continue;
+                }
+                false
+            }
+            _ => false,
+        };
+        if aside {
             run.get_or_insert(at);
         } else if starts.is_empty() {
             // The metadata document starts without `---`: the first
@@ -56,15 +69,14 @@ pub(crate) fn cut(text: &str) -> Option<Cut<'_>> {
             return None;
         } else {
             run = None;
+            end_of_content = next;
         }
-        if !aside {
-            end_of_content = at + line.len();
-        }
-        at += line.len();
+        at = next;
     }
     // The header's comments belong to the metadata: its piece starts at 0.
     let (_, rest) = starts.split_first()?;
-    let mut bounds: Vec<usize> = vec![0];
+    let mut bounds: Vec<usize> = Vec::with_capacity(starts.len() + 1);
+    bounds.push(0);
     bounds.extend(rest.iter().copied());
     let end = end_of_content.max(*bounds.last().unwrap_or(&0));
     bounds.push(end);
@@ -83,6 +95,20 @@ pub(crate) fn cut(text: &str) -> Option<Cut<'_>> {
 /// caller parses the piece); `Some(None)` when the record has no `_path`
 /// line at the left margin, the order the renderer gives such a record.
 pub(crate) fn path_of(piece: &str) -> Option<Option<Cow<'_, str>>> {
+    // The canonical record: `---`, then `_path` first, plain.
+    if let Some(rest) = piece.strip_prefix("---\n_path: /") {
+        let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+        let value = &piece["---\n_path: ".len().."---\n_path: /".len() + end];
+        let after = &rest.as_bytes()[end..];
+        if !after.starts_with(b"\n ")
+            && !value.contains(" #")
+            && !value.contains(": ")
+            && !value.ends_with([' ', '\r', '\t'])
+            && !value.contains('\t')
+        {
+            return Some(Some(Cow::Borrowed(value)));
+        }
+    }
     let mut lines = piece.split_inclusive('\n');
     let mut found = None;
     for line in lines.by_ref() {
