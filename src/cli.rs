@@ -120,10 +120,10 @@ pub(crate) fn run(cli: Cli) -> ExitStatus {
             crate::commands::completions::man(Cli::command(), command.as_deref(), dir.as_deref())
         }),
         Command::Merge(args) => global
-            .with("merge", &[&crate::app::ConfigOnly])
+            .with("merge", &[])
             .and_then(|g| crate::commands::merge::merge(&g, &args)),
         Command::MergeDriver(args) => global
-            .with("merge-driver", &[&crate::app::ConfigOnly])
+            .with("merge-driver", &[])
             .and_then(|g| crate::commands::merge::driver(&g, &args)),
         Command::Report(args) => global
             .with("report", &[&args.quiet])
