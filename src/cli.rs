@@ -39,6 +39,10 @@ pub(crate) enum Command {
     Ls(crate::commands::ls::LsArgs),
     /// What changed in the database between two versions in git, record by record.
     Diff(crate::commands::diff::DiffArgs),
+    /// Merge three versions of a domain file by records (for tools other than git).
+    Merge(crate::commands::merge::MergeArgs),
+    /// git's merge driver for domain files (`urldb install-hook --merge-driver` sets it up).
+    MergeDriver(crate::commands::merge::MergeDriverArgs),
     /// Fetch every URL and check that it still works.
     Verify(Box<crate::commands::verify::VerifyArgs>),
     /// Merge the `verify --format json` results of shards and show them.
@@ -62,6 +66,9 @@ pub(crate) enum Command {
         /// Replace a pre-commit hook urldb did not install (it is kept as a backup).
         #[arg(long)]
         force: bool,
+        /// Set up the merge driver instead: a line in .gitattributes for the database's domain files, and `merge.urldb.driver` in the repository's git configuration.
+        #[arg(long, conflicts_with = "force")]
+        merge_driver: bool,
         #[command(flatten)]
         db: crate::app::DbArgs,
         #[command(flatten)]
@@ -112,6 +119,12 @@ pub(crate) fn run(cli: Cli) -> ExitStatus {
         Command::Man { command, dir } => global.with("man", &[]).and_then(|_| {
             crate::commands::completions::man(Cli::command(), command.as_deref(), dir.as_deref())
         }),
+        Command::Merge(args) => global
+            .with("merge", &[])
+            .and_then(|g| crate::commands::merge::merge(&g, &args)),
+        Command::MergeDriver(args) => global
+            .with("merge-driver", &[])
+            .and_then(|g| crate::commands::merge::driver(&g, &args)),
         Command::Report(args) => global
             .with("report", &[&args.quiet])
             .and_then(|g| crate::commands::report::run(&args, g.quiet)),
@@ -120,13 +133,20 @@ pub(crate) fn run(cli: Cli) -> ExitStatus {
             .and_then(|g| crate::commands::server::run(config.or(g.config).as_deref())),
         Command::InstallHook {
             force,
+            merge_driver,
             db,
             color,
             quiet,
         } => global
             .with("install-hook", &[&db, &color, &quiet])
             .and_then(|g| {
-                with_context(&g, |ctx| crate::commands::install_hook::run(ctx, force, &g))
+                with_context(&g, |ctx| {
+                    if merge_driver {
+                        crate::commands::install_hook::merge_driver(ctx)
+                    } else {
+                        crate::commands::install_hook::run(ctx, force, &g)
+                    }
+                })
             }),
         Command::Check(args) => global
             .with("check", &[&args.shared])

@@ -155,6 +155,15 @@ pub(crate) enum CommandError {
     /// `URLDB_ALLOW_ENV` holds an entry that is not `NAME` or `NAME=HOST`.
     #[error("URLDB_ALLOW_ENV: {0}")]
     AllowEnv(#[source] urldb_verify::BadAllowEnv),
+    /// `--marker-size` that is no length.
+    #[error(
+        "--marker-size {}: not a length of conflict markers (a number from 1 to 1024)",
+        urldb_core::text::escape(.0)
+    )]
+    BadMarkerSize(String),
+    /// `merge`, `install-hook --merge-driver`: git could not be run.
+    #[error(transparent)]
+    Merging(#[from] urldb_store::MergingError),
     /// A directory or file urldb makes (`init`, `install-hook`).
     #[error("{}: {source}", urldb_core::source::shown_path(.path))]
     Io {

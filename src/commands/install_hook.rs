@@ -24,6 +24,89 @@ pub(crate) fn run(
     Ok(ExitStatus::Success)
 }
 
+/// The merge driver's command, as git runs it (`docs/git.md`, "Merging").
+pub(crate) const DRIVER: &str = "urldb merge-driver %O %A %B %P --marker-size %L --labels %S %X %Y";
+
+/// `install-hook --merge-driver`: the database's domain files merged by
+/// `urldb merge-driver`: one line in the `.gitattributes` at the top of
+/// the work tree, and the driver in the repository's own configuration.
+pub(crate) fn merge_driver(ctx: &Context) -> Result<ExitStatus, CommandError> {
+    let repo = urldb_store::Repository::discover(&ctx.root, "install-hook --merge-driver")?;
+    let workdir = repo.workdir().to_path_buf();
+    let root = dunce::canonicalize(&*ctx.root).unwrap_or_else(|_| ctx.root.to_path_buf());
+    let under = root
+        .strip_prefix(&workdir)
+        .map_err(|_| CommandError::OutsideWorkTree(workdir.clone()))?;
+    let under = under.to_string_lossy().replace('\\', "/");
+    // A pattern with a slash is anchored at the top; without, `*.yaml`
+    // is every YAML file of the work tree (the others are merged line by
+    // line by the driver all the same).
+    let line = if under.is_empty() {
+        "*.yaml merge=urldb".to_string()
+    } else {
+        format!("{}/**/*.yaml merge=urldb", attribute_escape(&under))
+    };
+    let attributes = workdir.join(".gitattributes");
+    let mut said = Vec::new();
+    match std::fs::symlink_metadata(&attributes) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            urldb_store::write::create(
+                &attributes,
+                format!("{line}\n").as_bytes(),
+                &super::write_note,
+            )?;
+            said.push(format!("wrote `{line}` to {}", attributes.display()));
+        }
+        Err(e) => return Err(io(&attributes)(e)),
+        Ok(_) => {
+            let old = urldb_store::read_limited(&attributes, 1 << 20, None)
+                .map_err(|e| io(&attributes)(std::io::Error::other(e.to_string())))?;
+            let text = String::from_utf8_lossy(&old);
+            if text.lines().any(|l| l.trim() == line) {
+                said.push(format!("{} has `{line}` already", attributes.display()));
+            } else {
+                let mut new = old.clone();
+                if !new.is_empty() && !new.ends_with(b"\n") {
+                    new.push(b'\n');
+                }
+                new.extend_from_slice(format!("{line}\n").as_bytes());
+                urldb_store::write::replace(&attributes, &old, &new, &super::write_note)?;
+                said.push(format!("added `{line}` to {}", attributes.display()));
+            }
+        }
+    }
+    urldb_store::set_local_config(
+        &workdir,
+        "merge.urldb.name",
+        "urldb: domain files merged by records",
+    )?;
+    urldb_store::set_local_config(&workdir, "merge.urldb.driver", DRIVER)?;
+    said.push(format!(
+        "set merge.urldb.driver in the repository's git configuration: `{DRIVER}`"
+    ));
+    if !ctx.quiet {
+        let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
+        for line in said {
+            writeln!(out, "{}", urldb_core::text::escape(&line))?;
+        }
+        out.finish()?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// A path in a `.gitattributes` pattern: the characters a pattern reads
+/// (`*?[\\` and white space, which ends it) escaped with a backslash.
+fn attribute_escape(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if matches!(c, '*' | '?' | '[' | '\\' | ' ' | '\t' | '"') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn install(
     ctx: &Context,
     force: bool,

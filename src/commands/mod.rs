@@ -11,6 +11,7 @@ pub(crate) mod import;
 pub(crate) mod init;
 pub(crate) mod install_hook;
 pub(crate) mod ls;
+pub(crate) mod merge;
 pub(crate) mod records;
 pub(crate) mod report;
 pub(crate) mod rm;

@@ -20,6 +20,7 @@ mod hostile;
 mod init;
 mod interchange;
 mod layouts;
+mod merge;
 mod messages;
 mod project;
 mod server;

@@ -10,6 +10,7 @@ pub mod config;
 pub mod diff;
 pub mod fix;
 pub mod lint;
+pub mod merge;
 pub mod model;
 pub mod parse;
 pub(crate) mod per_file_ignores;

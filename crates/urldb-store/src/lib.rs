@@ -31,6 +31,7 @@ mod documents;
 mod git;
 mod governing;
 mod listing;
+mod merging;
 mod read;
 mod selecting;
 mod settings;
@@ -56,6 +57,7 @@ pub use listing::{
     Collected, Filter, LeftOut, LeftOutReason, UnknownDomain, UrlRecord, collect_records,
     known_hosts, require_known,
 };
+pub use merging::{LineMerge, MergingError, line_merge, set_local_config};
 pub use read::{ReadError, Root, is_inside, open_regular, read_limited};
 pub use selecting::{FilesOf, SelectsNothing, require_selecting};
 pub use settings::{Origin, RuleOverrides, Settings, SettingsError, lint_options, with_root};

@@ -58,6 +58,8 @@ const ACTING: &[(&str, &[&str])] = &[
         "verify",
         &["--db", "--config", "--color", "--quiet", "--verbose"],
     ),
+    ("merge", &[]),
+    ("merge-driver", &[]),
     ("report", &["--quiet"]),
     ("import", &["--db", "--config", "--color", "--quiet"]),
     (

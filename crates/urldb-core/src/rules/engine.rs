@@ -12,8 +12,13 @@ use crate::parse::tree::Problem;
 use crate::source::Span;
 
 /// A finding that keeps the file from being parsed at all (it would take
-/// many times its size in memory), counted before anything is built.
+/// many times its size in memory, or holds a merge left unresolved),
+/// found before anything is built.
 pub(crate) fn before_parsing(text: &str) -> Option<Finding> {
+    // A merge left unresolved: its markers, not the YAML error they make.
+    if let Some(finding) = yaml_syntax::unresolved_merge(text) {
+        return Some(finding);
+    }
     // Each marker but the last takes four bytes at least (`---` and what
     // ends it): a shorter text cannot hold too many, and is not scanned.
     if text.len() < 4 * too_many_documents::MAX_DOCUMENTS + 3 {

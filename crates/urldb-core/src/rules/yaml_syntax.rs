@@ -26,6 +26,11 @@
 //!   starts with a tab is read by both. `_path: /a` then a tab then
 //!   `# note`, for instance, is such a line.
 //!
+//!
+//! A file that still holds the conflict markers of a merge (a line that
+//! starts with `<<<<<<<`) is reported as an unresolved merge conflict, at
+//! its first marker, before anything else is read.
+//!
 //! ## Why it matters
 //! A file that does not parse cannot be checked any further, and every tool
 //! that reads the database (the reference tool, CI scripts) fails on it.
@@ -88,6 +93,37 @@ pub(crate) fn finding(text: &str, span: Span, message: &str) -> Finding {
     };
     Finding::new(&RULE, span, format!("invalid YAML: {message}"))
         .help("fix the syntax; nothing else in this file is checked until it parses")
+}
+
+/// The first line of a text that starts with `<<<<<<<`: a merge left
+/// unresolved (git's conflict markers), said as such rather than as the
+/// YAML error the markers make.
+pub(crate) fn unresolved_merge(text: &str) -> Option<Finding> {
+    let bytes = text.as_bytes();
+    let at = if bytes.starts_with(b"<<<<<<<") {
+        0
+    } else {
+        memchr::memmem::find(bytes, b"\n<<<<<<<")? + 1
+    };
+    let end = text[at..].find(['\n', '\r']).map_or(text.len(), |n| at + n);
+    let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+    Some(
+        Finding::new(
+            &RULE,
+            at..end,
+            format!(
+                "unresolved merge conflict: the conflict markers of a merge are still in the \
+                 file (from line {line})"
+            ),
+        )
+        .help(
+            "between `<<<<<<<` and `>>>>>>>` keep the lines you want and delete the marker \
+             lines, then `git add` the file (`git checkout --ours FILE` or `--theirs FILE` takes \
+             one side whole); `urldb install-hook --merge-driver` has git merge domain files \
+             by records, so that only what both sides changed conflicts (docs/git.md, \
+             \"Merging\")",
+        ),
+    )
 }
 
 /// What PyYAML would refuse or read otherwise, at `span`
