@@ -27,53 +27,71 @@ pub(crate) fn run(
 /// The merge driver's command, as git runs it (`docs/git.md`, "Merging").
 pub(crate) const DRIVER: &str = "urldb merge-driver %O %A %B %P --marker-size %L --labels %S %X %Y";
 
-/// `install-hook --merge-driver`: the database's domain files merged by
-/// `urldb merge-driver`: one line in the `.gitattributes` at the top of
+/// `install-hook --merge-driver`: the domain files of every database a run
+/// here covers (`docs/files.md`, "What a run covers") merged by `urldb
+/// merge-driver`: one line a database in the `.gitattributes` at the top of
 /// the work tree, and the driver in the repository's own configuration.
 pub(crate) fn merge_driver(ctx: &Context) -> Result<ExitStatus, CommandError> {
     let repo = urldb_store::Repository::discover(&ctx.root, "install-hook --merge-driver")?;
     let workdir = repo.workdir().to_path_buf();
-    let root = dunce::canonicalize(&*ctx.root).unwrap_or_else(|_| ctx.root.to_path_buf());
-    let under = root
-        .strip_prefix(&workdir)
-        .map_err(|_| CommandError::OutsideWorkTree(workdir.clone()))?;
-    let under = under.to_string_lossy().replace('\\', "/");
-    // A pattern with a slash is anchored at the top; without, `*.yaml`
-    // is every YAML file of the work tree (the others are merged line by
-    // line by the driver all the same).
-    let line = if under.is_empty() {
-        "*.yaml merge=urldb".to_string()
-    } else {
-        format!("{}/**/*.yaml merge=urldb", attribute_escape(&under))
+    let covered = {
+        let mut databases = ctx.databases.borrow_mut();
+        let covered = databases
+            .covered(&[])
+            .map_err(|e| ctx.settings_error(e))?;
+        covered
+            .into_iter()
+            .map(|i| databases.get(i).0.settings.root.to_path_buf())
+            .collect::<Vec<_>>()
     };
+    let mut lines = Vec::new();
+    for root in covered {
+        let root = dunce::canonicalize(&root).unwrap_or(root);
+        let under = root
+            .strip_prefix(&workdir)
+            .map_err(|_| CommandError::OutsideWorkTree(workdir.clone()))?;
+        let under = under.to_string_lossy().replace('\\', "/");
+        // A pattern with a slash is anchored at the top; without, `*.yaml`
+        // is every YAML file of the work tree (the others are merged line
+        // by line by the driver all the same).
+        let line = if under.is_empty() {
+            "*.yaml merge=urldb".to_string()
+        } else {
+            format!("{}/**/*.yaml merge=urldb", attribute_escape(&under))
+        };
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
     let attributes = workdir.join(".gitattributes");
     let mut said = Vec::new();
-    match std::fs::symlink_metadata(&attributes) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            urldb_store::write::create(
-                &attributes,
-                format!("{line}\n").as_bytes(),
-                &super::write_note,
-            )?;
-            said.push(format!("wrote `{line}` to {}", attributes.display()));
-        }
+    let old = match std::fs::symlink_metadata(&attributes) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(io(&attributes)(e)),
-        Ok(_) => {
-            let old = urldb_store::read_limited(&attributes, 1 << 20, None)
-                .map_err(|e| io(&attributes)(std::io::Error::other(e.to_string())))?;
-            let text = String::from_utf8_lossy(&old);
-            if text.lines().any(|l| l.trim() == line) {
-                said.push(format!("{} has `{line}` already", attributes.display()));
-            } else {
-                let mut new = old.clone();
-                if !new.is_empty() && !new.ends_with(b"\n") {
-                    new.push(b'\n');
-                }
-                new.extend_from_slice(format!("{line}\n").as_bytes());
-                urldb_store::write::replace(&attributes, &old, &new, &super::write_note)?;
-                said.push(format!("added `{line}` to {}", attributes.display()));
-            }
+        Ok(_) => Some(
+            urldb_store::read_limited(&attributes, 1 << 20, None)
+                .map_err(|e| io(&attributes)(std::io::Error::other(e.to_string())))?,
+        ),
+    };
+    let mut new = old.clone().unwrap_or_default();
+    for line in &lines {
+        let text = String::from_utf8_lossy(&new).into_owned();
+        if text.lines().any(|l| l.trim() == line) {
+            said.push(format!("{} has `{line}` already", attributes.display()));
+            continue;
         }
+        if !new.is_empty() && !new.ends_with(b"\n") {
+            new.push(b'\n');
+        }
+        new.extend_from_slice(format!("{line}\n").as_bytes());
+        said.push(format!("added `{line}` to {}", attributes.display()));
+    }
+    match &old {
+        None => urldb_store::write::create(&attributes, &new, &super::write_note)?,
+        Some(old) if *old != new => {
+            urldb_store::write::replace(&attributes, old, &new, &super::write_note)?
+        }
+        Some(_) => {}
     }
     urldb_store::set_local_config(
         &workdir,

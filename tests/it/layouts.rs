@@ -1007,3 +1007,32 @@ fn a_bare_run_at_the_top_covers_every_database() {
     let out = support::urldb_in(top, &["init", "--another"]);
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
 }
+
+/// `install-hook --merge-driver` at the top sets the driver up for every
+/// database a run there covers: one `.gitattributes` line each.
+#[test]
+fn the_merge_driver_is_set_up_for_every_database() {
+    let dir = init_db_layout();
+    let top = dir.path();
+    write(&top.join("db/sub/urldb.toml"), "root = \".\"\n");
+    write(
+        &top.join("db/sub/x.org.yaml"),
+        "---\n---\n_path: /x\ncontent-type: text/html\n",
+    );
+    let out = support::urldb_in(top, &["install-hook", "--merge-driver"]);
+    assert!(out.status.success(), "{}", show(&out));
+    let attributes = std::fs::read_to_string(top.join(".gitattributes")).expect("read");
+    assert_eq!(
+        attributes,
+        "db/**/*.yaml merge=urldb\ndb/sub/**/*.yaml merge=urldb\n",
+        "{}",
+        show(&out)
+    );
+    // Again: nothing added twice.
+    let out = support::urldb_in(top, &["install-hook", "--merge-driver"]);
+    assert!(out.status.success(), "{}", show(&out));
+    assert_eq!(
+        std::fs::read_to_string(top.join(".gitattributes")).expect("read"),
+        attributes
+    );
+}
