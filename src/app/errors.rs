@@ -183,8 +183,10 @@ pub(crate) enum CommandError {
     RunLevelKeys { first: PathBuf, other: PathBuf },
     #[error("urldb server: {0}")]
     Server(#[from] urldb_server::ServerError),
-    /// Standard output could not be written. A closed pipe (`urldb ls |
-    /// head -1`) is how a reader says it has seen enough: not an error.
+    /// Standard output could not be written (a full disk). A closed pipe
+    /// (`urldb ls | head -1`) never comes here: the output gate discards
+    /// what is written after it (`urldb_output::gate::UntilClosed`), and
+    /// the command ends with the status its findings give.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
 }
@@ -239,19 +241,12 @@ pub(crate) fn quotes_input(e: &urldb_core::url::UrlError) -> bool {
     matches!(e, UrlError::NoHost { .. } | UrlError::Control { .. })
 }
 
-impl CommandError {
-    fn is_closed_pipe(&self) -> bool {
-        matches!(self, CommandError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
-    }
-}
-
 /// The one place a command's result becomes the exit status: an error is
-/// printed once, to stderr, and is exit 2; a closed output pipe is a quiet
-/// success, as in ripgrep. The message is whole: no caller adds to it.
+/// printed once, to stderr, and is exit 2. The message is whole: no caller
+/// adds to it.
 pub(crate) fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatus {
     match result {
         Ok(status) => status,
-        Err(e) if e.is_closed_pipe() => ExitStatus::Success,
         Err(CommandError::Config { error, color }) => {
             urldb_output::say!("{}", crate::config_error::render(&error, color).trim_end());
             ExitStatus::Error
