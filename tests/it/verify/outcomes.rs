@@ -875,6 +875,66 @@ fn junit_and_github_formats() {
     );
 }
 
+/// `URLDB_FORMAT` (the Action sets it for every command) chooses verify's
+/// output as it chooses check's and fmt's: `github` annotates, `json` is
+/// JSON, check's human formats are verify's; `--format` wins; a value that
+/// is no format is exit 2.
+#[test]
+fn verify_reads_urldb_format_as_check_does() {
+    let server = Server::start();
+    let db = database("", &[&record("/missing", "text/html", &[])]);
+    let map = map_arg(&server);
+    let with = |value: &str, extra: &[&str]| {
+        let out = urldb()
+            .current_dir(db.path())
+            .args(["verify", "--allow-private", "--retries", "0", "--map", &map])
+            .args(extra)
+            .env("NO_COLOR", "1")
+            .env("URLDB_FORMAT", value)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run urldb");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, _) = with("github", &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stdout.starts_with("::error file=example.test.yaml,line=3,title=urldb verify (status)::"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = with("json", &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&stdout).is_ok(),
+        "{stdout}"
+    );
+    for human in ["full", "concise", "sarif", ""] {
+        let (code, stdout, _) = with(human, &[]);
+        assert_eq!(code, Some(1));
+        assert!(
+            stdout.contains("/missing: HTTP 404 Not Found"),
+            "{human}: {stdout}"
+        );
+        assert!(
+            !stdout.starts_with("::") && !stdout.starts_with('{'),
+            "{human}: {stdout}"
+        );
+    }
+    let (code, stdout, _) = with("github", &["--format", "json"]);
+    assert_eq!(code, Some(1));
+    assert!(stdout.starts_with('{'), "{stdout}");
+    let (code, _, stderr) = with("annotations", &[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("URLDB_FORMAT: `annotations` is not a format"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let db = database("", &[&record("/ok", "text/html", &[])]);
