@@ -47,6 +47,31 @@ root = "."                  # the database directory, relative to this file
 # retries = 2
 "#;
 
+/// The pre-commit hooks `init` offers (the README's, `repo: local`: they
+/// run the urldb that made the database). No `files:` filter: pre-commit
+/// skips a hook whose filter matches no staged file without starting it,
+/// so a filter that misses the database (`^database/` in a repository
+/// that keeps it in `wwt_url_database/db/`) lets every bad commit
+/// through, while urldb itself leaves out each file that is not in the
+/// database (`docs/files.md`).
+pub(crate) const PRE_COMMIT: &str = r#"repos:
+  - repo: local
+    hooks:
+      - id: urldb-fmt
+        name: urldb fmt
+        entry: urldb fmt
+        language: system
+        types_or: [yaml]
+        exclude: '(^|/)\.'
+      - id: urldb-check
+        name: urldb check
+        entry: urldb check
+        language: system
+        types_or: [yaml]
+        exclude: '(^|/)\.'
+        require_serial: true
+"#;
+
 /// The example domain file: canonical, and clean for every rule.
 pub(crate) const EXAMPLE: &str =
     "---\n---\n_path: /\ncategories:\n- frontend\ncontent-type: text/html\n";
@@ -156,6 +181,12 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
             )?;
         }
     }
+    writeln!(
+        out,
+        "For pre-commit, in .pre-commit-config.yaml at the repository's top (no `files:` \
+         filter: urldb leaves out every file that is not in the database):"
+    )?;
+    out.write_all(PRE_COMMIT.as_bytes())?;
     out.finish()?;
     Ok(ExitStatus::Success)
 }

@@ -59,8 +59,14 @@ fn init_adopts_the_one_folder_of_domain_files() {
         .expect("canonical")
         .join("urldb.toml");
     let config = config.display();
+    // Then the pre-commit hooks (`project::pre_commit` runs them).
+    let printed = stdout(&out);
+    let (said, hooks) = printed
+        .split_once("For pre-commit, ")
+        .expect("init offers the pre-commit hooks");
+    assert!(hooks.contains("\nrepos:\n  - repo: local\n"), "{hooks}");
     assert_eq!(
-        stdout(&out),
+        said,
         format!(
             "Found 3 domain files in `db`.\n\
              Created {config} with root = \"wwt_url_database/db\"; no domain file was added or \
