@@ -44,8 +44,9 @@ pub(crate) enum CommandError {
     Exclude(#[from] urldb_core::config::BadExclude),
     #[error(transparent)]
     Size(#[from] urldb_core::config::NotASize),
-    /// `--timeout` or `[verify] timeout`.
-    #[error("timeout: `{}` is not a duration (try \"10s\" or \"500ms\")", urldb_core::text::escape(.0))]
+    /// `--timeout` or `[verify] timeout`: not a duration, or one out of
+    /// range (0, which would fail every URL, or a day or more).
+    #[error("timeout: `{}` {} (try \"10s\" or \"500ms\")", urldb_core::text::escape(.0), why_not_a_timeout(.0))]
     NotADuration(String),
     /// A value that is at least 1: `--per-host`, `--history-keep`, the
     /// concurrency.
@@ -222,6 +223,24 @@ fn no_domain_file(root: &str, origin: &urldb_store::Origin, misnamed: usize) -> 
              directory or pass `--db DIR`; `urldb init` writes a urldb.toml, or makes a new \
              database"
         ),
+    }
+}
+
+/// Why `text` is no timeout: a number with a unit urldb reads is a
+/// duration out of range; anything else is no duration.
+fn why_not_a_timeout(text: &str) -> &'static str {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    match (number.parse::<f64>(), unit.trim()) {
+        (Ok(n), "" | "s" | "ms" | "m" | "min") if n == 0.0 => {
+            "is no time to wait: a timeout is more than 0 (a request that may take no time fails \
+             every URL)"
+        }
+        (Ok(_), "" | "s" | "ms" | "m" | "min") => "is too long: a timeout is less than a day",
+        _ => "is not a duration",
     }
 }
 
