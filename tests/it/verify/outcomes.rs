@@ -820,6 +820,58 @@ fn robots_txt_disallowing_a_path_skips_it() {
     assert_eq!(server.hits("/private/page"), 0);
 }
 
+/// URLs that robots.txt keeps from being requested passed nothing: a run
+/// whose every URL is disallowed does not say "All N URLs passed", in
+/// the human output nor in the job summary, and one with some says how
+/// many passed.
+#[test]
+fn urls_robots_txt_disallows_are_not_said_to_pass() {
+    let server = Server::start();
+    let map = map_arg(&server);
+    let all = database(
+        "",
+        &[
+            &record("/private/page", "text/plain", &[]),
+            &record("/private/other", "text/plain", &[]),
+        ],
+    );
+    let args = ["--allow-private", "--map", &map, "--respect-robots"];
+    let run = verify(all.path(), &args);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("passed"), "{}", run.stdout);
+    assert!(
+        run.stdout.starts_with(
+            "None of the 2 URLs was requested: robots.txt disallows each (0 ok, 2 skipped by robots.txt)"
+        ),
+        "{}",
+        run.stdout
+    );
+    let markdown = verify(all.path(), &[&args[..], &["--format", "markdown"]].concat());
+    assert!(
+        markdown
+            .stdout
+            .contains("None of the 2 URLs was requested: robots.txt disallows each."),
+        "{}",
+        markdown.stdout
+    );
+    let some = database(
+        "",
+        &[
+            &record("/private/page", "text/plain", &[]),
+            &record("/ok", "text/html", &[]),
+        ],
+    );
+    let run = verify(some.path(), &args);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with(
+            "1 of 2 URLs passed, none broken, the others not requested (1 ok, 1 skipped by robots.txt)"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn junit_and_github_formats() {
     let server = Server::start();
