@@ -25,9 +25,17 @@ pub(crate) struct InitArgs {
     pub quiet: crate::app::QuietArg,
 }
 
-/// The configuration `init` writes: every key, commented with its default.
-pub(crate) const CONFIG: &str = r#"# urldb configuration (see docs/guide.md for every key)
-root = "."                  # the database directory, relative to this file
+/// The configuration `init` writes: every key, commented with its default,
+/// and where each is explained: the guide of this version at the published
+/// repository (Cargo.toml's `repository`), which a user of the wheel, who
+/// has no `docs/`, can open.
+pub(crate) const CONFIG: &str = concat!(
+    "# urldb configuration; every key is explained in\n# ",
+    env!("CARGO_PKG_REPOSITORY"),
+    "/blob/v",
+    env!("CARGO_PKG_VERSION"),
+    "/docs/guide.md#configuration-urldbtoml\n",
+    r#"root = "."                  # the database directory, relative to this file
 # line-ending = "auto"      # auto (keep each file's; new files LF) | lf | crlf | native
 # empty-metadata = "bare"   # bare (`---`) | braces (`--- {}`)
 # style = "readable"        # readable (UTF-8, one line a value) | pyyaml (PyYAML's default output)
@@ -45,7 +53,8 @@ root = "."                  # the database directory, relative to this file
 # concurrency = 32
 # timeout = "30s"
 # retries = 2
-"#;
+"#
+);
 
 /// The pre-commit hooks `init` offers (the README's, `repo: local`: they
 /// run the urldb that made the database). No `files:` filter: pre-commit
@@ -138,6 +147,12 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
                 out,
                 "Created {} and {}.",
                 shown_path(&plan.config),
+                shown_path(&example)
+            )?;
+            writeln!(
+                out,
+                "{} is an example (one record, http://example.com/): delete it once the database \
+                 has a domain file of its own.",
                 shown_path(&example)
             )?;
             writeln!(
