@@ -38,10 +38,21 @@ pub(crate) fn man(
             path: dir.to_path_buf(),
             source,
         })?;
-        let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
+        // Every page is made, and every target looked at, before the first
+        // is written: a target that is a symbolic link refuses the whole
+        // set, which is not left half replaced.
+        let mut made = Vec::with_capacity(pages.len());
         for (name, page) in pages {
-            let path = dir.join(format!("{name}.1"));
-            urldb_store::write::overwrite(&path, &render(page)?, &super::write_note)?;
+            made.push((dir.join(format!("{name}.1")), render(page)?));
+        }
+        for (path, _) in &made {
+            if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(urldb_store::write::WriteError::Symlink { path: path.clone() }.into());
+            }
+        }
+        let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
+        for (path, bytes) in made {
+            urldb_store::write::overwrite(&path, &bytes, &super::write_note)?;
             writeln!(out, "{}", urldb_core::source::shown_path(&path))?;
         }
         out.finish()?;
