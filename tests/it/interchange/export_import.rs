@@ -843,3 +843,39 @@ fn import_warns_for_each_x_field_it_drops() {
     let records = json_records(dir.path());
     assert_eq!(records.len(), 2, "{records:?}");
 }
+
+/// `export` of a file it cannot read writes nothing to stdout, in every
+/// format, alone or beside files it can read: exit 2, the file said, and
+/// no `[]`, header or partial list that would look like the whole export.
+#[test]
+fn export_with_a_file_it_cannot_read_writes_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "example.org.yaml",
+        "---\n---\n_path: /a\ncontent-type: text/html\n",
+    );
+    write(dir.path(), "broken.example.yaml", "---\n---\n_path: [\n");
+    for to in ["json", "csv", "urls", "uri-catalogue"] {
+        for files in [
+            &["broken.example.yaml"][..],
+            &["example.org.yaml", "broken.example.yaml"],
+            &[],
+        ] {
+            let out = run_in(dir.path(), &[&["export", "--to", to][..], files].concat());
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{to} {files:?}: {}",
+                stderr(&out)
+            );
+            assert_eq!(stdout(&out), "", "{to} {files:?}");
+            assert!(
+                stderr(&out).contains("broken.example.yaml: cannot be read")
+                    && stderr(&out).contains("nothing exported"),
+                "{to} {files:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}
