@@ -75,10 +75,12 @@ pub(crate) fn man(
     }
 }
 
-/// One page in roff, its source line naming urldb and its version.
+/// One page in roff, its source line naming urldb and its version, its
+/// SYNOPSIS with the values options take ([`synopsis`]).
 fn render(page: clap::Command) -> Result<Vec<u8>, CommandError> {
     let mut out = Vec::new();
-    clap_mangen::Man::new(page)
+    let usage = synopsis(&page);
+    clap_mangen::Man::new(page.override_usage(usage))
         .source(format!("urldb {}", env!("CARGO_PKG_VERSION")))
         .render(&mut out)?;
     Ok(out)
@@ -101,4 +103,77 @@ fn write_all(bytes: &[u8]) -> Result<ExitStatus, CommandError> {
     stdout.write_all(bytes)?;
     stdout.finish()?;
     Ok(ExitStatus::Success)
+}
+
+/// The SYNOPSIS line of `page`, as `--help` names values: each option with
+/// its value (`[-c|--category <CATEGORY>]...`), each positional with `...`
+/// when it takes several (`<URL>...`). clap_mangen's own leaves the values
+/// out, so `[--timeout]` read as a switch.
+fn synopsis(page: &clap::Command) -> String {
+    let mut line = page
+        .get_bin_name()
+        .unwrap_or_else(|| page.get_name())
+        .to_string();
+    let value = |arg: &clap::Arg| {
+        arg.get_value_names()
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|n| format!("<{n}>"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_else(|| format!("<{}>", arg.get_id().as_str().to_uppercase()))
+    };
+    let many = |arg: &clap::Arg| {
+        matches!(
+            arg.get_action(),
+            clap::ArgAction::Append | clap::ArgAction::Count
+        ) || arg.get_num_args().is_some_and(|n| n.max_values() > 1)
+    };
+    for arg in page
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !a.is_positional())
+    {
+        let mut names = Vec::new();
+        if let Some(short) = arg.get_short() {
+            names.push(format!("-{short}"));
+        }
+        if let Some(long) = arg.get_long() {
+            names.push(format!("--{long}"));
+        }
+        let mut text = names.join("|");
+        if arg.get_num_args().is_some_and(|n| n.takes_values()) {
+            text.push(' ');
+            text.push_str(&value(arg));
+        }
+        let (open, close) = if arg.is_required_set() {
+            ("", "")
+        } else {
+            ("[", "]")
+        };
+        line.push_str(&format!(
+            " {open}{text}{close}{}",
+            if many(arg) { "..." } else { "" }
+        ));
+    }
+    for arg in page.get_positionals().filter(|a| !a.is_hide_set()) {
+        let names = arg
+            .get_value_names()
+            .map(|n| n.join(" "))
+            .unwrap_or_else(|| arg.get_id().as_str().to_uppercase());
+        let (open, close) = if arg.is_required_set() {
+            ("<", ">")
+        } else {
+            ("[", "]")
+        };
+        line.push_str(&format!(
+            " {open}{names}{close}{}",
+            if many(arg) { "..." } else { "" }
+        ));
+    }
+    if page.has_subcommands() {
+        line.push_str(" <COMMAND>");
+    }
+    line
 }
