@@ -269,6 +269,17 @@ fn say_style(
                 "them"
             },
         )?,
+        // No file is canonical in one style alone (short ASCII values read
+        // the same in both): the choice matters only for what the reference
+        // tool writes next.
+        urldb_core::render::TextStyle::Readable if styles.readable_only == 0 => writeln!(
+            out,
+            "No domain file is in one style alone; if the reference tool (wwturldb) still \
+             writes them, set style = \"pyyaml\" in {}: it keeps the bytes wwturldb writes \
+             (non-ASCII escaped, long values folded), which `urldb fmt` would rewrite in the \
+             readable style (the default).",
+            shown_path(config)
+        )?,
         urldb_core::render::TextStyle::Readable => {}
     }
     Ok(())

@@ -71,6 +71,10 @@ fn init_adopts_the_one_folder_of_domain_files() {
             "Found 3 domain files in `db`.\n\
              Created {config} with root = \"wwt_url_database/db\"; no domain file was added or \
              changed.\n\
+             No domain file is in one style alone; if the reference tool (wwturldb) still writes \
+             them, set style = \"pyyaml\" in {config}: it keeps the bytes wwturldb writes \
+             (non-ASCII escaped, long values folded), which `urldb fmt` would rewrite in the \
+             readable style (the default).\n\
              Left out 1 YAML file whose names are no domain names (`exclude` in {config}): \
              `notes.yml`.\n\
              Next: `urldb check` (urldb finds {config} from every directory below it), then \
