@@ -235,7 +235,7 @@ fn why_not_a_timeout(text: &str) -> &'static str {
         .unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
     match (number.parse::<f64>(), unit.trim()) {
-        (Ok(n), "" | "s" | "ms" | "m" | "min") if n == 0.0 => {
+        (Ok(0.0), "" | "s" | "ms" | "m" | "min") => {
             "is no time to wait: a timeout is more than 0 (a request that may take no time fails \
              every URL)"
         }
