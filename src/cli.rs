@@ -40,7 +40,7 @@ pub(crate) enum Command {
     /// What changed in the database between two versions in git, record by record.
     Diff(crate::commands::diff::DiffArgs),
     /// Fetch every URL and check that it still works.
-    Verify(crate::commands::verify::VerifyArgs),
+    Verify(Box<crate::commands::verify::VerifyArgs>),
     /// Merge the `verify --format json` results of shards and show them.
     Report(crate::commands::report::ReportArgs),
     /// Read records from another format into the database.

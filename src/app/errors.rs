@@ -54,6 +54,9 @@ pub(crate) enum CommandError {
     Zero(&'static str),
     #[error("--max-body: `{}` is not a size (try \"100 MiB\")", urldb_core::text::escape(.0))]
     MaxBody(String),
+    /// `verify --shard auto/N` without a job index.
+    #[error(transparent)]
+    AutoShard(#[from] urldb_verify::AutoShardError),
     /// `--domain` or `--map` names a domain the database does not.
     #[error(transparent)]
     UnknownDomain(#[from] urldb_store::UnknownDomain),
@@ -83,6 +86,27 @@ pub(crate) enum CommandError {
     },
     #[error(transparent)]
     Git(#[from] urldb_store::GitError),
+    /// `add`, `rm`, `import` where no configuration governs the working
+    /// directory and several databases lie below it.
+    #[error(
+        "no {} governs this folder, and {} databases lie below it ({}): run the command in \
+         the folder of the one to change, or name it with `--db DIR`",
+        urldb_core::config::FILE_NAME,
+        .0.len(),
+        listed(.0)
+    )]
+    SeveralDatabases(Vec<std::path::PathBuf>),
+    /// `init` in a folder above a database.
+    #[error(
+        "{} below already defines {}: a run here covers it (`urldb check` runs over it); \
+         `urldb init --another` makes a second database here all the same",
+        listed(.0),
+        if .0.len() == 1 { "a database" } else { "databases" }
+    )]
+    DatabaseBelow(Vec<std::path::PathBuf>),
+    /// `urldb diff`: a word that is no revision and no path, or both.
+    #[error(transparent)]
+    DiffWord(#[from] crate::commands::diff::WordError),
     /// `urldb diff`, `verify --since`/`--staged`: the two versions compared.
     #[error(transparent)]
     Changes(#[from] urldb_store::ChangesError),
@@ -287,4 +311,17 @@ pub(crate) fn verify_exit_status(conclusion: Conclusion) -> ExitStatus {
         Conclusion::Failed => ExitStatus::Failure,
         Conclusion::Problems => ExitStatus::Error,
     }
+}
+
+/// Configuration files for a message: the first five, escaped.
+fn listed(configs: &[std::path::PathBuf]) -> String {
+    let mut shown: Vec<String> = configs
+        .iter()
+        .take(5)
+        .map(|c| format!("`{}`", urldb_core::source::shown_path(c)))
+        .collect();
+    if configs.len() > 5 {
+        shown.push(format!("and {} more", configs.len() - 5));
+    }
+    shown.join(", ")
 }

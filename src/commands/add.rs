@@ -61,6 +61,7 @@ struct Pending {
 }
 
 pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
+    super::one_database(ctx)?;
     let options = ctx.options(None)?;
     let timeout = crate::app::timeout(args.timeout.as_deref(), &ctx.verify, DEFAULT_TIMEOUT)?;
     let index = HostIndex::build(&ctx.members);

@@ -13,7 +13,7 @@ use urldb_store::database::{self, FileError, Mode, RunOutcome};
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
-    /// Files or directories to check (default: the whole database); `-`
+    /// Files or directories to check (default: the database that governs the working directory, whole, and every database below it); `-`
     /// reads standard input, named by --stdin-filename.
     pub paths: Vec<PathBuf>,
     /// Apply safe fixes; the result is canonical text.

@@ -15,7 +15,7 @@ pub(crate) struct ExportArgs {
     /// The format to write.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub to: ExportFormat,
-    /// Domain files or directories to export (default: the whole database).
+    /// Domain files or directories to export (default: the database that governs the working directory, whole, and every database below it).
     pub paths: Vec<PathBuf>,
     // The records to export (default: all); `deprecated` ones are never
     // left out.

@@ -12,7 +12,7 @@ use urldb_store::database::{self, Mode, RunOutcome};
 
 #[derive(Debug, Args)]
 pub(crate) struct FmtArgs {
-    /// Files or directories to format (default: the whole database); `-`
+    /// Files or directories to format (default: the database that governs the working directory, whole, and every database below it); `-`
     /// reads standard input, named by --stdin-filename.
     pub paths: Vec<PathBuf>,
     /// List files that would change and exit 1; write nothing.

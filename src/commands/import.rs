@@ -44,6 +44,7 @@ struct Incoming {
 }
 
 pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CommandError> {
+    super::one_database(ctx)?;
     let options = ctx.options(None)?;
     let name = urldb_core::source::display_path(&args.file);
     let bytes = if args.file.as_os_str() == "-" {

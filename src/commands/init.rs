@@ -21,6 +21,10 @@ pub(crate) struct InitArgs {
     /// holds domain files, else a new database made in it.
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    /// Make a database here although databases lie below (each keeps its
+    /// own files; this one's walk stops at their folders).
+    #[arg(long)]
+    pub another: bool,
     #[command(flatten)]
     pub quiet: crate::app::QuietArg,
 }
@@ -87,6 +91,15 @@ pub(crate) const EXAMPLE: &str =
 
 pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandError> {
     let dir = args.dir.as_deref().unwrap_or(Path::new("."));
+    // A database below is the one a run here covers (`docs/files.md`,
+    // "What a run covers"): a second one above it is made only when asked.
+    if !args.another && !dir.join(urldb_core::config::FILE_NAME).exists() && dir.is_dir() {
+        let below = urldb_store::configs_below(dir)
+            .map_err(|e| CommandError::Settings(urldb_store::SettingsError::TooManyDatabases(e)))?;
+        if !below.is_empty() {
+            return Err(CommandError::DatabaseBelow(below));
+        }
+    }
     let plan = urldb_store::plan_init(dir, args.root.as_deref())?;
     let example = plan.root.join("example.com.yaml");
     let new = matches!(plan.database, InitDatabase::New);

@@ -11,7 +11,7 @@ use urldb_output::gate::{self, Syntax};
 
 #[derive(Debug, Args)]
 pub(crate) struct LsArgs {
-    /// Domain files or directories to list (default: the whole database).
+    /// Domain files or directories to list (default: the database that governs the working directory, whole, and every database below it).
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub filter: FilterArgs,

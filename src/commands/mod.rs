@@ -367,22 +367,46 @@ pub(crate) fn stdin_database(
 
 /// The parts of a selection `how` makes of the run's databases; the
 /// warnings of each configuration read for it said once.
-fn select(
+fn select<T>(
     ctx: &crate::app::Context,
     how: impl FnOnce(
         &mut urldb_store::Databases<urldb_verify::config::VerifySection>,
-    ) -> Result<Vec<urldb_store::Part>, urldb_store::SelectError>,
-) -> Result<Vec<urldb_store::Part>, CommandError> {
+    ) -> Result<T, urldb_store::SelectError>,
+) -> Result<T, CommandError> {
     let mut databases = ctx.databases.borrow_mut();
     let before = databases.len();
-    let parts = how(&mut databases).map_err(|e| match e {
+    let selected = how(&mut databases).map_err(|e| match e {
         urldb_store::SelectError::Settings(e) => ctx.settings_error(e),
         urldb_store::SelectError::Git(e) => CommandError::Git(e),
+        urldb_store::SelectError::Changes(e) => CommandError::Changes(e),
     })?;
     for i in before..databases.len() {
         crate::app::say_warnings(&databases.get(i).0.settings);
     }
-    Ok(parts)
+    Ok(selected)
+}
+
+/// What changed between `sides` (`verify --since`/`--staged`, `diff`) in
+/// every database a run over `paths` covers, each database's change set
+/// with its index: the same databases, by the same resolution, as a
+/// `check` over `paths` (`docs/files.md`, "What a run covers").
+pub(crate) fn change_sets(
+    ctx: &crate::app::Context,
+    paths: &[std::path::PathBuf],
+    sides: &urldb_store::Sides,
+    option: &'static str,
+) -> Result<Vec<(usize, urldb_store::ChangeSet)>, CommandError> {
+    select(ctx, |d| d.changes(paths, sides, option))
+}
+
+/// A command that works on one database (`add`, `rm`, `import`) run where
+/// no configuration governs the working directory and several databases
+/// lie below it: which one is the user's to say.
+pub(crate) fn one_database(ctx: &crate::app::Context) -> Result<(), CommandError> {
+    match ctx.databases.borrow().several_below() {
+        Some(configs) => Err(CommandError::SeveralDatabases(configs)),
+        None => Ok(()),
+    }
 }
 
 /// The files a run takes (`paths`, or the whole database), database by

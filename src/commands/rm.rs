@@ -23,6 +23,7 @@ pub(crate) struct RmArgs {
 }
 
 pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {
+    super::one_database(ctx)?;
     let options = ctx.options(None)?;
     let index = HostIndex::build(&ctx.members);
     let mut status = ExitStatus::Success;

@@ -20,7 +20,7 @@ use urldb_verify::{Client, ClientOptions};
 
 #[derive(Debug, Args)]
 pub(crate) struct VerifyArgs {
-    /// Domain files or directories to verify (default: the whole database).
+    /// Domain files or directories to verify (default: the database that governs the working directory, whole, and every database below it).
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub filter: super::records::FilterArgs,
@@ -39,6 +39,9 @@ pub(crate) struct VerifyArgs {
     /// Requests in flight at once to one host.
     #[arg(long, value_name = "N", default_value_t = 6)]
     pub per_host: usize,
+    /// The shortest time between two requests to one host, e.g. `1s`, `250ms` (a host's `interval` in urldb.toml, its robots.txt `Crawl-delay` or its rate limit may ask more).
+    #[arg(long, value_name = "DURATION", value_parser = parse_interval)]
+    pub per_host_interval: Option<Duration>,
     /// Limit for connecting and for the response head, and the longest pause in a body, e.g. `10s`, `500ms` [default: `[verify] timeout`, else 30s].
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
@@ -67,15 +70,21 @@ pub(crate) struct VerifyArgs {
     /// Output format [default: `URLDB_FORMAT`, else human].
     #[arg(long, value_enum)]
     pub format: Option<VerifyFormat>,
+    /// `--format human`: also a table of each host's figures (requests, median latency, 429s and 5xx, robots.txt skips, the final interval); json and markdown always have them.
+    #[arg(long)]
+    pub host_stats: bool,
     /// `--format markdown`: the most bytes the summary takes; lists are cut
     /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
     /// issue or comment body).
     #[arg(long, value_name = "BYTES", default_value_t = output::SUMMARY_LIMIT as u64,
           value_parser = clap::value_parser!(u64).range(output::SUMMARY_LIMIT_MIN as u64..))]
     pub summary_limit: u64,
-    /// Check only shard K of N (`K/N`): the URLs whose stable hash falls in it, for a CI matrix.
+    /// Check only shard K of N (`K/N`) for a CI matrix: whole hosts, balanced by their estimated time (a host too large for one shard is split, its limits divided); `auto/N` takes K from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs, 0-based).
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<urldb_verify::Shard>,
+    pub shard: Option<urldb_verify::ShardSpec>,
+    /// How `--shard` splits: by host (each host paced in one shard) or by URL (a hash of each URL, as before).
+    #[arg(long, value_enum, default_value_t = ShardBy::Host, requires = "shard")]
+    pub shard_by: ShardBy,
     /// Read earlier runs from this JSON-lines file, then add this run's results to it.
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
@@ -99,6 +108,15 @@ pub(crate) struct VerifyArgs {
     pub quiet: crate::app::QuietArg,
     #[command(flatten)]
     pub verbose: crate::app::VerboseArg,
+}
+
+/// `--shard-by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ShardBy {
+    /// Whole hosts per shard.
+    Host,
+    /// A stable hash of each URL.
+    Url,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -140,6 +158,14 @@ pub(crate) fn write_results(
         VerifyFormat::Markdown => output::write_markdown(&mut out, results, summary_limit)?,
         VerifyFormat::Html => output::render_html(&mut out, &output::html_page(results))?,
     }
+    out.finish()?;
+    Ok(())
+}
+
+/// `--host-stats`: each origin's figures after the human report.
+fn write_host_stats(results: &Results) -> Result<(), CommandError> {
+    let mut out = gate::stdout(Syntax::Text);
+    output::write_host_stats(&mut out, results)?;
     out.finish()?;
     Ok(())
 }
@@ -188,20 +214,24 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         errors.extend(part.targets.errors.iter().cloned());
     }
     super::print_errors(&errors);
-    let primary_max = ctx
-        .config
-        .max_file_size()
-        .unwrap_or(urldb_core::config::DEFAULT_MAX_FILE_SIZE);
-    let mut plan = match changed(ctx, args, primary_max)? {
-        // Only what changed (`--since`, `--staged`): the change set of the
-        // run's database.
-        Some(changes) => {
-            let files: Vec<&urldb_store::FileChange> = changes
-                .files
-                .iter()
-                .filter(|f| args.paths.is_empty() || named(&args.paths, &f.path))
-                .collect();
-            let plan = plan::plan_changes(&files, &settings.plan);
+    let mut plan = match change_sides(args) {
+        // Only what changed (`--since`, `--staged`): the change set of
+        // every database the run covers, each judged with its own
+        // exceptions.
+        Some((sides, option)) => {
+            let sets = super::change_sets(ctx, &args.paths, &sides, option)?;
+            let mut plan = plan::Plan::default();
+            for (i, set) in &sets {
+                if sets.len() > 1 {
+                    let (_, verify) = ctx.database(*i);
+                    settings.plan.exceptions = exceptions(&verify, args, ctx.owners_config)?;
+                }
+                let files: Vec<&urldb_store::FileChange> = set.files.iter().collect();
+                let one = plan::plan_changes(&files, &settings.plan);
+                plan.checks.extend(one.checks);
+                plan.problems.extend(one.problems);
+                plan.deprecated += one.deprecated;
+            }
             // (The work tree's walk said its problems with the targets'.)
             if plan.checks.is_empty() && plan.problems.is_empty() {
                 if !ctx.quiet {
@@ -241,9 +271,26 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             plan
         }
     };
-    if let Some(shard) = args.shard {
+    let shard = args
+        .shard
+        .map(|s| s.resolve(&|name| std::env::var(name).ok()))
+        .transpose()?;
+    if let Some(shard) = shard {
         let before = plan.checks.len();
-        plan.checks.retain(|c| shard.contains(&c.url));
+        match args.shard_by {
+            ShardBy::Url => plan.checks.retain(|c| shard.contains(&c.url)),
+            ShardBy::Host => {
+                let split = urldb_verify::shard_by_host(
+                    &plan.checks,
+                    shard,
+                    settings.run.per_host,
+                    settings.run.per_host_interval,
+                );
+                let mut keep = split.keep.into_iter();
+                plan.checks.retain(|_| keep.next().unwrap_or(false));
+                settings.run.shares = split.shares;
+            }
+        }
         if plan.checks.is_empty() && before > 0 {
             super::note_nothing_selected(
                 ctx,
@@ -312,7 +359,10 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             );
         }
     }
-    let checks = urldb_verify::run(&plan.checks, &client, &settings.run, &on_result);
+    let urldb_verify::RunOutput {
+        results: checks,
+        hosts,
+    } = urldb_verify::run(&plan.checks, &client, &settings.run, &on_result);
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
@@ -320,19 +370,26 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     let run = RunInfo {
         id: run_id,
         started,
-        shard: args.shard,
+        shard,
         elapsed_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
     };
     let mut results = Results::of_run(&plan, &checks, run);
+    results.hosts = hosts
+        .iter()
+        .map(urldb_verify::results::HostStats::from)
+        .collect();
     if let Some(h) = &earlier {
         h.judge(&mut results, args.history_keep);
     }
-    let written = write_results(
+    let mut written = write_results(
         format,
         &results,
         ctx.quiet,
         usize::try_from(args.summary_limit).unwrap_or(usize::MAX),
     );
+    if written.is_ok() && args.host_stats && format == VerifyFormat::Human {
+        written = write_host_stats(&results);
+    }
     // The report is out before the lines are added; a failure to add them
     // is still exit 2.
     if let (Some(path), Some(run)) = (&args.history, results.runs.first()) {
@@ -383,37 +440,27 @@ fn say_maps_without_tls(
     }
 }
 
-/// With `--since` or `--staged`: what changed, record by record.
-fn changed(
-    ctx: &Context,
-    args: &VerifyArgs,
-    max_file_size: u64,
-) -> Result<Option<urldb_store::ChangeSet>, CommandError> {
+/// With `--since` or `--staged`: the two versions compared, and the
+/// option a message names.
+fn change_sides(args: &VerifyArgs) -> Option<(urldb_store::Sides, &'static str)> {
     use urldb_store::{Side, Sides};
-    let (sides, option) = match (&args.since, args.staged) {
-        (Some(rev), _) => (
+    match (&args.since, args.staged) {
+        (Some(rev), _) => Some((
             Sides {
                 old: Side::Revision(rev.clone()),
                 new: Side::WorkTree,
             },
             "--since",
-        ),
-        (None, true) => (
+        )),
+        (None, true) => Some((
             Sides {
                 old: Side::Head,
                 new: Side::Index,
             },
             "--staged",
-        ),
-        (None, false) => return Ok(None),
-    };
-    let repo = urldb_store::Repository::discover(&ctx.root, option)?;
-    Ok(Some(urldb_store::changes(
-        &repo,
-        &ctx.members,
-        sides,
-        max_file_size,
-    )?))
+        )),
+        (None, false) => None,
+    }
 }
 
 /// The one note of a `--since` or `--staged` run that selects no record.
@@ -422,25 +469,6 @@ fn nothing_changed(args: &VerifyArgs) -> String {
         Some(rev) => format!("no record changed since {}", urldb_core::text::escape(rev)),
         None => "no record changed in the index since HEAD".to_string(),
     }
-}
-
-/// `file` is one of the `paths` named, or below one of them (each
-/// compared with its directory resolved).
-fn named(paths: &[PathBuf], file: &std::path::Path) -> bool {
-    let resolved = |p: &std::path::Path| {
-        dunce::canonicalize(p).unwrap_or_else(|_| {
-            let dir = match p.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => std::path::Path::new("."),
-            };
-            match (dunce::canonicalize(dir), p.file_name()) {
-                (Ok(dir), Some(name)) => dir.join(name),
-                _ => p.to_path_buf(),
-            }
-        })
-    };
-    let file = resolved(file);
-    paths.iter().any(|p| file.starts_with(resolved(p)))
 }
 
 struct Settings {
@@ -543,6 +571,7 @@ fn settings(
             per_host: args.per_host,
             retries: args.retries.or(config.retries).unwrap_or(DEFAULT_RETRIES),
             respect_robots: args.respect_robots,
+            per_host_interval: args.per_host_interval.unwrap_or_default(),
             ..RunOptions::default()
         },
     })
@@ -617,6 +646,16 @@ fn parse_age(text: &str) -> Result<Duration, NotAnAge> {
         .map(Duration::from_secs)
         .ok_or_else(|| NotAnAge(t.to_string()))
 }
+
+/// `--per-host-interval`: `1s`, `250ms`, `1.5s`, `2m` (as `timeout`).
+fn parse_interval(text: &str) -> Result<Duration, NotAnInterval> {
+    urldb_verify::config::parse_duration(text).ok_or_else(|| NotAnInterval(text.to_string()))
+}
+
+/// A `--per-host-interval` that is not a duration.
+#[derive(Debug, thiserror::Error)]
+#[error("`{}` is not a duration like 1s or 250ms", urldb_core::text::escape(.0))]
+struct NotAnInterval(String);
 
 /// A `--max-age` that is not a whole number and a unit.
 #[derive(Debug, thiserror::Error)]

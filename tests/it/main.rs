@@ -19,6 +19,7 @@ mod fmt;
 mod hostile;
 mod init;
 mod interchange;
+mod layouts;
 mod messages;
 mod project;
 mod server;

@@ -6,10 +6,14 @@
 //! reports them together (`docs/files.md`, "One configuration per file").
 //!
 //! The first database is the *primary* one: `--config FILE`'s, the one
-//! whose configuration governs `--db DIR` (with DIR its root), or the one
-//! whose configuration governs the working directory. A run over no named
-//! path is a run over it; named paths are taken to the database that
-//! governs each, found once per folder and read once per configuration.
+//! whose configuration governs `--db DIR` (with DIR its root), the one
+//! whose configuration governs the working directory, or, when none
+//! governs it, the first database below it (`urldb init db` at the top of
+//! a repository makes `db/` one). A run over no named path covers the
+//! primary database whole and every database whose `urldb.toml` lies below
+//! the working directory ([`Databases::covered`]); named paths are taken
+//! to the database that governs each, found once per folder and read once
+//! per configuration (`docs/files.md`, "What a run covers").
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -17,6 +21,7 @@ use std::sync::Arc;
 
 use urldb_core::config::{Config, MAX_CONFIG_SIZE, Section};
 
+use crate::changes::{ChangeSet, ChangesError, Sides};
 use crate::database::{Named, Targets};
 use crate::git::{GitError, Repository};
 use crate::governing::Governing;
@@ -50,9 +55,15 @@ pub struct Databases<S> {
     /// Where the run is.
     dir: PathBuf,
     loaded: Vec<Loaded<S>>,
+    /// Each loaded database's index by its key: routing a file is one
+    /// look-up, however many databases a run has read.
+    index: HashMap<Option<PathBuf>, usize>,
     /// Where the files of each folder (as named) go: a hook names
     /// thousands of files of a few folders.
     routes: HashMap<PathBuf, Route>,
+    /// The `urldb.toml` files below the working directory, once looked
+    /// for.
+    below: Option<Vec<PathBuf>>,
 }
 
 struct Loaded<S> {
@@ -70,6 +81,16 @@ pub enum Route {
     /// Nowhere: with `--db`, a folder below its root with a `urldb.toml` of
     /// its own holds it.
     Governed(PathBuf),
+}
+
+impl Route {
+    /// The database's index (`usize::MAX` for none).
+    fn index(&self) -> usize {
+        match self {
+            Route::To(i) => *i,
+            Route::Governed(_) => usize::MAX,
+        }
+    }
 }
 
 /// The files a run takes from one database.
@@ -107,14 +128,84 @@ impl<S: Section + Default> Databases<S> {
             // paths it finds are shown.
             dir: dunce::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()),
             loaded: Vec::new(),
+            index: HashMap::new(),
             routes: HashMap::new(),
+            below: None,
         };
         let key = match config {
             Some(file) => Some(file.to_path_buf()),
             None => databases.governing.config_of(db.unwrap_or(dir))?,
         };
+        // No configuration governs the working directory: the databases
+        // below it are the run's, the first of them the primary one (no
+        // folder is guessed where a database is defined).
+        let key = match (key, &databases.choice) {
+            (None, Choice::Governed) => databases.configs_below()?.first().cloned(),
+            (key, _) => key,
+        };
         databases.load(key, db)?;
         Ok(databases)
+    }
+
+    /// Every `urldb.toml` below the working directory (in the work tree,
+    /// as git sees it; with `--config-from`, the revision's), looked for
+    /// once.
+    fn configs_below(&mut self) -> Result<&[PathBuf], SettingsError> {
+        if self.below.is_none() {
+            let found = match self.governing.revision_of() {
+                Some(rev) => {
+                    let mut found: Vec<PathBuf> = rev
+                        .folders_in_work_tree()
+                        .into_iter()
+                        .filter(|f| f != &self.dir && f.starts_with(&self.dir))
+                        .map(|f| f.join(urldb_core::config::FILE_NAME))
+                        .collect();
+                    found.sort();
+                    found
+                }
+                None => crate::configs_below::configs_below(&self.dir)?,
+            };
+            self.below = Some(found);
+        }
+        Ok(self.below.as_deref().unwrap_or_default())
+    }
+
+    /// The databases a run over `paths` covers, by index, the primary one
+    /// first when it is one of them. No path: the primary database and,
+    /// unless `--db` or `--config` chose one database, every database
+    /// whose `urldb.toml` lies below the working directory. Named paths:
+    /// the database of each, and of each `urldb.toml` below a named
+    /// folder.
+    pub fn covered(&mut self, paths: &[PathBuf]) -> Result<Vec<usize>, SettingsError> {
+        if !paths.is_empty() {
+            return Ok(self.routed(paths)?.into_iter().map(|(i, _)| i).collect());
+        }
+        let mut covered = vec![0];
+        if !matches!(self.choice, Choice::Governed) {
+            return Ok(covered);
+        }
+        let configs = self.configs_below()?.to_vec();
+        let mut seen: HashSet<usize> = HashSet::from([0]);
+        for config in configs {
+            let folder = config.parent().unwrap_or(Path::new(""));
+            if let Route::To(i) = self.route_known(folder, true)?
+                && seen.insert(i)
+            {
+                covered.push(i);
+            }
+        }
+        Ok(covered)
+    }
+
+    /// The primary database was taken from below the working directory
+    /// (no configuration governs it) and it is one of several there: the
+    /// configurations, for a command that works on one database to name.
+    pub fn several_below(&self) -> Option<Vec<PathBuf>> {
+        let below = self.below.as_deref()?;
+        (self.loaded[0].key.is_some()
+            && below.len() > 1
+            && below.first() == self.loaded[0].key.as_ref())
+        .then(|| below.iter().map(|p| shown_from(p)).collect())
     }
 
     /// The primary database.
@@ -175,7 +266,7 @@ impl<S: Section + Default> Databases<S> {
         if key.is_none() || key == self.loaded[0].key {
             return Ok(Route::To(0));
         }
-        if let Some(i) = self.loaded.iter().position(|l| l.key == key) {
+        if let Some(&i) = self.index.get(&key) {
             return Ok(Route::To(i));
         }
         if matches!(self.choice, Choice::Db) {
@@ -221,6 +312,7 @@ impl<S: Section + Default> Databases<S> {
         })?
         .governed_by(nested.clone())?;
         let members = settings.members()?;
+        self.index.entry(key.clone()).or_insert(self.loaded.len());
         self.loaded.push(Loaded {
             key,
             database: Database { settings, members },
@@ -268,17 +360,22 @@ impl<S: Section + Default> Databases<S> {
     }
 
     /// The files a run over `paths` takes, database by database, in the
-    /// work tree: no path, the primary database whole; else each named
-    /// file in the database that governs it, each named folder walked in
-    /// its database, and a folder met below it that holds a `urldb.toml`
-    /// of its own walked in that one (with `--db`, skipped). The first part
-    /// carries what was skipped and the errors of paths that name nothing.
+    /// work tree: no path, every database the run covers
+    /// ([`Databases::covered`]) whole; else each named file in the
+    /// database that governs it, each named folder walked in its database,
+    /// and a folder met below it that holds a `urldb.toml` of its own
+    /// walked in that one (with `--db`, skipped). The first part carries
+    /// what was skipped and the errors of paths that name nothing.
     pub fn select(&mut self, paths: &[PathBuf]) -> Result<Vec<Part>, SettingsError> {
         if paths.is_empty() {
-            return Ok(vec![Part {
-                database: 0,
-                targets: crate::database::whole(&self.loaded[0].database.members),
-            }]);
+            let covered = self.covered(paths)?;
+            return Ok(covered
+                .into_iter()
+                .map(|i| Part {
+                    database: i,
+                    targets: crate::database::whole(&self.loaded[i].database.members),
+                })
+                .collect());
         }
         let routed = self.routed(paths)?;
         Ok(self.parts(routed, |members, named| named.into_targets(members)))
@@ -288,6 +385,10 @@ impl<S: Section + Default> Databases<S> {
     /// each database's named paths, for the index to answer).
     fn routed(&mut self, paths: &[PathBuf]) -> Result<Vec<(usize, Named)>, SettingsError> {
         let mut named: Vec<(usize, Named)> = Vec::new();
+        // Each database's place in `named`: one look-up a path.
+        let mut place: HashMap<usize, usize> = HashMap::new();
+        // The databases queued to be walked whole from a folder of theirs.
+        let mut queued: HashSet<usize> = HashSet::new();
         let mut queue: Vec<PathBuf> = paths.to_vec();
         queue.reverse();
         let mut outside = Named::default();
@@ -301,19 +402,34 @@ impl<S: Section + Default> Databases<S> {
                     continue;
                 }
             };
-            let at = match named.iter().position(|(d, _)| *d == i) {
-                Some(at) => at,
-                None => {
-                    named.push((i, Named::default()));
-                    named.len() - 1
-                }
-            };
+            let at = *place.entry(i).or_insert_with(|| {
+                named.push((i, Named::default()));
+                named.len() - 1
+            });
             let part = &mut named[at].1;
             part.judge(&self.loaded[i].database.members, &p, is_dir);
             let governed = std::mem::take(&mut part.governed);
             if matches!(self.choice, Choice::Governed) {
-                // Walked in their own databases, in the order met.
-                queue.extend(governed.into_iter().rev().map(|(dir, _)| dir));
+                // The folders of other databases met below the walk, and
+                // every database below a named folder (the walk covers its
+                // database's root only): each walked whole in its own
+                // database once, in the order met.
+                let mut folders: Vec<PathBuf> = governed.into_iter().map(|(dir, _)| dir).collect();
+                if is_dir {
+                    for config in crate::configs_below::configs_below(&p)? {
+                        folders.push(config.parent().unwrap_or(Path::new("")).to_path_buf());
+                    }
+                }
+                let mut next = Vec::new();
+                for folder in folders {
+                    if let Route::To(j) = self.route_known(&folder, true)?
+                        && !place.contains_key(&j)
+                        && queued.insert(j)
+                    {
+                        next.push(folder);
+                    }
+                }
+                queue.extend(next.into_iter().rev());
             }
         }
         let first = match named.first_mut() {
@@ -341,23 +457,78 @@ impl<S: Section + Default> Databases<S> {
             .collect()
     }
 
+    /// What changed between `sides` (`--since`, `--staged`, `urldb diff`)
+    /// in each database a run over `paths` covers ([`Databases::covered`]),
+    /// database by database: each one's files judged by its own members
+    /// and read within its own `max-file-size`; with named paths, only
+    /// the files at or below them. `option` names the option in a message
+    /// when there is no repository.
+    pub fn changes(
+        &mut self,
+        paths: &[PathBuf],
+        sides: &Sides,
+        option: &'static str,
+    ) -> Result<Vec<(usize, ChangeSet)>, SelectError> {
+        let mut sets = Vec::new();
+        for i in self.covered(paths)? {
+            let database = &self.loaded[i].database;
+            let repo = Repository::discover(database.members.root(), option)?;
+            let max = database
+                .settings
+                .config
+                .max_file_size()
+                .unwrap_or(urldb_core::config::DEFAULT_MAX_FILE_SIZE);
+            let mut set = crate::changes::changes(&repo, &database.members, sides.clone(), max)?;
+            if !paths.is_empty() {
+                set.files.retain(|f| named(paths, &f.path));
+                set.errors.retain(|e| named(paths, &e.path));
+            }
+            sets.push((i, set));
+        }
+        Ok(sets)
+    }
+
     /// [`Databases::select`] with `--staged`: the index's blobs of each
     /// database's files (a named path need not exist in the work tree).
     pub fn select_staged(&mut self, paths: &[PathBuf]) -> Result<Vec<Part>, SelectError> {
         let self_paths_empty = paths.is_empty();
         let routed: Vec<(usize, Vec<PathBuf>, Named)> = if paths.is_empty() {
-            vec![(0, Vec::new(), Named::default())]
+            // Every staged domain file of every database the run covers.
+            self.covered(paths)?
+                .into_iter()
+                .map(|i| (i, Vec::new(), Named::default()))
+                .collect()
         } else {
             let mut by_database: Vec<(usize, Vec<PathBuf>, Named)> = Vec::new();
+            let mut place: HashMap<usize, usize> = HashMap::new();
             let mut outside = Named::default();
-            for p in paths {
-                match self.route(p)? {
-                    Route::To(i) => match by_database.iter_mut().find(|(d, ..)| *d == i) {
-                        Some((_, named, _)) => named.push(p.clone()),
-                        None => by_database.push((i, vec![p.clone()], Named::default())),
-                    },
+            // A named folder takes the databases below it too, as in the
+            // work tree: each one's own staged files.
+            let mut queue: Vec<PathBuf> = paths.to_vec();
+            queue.reverse();
+            while let Some(p) = queue.pop() {
+                let is_dir = p.is_dir();
+                match self.route_known(&p, is_dir)? {
+                    Route::To(i) => {
+                        let at = *place.entry(i).or_insert_with(|| {
+                            by_database.push((i, Vec::new(), Named::default()));
+                            by_database.len() - 1
+                        });
+                        by_database[at].1.push(p.clone());
+                    }
                     Route::Governed(config) => {
                         outside.skipped.push((p.clone(), Skip::Governed { config }));
+                        continue;
+                    }
+                }
+                if is_dir && matches!(self.choice, Choice::Governed) {
+                    for config in
+                        crate::configs_below::configs_below(&p).map_err(SettingsError::from)?
+                    {
+                        let folder = config.parent().unwrap_or(Path::new("")).to_path_buf();
+                        if !place.contains_key(&self.route_known(&folder, true)?.index()) {
+                            queue.push(folder);
+                        }
                     }
                 }
             }
@@ -384,11 +555,23 @@ impl<S: Section + Default> Databases<S> {
     }
 }
 
-/// Why the files of a `--staged` run could not be selected.
+/// Why the files of a `--staged` run, or the change set of a run, could
+/// not be had.
 #[derive(Debug, thiserror::Error)]
 pub enum SelectError {
     #[error(transparent)]
     Settings(#[from] SettingsError),
     #[error(transparent)]
     Git(#[from] GitError),
+    #[error(transparent)]
+    Changes(#[from] ChangesError),
+}
+
+/// `file` is one of the `paths` named, or below one of them (each
+/// compared with its folder resolved, as a walk names it).
+fn named(paths: &[PathBuf], file: &Path) -> bool {
+    let resolved =
+        |p: &Path| dunce::canonicalize(p).unwrap_or_else(|_| crate::membership::resolve_parent(p));
+    let file = resolved(file);
+    paths.iter().any(|p| file.starts_with(resolved(p)))
 }

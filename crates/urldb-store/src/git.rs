@@ -266,6 +266,20 @@ impl Repository {
         self.repo.to_thread_local()
     }
 
+    /// `rev` names a commit, or `A..B` two (a side left out is `HEAD`):
+    /// how `urldb diff` tells a revision from a path, as `git diff` does.
+    pub fn is_revision(&self, rev: &str) -> bool {
+        let repo = self.repo.to_thread_local();
+        let one = |rev: &str| {
+            let rev = if rev.is_empty() { "HEAD" } else { rev };
+            repo.rev_parse_single(rev.as_bytes().as_bstr()).is_ok()
+        };
+        match rev.split_once("..") {
+            Some((a, b)) => one(a) && one(b.trim_start_matches('.')),
+            None => one(rev),
+        }
+    }
+
     /// The tree of revision `rev`.
     pub(crate) fn tree<'r>(
         &self,

@@ -24,6 +24,7 @@ mod adopt;
 mod by_url;
 mod cache;
 mod changes;
+mod configs_below;
 mod databases;
 mod discover;
 mod documents;
@@ -45,6 +46,7 @@ pub use changes::{
     ChangeSet, ChangesError, FileChange, FileKind, KeyChange, Recheck, RecordChange, RecordKind,
     Side, Sides, SidesError, Unreadable, Value, Which, changes,
 };
+pub use configs_below::{MAX_DATABASES, TooManyDatabases, configs_below};
 pub use databases::{Database, Databases, Part, Route, SelectError};
 pub use discover::{Found, Judged, WalkError, find_files, judge_files};
 pub use documents::DocumentError;

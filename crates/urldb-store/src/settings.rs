@@ -77,6 +77,10 @@ pub enum SettingsError {
         dir: PathBuf,
         candidates: Vec<crate::membership::Candidate>,
     },
+    /// More `urldb.toml` files below the working directory than one run
+    /// takes.
+    #[error(transparent)]
+    TooManyDatabases(#[from] crate::configs_below::TooManyDatabases),
     /// The configuration that governs a path cannot be told
     /// (`--config-from`).
     #[error(transparent)]
@@ -518,9 +522,49 @@ pub(crate) fn load_config(path: &Path, sections: &[&dyn Section]) -> Result<Conf
 
 /// Show `path` relative to `cwd` when it is under it.
 fn relative_to(path: &Path, cwd: &Path) -> PathBuf {
+    // `root = "."` joined to a folder: the `.` says nothing.
+    let path: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
     match path.strip_prefix(cwd) {
         Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
         Ok(rel) => rel.to_path_buf(),
-        Err(_) => path.to_path_buf(),
+        Err(_) => up_from(&path, cwd).unwrap_or(path),
     }
+}
+
+/// `path` from `cwd` by `..` (a database above the working directory, run
+/// from a folder inside it: `../a.org.yaml`, as findings are read from
+/// where the run is), when both are absolute, resolved names that share
+/// more than the file system's root; `None` otherwise.
+fn up_from(path: &Path, cwd: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let plain = |p: &Path| {
+        p.is_absolute()
+            && p.components()
+                .all(|c| !matches!(c, Component::ParentDir | Component::CurDir))
+    };
+    if !plain(path) || !plain(cwd) {
+        return None;
+    }
+    let shared = path
+        .components()
+        .zip(cwd.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    // Only the root (or a drive) in common: the absolute name says more.
+    let root = path
+        .components()
+        .take_while(|c| matches!(c, Component::RootDir | Component::Prefix(_)))
+        .count();
+    if shared <= root {
+        return None;
+    }
+    let mut up = PathBuf::new();
+    for _ in shared..cwd.components().count() {
+        up.push("..");
+    }
+    up.extend(path.components().skip(shared));
+    Some(up)
 }

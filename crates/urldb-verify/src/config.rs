@@ -126,6 +126,10 @@ pub struct VerifyExceptions {
     /// (`[verify.domains."HOST"]`).
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
+    /// The shortest time between two requests to the host (`"2s"`,
+    /// `"500ms"`), in `[verify.domains."HOST"]` only
+    /// (`--per-host-interval` sets it for every host).
+    pub interval: Option<String>,
 }
 
 impl VerifyConfig {
@@ -136,6 +140,7 @@ impl VerifyConfig {
             skip: self.skip.clone(),
             user_agent: self.user_agent.clone(),
             headers: self.headers.clone(),
+            interval: None,
         }
     }
 }
@@ -239,6 +244,14 @@ impl VerifyExceptions {
                 };
                 Invalid::new(format!("{section}.accept: {e}"), needle)
             })?;
+        }
+        if let Some(t) = &self.interval
+            && parse_duration(t).is_none()
+        {
+            return Err(Invalid::new(
+                format!("{section}.interval: `{t}` is not a duration (try \"2s\" or \"500ms\")"),
+                format!("\"{t}\""),
+            ));
         }
         for skip in &self.skip {
             SkipPattern::parse(skip, host.is_some())

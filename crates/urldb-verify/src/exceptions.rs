@@ -50,6 +50,9 @@ pub struct Request {
     pub credentials: Vec<String>,
     /// Statuses that pass whatever the record says.
     pub accept: Vec<RangeInclusive<u16>>,
+    /// The shortest time between two requests to the host's origin
+    /// (`interval` of `[verify.domains."HOST"]`).
+    pub interval: Option<std::time::Duration>,
 }
 
 impl Request {
@@ -342,6 +345,9 @@ fn rules(
                 .iter()
                 .filter_map(|t| Some((t.clone(), SkipPattern::parse(t, false).ok()?))),
         );
+        if let Some(interval) = s.interval.as_deref().and_then(config::parse_duration) {
+            request.interval = Some(interval);
+        }
         if s.user_agent.is_some() {
             request.user_agent.clone_from(&s.user_agent);
         }

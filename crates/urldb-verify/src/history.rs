@@ -1,19 +1,22 @@
-//! `verify --history FILE`: one JSON line per URL per run, read before a
-//! run to tell new failures from persistent ones and to mark flaky URLs,
-//! and added to after it (`docs/verify.md`, "History").
+//! `verify --history FILE`: one JSON line per run (or shard of a run)
+//! and one per URL, its recent verdicts as letters, read before a run to
+//! tell new failures from persistent ones and to mark flaky URLs, and
+//! rewritten after it (`docs/verify.md`, "History"). The file stays about
+//! one line per URL whatever the number of runs kept. Files of the format
+//! before (one line per URL per run) are read, and written back in this
+//! one.
 //!
-//! Kept as lychee keeps its cache: read with `BufRead` and serde_json,
-//! judged by a pure function (`crate::trend::classify`), written under
-//! the file's lock. A run appends its lines while the file holds fewer
-//! than [`limit`] earlier runs and nothing malformed; otherwise the file
-//! is rewritten with the newest `keep - 1` earlier runs and this one.
+//! Read with `BufRead` and serde_json, judged by a pure function
+//! (`crate::trend::classify`), written under the file's lock.
 //!
-//! History files concatenate: the lines of the shards of one CI run share
-//! its run id, and a line read twice (two shards' copies of the same
-//! earlier history, `cat`-ed together) counts once. A run that starts after
-//! the run reading the file (beyond [`CLOCK_ALLOWANCE`]), or whose start is
-//! no time, is skipped as a malformed line is: a line dated 2099 would
-//! otherwise stay the newest run for ever.
+//! History files concatenate: `cat` of the shards' files is a history.
+//! Lines read twice (two shards' copies of the same earlier history) count
+//! once; a URL's newest line wins (shards are disjoint by host, so each
+//! URL was checked by one); the run lines of one run's shards add up. A
+//! run that starts after the run reading the file (beyond
+//! [`CLOCK_ALLOWANCE`]), or whose start is no time, is skipped as a
+//! malformed line is: a line dated 2099 would otherwise stay the newest
+//! run for ever.
 
 use std::collections::HashMap;
 use std::io::BufReader;
@@ -28,7 +31,7 @@ use crate::trend::{RunCount, Verdict, classify};
 
 mod append;
 mod read;
-pub use append::{append, limit, lines};
+pub use append::{append, lines};
 use read::{open, scan};
 
 /// How far another machine's clock may be ahead of this one's: a run
@@ -84,6 +87,32 @@ pub struct History {
     warnings: Vec<String>,
     /// Every malformed line (or run from the future) skipped.
     malformed: usize,
+    /// The run lines read, by run (in order): each shard's of a run.
+    parts: Vec<(usize, RunPart)>,
+    /// Each URL's last status, kind and reserved facts.
+    info: HashMap<String, UrlInfo>,
+    /// Lines of the format before were read (the next write converts
+    /// them).
+    converted: bool,
+}
+
+/// One run line: a run, or one shard's part of it, and its counts
+/// (`checked`, `broken`, `blocked`, `skipped`, `accepted`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RunPart {
+    started: String,
+    shard: Option<String>,
+    counts: [usize; 5],
+}
+
+/// What a URL line keeps besides its verdicts.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct UrlInfo {
+    status: Option<u16>,
+    kind: Option<String>,
+    /// Reserved for later facts about the URL (an archived copy, ...):
+    /// read and written back as it is.
+    facts: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl History {
@@ -97,7 +126,7 @@ impl History {
         let Some((file, _)) = open(path)? else {
             return Ok(History::default());
         };
-        Ok(scan(&shown_path(path), BufReader::new(file), false, now)?.history)
+        Ok(scan(&shown_path(path), BufReader::new(file), now)?.history)
     }
 
     fn skip(&mut self, why: String) {
@@ -226,13 +255,28 @@ mod tests {
         }
     }
 
+    /// Lines of the format before: one URL in one run.
+    fn old_lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for r in results {
+            let line = serde_json::json!({
+                "run": run.id, "started": run.started, "url": r.url, "file": r.file,
+                "line": r.line, "time": run.started, "status": r.status,
+                "verdict": r.outcome, "kind": r.kind, "reason": r.reason, "ms": r.ms,
+            });
+            out.extend(serde_json::to_vec(&line).expect("JSON"));
+            out.push(b'\n');
+        }
+        out
+    }
+
     #[test]
     fn runs_from_the_future_are_skipped_and_dropped_by_the_next_write() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
         let now: jiff::Timestamp = "2026-06-01T00:00:00Z".parse().expect("time");
         let at = |id: &str, started: &str, verdict| {
-            lines(&run(id, started), &[result("http://a/", verdict)])
+            old_lines(&run(id, started), &[result("http://a/", verdict)])
         };
         let text = [
             at("past", "2026-05-01T00:00:00.000Z", Pass),
@@ -254,7 +298,7 @@ mod tests {
         // The latest verdict is the failure within the clock allowance.
         assert_eq!(h.passed_last("http://a/"), None);
         assert!(h.last_judged("http://a/").is_some_and(|t| t > now));
-        // The next run's lines rewrite the file without them.
+        // The next run rewrites the file without them.
         append(
             &path,
             &run("next", "2026-06-01T00:00:01.000Z"),
@@ -264,49 +308,148 @@ mod tests {
         )
         .expect("append");
         let kept = History::read(&path, now).expect("read");
-        assert_eq!(kept.run_ids().collect::<Vec<_>>(), ["past", "skewed"]);
+        // Runs in time order: the skewed one, ahead of this clock, last.
+        assert_eq!(
+            kept.run_ids().collect::<Vec<_>>(),
+            ["past", "next", "skewed"]
+        );
         assert!(kept.warnings.is_empty());
+        assert_eq!(kept.urls["http://a/"], [(0, Pass), (2, Broken)]);
     }
 
     #[test]
-    fn appends_while_there_is_room_then_keeps_the_newest_runs() {
+    fn keeps_the_newest_runs_in_one_line_per_url() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
-        let mut written = Vec::new();
         for (i, id) in ["r1", "r2", "r3", "r4"].into_iter().enumerate() {
             let r = run(id, &format!("2026-01-01T00:00:0{i}.000Z"));
-            let results = [result("http://a/", Pass)];
-            append(&path, &r, &results, 2, &|_| {}).expect("append");
-            written.push(lines(&r, &results));
+            let verdict = if i == 2 { Broken } else { Pass };
+            append(&path, &r, &[result("http://a/", verdict)], 2, &|_| {}).expect("append");
         }
-        // limit(2) = 3 earlier runs: r4 found three and rewrote, keeping r3.
         let h = History::read(&path, jiff::Timestamp::now()).expect("read");
         assert_eq!(h.run_ids().collect::<Vec<_>>(), ["r3", "r4"]);
+        let text = std::fs::read_to_string(&path).expect("read");
         assert_eq!(
-            std::fs::read(&path).expect("read"),
-            [&written[2][..], &written[3][..]].concat()
+            text,
+            "{\"run\":\"r3\",\"started\":\"2026-01-01T00:00:02.000Z\",\"checked\":1,\"broken\":1,\"blocked\":0,\"skipped\":0,\"accepted\":0}\n\
+             {\"run\":\"r4\",\"started\":\"2026-01-01T00:00:03.000Z\",\"checked\":1,\"broken\":0,\"blocked\":0,\"skipped\":0,\"accepted\":0}\n\
+             {\"url\":\"http://a/\",\"at\":\"r4\",\"recent\":\"xo\",\"status\":200}\n"
         );
     }
 
     #[test]
-    fn a_rewrite_drops_malformed_lines_and_ends_every_line_with_a_newline() {
+    fn old_histories_are_read_and_converted_with_every_verdict() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("h.jsonl");
         let r1 = run("r1", "2026-01-01T00:00:01.000Z");
-        let kept = lines(&r1, &[result("http://a/", Pass), result("http://b/", Pass)]);
+        let r2 = run("r2", "2026-01-01T00:00:02.000Z");
+        let kept = old_lines(
+            &r1,
+            &[result("http://a/", Pass), result("http://b/", Broken)],
+        );
         let first_end = kept.iter().position(|&c| c == b'\n').expect("newline") + 1;
-        // A malformed line, which has the file rewritten, and the last line
-        // without its newline, as an editor may leave it.
+        // A malformed line, and the last line without its newline, as an
+        // editor may leave it.
         let text = [
             &kept[..first_end],
             b"not json\n",
             &kept[first_end..kept.len() - 1],
+            b"\n",
+            &old_lines(&r2, &[result("http://b/", Pass)])[..],
         ]
         .concat();
         std::fs::write(&path, text).expect("write");
-        let r2 = run("r2", "2026-01-01T00:00:02.000Z");
-        append(&path, &r2, &[], 30, &|_| {}).expect("append");
-        assert_eq!(std::fs::read(&path).expect("read"), kept);
+        let before = History::read(&path, jiff::Timestamp::now()).expect("read");
+        assert!(before.converted);
+        let r3 = run("r3", "2026-01-01T00:00:03.000Z");
+        append(&path, &r3, &[result("http://a/", Broken)], 30, &|_| {}).expect("append");
+        let after = History::read(&path, jiff::Timestamp::now()).expect("read");
+        assert!(!after.converted && after.warnings.is_empty());
+        assert_eq!(after.run_ids().collect::<Vec<_>>(), ["r1", "r2", "r3"]);
+        assert_eq!(after.urls["http://a/"], [(0, Pass), (2, Broken)]);
+        assert_eq!(after.urls["http://b/"], [(0, Broken), (1, Pass)]);
+        let counts: Vec<(usize, usize)> = after
+            .runs
+            .iter()
+            .map(|r| (r.count.checked, r.count.broken))
+            .collect();
+        assert_eq!(counts, [(2, 1), (1, 0), (1, 1)]);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.ends_with('\n') && text.lines().count() == 5, "{text}");
+        assert!(
+            text.contains("{\"url\":\"http://a/\",\"at\":\"r3\",\"recent\":\"o.x\""),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn shards_histories_concatenate_and_reserved_facts_are_kept() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let earlier = dir.path().join("earlier.jsonl");
+        let r1 = run("r1", "2026-01-01T00:00:01.000Z");
+        append(
+            &earlier,
+            &r1,
+            &[result("http://a/", Pass), result("http://b/", Pass)],
+            30,
+            &|_| {},
+        )
+        .expect("append");
+        // A later tool's fact about a URL, kept through every rewrite.
+        let text = std::fs::read_to_string(&earlier).expect("read").replace(
+            "\"at\":\"r1\",\"recent\":\"o\",\"status\":200}",
+            "\"at\":\"r1\",\"recent\":\"o\",\"status\":200,\"facts\":{\"archived\":\"2025\"}}",
+        );
+        std::fs::write(&earlier, text).expect("write");
+        let mut shard_files = Vec::new();
+        for (k, url) in [(1, "http://a/"), (2, "http://b/")] {
+            let file = dir.path().join(format!("h{k}.jsonl"));
+            std::fs::copy(&earlier, &file).expect("copy");
+            let mut r2 = run("r2", "2026-01-01T00:00:02.000Z");
+            r2.shard = Some(crate::Shard { index: k, count: 2 });
+            append(&file, &r2, &[result(url, Broken)], 30, &|_| {}).expect("append");
+            shard_files.push(std::fs::read(&file).expect("read"));
+        }
+        let all = dir.path().join("all.jsonl");
+        std::fs::write(&all, shard_files.concat()).expect("write");
+        let h = History::read(&all, jiff::Timestamp::now()).expect("read");
+        assert_eq!(h.run_ids().collect::<Vec<_>>(), ["r1", "r2"]);
+        assert_eq!(h.urls["http://a/"], [(0, Pass), (1, Broken)]);
+        assert_eq!(h.urls["http://b/"], [(0, Pass), (1, Broken)]);
+        assert_eq!((h.runs[1].count.checked, h.runs[1].count.broken), (2, 2));
+        assert_eq!((h.runs[0].count.checked, h.duplicates > 0), (2, true));
+        let facts = h.info["http://a/"].facts.as_ref().expect("facts");
+        assert_eq!(facts["archived"], "2025");
+        // Written again (the merge job), the shards' run lines stay apart.
+        let r3 = run("r3", "2026-01-01T00:00:03.000Z");
+        append(&all, &r3, &[], 30, &|_| {}).expect("append");
+        let text = std::fs::read_to_string(&all).expect("read");
+        assert_eq!(text.matches("\"shard\":").count(), 2, "{text}");
+        assert!(text.contains("\"facts\":{\"archived\":\"2025\"}"), "{text}");
+    }
+
+    #[test]
+    fn a_url_costs_one_line_whatever_the_runs() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        let urls: Vec<UrlResult> = (0..1000)
+            .map(|i| {
+                result(
+                    &format!("https://www.example.org/docs/page-{i:06}.html"),
+                    Pass,
+                )
+            })
+            .collect();
+        let mut sizes = Vec::new();
+        for i in 0..30 {
+            let r = run(&format!("r{i}"), &format!("2026-01-01T00:00:{i:02}.000Z"));
+            append(&path, &r, &urls, 30, &|_| {}).expect("append");
+            sizes.push(std::fs::metadata(&path).expect("size").len());
+        }
+        // The URL, its 30 letters and a few fields: under 80 bytes besides
+        // the URL's own 47.
+        assert!(sizes[29] < (47 + 80) * 1000, "{sizes:?}");
+        assert!(sizes[29] - sizes[0] < 30 * 1000 + 30 * 200, "{sizes:?}");
     }
 
     #[test]

@@ -158,8 +158,9 @@ pub enum Outcome {
     Broken(Failure),
     /// A bot wall answered, not the URL's server.
     Blocked(Blocked),
-    /// `/robots.txt` disallows the path.
-    SkippedByRobots,
+    /// `/robots.txt` keeps urldb away: a rule, or a robots.txt that could
+    /// not be read (`crate::robots`).
+    SkippedByRobots(crate::robots::RobotsDenial),
     /// Never requested: a `skip` entry or the record's `skip-verify`.
     Skipped(exceptions::Skip),
 }
@@ -326,6 +327,7 @@ mod tests {
             content_type: content_type.map(str::to_string),
             location: Some("/elsewhere".to_string()),
             retry_after: None,
+            rate_limit: crate::pace::RateLimit::default(),
             body: None,
             bytes: None,
             challenge: false,

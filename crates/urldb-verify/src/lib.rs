@@ -26,6 +26,7 @@ mod blocked;
 mod exceptions;
 mod http;
 mod judging;
+mod pace;
 mod robots;
 mod running;
 mod schedule;
@@ -35,6 +36,8 @@ mod trend;
 pub use exceptions::{AllowEnv, Allowed, BadAllowEnv, ExceptionError, Exceptions};
 pub use http::{BodyMode, Client, ClientOptions, FetchError};
 pub use judging::{Blocked, Failure, Outcome, judge, outcome};
-pub use robots::RobotsRules;
-pub use running::{CheckResult, RunOptions, run};
-pub use shard::{Shard, ShardError};
+pub use robots::{RobotsDenial, RobotsRules};
+pub use running::{CheckResult, HostRun, RunOptions, RunOutput, run};
+pub use shard::{
+    AutoShardError, HostSplit, JOB_INDEX, Shard, ShardError, ShardSpec, by_host as shard_by_host,
+};

@@ -160,6 +160,75 @@ pub struct Results {
     /// With `--history`: the broken count of each kept run, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history: Vec<RunCount>,
+    /// Each origin requested (after `--map`): its figures, by origin.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<HostStats>,
+}
+
+/// What one origin saw in a run (`docs/verify.md`, "Pacing").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct HostStats {
+    /// `scheme://host[:port]`, after `--map`.
+    pub origin: String,
+    /// Requests sent: robots.txt and retries included.
+    pub requests: u64,
+    /// The median time to an answer, in milliseconds (merged shards: the
+    /// one that sent more requests).
+    pub median_ms: Option<u64>,
+    /// 429 answers.
+    #[serde(rename = "429")]
+    pub too_many: u64,
+    /// 5xx answers.
+    #[serde(rename = "5xx")]
+    pub server_errors: u64,
+    pub skipped_robots: u64,
+    /// The interval between two requests at the end, in milliseconds.
+    pub interval_ms: u64,
+    /// A robots.txt `Crawl-delay` over the cap (30 s), in milliseconds:
+    /// the cap was used instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crawl_delay_capped_ms: Option<u64>,
+}
+
+impl From<&crate::HostRun> for HostStats {
+    fn from(h: &crate::HostRun) -> HostStats {
+        HostStats {
+            origin: h.origin.clone(),
+            requests: h.requests,
+            median_ms: h.median_ms,
+            too_many: h.too_many,
+            server_errors: h.server_errors,
+            skipped_robots: h.robots_skipped,
+            interval_ms: h.interval_ms,
+            crawl_delay_capped_ms: h.crawl_delay_capped_ms,
+        }
+    }
+}
+
+/// One entry per origin: the shards that saw one origin (a host split
+/// across shards) add up.
+fn merge_hosts(all: impl IntoIterator<Item = HostStats>) -> Vec<HostStats> {
+    let mut by_origin: BTreeMap<String, HostStats> = BTreeMap::new();
+    for h in all {
+        match by_origin.get_mut(&h.origin) {
+            None => {
+                by_origin.insert(h.origin.clone(), h);
+            }
+            Some(m) => {
+                if h.requests > m.requests {
+                    m.median_ms = h.median_ms;
+                }
+                m.requests += h.requests;
+                m.too_many += h.too_many;
+                m.server_errors += h.server_errors;
+                m.skipped_robots += h.skipped_robots;
+                m.interval_ms = m.interval_ms.max(h.interval_ms);
+                m.crawl_delay_capped_ms = m.crawl_delay_capped_ms.max(h.crawl_delay_capped_ms);
+            }
+        }
+    }
+    by_origin.into_values().collect()
 }
 
 /// What a run of `verify` (or its merged results) comes to.
@@ -207,10 +276,10 @@ impl Results {
                         Some(b.kind().to_string()),
                         Some(b.to_string()),
                     ),
-                    Outcome::SkippedByRobots => (
+                    Outcome::SkippedByRobots(why) => (
                         Verdict::Skipped,
                         Some(ROBOTS.to_string()),
-                        Some("disallowed by robots.txt".to_string()),
+                        Some(why.to_string()),
                     ),
                     Outcome::Skipped(skip) => (
                         Verdict::Skipped,
@@ -254,6 +323,7 @@ impl Results {
             results,
             problems,
             history: Vec::new(),
+            hosts: Vec::new(),
         };
         results.sort();
         results.recount(plan.deprecated, elapsed);
@@ -371,6 +441,7 @@ pub fn merge(inputs: Vec<Results>) -> (Results, Vec<Duplicate>) {
     let mut elapsed = Duration::ZERO;
     let mut own_runs = HashSet::new();
     let mut counts: Vec<RunCount> = Vec::new();
+    let mut hosts = Vec::new();
     for input in &inputs {
         for run in &input.runs {
             own_runs.insert(run.id.clone());
@@ -384,6 +455,7 @@ pub fn merge(inputs: Vec<Results>) -> (Results, Vec<Duplicate>) {
             elapsed = elapsed.max(Duration::from_millis(run.elapsed_ms));
         }
         runs.extend(input.runs);
+        hosts.extend(input.hosts);
         for p in input.problems {
             if seen_problems.insert(p.clone()) {
                 problems.push(p);
@@ -431,6 +503,7 @@ pub fn merge(inputs: Vec<Results>) -> (Results, Vec<Duplicate>) {
         results: by_key.into_values().map(|(_, r)| r).collect(),
         problems,
         history: counts,
+        hosts: merge_hosts(hosts),
     };
     merged.recount(deprecated, elapsed);
     (merged, duplicates)

@@ -1,7 +1,7 @@
 //! Running the checks: worker threads, at most so many requests to one
-//! origin at once (`crate::schedule`), robots.txt when asked, retries
-//! with a capped wait, each answer judged (`judging.rs`) as it
-//! comes.
+//! origin at once and each origin paced (`crate::schedule`), robots.txt
+//! when asked, retries with a capped wait, each answer judged
+//! (`judging.rs`) as it comes, and each origin's figures kept.
 
 use std::time::{Duration, Instant};
 
@@ -24,6 +24,13 @@ pub struct RunOptions {
     pub backoff: Duration,
     /// Skip paths that `/robots.txt` disallows for urldb.
     pub respect_robots: bool,
+    /// The shortest time between two requests to one origin
+    /// (`--per-host-interval`); a host's `interval` in `urldb.toml`, its
+    /// `Crawl-delay` or its rate-limit policy may make it longer.
+    pub per_host_interval: Duration,
+    /// The origins this shard shares with others, and among how many
+    /// (`crate::shard::by_host`): their limits are divided.
+    pub shares: std::collections::BTreeMap<String, u32>,
 }
 
 impl Default for RunOptions {
@@ -34,6 +41,8 @@ impl Default for RunOptions {
             retries: 2,
             backoff: Duration::from_millis(250),
             respect_robots: false,
+            per_host_interval: Duration::ZERO,
+            shares: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -48,22 +57,55 @@ pub struct CheckResult {
     pub elapsed: Duration,
 }
 
+/// What a check asks of its host's pace (`schedule.rs`).
+struct Gate<'a> {
+    scheduler: &'a schedule::Scheduler,
+    host: usize,
+}
+
+impl Gate<'_> {
+    /// Wait for the host's turn, make the request, and tell the pace how
+    /// it was answered.
+    fn get(
+        &self,
+        client: &Client,
+        url: &str,
+        mode: BodyMode,
+        request: &crate::exceptions::Request,
+    ) -> Result<crate::http::Response, FetchError> {
+        self.scheduler.turn(self.host);
+        let sent = Instant::now();
+        let result = client.get_with(url, mode, None, request);
+        let latency_ms = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let answer = match &result {
+            Ok(r) => schedule::Answer {
+                status: Some(r.status),
+                latency_ms: Some(latency_ms),
+                retry_after: r.retry_after.map(Duration::from_secs),
+                exhausted: r.rate_limit.exhausted(),
+                policy: r.rate_limit.interval,
+                max_pause: MAX_RETRY_AFTER,
+            },
+            Err(_) => schedule::Answer {
+                max_pause: MAX_RETRY_AFTER,
+                ..schedule::Answer::default()
+            },
+        };
+        self.scheduler.answered(self.host, answer);
+        result
+    }
+}
+
 /// Fetch one URL (never one that is not to be checked), retrying on
 /// connection errors, 5xx and 429 that would be broken, and judge the
-/// last answer.
-pub(crate) fn check_one(client: &Client, check: &UrlCheck, options: &RunOptions) -> CheckResult {
-    let unrequested = |outcome| CheckResult {
-        outcome,
-        status: None,
-        attempts: 0,
-        elapsed: Duration::ZERO,
-    };
-    if let Some(reason) = &check.not_checked {
-        return unrequested(Outcome::Broken(Failure::NotChecked(reason.clone())));
-    }
-    if let Some(skip) = &check.skip {
-        return unrequested(Outcome::Skipped(skip.clone()));
-    }
+/// last answer. A 429 or 503 has paused the whole host before the next
+/// try ([`schedule::Scheduler::answered`]); other failures wait here.
+fn check_one(
+    client: &Client,
+    check: &UrlCheck,
+    options: &RunOptions,
+    gate: &Gate<'_>,
+) -> CheckResult {
     let start = Instant::now();
     let mode = if check.expect.wants_body() {
         BodyMode::Digest
@@ -75,19 +117,19 @@ pub(crate) fn check_one(client: &Client, check: &UrlCheck, options: &RunOptions)
     loop {
         attempts += 1;
         let last = attempts > options.retries;
-        let result = client.get_with(&check.url, mode, None, &check.request);
-        let (outcome, status, retry_after) = match result {
-            Err(e) if e.is_transient() && !last => (None, None, None),
-            Err(e) => (Some(Outcome::Broken(Failure::NoAnswer(e))), None, None),
+        let result = gate.get(client, &check.url, mode, &check.request);
+        let (outcome, status, host_paused) = match result {
+            Err(e) if e.is_transient() && !last => (None, None, false),
+            Err(e) => (Some(Outcome::Broken(Failure::NoAnswer(e))), None, false),
             Ok(r) => {
                 let outcome = outcome(check, &r);
                 let again = matches!(outcome, Outcome::Broken(_))
                     && (r.status >= 500 || r.status == 429)
                     && !last;
                 if again {
-                    (None, None, r.retry_after)
+                    (None, None, r.status == 429 || r.status == 503)
                 } else {
-                    (Some(outcome), Some(r.status), None)
+                    (Some(outcome), Some(r.status), false)
                 }
             }
         };
@@ -99,10 +141,27 @@ pub(crate) fn check_one(client: &Client, check: &UrlCheck, options: &RunOptions)
                 elapsed: start.elapsed(),
             };
         }
-        let (pause, next) = pause(wait, retry_after);
-        std::thread::sleep(pause);
+        let (pause, next) = pause(wait, None);
+        if !host_paused {
+            std::thread::sleep(pause);
+        }
         wait = next;
     }
+}
+
+/// A check that makes no request: its outcome is known from the plan.
+fn unrequested(check: &UrlCheck) -> Option<CheckResult> {
+    let outcome = if let Some(reason) = &check.not_checked {
+        Outcome::Broken(Failure::NotChecked(reason.clone()))
+    } else {
+        Outcome::Skipped(check.skip.clone()?)
+    };
+    Some(CheckResult {
+        outcome,
+        status: None,
+        attempts: 0,
+        elapsed: Duration::ZERO,
+    })
 }
 
 /// The longest wait the doubling reaches. A `Retry-After` may ask for up
@@ -122,24 +181,73 @@ fn pause(wait: Duration, retry_after: Option<u64>) -> (Duration, Duration) {
     )
 }
 
+/// What one host saw in a run (`docs/verify.md`, "Pacing"): the origin
+/// requested (after `--map`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostRun {
+    pub origin: String,
+    /// Requests sent (robots.txt and retries included).
+    pub requests: u64,
+    /// The median time to an answer, in milliseconds.
+    pub median_ms: Option<u64>,
+    /// 429 answers.
+    pub too_many: u64,
+    /// 5xx answers.
+    pub server_errors: u64,
+    pub robots_skipped: u64,
+    /// The interval at the end of the run, in milliseconds.
+    pub interval_ms: u64,
+    /// A `Crawl-delay` over the cap, in milliseconds (the cap was used).
+    pub crawl_delay_capped_ms: Option<u64>,
+}
+
+/// Every check's result, in the order of the checks, and each host's
+/// figures, in the order hosts first appear.
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    pub results: Vec<CheckResult>,
+    pub hosts: Vec<HostRun>,
+}
+
 /// Run every check: `concurrency` worker threads, at most `per_host` per
-/// origin. `on_result` is called (from worker threads) as each check ends.
-/// Results are in the order of `checks`.
+/// origin, each origin paced. `on_result` is called (from worker threads)
+/// as each check ends.
 pub fn run(
     checks: &[UrlCheck],
     client: &Client,
     options: &RunOptions,
     on_result: &(dyn Fn(&UrlCheck, &CheckResult) + Sync),
-) -> Vec<CheckResult> {
-    let mut origins = std::collections::HashMap::new();
+) -> RunOutput {
+    let mut origins: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut names: Vec<&str> = Vec::new();
+    let mut intervals: Vec<Duration> = Vec::new();
     let host_of: Vec<usize> = checks
         .iter()
         .map(|c| {
             let next = origins.len();
-            *origins.entry(c.origin.as_str()).or_insert(next)
+            let host = *origins.entry(c.origin.as_str()).or_insert(next);
+            if host == next {
+                names.push(c.origin.as_str());
+                intervals.push(options.per_host_interval);
+            }
+            // A host's interval: the longest its URLs' sections ask.
+            if let Some(i) = c.request.interval {
+                intervals[host] = intervals[host].max(i);
+            }
+            host
         })
         .collect();
-    let scheduler = schedule::Scheduler::new(&host_of, options.per_host);
+    let shares: Vec<u32> = names
+        .iter()
+        .map(|o| options.shares.get(*o).copied().unwrap_or(1))
+        .collect();
+    let scheduler = schedule::Scheduler::new(
+        &host_of,
+        options.per_host,
+        &intervals,
+        &shares,
+        options.backoff,
+    );
     let robots = robots::RobotsCache::default();
     let results: Vec<std::sync::Mutex<Option<CheckResult>>> =
         checks.iter().map(|_| std::sync::Mutex::new(None)).collect();
@@ -149,19 +257,26 @@ pub fn run(
             scope.spawn(|| {
                 while let Some(ticket) = scheduler.next() {
                     let check = &checks[ticket.check];
-                    let result = if check.not_checked.is_some() || check.skip.is_some() {
-                        check_one(client, check, options)
-                    } else if options.respect_robots
-                        && !robots.allowed(client, &check.origin, &check.path)
+                    let gate = Gate {
+                        scheduler: &scheduler,
+                        host: ticket.host,
+                    };
+                    let result = if let Some(known) = unrequested(check) {
+                        known
+                    } else if let Some(why) = options
+                        .respect_robots
+                        .then(|| robots_denial(&robots, client, check, &gate))
+                        .flatten()
                     {
+                        scheduler.robots_skipped(ticket.host);
                         CheckResult {
-                            outcome: Outcome::SkippedByRobots,
+                            outcome: Outcome::SkippedByRobots(why),
                             status: None,
                             attempts: 0,
                             elapsed: Duration::ZERO,
                         }
                     } else {
-                        check_one(client, check, options)
+                        check_one(client, check, options, &gate)
                     };
                     scheduler.done(ticket);
                     on_result(check, &result);
@@ -172,7 +287,7 @@ pub fn run(
             });
         }
     });
-    results
+    let results = results
         .into_iter()
         .map(|slot| {
             slot.into_inner().ok().flatten().unwrap_or(CheckResult {
@@ -184,7 +299,54 @@ pub fn run(
                 elapsed: Duration::ZERO,
             })
         })
-        .collect()
+        .collect();
+    let hosts = scheduler
+        .hosts()
+        .into_iter()
+        .zip(names)
+        .map(|((pace, mut tally), origin)| HostRun {
+            origin: origin.to_string(),
+            requests: tally.requests,
+            median_ms: median(&mut tally.latencies_ms),
+            too_many: tally.too_many,
+            server_errors: tally.server_errors,
+            robots_skipped: tally.robots_skipped,
+            interval_ms: millis(pace.spacing()),
+            crawl_delay_capped_ms: tally.crawl_delay_capped.map(millis),
+        })
+        .collect();
+    RunOutput { results, hosts }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn median(values: &mut [u64]) -> Option<u64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mid = values.len() / 2;
+    Some(*values.select_nth_unstable(mid).1)
+}
+
+/// Why robots.txt keeps `check` away, if it does: the first check of an
+/// origin fetches it (a request like any other, paced), and its
+/// `Crawl-delay` raises the origin's interval (at most
+/// [`crate::pace::MAX_CRAWL_DELAY`]).
+fn robots_denial(
+    robots: &robots::RobotsCache,
+    client: &Client,
+    check: &UrlCheck,
+    gate: &Gate<'_>,
+) -> Option<crate::robots::RobotsDenial> {
+    let found = robots.get(client, &check.origin, &|| gate.scheduler.turn(gate.host));
+    let answer = found.get()?;
+    if let Some(delay) = answer.crawl_delay() {
+        gate.scheduler
+            .crawl_delay(gate.host, delay, crate::pace::MAX_CRAWL_DELAY);
+    }
+    answer.denial(&check.path)
 }
 
 #[cfg(test)]

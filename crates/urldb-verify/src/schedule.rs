@@ -3,46 +3,153 @@
 //! hammer it with every connection while other sites wait.
 //!
 //! Origins take turns (round robin), which also spreads the load of a run
-//! across sites instead of finishing them one after another.
+//! across sites instead of finishing them one after another. Each origin
+//! has a pace: no two of its requests start closer than its interval, and
+//! a 429 or 503 pauses all of its requests, not only the one refused
+//! (`docs/verify.md`, "Pacing"). An origin that must wait is passed over,
+//! so its wait holds no worker.
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// The longest interval a host's refusals raise it to (a configured
+/// interval or a `Crawl-delay` may be longer).
+const MAX_ADAPTIVE: Duration = Duration::from_secs(8);
+
+/// Answers without a refusal after which a raised interval halves back
+/// towards the host's own.
+const CALM: u32 = 8;
+
+/// How fast one host may be asked (`docs/verify.md`, "Pacing").
+#[derive(Debug, Clone)]
+pub(crate) struct Pace {
+    /// The host's own interval: `--per-host-interval`, its `interval` in
+    /// `urldb.toml`, a `Crawl-delay` or a `RateLimit-Policy`, whichever
+    /// is longest.
+    pub base: Duration,
+    /// The interval now: `base`, or longer after refusals.
+    pub interval: Duration,
+    /// Among how many shards the host is split (`crate::shard::by_host`):
+    /// each keeps this many times the interval.
+    pub share: u32,
+    /// No request starts before this.
+    next_start: Option<Instant>,
+    /// When the last request started.
+    last_start: Option<Instant>,
+    paused_until: Option<Instant>,
+    /// The next host-wide pause after a refusal (doubles, up to 8 s).
+    backoff: Duration,
+    /// Answers since the last refusal.
+    calm: u32,
+}
+
+impl Pace {
+    /// At least `interval` from now on, the last request included: the
+    /// next starts that long after it.
+    fn raise(&mut self, interval: Duration) {
+        self.base = self.base.max(interval);
+        self.interval = self.interval.max(interval);
+        if let Some(last) = self.last_start {
+            self.next_start = self.next_start.max(Some(last + self.spacing()));
+        }
+    }
+
+    /// The time between two of this shard's requests: the interval, times
+    /// the shards the host is split over.
+    pub(crate) fn spacing(&self) -> Duration {
+        self.interval.saturating_mul(self.share)
+    }
+}
+
+/// What happened with one host, for the report.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Tally {
+    pub requests: u64,
+    pub latencies_ms: Vec<u64>,
+    pub too_many: u64,
+    pub server_errors: u64,
+    pub robots_skipped: u64,
+    /// The `Crawl-delay` asked, when over [`crate::pace::MAX_CRAWL_DELAY`].
+    pub crawl_delay_capped: Option<Duration>,
+}
 
 struct Host {
     pending: VecDeque<usize>,
     active: usize,
-    /// In `available` (has pending work and a free slot).
+    /// Requests in flight at most: `--per-host`, divided among the shards
+    /// the host is split over.
+    limit: usize,
+    /// In `available` or `resting` (has pending work and a free slot).
     queued: bool,
+    pace: Pace,
+    tally: Tally,
+}
+
+impl Host {
+    fn ready_at(&self) -> Option<Instant> {
+        self.pace.next_start.max(self.pace.paused_until)
+    }
 }
 
 struct State {
     hosts: Vec<Host>,
     available: VecDeque<usize>,
+    /// Hosts with work and a free slot that must wait for their pace,
+    /// the soonest first.
+    resting: BinaryHeap<Reverse<(Instant, usize)>>,
     remaining: usize,
 }
 
 pub(crate) struct Scheduler {
     state: Mutex<State>,
     wake: Condvar,
-    per_host: usize,
+    /// The first host-wide pause after a refusal.
+    backoff: Duration,
 }
 
 /// A check handed out: release it with [`Scheduler::done`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Ticket {
     pub check: usize,
-    host: usize,
+    pub host: usize,
 }
 
 impl Scheduler {
-    /// `host_of[i]` is the host index of check `i` (any dense numbering).
-    pub(crate) fn new(host_of: &[usize], per_host: usize) -> Scheduler {
+    /// `host_of[i]` is the host index of check `i` (any dense numbering);
+    /// `intervals[h]` host `h`'s own interval (none: no pause between
+    /// requests); `shares[h]` among how many shards host `h` is split
+    /// (none: 1); `backoff` the first host-wide pause after a 429 or 503.
+    pub(crate) fn new(
+        host_of: &[usize],
+        per_host: usize,
+        intervals: &[Duration],
+        shares: &[u32],
+        backoff: Duration,
+    ) -> Scheduler {
         let count = host_of.iter().map(|h| h + 1).max().unwrap_or(0);
         let mut hosts: Vec<Host> = (0..count)
-            .map(|_| Host {
-                pending: VecDeque::new(),
-                active: 0,
-                queued: false,
+            .map(|h| {
+                let base = intervals.get(h).copied().unwrap_or_default();
+                let share = shares.get(h).copied().unwrap_or(1).max(1);
+                Host {
+                    pending: VecDeque::new(),
+                    active: 0,
+                    limit: (per_host.max(1) / share as usize).max(1),
+                    queued: false,
+                    pace: Pace {
+                        base,
+                        interval: base,
+                        share,
+                        next_start: None,
+                        last_start: None,
+                        paused_until: None,
+                        backoff,
+                        calm: 0,
+                    },
+                    tally: Tally::default(),
+                }
             })
             .collect();
         let mut available = VecDeque::new();
@@ -58,26 +165,47 @@ impl Scheduler {
             state: Mutex::new(State {
                 hosts,
                 available,
+                resting: BinaryHeap::new(),
                 remaining: host_of.len(),
             }),
             wake: Condvar::new(),
-            per_host: per_host.max(1),
+            backoff,
         }
     }
 
-    /// The next check to run, waiting for a free per-host slot when
-    /// needed; `None` when every check has been handed out.
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The next check to run, waiting for a free per-host slot, or for a
+    /// host's pace, when needed; `None` when every check has been handed
+    /// out. A host whose next request may not start yet is passed over.
     pub(crate) fn next(&self) -> Option<Ticket> {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut state = self.lock();
         loop {
             if state.remaining == 0 {
                 return None;
             }
+            let now = Instant::now();
+            while let Some(&Reverse((at, host))) = state.resting.peek() {
+                if at > now {
+                    break;
+                }
+                state.resting.pop();
+                state.available.push_back(host);
+            }
             if let Some(host) = state.available.pop_front() {
-                let per_host = self.per_host;
                 let h = &mut state.hosts[host];
-                let Some(check) = h.pending.pop_front() else {
+                let per_host = h.limit;
+                if h.pending.is_empty() {
                     h.queued = false;
+                    continue;
+                }
+                if let Some(at) = h.ready_at().filter(|at| *at > now) {
+                    state.resting.push(Reverse((at, host)));
+                    continue;
+                }
+                let Some(check) = h.pending.pop_front() else {
                     continue;
                 };
                 h.active += 1;
@@ -89,13 +217,22 @@ impl Scheduler {
                 state.remaining -= 1;
                 return Some(Ticket { check, host });
             }
-            state = self.wake.wait(state).unwrap_or_else(|p| p.into_inner());
+            state = match state.resting.peek() {
+                Some(&Reverse((at, _))) => {
+                    let wait = at.saturating_duration_since(now);
+                    self.wake
+                        .wait_timeout(state, wait)
+                        .unwrap_or_else(|p| p.into_inner())
+                        .0
+                }
+                None => self.wake.wait(state).unwrap_or_else(|p| p.into_inner()),
+            };
         }
     }
 
     /// The check of `ticket` is finished: its host's slot is free.
     pub(crate) fn done(&self, ticket: Ticket) {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut state = self.lock();
         let h = &mut state.hosts[ticket.host];
         h.active = h.active.saturating_sub(1);
         if !h.pending.is_empty() && !h.queued {
@@ -111,6 +248,120 @@ impl Scheduler {
             self.wake.notify_one();
         }
     }
+
+    /// Wait until a request to `host` may start, and take that start: the
+    /// next one is an interval later. Every request to a host (robots.txt,
+    /// each try) goes through here.
+    pub(crate) fn turn(&self, host: usize) {
+        let wait = {
+            let mut state = self.lock();
+            let h = &mut state.hosts[host];
+            let now = Instant::now();
+            let start = h.ready_at().map_or(now, |at| at.max(now));
+            h.pace.next_start = Some(start + h.pace.spacing());
+            h.pace.last_start = Some(start);
+            h.tally.requests += 1;
+            start - now
+        };
+        if !wait.is_zero() {
+            std::thread::sleep(wait);
+        }
+    }
+
+    /// An answer from `host`: its latency and status (`None`: no answer).
+    /// A 429 or 503 pauses the whole host (`retry_after`, or a pause that
+    /// doubles with each refusal, whichever is longer, never more than
+    /// `max_pause`) and doubles its interval (up to 8 s); answers after
+    /// that bring the interval back down. `exhausted`: the server said no
+    /// request is left until then (a rate-limit field).
+    pub(crate) fn answered(&self, host: usize, answer: Answer) {
+        let mut state = self.lock();
+        let h = &mut state.hosts[host];
+        let now = Instant::now();
+        let pace = &mut h.pace;
+        if let Some(ms) = answer.latency_ms {
+            h.tally.latencies_ms.push(ms);
+        }
+        if let Some(interval) = answer.policy {
+            pace.raise(interval);
+        }
+        let pause_until = |pace: &mut Pace, wait: Duration| {
+            let until = now + wait;
+            pace.paused_until = Some(pace.paused_until.map_or(until, |p| p.max(until)));
+        };
+        match answer.status {
+            Some(429 | 503) => {
+                if answer.status == Some(429) {
+                    h.tally.too_many += 1;
+                } else {
+                    h.tally.server_errors += 1;
+                }
+                let asked = answer.retry_after.unwrap_or_default();
+                let wait = pace.backoff.max(asked).min(answer.max_pause);
+                pause_until(pace, wait);
+                pace.backoff = pace.backoff.saturating_mul(2).min(MAX_ADAPTIVE);
+                pace.interval = pace
+                    .interval
+                    .saturating_mul(2)
+                    .max(self.backoff)
+                    .min(MAX_ADAPTIVE.max(pace.base));
+                pace.calm = 0;
+            }
+            status => {
+                if status.is_some_and(|s| s >= 500) {
+                    h.tally.server_errors += 1;
+                }
+                pace.calm += 1;
+                if pace.calm >= CALM && pace.interval > pace.base {
+                    pace.interval = (pace.interval / 2).max(pace.base);
+                    pace.backoff = (pace.backoff / 2).max(self.backoff);
+                    pace.calm = 0;
+                }
+            }
+        }
+        if let Some(wait) = answer.exhausted {
+            pause_until(pace, wait.min(answer.max_pause));
+        }
+    }
+
+    /// Raise `host`'s interval to `delay` (a robots.txt `Crawl-delay`),
+    /// at most `cap`; a longer delay is noted for the report.
+    pub(crate) fn crawl_delay(&self, host: usize, delay: Duration, cap: Duration) {
+        let mut state = self.lock();
+        let h = &mut state.hosts[host];
+        if delay > cap {
+            h.tally.crawl_delay_capped = Some(delay);
+        }
+        h.pace.raise(delay.min(cap));
+    }
+
+    /// A check of `host` skipped by robots.txt.
+    pub(crate) fn robots_skipped(&self, host: usize) {
+        self.lock().hosts[host].tally.robots_skipped += 1;
+    }
+
+    /// Each host's pace and tally, at the end.
+    pub(crate) fn hosts(&self) -> Vec<(Pace, Tally)> {
+        self.lock()
+            .hosts
+            .iter()
+            .map(|h| (h.pace.clone(), h.tally.clone()))
+            .collect()
+    }
+}
+
+/// One answer, as [`Scheduler::answered`] reads it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Answer {
+    pub status: Option<u16>,
+    pub latency_ms: Option<u64>,
+    pub retry_after: Option<Duration>,
+    /// No request left until then (a rate-limit field).
+    pub exhausted: Option<Duration>,
+    /// An interval a `RateLimit-Policy` asks for.
+    pub policy: Option<Duration>,
+    /// The longest pause urldb takes.
+    pub max_pause: Duration,
 }
 
 #[cfg(test)]
@@ -120,7 +371,7 @@ mod tests {
 
     #[test]
     fn hosts_take_turns() {
-        let s = Scheduler::new(&[0, 0, 0, 1, 1, 2], 10);
+        let s = Scheduler::new(&[0, 0, 0, 1, 1, 2], 10, &[], &[], Duration::ZERO);
         let order: Vec<usize> = std::iter::from_fn(|| s.next().map(|t| t.check)).collect();
         assert_eq!(order, [0, 3, 5, 1, 4, 2]);
     }
@@ -128,7 +379,7 @@ mod tests {
     #[test]
     fn a_host_never_has_more_than_its_limit_in_flight() {
         let host_of: Vec<usize> = (0..200).map(|i| i % 3).collect();
-        let s = Scheduler::new(&host_of, 2);
+        let s = Scheduler::new(&host_of, 2, &[], &[], Duration::ZERO);
         let active: Vec<AtomicUsize> = (0..3).map(|_| AtomicUsize::new(0)).collect();
         let peak = AtomicUsize::new(0);
         let ran = AtomicUsize::new(0);
@@ -152,8 +403,56 @@ mod tests {
     }
 
     #[test]
+    fn a_crawl_delay_over_the_cap_is_capped_and_noted() {
+        let s = Scheduler::new(&[0, 1], 1, &[], &[], Duration::ZERO);
+        let cap = Duration::from_secs(30);
+        s.crawl_delay(0, Duration::from_secs(120), cap);
+        s.crawl_delay(1, Duration::from_secs(5), cap);
+        let hosts = s.hosts();
+        assert_eq!(hosts[0].0.interval, cap);
+        assert_eq!(
+            hosts[0].1.crawl_delay_capped,
+            Some(Duration::from_secs(120))
+        );
+        assert_eq!(hosts[1].0.interval, Duration::from_secs(5));
+        assert_eq!(hosts[1].1.crawl_delay_capped, None);
+    }
+
+    #[test]
+    fn refusals_double_the_interval_and_calm_answers_bring_it_back() {
+        let s = Scheduler::new(
+            &[0],
+            1,
+            &[Duration::from_millis(100)],
+            &[],
+            Duration::from_millis(250),
+        );
+        let answer = |status| Answer {
+            status: Some(status),
+            max_pause: Duration::from_millis(1),
+            ..Answer::default()
+        };
+        let interval = || s.hosts()[0].0.interval;
+        s.answered(0, answer(429));
+        assert_eq!(interval(), Duration::from_millis(250));
+        s.answered(0, answer(503));
+        assert_eq!(interval(), Duration::from_millis(500));
+        for _ in 0..CALM {
+            s.answered(0, answer(200));
+        }
+        assert_eq!(interval(), Duration::from_millis(250));
+        for _ in 0..CALM * 4 {
+            s.answered(0, answer(200));
+        }
+        // Never below the host's own.
+        assert_eq!(interval(), Duration::from_millis(100));
+        let tally = &s.hosts()[0].1;
+        assert_eq!((tally.too_many, tally.server_errors), (1, 1));
+    }
+
+    #[test]
     fn nothing_to_do_ends_at_once() {
-        let s = Scheduler::new(&[], 4);
+        let s = Scheduler::new(&[], 4, &[], &[], Duration::ZERO);
         assert_eq!(s.next(), None);
     }
 }

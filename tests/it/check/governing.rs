@@ -191,9 +191,15 @@ fn every_entry_point_gives_each_file_its_own_databases_findings() {
     let top = dir.path();
     let sub = "db/sub";
     let all = expected("");
-    // From the top: the top database alone (its walk stops at `db/sub`);
-    // naming the top folder takes `db/sub` in as its own database.
-    assert_eq!(findings(top, ".", &["check"], None), expected("db/a"));
+    // From the top: the top database (its walk stops at `db/sub`) and
+    // `db/sub` as its own database, with no path (`docs/files.md`, "What
+    // a run covers") as with the top folder named; `--db .` the top
+    // database alone.
+    assert_eq!(findings(top, ".", &["check"], None), all);
+    assert_eq!(
+        findings(top, ".", &["--db", ".", "check"], None),
+        expected("db/a")
+    );
     assert_eq!(findings(top, ".", &["check", "."], None), all);
     assert_eq!(findings(top, ".", &["check", "db"], None), all);
     // From db/sub, with --db db/sub, by name (as a hook names them).
@@ -337,9 +343,13 @@ fn a_broken_nested_configuration_is_exit_2_from_every_entry_point() {
         messages.iter().any(|m| m.contains("db/sub/urldb.toml")),
         "{messages:?}"
     );
-    // The top database alone: its own findings, the nested folder unread.
-    let own = urldb_in(top, &["check", "--format", "concise"], None);
+    // The top database alone (`--db .`): its own findings, the nested
+    // folder unread; with no path the nested database is covered too, and
+    // its broken configuration is exit 2.
+    let own = urldb_in(top, &["--db", ".", "check", "--format", "concise"], None);
     assert_eq!(own.status.code(), Some(1), "{}", show(&own));
+    let bare = urldb_in(top, &["check", "--format", "concise"], None);
+    assert_eq!(bare.status.code(), Some(2), "{}", show(&bare));
 }
 
 /// Item 1 of the first hour: a database's own `urldb.toml` governs its
@@ -627,11 +637,14 @@ fn random_trees_give_each_file_its_own_databases_findings() {
                 "{layout}: {path} from standard input"
             );
             // With no path, in the file's folder: the database that
-            // governs the folder, every file of it.
+            // governs the folder, every file of it, and every database
+            // whose configuration lies below the folder.
             let db = governing(folder);
             let run = only(&|p| {
                 let of = p.rsplit_once('/').map_or("", |(up, _)| up);
-                governing(of) == db
+                let its = governing(of);
+                let below = folder.is_empty() || its.starts_with(&format!("{folder}/"));
+                its == db || (its != *folder && below && !its.is_empty())
             });
             let cwd = if folder.is_empty() { "." } else { folder };
             assert_eq!(

@@ -132,6 +132,10 @@ for path in sys.argv[2:]:
         ("[verify.domains.\"a.test\"]\nskip = [\"https://a.test/x\"]\n", false),
         ("[verify.domains.\"a.test\"]\nheaders = { A = \"env:1X\" }\n", false),
         ("[verify.domains.\"a.test\"]\nretries = 1\n", false),
+        ("[verify.domains.\"a.test\"]\ninterval = \"1.5s\"\n", true),
+        ("[verify.domains.\"a.test\"]\ninterval = \"250ms\"\n", true),
+        ("[verify.domains.\"a.test\"]\ninterval = \"soon\"\n", false),
+        ("[verify]\ninterval = \"2s\"\n", false),
     ]
     .into_iter()
     .map(|(t, v)| (t.to_string(), v))

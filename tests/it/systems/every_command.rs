@@ -179,7 +179,8 @@ fn verify_and_report_in_a_path_with_spaces_and_accents() {
     files.sort_unstable();
     assert_eq!(files, ["example.com.yaml", "pages à trier/b.org.yaml"]);
     let history = read(&db.join("historique des vérifications.jsonl"));
-    assert!(history.contains("pages à trier/b.org.yaml"), "{history}");
+    assert_eq!(history.lines().count(), 3, "{history}");
+    assert!(history.contains("\"recent\":\"o\""), "{history}");
 
     std::fs::write(db.join("résultats.json"), &out.stdout).expect("write");
     let out = run(db, &["report", "résultats.json"]);

@@ -293,7 +293,8 @@ fn history_tells_new_from_persistent_and_flaky_and_keeps_n_runs() {
         first["summary"]["new"], 4,
         "every failure of a first run is new"
     );
-    assert_eq!(history_lines(&history).len(), 300);
+    // One run line and one line per URL.
+    assert_eq!(history_lines(&history).len(), 301);
 
     let second = check(
         db.path(),
@@ -302,25 +303,24 @@ fn history_tells_new_from_persistent_and_flaky_and_keeps_n_runs() {
     );
     assert_eq!(second.code, 1, "{}", second.stderr);
     let second = json(&second);
-    assert_eq!(history_lines(&history).len(), 600);
-    // A run's lines are its results, in the report's order (they are made
-    // in parts, on two threads), each with the result's fields.
+    // Still one line per URL, now with two letters: its verdicts in r1
+    // and r2, and its last status.
     let lines = history_lines(&history);
+    assert_eq!(lines.len(), 302);
     let results = second["results"].as_array().expect("results");
     assert_eq!(results.len(), 300);
-    for (line, result) in lines[300..].iter().zip(results) {
-        assert_eq!(line["run"], "r2");
-        for (in_line, in_result) in [
-            ("url", "url"),
-            ("file", "file"),
-            ("line", "line"),
-            ("status", "status"),
-            ("verdict", "outcome"),
-            ("reason", "reason"),
-            ("ms", "ms"),
-        ] {
-            assert_eq!(line[in_line], result[in_result], "{in_line}: {line}");
-        }
+    let by_url: std::collections::HashMap<&str, &serde_json::Value> = lines
+        .iter()
+        .filter_map(|l| Some((l["url"].as_str()?, l)))
+        .collect();
+    for result in results {
+        let line = by_url[result["url"].as_str().expect("url")];
+        assert_eq!(line["at"], "r2", "{line}");
+        assert_eq!(line["status"], result["status"], "{line}");
+        assert_eq!(
+            line["recent"], result["history"]["recent"],
+            "{line} {result}"
+        );
     }
     assert_eq!(trend(&second, "/flaky")["class"], "passing");
     assert_eq!(trend(&second, "/flaky")["flaky"], true);
@@ -361,7 +361,7 @@ fn history_tells_new_from_persistent_and_flaky_and_keeps_n_runs() {
     assert!(
         third
             .stderr
-            .contains("warning: history.jsonl:601: not a history line"),
+            .contains("warning: history.jsonl:303: not a history line"),
         "{}",
         third.stderr
     );
@@ -387,7 +387,7 @@ fn history_tells_new_from_persistent_and_flaky_and_keeps_n_runs() {
     );
     assert_eq!(
         history_lines(&history).len(),
-        900,
+        303,
         "the malformed line is dropped"
     );
 
@@ -399,26 +399,29 @@ fn history_tells_new_from_persistent_and_flaky_and_keeps_n_runs() {
     assert_eq!(fourth.code, 1, "{}", fourth.stderr);
     let runs: BTreeSet<String> = history_lines(&history)
         .iter()
-        .map(|l| l["run"].as_str().expect("run").to_string())
+        .filter_map(|l| Some(l["run"].as_str()?.to_string()))
         .collect();
     assert_eq!(runs, BTreeSet::from(["r3".to_string(), "r4".to_string()]));
-    assert_eq!(history_lines(&history).len(), 600);
-    let line = &history_lines(&history)[0];
+    assert_eq!(history_lines(&history).len(), 302);
+    let lines = history_lines(&history);
     for key in [
-        "run", "started", "url", "file", "line", "time", "status", "verdict", "reason", "ms",
+        "run", "started", "checked", "broken", "blocked", "skipped", "accepted",
     ] {
-        assert!(line.get(key).is_some(), "{key} missing in {line}");
+        assert!(lines[0].get(key).is_some(), "{key} missing in {}", lines[0]);
     }
+    for key in ["url", "at", "recent", "status"] {
+        assert!(lines[2].get(key).is_some(), "{key} missing in {}", lines[2]);
+    }
+    assert_eq!(lines[2]["recent"].as_str().map(str::len), Some(2));
 }
 
-/// Most runs add their lines at the end of the history (the file keeps
-/// its inode and every byte it had, and a last line without a newline
-/// gets one); once the file holds `--history-keep` runs and a quarter
-/// more, the next run rewrites it with the newest N (docs/verify.md,
-/// "History").
+/// Each run rewrites the history (through a new file renamed over it),
+/// with the newest `--history-keep` runs: one line per run and one per
+/// URL, a last line without its newline read as any other
+/// (docs/verify.md, "History").
 #[cfg(unix)]
 #[test]
-fn history_is_appended_to_until_past_its_limit_then_rewritten() {
+fn history_is_rewritten_with_the_newest_runs() {
     use std::os::unix::fs::MetadataExt;
     let server = Server::start();
     let db = many(20, 1, &[]);
@@ -440,12 +443,10 @@ fn history_is_appended_to_until_past_its_limit_then_rewritten() {
         assert_eq!(run.code, 1, "{}", run.stderr);
     };
     let runs = || -> Vec<String> {
-        let mut runs: Vec<String> = history_lines(&history)
+        history_lines(&history)
             .iter()
-            .map(|l| l["run"].as_str().expect("run").to_string())
-            .collect();
-        runs.dedup();
-        runs
+            .filter_map(|l| Some(l["run"].as_str()?.to_string()))
+            .collect()
     };
     run("r1");
     // As an editor may leave it: no newline after the last line.
@@ -453,26 +454,20 @@ fn history_is_appended_to_until_past_its_limit_then_rewritten() {
     assert_eq!(before.pop(), Some(b'\n'));
     std::fs::write(&history, &before).expect("write");
     let inode = std::fs::metadata(&history).expect("stat").ino();
-    for (id, expected) in [("r2", ["r1", "r2"].as_slice()), ("r3", &["r1", "r2", "r3"])] {
-        run(id);
-        let after = std::fs::read(&history).expect("read");
-        assert!(after.starts_with(&before), "{id}: not appended to");
-        if !before.ends_with(b"\n") {
-            assert_eq!(after[before.len()], b'\n', "{id}: the line ended first");
-        }
-        assert_eq!(std::fs::metadata(&history).expect("stat").ino(), inode);
-        assert_eq!(runs(), expected);
-        before = after;
-    }
-    // Three runs is as many as `--history-keep 2` lets the file hold.
-    run("r4");
-    assert_eq!(runs(), ["r3", "r4"]);
-    assert_eq!(history_lines(&history).len(), 42);
+    run("r2");
+    assert_eq!(runs(), ["r1", "r2"]);
     assert_ne!(
         std::fs::metadata(&history).expect("stat").ino(),
         inode,
         "rewritten, through a new file renamed over it"
     );
+    run("r3");
+    run("r4");
+    assert_eq!(runs(), ["r3", "r4"]);
+    assert_eq!(history_lines(&history).len(), 2 + 21);
+    let text = std::fs::read_to_string(&history).expect("read");
+    assert!(text.ends_with('\n'));
+    assert_eq!(text.matches("\"recent\":\"xx\"").count(), 1, "{text}");
 }
 
 /// A history write that fails half way (here: past the file size limit,
@@ -485,10 +480,10 @@ fn a_history_append_that_fails_leaves_the_file_as_it_was() {
     let first = check(d, &server, &["--history", "h.jsonl", "--run-id", "r1"]);
     assert_eq!(first.code, 0, "{}", first.stderr);
     let before = std::fs::read(d.join("h.jsonl")).expect("read");
-    // Room for the file and less than a tenth of the next run's lines
+    // Less room than the file's next version, one more letter per URL
     // (`ulimit -f` counts 1024-byte blocks); SIGXFSZ ignored, so the write
     // fails with EFBIG instead of killing urldb.
-    let blocks = before.len() / 1024 + 1;
+    let blocks = before.len() / 1024;
     let map = map_arg(&server);
     let out = std::process::Command::new("bash")
         .current_dir(d)
@@ -555,11 +550,9 @@ fn shard_histories_concatenate() {
         report["history"][0],
         serde_json::json!({"id": "ci-1", "started": report["history"][0]["started"], "checked": 60, "broken": 3, "blocked": 0, "skipped": 0, "accepted": 0})
     );
-    assert_eq!(
-        history_lines(&d.join("h.jsonl")).len(),
-        120,
-        "duplicates are dropped"
-    );
+    // One line per run part (ci-1's three shards, ci-2) and per URL: the
+    // duplicates are dropped.
+    assert_eq!(history_lines(&d.join("h.jsonl")).len(), 3 + 1 + 60);
 }
 
 #[cfg(unix)]
@@ -662,10 +655,7 @@ fn the_documented_scheduled_workflow_runs_end_to_end() {
     );
     let gh_log = t.join("gh.log");
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let options = format!(
-        "--per-host 2 --allow-private --retries 0 --map {}",
-        map_arg(&server)
-    );
+    let options = format!("--allow-private --retries 0 --map {}", map_arg(&server));
     let run = |n: usize| {
         let work = t.join(format!("work-{n}"));
         std::fs::create_dir(&work).expect("mkdir");
@@ -705,7 +695,8 @@ fn the_documented_scheduled_workflow_runs_end_to_end() {
         "{summary}"
     );
     assert!(summary.contains("Shards: 1/3, 2/3, 3/3."), "{summary}");
-    assert_eq!(history().lines().count(), 59);
+    // One line per shard's run and one per URL: 3 + 59.
+    assert_eq!(history().lines().count(), 62);
     let calls = gh_calls();
     assert!(
         calls.contains("gh issue create --title urldb verify: newly broken URLs --body-file summary.md\n## urldb verify"),
@@ -714,7 +705,10 @@ fn the_documented_scheduled_workflow_runs_end_to_end() {
 
     let (_, summary) = run(2);
     assert_eq!(server.requests.lock().expect("lock").len(), 118);
-    assert_eq!(history().lines().count(), 118);
+    // Each shard wrote every URL, its own ones new: merged, a URL has its
+    // new line and the others' copy of the old one (the reader takes the
+    // newest), whatever the number of runs.
+    assert_eq!(history().lines().count(), 6 + 2 * 59);
     let new = summary.split("### Still broken").next().expect("text");
     assert!(
         new.contains("### Newly broken (1)") && new.contains("/sours`"),
@@ -739,7 +733,8 @@ fn the_documented_scheduled_workflow_runs_end_to_end() {
         "{summary}"
     );
     assert_eq!(gh_calls(), before);
-    assert_eq!(history().lines().count(), 177);
+    assert_eq!(history().lines().count(), 9 + 2 * 59);
+    assert!(history().contains("\"recent\":\"xxx\""), "{}", history());
 }
 
 /// A history of junk lines costs a few lines of warnings, not one per
@@ -770,7 +765,8 @@ fn history_warnings_are_capped() {
         run.stderr
     );
     let after = std::fs::read_to_string(d.join("h.jsonl")).expect("read");
-    assert_eq!(after.lines().count(), 1, "{after}");
+    // This run's line and its URL's.
+    assert_eq!(after.lines().count(), 2, "{after}");
 }
 
 /// A history that is a symbolic link is not read: nothing of its target

@@ -8,5 +8,8 @@ mod hostile_verdicts;
 mod html;
 mod matrix;
 pub(crate) mod outcomes;
+mod pacing;
+mod robots;
+mod shards;
 mod since;
 mod trust;

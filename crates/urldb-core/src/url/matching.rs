@@ -4,8 +4,10 @@
 //! by octet after decoding every `%xx` escape — except `%2F`, which stays
 //! distinct from `/` because a `/` has a meaning in a path.
 //!
-//! Used by `urldb ls --match` and `urldb verify --respect-robots`. The
-//! decoding is `crate::model::path::octets`, the same that decides which
+//! Used by `urldb ls --match` and `urldb verify --match`;
+//! `verify --respect-robots` reads robots.txt as RFC 9309 instead
+//! (`urldb_verify`'s `robots.rs`: wildcards, longest match), with the
+//! same octets for a pattern's literal parts. The decoding is `crate::model::path::octets`, the same that decides which
 //! paths the `equivalent-paths` rule, `add` and `rm` take for one URL.
 
 use crate::model::path::octets;

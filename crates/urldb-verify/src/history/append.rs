@@ -1,7 +1,10 @@
-//! Adding a run to a history file (`docs/verify.md`, "History"): its
-//! lines appended while the file has room, else the file rewritten with
-//! the newest runs, under the file's lock.
+//! Writing a history file (`docs/verify.md`, "History"): one line per
+//! run (or shard of a run) and one line per URL, its recent verdicts as
+//! letters, rewritten whole after each run under the file's lock. A file
+//! of the format before (one line per URL per run) is read and written
+//! back in this one.
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 
@@ -11,68 +14,213 @@ use urldb_store::ReadError;
 use urldb_store::write::{Lock, Notes};
 
 use super::read::{Scan, open, scan};
-use super::{HistoryError, kept_runs};
+use super::{History, HistoryError, RunPart, UrlInfo, kept_runs};
 use crate::results::{RunInfo, UrlResult};
 use crate::trend::Verdict;
 
-/// One line of a history file, as written: one URL in one run.
+/// A run line, as written.
 #[derive(Serialize)]
-struct Line<'a> {
+struct RunLine<'a> {
     run: &'a str,
     /// The run's start time, RFC 3339 in UTC: runs are ordered by it.
     started: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<&'a str>,
+    checked: usize,
+    broken: usize,
+    blocked: usize,
+    skipped: usize,
+    accepted: usize,
+}
+
+/// A URL line, as written.
+#[derive(Serialize)]
+struct UrlLine<'a> {
     url: &'a str,
-    file: &'a str,
-    line: usize,
-    /// When this URL was checked (the run's start time).
-    time: &'a str,
+    /// The run of the last letter of `recent`.
+    at: &'a str,
+    /// One letter per run up to `at`, oldest first: `o` ok, `x` broken,
+    /// `-` skipped, `b` blocked, `.` not checked in that run.
+    recent: &'a str,
+    /// The last status received.
+    #[serde(skip_serializing_if = "Option::is_none")]
     status: Option<u16>,
-    verdict: Verdict,
-    /// What kind of failure, skip, block or acceptance (`status`,
-    /// `accepted`, `challenge`, `skip`, ...), as in the JSON results.
     #[serde(skip_serializing_if = "Option::is_none")]
     kind: Option<&'a str>,
-    reason: Option<&'a str>,
-    ms: u64,
+    /// Reserved for later facts about the URL; kept as read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    facts: Option<&'a serde_json::Map<String, serde_json::Value>>,
 }
 
-/// The most runs a history file holds before its oldest are dropped:
-/// `keep` and a quarter more. Until then a run only adds its lines at the
-/// end, so the file is rewritten once every few runs, not on every run.
-pub fn limit(keep: usize) -> usize {
-    keep.saturating_add(keep.div_ceil(4))
+/// A URL's verdicts, by the place of their run.
+type Verdicts = Vec<(usize, Verdict)>;
+
+fn letter(v: Verdict) -> char {
+    match v {
+        Verdict::Ok => 'o',
+        Verdict::Broken => 'x',
+        Verdict::Skipped => '-',
+        Verdict::Blocked => 'b',
+    }
 }
 
-/// The history lines of a run's results, each ending in a newline.
-pub fn lines(run: &RunInfo, results: &[UrlResult]) -> Vec<u8> {
+/// The whole text of the history `history` becomes with run `run`'s
+/// `results` added: the newest `keep - 1` earlier runs and this one.
+pub fn lines(history: &History, run: &RunInfo, results: &[UrlResult], keep: usize) -> Vec<u8> {
+    let kept = kept_runs(&history.runs, &run.id, keep);
+    let current = history.runs.iter().position(|r| r.count.id == run.id);
+    // The runs written, in the order a reader puts them (by start, then
+    // id), which the letters of every URL line follow: the kept earlier
+    // runs and this one (`None`: not yet in the file).
+    let start_of = |r: Option<usize>| match r {
+        Some(r) => history.runs[r].started_at,
+        None => run.started.parse().unwrap_or(jiff::Timestamp::MAX),
+    };
+    let mut order: Vec<Option<usize>> = kept.iter().map(|&r| Some(r)).collect();
+    order.push(current);
+    let id_of = |r: Option<usize>| match r {
+        Some(r) => history.runs[r].count.id.as_str(),
+        None => run.id.as_str(),
+    };
+    order.sort_by(|a, b| (start_of(*a), id_of(*a)).cmp(&(start_of(*b), id_of(*b))));
+    let last = order
+        .iter()
+        .position(|r| *r == current)
+        .unwrap_or(order.len() - 1);
+    // Old rank -> new place.
+    let place: BTreeMap<usize, usize> = order
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| Some(((*r)?, i)))
+        .collect();
+    let ids: Vec<&str> = order.iter().map(|r| id_of(*r)).collect();
     let mut out = Vec::new();
-    for r in results {
-        let line = Line {
-            run: &run.id,
-            started: &run.started,
-            url: &r.url,
-            file: &r.file,
-            line: r.line,
-            time: &run.started,
-            status: r.status,
-            verdict: r.outcome,
-            kind: r.kind.as_deref(),
-            reason: r.reason.as_deref(),
-            ms: r.ms,
-        };
-        // Writing plain data to a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut out, &line);
+    let write = |out: &mut Vec<u8>, line: &dyn erased::Line| {
+        line.write(out);
         out.push(b'\n');
+    };
+    // Run lines: each kept run's parts (one summed line for a run of the
+    // format before), this run's after the parts it already has (another
+    // shard's).
+    let count = |f: &dyn Fn(&UrlResult) -> bool| results.iter().filter(|r| f(r)).count();
+    let shard = run.shard.map(|s| s.to_string());
+    for &r in &order {
+        if let Some(r) = r {
+            let count = &history.runs[r].count;
+            let parts: Vec<&RunPart> = history
+                .parts
+                .iter()
+                .filter(|(k, _)| *k == r)
+                .map(|(_, p)| p)
+                .collect();
+            if parts.is_empty() {
+                write(
+                    &mut out,
+                    &RunLine {
+                        run: &count.id,
+                        started: &count.started,
+                        shard: None,
+                        checked: count.checked,
+                        broken: count.broken,
+                        blocked: count.blocked,
+                        skipped: count.skipped,
+                        accepted: count.accepted,
+                    },
+                );
+            }
+            for p in parts {
+                let [checked, broken, blocked, skipped, accepted] = p.counts;
+                write(
+                    &mut out,
+                    &RunLine {
+                        run: &count.id,
+                        started: &p.started,
+                        shard: p.shard.as_deref(),
+                        checked,
+                        broken,
+                        blocked,
+                        skipped,
+                        accepted,
+                    },
+                );
+            }
+        }
+        if r == current {
+            write(
+                &mut out,
+                &RunLine {
+                    run: &run.id,
+                    started: &run.started,
+                    shard: shard.as_deref(),
+                    checked: results.len(),
+                    broken: count(&|r| r.is_broken()),
+                    blocked: count(&|r| r.is_blocked()),
+                    skipped: count(&|r| r.outcome == Verdict::Skipped),
+                    accepted: count(&|r| r.is_accepted()),
+                },
+            );
+        }
+    }
+    // URL lines, by URL: the kept verdicts, this run's last.
+    let mut urls: BTreeMap<&str, (Verdicts, UrlInfo)> = BTreeMap::new();
+    for (url, verdicts) in &history.urls {
+        let kept: Vec<(usize, Verdict)> = verdicts
+            .iter()
+            .filter_map(|(r, v)| Some((*place.get(r)?, *v)))
+            .collect();
+        if !kept.is_empty() {
+            let info = history.info.get(url).cloned().unwrap_or_default();
+            urls.insert(url, (kept, info));
+        }
+    }
+    for r in results {
+        let entry = urls.entry(&r.url).or_default();
+        entry.0.retain(|(k, _)| *k != last);
+        entry.0.push((last, r.outcome));
+        entry.1.status = r.status;
+        entry.1.kind = r.kind.clone();
+    }
+    for (url, (verdicts, info)) in &urls {
+        let (Some(first), Some(end)) = (verdicts.first(), verdicts.last()) else {
+            continue;
+        };
+        let mut recent = vec!['.'; end.0 - first.0 + 1];
+        for (k, v) in verdicts {
+            recent[k - first.0] = letter(*v);
+        }
+        let recent: String = recent.into_iter().collect();
+        write(
+            &mut out,
+            &UrlLine {
+                url,
+                at: ids[end.0],
+                recent: &recent,
+                status: info.status,
+                kind: info.kind.as_deref(),
+                facts: info.facts.as_ref(),
+            },
+        );
     }
     out
 }
 
-/// Add run `run`'s lines for `results` to the history at `path`, under
-/// the file's lock: read again under it (lines another process added
-/// meanwhile are kept), then appended when the file has room and nothing
-/// malformed or repeated, else rewritten with the newest `keep - 1`
-/// earlier runs (and any earlier lines of `run` itself) and these. What
-/// the writer has to say meanwhile goes to `notes`.
+/// Lines are plain data: writing them to a `Vec` cannot fail.
+mod erased {
+    pub(super) trait Line {
+        fn write(&self, out: &mut Vec<u8>);
+    }
+
+    impl<T: serde::Serialize> Line for T {
+        fn write(&self, out: &mut Vec<u8>) {
+            let _ = serde_json::to_writer(out, self);
+        }
+    }
+}
+
+/// Add run `run`'s `results` to the history at `path`, under the file's
+/// lock: read again under it (lines another process added meanwhile are
+/// kept), then rewritten with the newest `keep - 1` earlier runs and
+/// this one. What the writer has to say meanwhile goes to `notes`.
 pub fn append(
     path: &Path,
     run: &RunInfo,
@@ -88,9 +236,10 @@ pub fn append(
         return Err(HistoryError::Symlink(path.to_path_buf()));
     }
     let lock = Lock::acquire(path, notes).map_err(failed)?;
-    let new = lines(run, results);
     let Some((mut file, _)) = open(path)? else {
-        return lock.create(&new).map_err(failed);
+        return lock
+            .create(&lines(&History::default(), run, results, keep))
+            .map_err(failed);
     };
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)
@@ -107,22 +256,7 @@ pub fn append(
         .started
         .parse()
         .unwrap_or_else(|_| jiff::Timestamp::now());
-    let Scan { history, lines } = scan(&shown_path(path), &bytes[..], true, now)?;
-    let earlier = history.runs.iter().filter(|r| r.count.id != run.id).count();
-    if history.malformed == 0 && history.duplicates == 0 && earlier < limit(keep) {
-        let mut appending = lock.append().map_err(failed)?;
-        appending.write(&new).map_err(failed)?;
-        return appending.finish().map_err(failed);
-    }
-    let mut is_kept: Vec<bool> = history.runs.iter().map(|r| r.count.id == run.id).collect();
-    for r in kept_runs(&history.runs, &run.id, keep) {
-        is_kept[r] = true;
-    }
-    let mut text: Vec<u8> = lines
-        .into_iter()
-        .filter(|(r, _)| is_kept[*r])
-        .flat_map(|(_, line)| line)
-        .collect();
-    text.extend_from_slice(&new);
+    let Scan { history } = scan(&shown_path(path), &bytes[..], now)?;
+    let text = lines(&history, run, results, keep);
     lock.replace(&bytes, &text).map_err(failed)
 }

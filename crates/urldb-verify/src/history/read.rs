@@ -11,28 +11,63 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use urldb_store::ReadError;
 
-use super::{CLOCK_ALLOWANCE, History, HistoryError, Run};
+use super::{CLOCK_ALLOWANCE, History, HistoryError, Run, RunPart, UrlInfo};
 use crate::trend::{RunCount, Verdict};
 
 /// The longest history line read; a longer one is malformed.
 const MAX_LINE: usize = 64 * 1024;
 
-/// What a reader needs of a line; the other fields are for people and
-/// other tools, checked to be JSON and kept as written.
+/// Any line of a history, as far as a reader needs it: a run line
+/// (`run`, `started`, the counts), a URL line (`url`, `at`, `recent`), or
+/// a line of the format before (one URL in one run: `run`, `started`,
+/// `url`, `verdict`), read and converted. Other fields are for people and
+/// other tools.
 #[derive(Deserialize)]
 struct Key {
-    run: String,
-    started: String,
-    url: String,
-    verdict: Verdict,
-    #[serde(default)]
+    run: Option<String>,
+    started: Option<String>,
+    url: Option<String>,
+    verdict: Option<Verdict>,
     kind: Option<String>,
+    status: Option<u16>,
+    at: Option<String>,
+    recent: Option<String>,
+    facts: Option<serde_json::Map<String, serde_json::Value>>,
+    shard: Option<String>,
+    checked: Option<usize>,
+    #[serde(default)]
+    broken: usize,
+    #[serde(default)]
+    blocked: usize,
+    #[serde(default)]
+    skipped: usize,
+    #[serde(default)]
+    accepted: usize,
 }
 
-/// A history and, when asked for, its well-formed lines with their run.
+/// A URL line as read, before the runs are in order.
+struct Compact {
+    url: String,
+    /// The run of its last letter, by its place among the runs met.
+    at: usize,
+    letters: Vec<Option<Verdict>>,
+    info: UrlInfo,
+}
+
+fn letter(c: char) -> Option<Option<Verdict>> {
+    Some(match c {
+        'o' => Some(Verdict::Ok),
+        'x' => Some(Verdict::Broken),
+        '-' => Some(Verdict::Skipped),
+        'b' => Some(Verdict::Blocked),
+        '.' => None,
+        _ => return None,
+    })
+}
+
+/// A history as read.
 pub(super) struct Scan {
     pub(super) history: History,
-    pub(super) lines: Vec<(usize, Vec<u8>)>,
 }
 
 /// The file at `path` opened to be read; none when it does not exist.
@@ -54,13 +89,12 @@ pub(super) fn open(
         })
 }
 
-/// Read a history's lines from `input` (`shown`: its name in warnings);
-/// with `keep_lines`, keep each well-formed line with its run. Runs that
-/// start after `now` (beyond [`CLOCK_ALLOWANCE`]) are skipped.
+/// Read a history's lines from `input` (`shown`: its name in warnings),
+/// in either format. Runs that start after `now` (beyond
+/// [`CLOCK_ALLOWANCE`]) are skipped.
 pub(super) fn scan(
     shown: &str,
     mut input: impl BufRead,
-    keep_lines: bool,
     now: jiff::Timestamp,
 ) -> Result<Scan, HistoryError> {
     let io = |e: std::io::Error| HistoryError::Read {
@@ -68,8 +102,11 @@ pub(super) fn scan(
         source: ReadError::Io(e),
     };
     let mut history = History::default();
-    let mut lines = Vec::new();
     let (mut met, mut index): (Vec<RunCount>, HashMap<String, usize>) = Default::default();
+    let mut parts: Vec<(usize, RunPart)> = Vec::new();
+    let mut compact: Vec<Compact> = Vec::new();
+    // The newest status of each URL of the format before: (run, info).
+    let mut old_info: HashMap<String, (usize, UrlInfo)> = HashMap::new();
     // A repeat is found by two hashes of the line's bytes, not a copy of it.
     let hashers = (
         foldhash::quality::FixedState::with_seed(1),
@@ -77,6 +114,21 @@ pub(super) fn scan(
     );
     let mut seen = HashSet::new();
     let mut buf = Vec::new();
+    let mut run_of = |id: &str, started: &str, met: &mut Vec<RunCount>| -> usize {
+        let r = *index.entry(id.to_string()).or_insert_with(|| {
+            met.push(RunCount {
+                id: id.to_string(),
+                started: started.to_string(),
+                ..RunCount::default()
+            });
+            met.len() - 1
+        });
+        // A URL line names its run without a start ("").
+        if !started.is_empty() && (met[r].started.is_empty() || started < met[r].started.as_str()) {
+            met[r].started = started.to_string();
+        }
+        r
+    };
     for n in 1.. {
         buf.clear();
         let read = (&mut input)
@@ -99,39 +151,106 @@ pub(super) fn scan(
             match serde_json::from_slice::<Key>(raw) {
                 Ok(key) => {
                     let hash = (hashers.0.hash_one(raw), hashers.1.hash_one(raw));
-                    if !seen.insert(hash) {
+                    if seen.contains(&hash) {
                         history.duplicates += 1;
                         continue;
                     }
-                    let r = *index.entry(key.run.clone()).or_insert_with(|| {
-                        met.push(RunCount {
-                            id: key.run.clone(),
-                            started: key.started.clone(),
-                            ..RunCount::default()
-                        });
-                        met.len() - 1
-                    });
-                    let run = &mut met[r];
-                    if key.started < run.started {
-                        run.started = key.started;
+                    match key {
+                        // A line of the format before: one URL in one run.
+                        Key {
+                            run: Some(run),
+                            started: Some(started),
+                            url: Some(url),
+                            verdict: Some(verdict),
+                            kind,
+                            status,
+                            ..
+                        } => {
+                            seen.insert(hash);
+                            let r = run_of(&run, &started, &mut met);
+                            let count = &mut met[r];
+                            count.checked += 1;
+                            count.broken += usize::from(verdict == Verdict::Broken);
+                            count.blocked += usize::from(verdict == Verdict::Blocked);
+                            count.skipped += usize::from(verdict == Verdict::Skipped);
+                            count.accepted += usize::from(
+                                verdict == Verdict::Ok
+                                    && kind.as_deref() == Some(crate::results::ACCEPTED),
+                            );
+                            history.converted = true;
+                            let info = UrlInfo {
+                                status,
+                                kind,
+                                facts: None,
+                            };
+                            old_info.insert(url.clone(), (r, info));
+                            history.urls.entry(url).or_default().push((r, verdict));
+                            continue;
+                        }
+                        // A run line.
+                        Key {
+                            run: Some(run),
+                            started: Some(started),
+                            url: None,
+                            checked: Some(checked),
+                            shard,
+                            broken,
+                            blocked,
+                            skipped,
+                            accepted,
+                            ..
+                        } => {
+                            seen.insert(hash);
+                            let r = run_of(&run, &started, &mut met);
+                            let count = &mut met[r];
+                            count.checked += checked;
+                            count.broken += broken;
+                            count.blocked += blocked;
+                            count.skipped += skipped;
+                            count.accepted += accepted;
+                            parts.push((
+                                r,
+                                RunPart {
+                                    started,
+                                    shard,
+                                    counts: [checked, broken, blocked, skipped, accepted],
+                                },
+                            ));
+                            continue;
+                        }
+                        // A URL line: its verdicts, the last in run `at`.
+                        Key {
+                            url: Some(url),
+                            at: Some(at),
+                            recent: Some(recent),
+                            status,
+                            kind,
+                            facts,
+                            ..
+                        } => match recent.chars().map(letter).collect::<Option<Vec<_>>>() {
+                            Some(letters) => {
+                                seen.insert(hash);
+                                // Its run is named by a run line, maybe a
+                                // later one: placed once all are read.
+                                let at = run_of(&at, "", &mut met);
+                                compact.push(Compact {
+                                    url,
+                                    at,
+                                    letters,
+                                    info: UrlInfo {
+                                        status,
+                                        kind,
+                                        facts,
+                                    },
+                                });
+                                continue;
+                            }
+                            None => {
+                                "recent: expected only the letters o, x, -, b and .".to_string()
+                            }
+                        },
+                        _ => "not a history line (neither a run nor a URL)".to_string(),
                     }
-                    run.checked += 1;
-                    run.broken += usize::from(key.verdict == Verdict::Broken);
-                    run.blocked += usize::from(key.verdict == Verdict::Blocked);
-                    run.skipped += usize::from(key.verdict == Verdict::Skipped);
-                    run.accepted += usize::from(
-                        key.verdict == Verdict::Ok
-                            && key.kind.as_deref() == Some(crate::results::ACCEPTED),
-                    );
-                    history
-                        .urls
-                        .entry(key.url)
-                        .or_default()
-                        .push((r, key.verdict));
-                    if keep_lines {
-                        lines.push((r, [raw, b"\n"].concat()));
-                    }
-                    continue;
                 }
                 Err(e) => format!(
                     "not a history line ({})",
@@ -142,10 +261,14 @@ pub(super) fn scan(
         history.skip(format!("{shown}:{n}: {why}; line skipped"));
     }
     // Runs in time order, those from the future left out, and everything
-    // that names a run renumbered (`usize::MAX`: left out).
+    // that names a run renumbered (`usize::MAX`: left out). A run only a
+    // URL line names (its run line lost) has no start: left out too.
     let horizon = now.checked_add(CLOCK_ALLOWANCE).unwrap_or(now);
     let mut runs: Vec<(usize, Run)> = Vec::new();
     for (r, count) in met.into_iter().enumerate() {
+        if count.started.is_empty() {
+            continue;
+        }
         match count.started.parse::<jiff::Timestamp>() {
             Ok(started_at) if started_at <= horizon => runs.push((r, Run { count, started_at })),
             Ok(_) => history.skip(format!(
@@ -167,19 +290,54 @@ pub(super) fn scan(
         rank[*r] = k;
     }
     history.runs = runs.into_iter().map(|(_, run)| run).collect();
+    history.parts = parts
+        .into_iter()
+        .filter(|(r, _)| rank[*r] != usize::MAX)
+        .map(|(r, part)| (rank[r], part))
+        .collect();
+    for (url, (r, info)) in old_info {
+        if rank[r] != usize::MAX {
+            history.info.insert(url, info);
+        }
+    }
+    // The verdicts of lines of the format before, renumbered.
     history.urls.retain(|_, verdicts| {
         verdicts.retain_mut(|(r, _)| {
             *r = rank[*r];
             *r != usize::MAX
         });
-        verdicts.sort_by_key(|(r, _)| *r);
         !verdicts.is_empty()
     });
-    lines.retain_mut(|(r, _)| {
-        *r = rank[*r];
-        *r != usize::MAX
-    });
-    Ok(Scan { history, lines })
+    // Of a URL's lines (shards' histories concatenated), the one whose
+    // last verdict is newest; its letters end at that run and go back one
+    // run each.
+    let mut newest: HashMap<String, Compact> = HashMap::new();
+    for c in compact {
+        if rank[c.at] == usize::MAX {
+            continue;
+        }
+        match newest.get(&c.url) {
+            Some(k) if (rank[k.at], k.letters.len()) >= (rank[c.at], c.letters.len()) => {}
+            _ => {
+                newest.insert(c.url.clone(), c);
+            }
+        }
+    }
+    for (url, c) in newest {
+        let last = rank[c.at];
+        let verdicts = history.urls.entry(url.clone()).or_default();
+        for (back, v) in c.letters.iter().rev().enumerate() {
+            if let (Some(v), Some(r)) = (v, last.checked_sub(back)) {
+                verdicts.push((r, *v));
+            }
+        }
+        history.info.insert(url, c.info);
+    }
+    for verdicts in history.urls.values_mut() {
+        verdicts.sort_by_key(|(r, _)| *r);
+        verdicts.dedup_by_key(|(r, _)| *r);
+    }
+    Ok(Scan { history })
 }
 
 #[cfg(test)]
@@ -192,7 +350,7 @@ mod tests {
     fn malformed_lines_are_skipped_with_their_line_number_and_counted_past_the_cap() {
         let good = r#"{"run":"r1","started":"2026-01-01T00:00:00Z","url":"http://a/","file":"a.yaml","line":3,"time":"2026-01-01T00:00:00Z","status":404,"verdict":"broken","reason":"HTTP 404","ms":1}"#;
         let text = format!("{good}\nnot json\n{{\"run\":1}}\n{good}\n\u{1b}[31m\n");
-        let h = scan("h.jsonl", text.as_bytes(), false, jiff::Timestamp::now())
+        let h = scan("h.jsonl", text.as_bytes(), jiff::Timestamp::now())
             .expect("scan")
             .history;
         assert_eq!(h.runs.len(), 1);
@@ -203,7 +361,7 @@ mod tests {
         assert!(h.warnings[1].starts_with("h.jsonl:3: "), "{:?}", h.warnings);
         assert!(!h.warnings[2].contains('\u{1b}'), "{:?}", h.warnings);
         let junk = "x\n".repeat(MAX_WARNINGS + 5) + &"y".repeat(MAX_LINE + 10) + "\n";
-        let h = scan("h", junk.as_bytes(), false, jiff::Timestamp::now())
+        let h = scan("h", junk.as_bytes(), jiff::Timestamp::now())
             .expect("scan")
             .history;
         assert_eq!((h.warnings.len(), h.more_warnings()), (MAX_WARNINGS, 6));

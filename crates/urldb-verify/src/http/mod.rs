@@ -110,8 +110,11 @@ pub struct Response {
     pub content_type: Option<String>,
     /// The `Location` header as sent (redirects are not followed).
     pub location: Option<String>,
-    /// `Retry-After` in seconds, when it is a number (429 and 503 answers).
+    /// `Retry-After` in seconds from now: a number, or an HTTP-date
+    /// (429 and 503 answers).
     pub retry_after: Option<u64>,
+    /// The rate-limit fields (`RateLimit`, `X-RateLimit-*`, ...).
+    pub rate_limit: crate::pace::RateLimit,
     /// The body's digest in [`BodyMode::Digest`].
     pub body: Option<Digest>,
     /// The body's first bytes in [`BodyMode::Collect`].
@@ -237,6 +240,7 @@ impl Client {
             call = call.header(name.as_str(), value.expose());
         }
         let mut response = call.call().map_err(map_error)?;
+        let now = jiff::Timestamp::now().as_second();
         let header = |name: &str| {
             response
                 .headers()
@@ -247,7 +251,8 @@ impl Client {
             status: response.status().as_u16(),
             content_type: header("content-type"),
             location: header("location"),
-            retry_after: header("retry-after").and_then(|v| v.trim().parse().ok()),
+            retry_after: header("retry-after").and_then(|v| crate::pace::retry_after(&v, now)),
+            rate_limit: crate::pace::rate_limit(&header, now),
             body: None,
             bytes: None,
             challenge: false,

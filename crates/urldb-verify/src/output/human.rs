@@ -22,6 +22,38 @@ pub fn write_human(out: &mut dyn Write, results: &Results, quiet: bool) -> io::R
     Ok(())
 }
 
+/// `--host-stats`: one line per origin requested, the busiest first
+/// (`docs/verify.md`, "Pacing").
+pub fn write_host_stats(out: &mut dyn Write, results: &Results) -> io::Result<()> {
+    let mut hosts: Vec<_> = results.hosts.iter().collect();
+    hosts.sort_by(|a, b| b.requests.cmp(&a.requests).then(a.origin.cmp(&b.origin)));
+    for h in hosts {
+        let median = h
+            .median_ms
+            .map_or(String::new(), |m| format!(", median {m} ms"));
+        let capped = match h.crawl_delay_capped_ms {
+            Some(ms) => format!(
+                " (its Crawl-delay of {} s capped at {} s)",
+                ms as f64 / 1000.0,
+                crate::pace::MAX_CRAWL_DELAY.as_secs()
+            ),
+            None => String::new(),
+        };
+        writeln!(
+            out,
+            "host {}: {} request{}{median}, {} × 429, {} × 5xx, {} skipped by robots.txt, interval {} ms{capped}",
+            escape(&h.origin),
+            h.requests,
+            if h.requests == 1 { "" } else { "s" },
+            h.too_many,
+            h.server_errors,
+            h.skipped_robots,
+            h.interval_ms
+        )?;
+    }
+    Ok(())
+}
+
 /// `FILE:LINE: URL: reason`, one line per broken URL. The URL and the
 /// reason (which may quote what a server sent) are escaped
 /// ([`urldb_core::text::escape`]); a newly broken URL is marked when the

@@ -140,6 +140,57 @@ fn summary(out: &mut String, results: &Results, limit: usize) -> fmt::Result {
         });
         list(out, limit, results.problems.len(), lines)?;
     }
+    hosts(out, results, limit)
+}
+
+/// Each origin's figures, the busiest first (`docs/verify.md`, "Pacing").
+fn hosts(out: &mut String, results: &Results, limit: usize) -> fmt::Result {
+    if results.hosts.is_empty() {
+        return Ok(());
+    }
+    let mut hosts: Vec<_> = results.hosts.iter().collect();
+    hosts.sort_by(|a, b| b.requests.cmp(&a.requests).then(a.origin.cmp(&b.origin)));
+    writeln!(out)?;
+    writeln!(out, "### Hosts ({})", hosts.len())?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| host | requests | median ms | 429 | 5xx | skipped (robots) | interval ms |"
+    )?;
+    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|")?;
+    let lines = hosts.iter().map(|h| {
+        let capped = match h.crawl_delay_capped_ms {
+            Some(ms) => format!(" (Crawl-delay {ms} capped)"),
+            None => String::new(),
+        };
+        format!(
+            "| {} | {} | {} | {} | {} | {} | {}{capped} |\n",
+            code(&h.origin),
+            h.requests,
+            h.median_ms.map_or("–".to_string(), |m| m.to_string()),
+            h.too_many,
+            h.server_errors,
+            h.skipped_robots,
+            h.interval_ms
+        )
+    });
+    let mut shown = 0;
+    for line in lines.take(MAX_LISTED) {
+        if out.len() + line.len() + RESERVE > limit {
+            break;
+        }
+        out.push_str(&line);
+        shown += 1;
+    }
+    if shown < hosts.len() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{} more host{} not shown.",
+            hosts.len() - shown,
+            plural(hosts.len() - shown)
+        )?;
+    }
     Ok(())
 }
 

@@ -15,7 +15,7 @@ mod markdown;
 pub use github::write_github;
 pub use html::{HtmlPage, HtmlRow, PageTrend, PageVerdict, RunCount, Summary, render_html};
 pub use html_page::html_page;
-pub use human::{problem_entry_line, problem_line, write_human};
+pub use human::{problem_entry_line, problem_line, write_host_stats, write_human};
 pub use json::write_json;
 pub use junit::write_junit;
 pub use markdown::{SUMMARY_LIMIT, SUMMARY_LIMIT_MIN, write_markdown};
