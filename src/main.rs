@@ -12,6 +12,7 @@ mod cli;
 mod commands;
 mod config_error;
 mod output;
+mod usage_hints;
 
 fn main() -> ExitCode {
     match cli::Cli::try_parse() {
@@ -28,7 +29,11 @@ fn main() -> ExitCode {
 fn usage(error: &clap::Error) -> i32 {
     use std::io::Write;
     use urldb_output::gate;
-    let text = error.render().to_string();
+    let mut text = error.render().to_string();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(tip) = usage_hints::hint(error, &args) {
+        text = usage_hints::with_tip(&text, &tip);
+    }
     let result = if error.use_stderr() {
         let mut err = gate::stderr();
         text.lines()

@@ -44,8 +44,9 @@ pub(crate) enum CommandError {
     Exclude(#[from] urldb_core::config::BadExclude),
     #[error(transparent)]
     Size(#[from] urldb_core::config::NotASize),
-    /// `--timeout` or `[verify] timeout`.
-    #[error("timeout: `{}` is not a duration (try \"10s\" or \"500ms\")", urldb_core::text::escape(.0))]
+    /// `--timeout` or `[verify] timeout`: not a duration, or one out of
+    /// range (0, which would fail every URL, or a day or more).
+    #[error("timeout: `{}` {} (try \"10s\" or \"500ms\")", urldb_core::text::escape(.0), why_not_a_timeout(.0))]
     NotADuration(String),
     /// A value that is at least 1: `--per-host`, `--history-keep`, the
     /// concurrency.
@@ -216,8 +217,10 @@ pub(crate) enum CommandError {
     RunLevelKeys { first: PathBuf, other: PathBuf },
     #[error("urldb server: {0}")]
     Server(#[from] urldb_server::ServerError),
-    /// Standard output could not be written. A closed pipe (`urldb ls |
-    /// head -1`) is how a reader says it has seen enough: not an error.
+    /// Standard output could not be written (a full disk). A closed pipe
+    /// (`urldb ls | head -1`) never comes here: the output gate discards
+    /// what is written after it (`urldb_output::gate::UntilClosed`), and
+    /// the command ends with the status its findings give.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
 }
@@ -256,6 +259,24 @@ fn no_domain_file(root: &str, origin: &urldb_store::Origin, misnamed: usize) -> 
     }
 }
 
+/// Why `text` is no timeout: a number with a unit urldb reads is a
+/// duration out of range; anything else is no duration.
+fn why_not_a_timeout(text: &str) -> &'static str {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    match (number.parse::<f64>(), unit.trim()) {
+        (Ok(0.0), "" | "s" | "ms" | "m" | "min") => {
+            "is no time to wait: a timeout is more than 0 (a request that may take no time fails \
+             every URL)"
+        }
+        (Ok(_), "" | "s" | "ms" | "m" | "min") => "is too long: a timeout is less than a day",
+        _ => "is not a duration",
+    }
+}
+
 /// A URL given on the command line that cannot be stored: `input: why`, or
 /// the reason alone when it quotes the input itself.
 pub(crate) fn about_url(input: &str, e: &urldb_core::url::UrlError) -> String {
@@ -272,19 +293,12 @@ pub(crate) fn quotes_input(e: &urldb_core::url::UrlError) -> bool {
     matches!(e, UrlError::NoHost { .. } | UrlError::Control { .. })
 }
 
-impl CommandError {
-    fn is_closed_pipe(&self) -> bool {
-        matches!(self, CommandError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
-    }
-}
-
 /// The one place a command's result becomes the exit status: an error is
-/// printed once, to stderr, and is exit 2; a closed output pipe is a quiet
-/// success, as in ripgrep. The message is whole: no caller adds to it.
+/// printed once, to stderr, and is exit 2. The message is whole: no caller
+/// adds to it.
 pub(crate) fn exit_status(result: Result<ExitStatus, CommandError>) -> ExitStatus {
     match result {
         Ok(status) => status,
-        Err(e) if e.is_closed_pipe() => ExitStatus::Success,
         Err(CommandError::Config { error, color }) => {
             urldb_output::say!("{}", crate::config_error::render(&error, color).trim_end());
             ExitStatus::Error

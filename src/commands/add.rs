@@ -200,7 +200,23 @@ fn print_file_outcome(
                     );
                 }
             }
-            Change::Exists { existing } if !ctx.quiet => {
+            // Asked to store another type than the record has: said even
+            // with `-q`, since the database does not hold what was asked.
+            Change::Exists {
+                existing,
+                content_type: Some(stored),
+            } if *stored != record.content_type => {
+                let escape = |s: &str| urldb_core::text::escape(s).into_owned();
+                urldb_output::say!(
+                    "warning: {}: already in {file} as `{}` with content-type `{}`, not `{}`; \
+                     left as it is (edit the record's `content-type` to change it)",
+                    item.input,
+                    escape(existing),
+                    escape(stored),
+                    escape(&record.content_type)
+                );
+            }
+            Change::Exists { existing, .. } if !ctx.quiet => {
                 urldb_output::say!(
                     "{}: already in {file} as `{existing}`; left as it is",
                     item.input

@@ -38,10 +38,21 @@ pub(crate) fn man(
             path: dir.to_path_buf(),
             source,
         })?;
-        let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
+        // Every page is made, and every target looked at, before the first
+        // is written: a target that is a symbolic link refuses the whole
+        // set, which is not left half replaced.
+        let mut made = Vec::with_capacity(pages.len());
         for (name, page) in pages {
-            let path = dir.join(format!("{name}.1"));
-            urldb_store::write::overwrite(&path, &render(page)?, &super::write_note)?;
+            made.push((dir.join(format!("{name}.1")), render(page)?));
+        }
+        for (path, _) in &made {
+            if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(urldb_store::write::WriteError::Symlink { path: path.clone() }.into());
+            }
+        }
+        let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
+        for (path, bytes) in made {
+            urldb_store::write::overwrite(&path, &bytes, &super::write_note)?;
             writeln!(out, "{}", urldb_core::source::shown_path(&path))?;
         }
         out.finish()?;
@@ -64,10 +75,12 @@ pub(crate) fn man(
     }
 }
 
-/// One page in roff, its source line naming urldb and its version.
+/// One page in roff, its source line naming urldb and its version, its
+/// SYNOPSIS with the values options take ([`synopsis`]).
 fn render(page: clap::Command) -> Result<Vec<u8>, CommandError> {
     let mut out = Vec::new();
-    clap_mangen::Man::new(page)
+    let usage = synopsis(&page);
+    clap_mangen::Man::new(page.override_usage(usage))
         .source(format!("urldb {}", env!("CARGO_PKG_VERSION")))
         .render(&mut out)?;
     Ok(out)
@@ -90,4 +103,77 @@ fn write_all(bytes: &[u8]) -> Result<ExitStatus, CommandError> {
     stdout.write_all(bytes)?;
     stdout.finish()?;
     Ok(ExitStatus::Success)
+}
+
+/// The SYNOPSIS line of `page`, as `--help` names values: each option with
+/// its value (`[-c|--category <CATEGORY>]...`), each positional with `...`
+/// when it takes several (`<URL>...`). clap_mangen's own leaves the values
+/// out, so `[--timeout]` read as a switch.
+fn synopsis(page: &clap::Command) -> String {
+    let mut line = page
+        .get_bin_name()
+        .unwrap_or_else(|| page.get_name())
+        .to_string();
+    let value = |arg: &clap::Arg| {
+        arg.get_value_names()
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|n| format!("<{n}>"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_else(|| format!("<{}>", arg.get_id().as_str().to_uppercase()))
+    };
+    let many = |arg: &clap::Arg| {
+        matches!(
+            arg.get_action(),
+            clap::ArgAction::Append | clap::ArgAction::Count
+        ) || arg.get_num_args().is_some_and(|n| n.max_values() > 1)
+    };
+    for arg in page
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !a.is_positional())
+    {
+        let mut names = Vec::new();
+        if let Some(short) = arg.get_short() {
+            names.push(format!("-{short}"));
+        }
+        if let Some(long) = arg.get_long() {
+            names.push(format!("--{long}"));
+        }
+        let mut text = names.join("|");
+        if arg.get_num_args().is_some_and(|n| n.takes_values()) {
+            text.push(' ');
+            text.push_str(&value(arg));
+        }
+        let (open, close) = if arg.is_required_set() {
+            ("", "")
+        } else {
+            ("[", "]")
+        };
+        line.push_str(&format!(
+            " {open}{text}{close}{}",
+            if many(arg) { "..." } else { "" }
+        ));
+    }
+    for arg in page.get_positionals().filter(|a| !a.is_hide_set()) {
+        let names = arg
+            .get_value_names()
+            .map(|n| n.join(" "))
+            .unwrap_or_else(|| arg.get_id().as_str().to_uppercase());
+        let (open, close) = if arg.is_required_set() {
+            ("<", ">")
+        } else {
+            ("[", "]")
+        };
+        line.push_str(&format!(
+            " {open}{names}{close}{}",
+            if many(arg) { "..." } else { "" }
+        ));
+    }
+    if page.has_subcommands() {
+        line.push_str(" <COMMAND>");
+    }
+    line
 }

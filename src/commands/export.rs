@@ -36,6 +36,17 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
     // selects, so that `import` brings it all back (docs/coming-from-wwturldb.md).
     let filter = args.select.filter(true)?;
     let collected = records_named(ctx, &args.paths, &filter)?;
+    // A file it cannot read (exit 2) leaves stdout empty: a part of the
+    // database that looks whole (`[]`, a CSV header) would be imported,
+    // or published, as if it were all of it.
+    if !collected.errors.is_empty() {
+        let status = finish(Ok(()), &collected)?;
+        urldb_output::say!(
+            "error: nothing exported: the files above cannot be read, and an export without \
+             their records would look whole"
+        );
+        return Ok(status);
+    }
     let records = &collected.records;
     let mut out = gate::stdout(match args.to {
         ExportFormat::Urls => Syntax::Url,

@@ -217,22 +217,25 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
 
 /// `--format github`: a file `fmt --check` would rewrite, as an
 /// annotation on the file (escaped for the runner, `crate::output::github`),
-/// named from the repository's root when the runner says where that is;
-/// the command in the message is then one to run from there.
+/// named from the repository's root (`GITHUB_WORKSPACE`, else the work
+/// tree's top); the command in the message is one to run from there, and
+/// says so.
 fn annotate<W: Write>(
     out: &mut urldb_output::gate::Gate<W>,
     path: &std::path::Path,
 ) -> std::io::Result<()> {
     use urldb_core::text::escape;
     use urldb_output::{github_data, github_property};
-    let shown = crate::output::github::annotation_root().file(path);
+    let root = crate::output::github::annotation_root();
+    let shown = root.file(path);
     out.command(&format!(
         "::error file={},title={}::{}",
         github_property(&escape(&shown)),
         github_property("urldb fmt"),
         github_data(&format!(
-            "not formatted as `urldb fmt` writes it; run `urldb fmt {}`",
-            escape(&shown)
+            "not formatted as `urldb fmt` writes it; run `urldb fmt {}`{}",
+            escape(&shown),
+            root.run_from()
         ))
     ))
 }

@@ -101,7 +101,7 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
         for (item, change) in items.iter().zip(&result.changes) {
             match change {
                 Change::Added => added += 1,
-                Change::Exists { existing } => problems.push(LineProblem {
+                Change::Exists { existing, .. } => problems.push(LineProblem {
                     line: item.line,
                     message: format!("already in {file} as `{existing}`; left as it is"),
                     skipped: false,

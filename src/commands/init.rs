@@ -29,9 +29,17 @@ pub(crate) struct InitArgs {
     pub quiet: crate::app::QuietArg,
 }
 
-/// The configuration `init` writes: every key, commented with its default.
-pub(crate) const CONFIG: &str = r#"# urldb configuration (see docs/guide.md for every key)
-root = "."                  # the database directory, relative to this file
+/// The configuration `init` writes: every key, commented with its default,
+/// and where each is explained: the guide of this version at the published
+/// repository (Cargo.toml's `repository`), which a user of the wheel, who
+/// has no `docs/`, can open.
+pub(crate) const CONFIG: &str = concat!(
+    "# urldb configuration; every key is explained in\n# ",
+    env!("CARGO_PKG_REPOSITORY"),
+    "/blob/v",
+    env!("CARGO_PKG_VERSION"),
+    "/docs/guide.md#configuration-urldbtoml\n",
+    r#"root = "."                  # the database directory, relative to this file
 # line-ending = "auto"      # auto (keep each file's; new files LF) | lf | crlf | native
 # empty-metadata = "bare"   # bare (`---`) | braces (`--- {}`)
 # style = "readable"        # readable (UTF-8, one line a value) | pyyaml (PyYAML's default output)
@@ -49,6 +57,32 @@ root = "."                  # the database directory, relative to this file
 # concurrency = 32
 # timeout = "30s"
 # retries = 2
+"#
+);
+
+/// The pre-commit hooks `init` offers (the README's, `repo: local`: they
+/// run the urldb that made the database). No `files:` filter: pre-commit
+/// skips a hook whose filter matches no staged file without starting it,
+/// so a filter that misses the database (`^database/` in a repository
+/// that keeps it in `wwt_url_database/db/`) lets every bad commit
+/// through, while urldb itself leaves out each file that is not in the
+/// database (`docs/files.md`).
+pub(crate) const PRE_COMMIT: &str = r#"repos:
+  - repo: local
+    hooks:
+      - id: urldb-fmt
+        name: urldb fmt
+        entry: urldb fmt
+        language: system
+        types_or: [yaml]
+        exclude: '(^|/)\.'
+      - id: urldb-check
+        name: urldb check
+        entry: urldb check
+        language: system
+        types_or: [yaml]
+        exclude: '(^|/)\.'
+        require_serial: true
 "#;
 
 /// The example domain file: canonical, and clean for every rule.
@@ -130,6 +164,12 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
             )?;
             writeln!(
                 out,
+                "{} is an example (one record, http://example.com/): delete it once the database \
+                 has a domain file of its own.",
+                shown_path(&example)
+            )?;
+            writeln!(
+                out,
                 "Next: add records (one file per domain, `<domain>.yaml`), then run `urldb check` and `urldb fmt`."
             )?;
         }
@@ -169,6 +209,12 @@ pub(crate) fn run(args: &InitArgs, quiet: bool) -> Result<ExitStatus, CommandErr
             )?;
         }
     }
+    writeln!(
+        out,
+        "For pre-commit, in .pre-commit-config.yaml at the repository's top (no `files:` \
+         filter: urldb leaves out every file that is not in the database):"
+    )?;
+    out.write_all(PRE_COMMIT.as_bytes())?;
     out.finish()?;
     Ok(ExitStatus::Success)
 }
@@ -235,6 +281,17 @@ fn say_style(
             } else {
                 "them"
             },
+        )?,
+        // No file is canonical in one style alone (short ASCII values read
+        // the same in both): the choice matters only for what the reference
+        // tool writes next.
+        urldb_core::render::TextStyle::Readable if styles.readable_only == 0 => writeln!(
+            out,
+            "No domain file is in one style alone; if the reference tool (wwturldb) still \
+             writes them, set style = \"pyyaml\" in {}: it keeps the bytes wwturldb writes \
+             (non-ASCII escaped, long values folded), which `urldb fmt` would rewrite in the \
+             readable style (the default).",
+            shown_path(config)
         )?,
         urldb_core::render::TextStyle::Readable => {}
     }

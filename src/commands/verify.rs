@@ -67,9 +67,9 @@ pub(crate) struct VerifyArgs {
     /// Also connect to loopback, private, link-local and metadata addresses.
     #[arg(long)]
     pub allow_private: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
-    pub format: VerifyFormat,
+    /// Output format [default: `URLDB_FORMAT`, else human].
+    #[arg(long, value_enum)]
+    pub format: Option<VerifyFormat>,
     /// `--format human`: also a table of each host's figures (requests, median latency, 429s and 5xx, robots.txt skips, the final interval); json and markdown always have them.
     #[arg(long)]
     pub host_stats: bool,
@@ -174,7 +174,30 @@ const DEFAULT_CONCURRENCY: usize = 32;
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 const DEFAULT_RETRIES: u32 = 2;
 
+/// `--format`, else `URLDB_FORMAT` (which the Action sets for every
+/// command), as `check` and `fmt` read it: verify's own formats, and
+/// `check`'s (`full` and `concise` are `human`, `sarif` too: verify has
+/// no SARIF); any other value is an error (`docs/verify.md`).
+fn format(args: &VerifyArgs) -> Result<VerifyFormat, CommandError> {
+    use clap::ValueEnum;
+    if let Some(format) = args.format {
+        return Ok(format);
+    }
+    let Some(value) = std::env::var_os("URLDB_FORMAT").filter(|v| !v.is_empty()) else {
+        return Ok(VerifyFormat::Human);
+    };
+    let value = value.to_string_lossy();
+    if let Ok(format) = VerifyFormat::from_str(&value, false) {
+        return Ok(format);
+    }
+    match crate::output::Format::from_str(&value, false) {
+        Ok(_) => Ok(VerifyFormat::Human),
+        Err(_) => Err(CommandError::BadFormatVariable(value.into_owned())),
+    }
+}
+
 pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
+    let format = format(args)?;
     let parts = super::targets(ctx, &args.paths)?;
     let databases: Vec<(urldb_store::Database, VerifyConfig)> =
         parts.iter().map(|p| ctx.database(p.database)).collect();
@@ -281,7 +304,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
 
     let client = Client::new(settings.client);
     let progress = progress_bar(ctx, plan.checks.len() as u64);
-    let verbose = ctx.verbose && args.format == VerifyFormat::Human;
+    let verbose = ctx.verbose && format == VerifyFormat::Human;
     let on_result = |check: &plan::UrlCheck, result: &CheckResult| {
         if let Some(bar) = &progress {
             bar.inc(1);
@@ -359,12 +382,12 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         h.judge(&mut results, args.history_keep);
     }
     let mut written = write_results(
-        args.format,
+        format,
         &results,
         ctx.quiet,
         usize::try_from(args.summary_limit).unwrap_or(usize::MAX),
     );
-    if written.is_ok() && args.host_stats && args.format == VerifyFormat::Human {
+    if written.is_ok() && args.host_stats && format == VerifyFormat::Human {
         written = write_host_stats(&results);
     }
     // The report is out before the lines are added; a failure to add them

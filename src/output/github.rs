@@ -19,17 +19,29 @@ use urldb_output::{AnnotationRoot, github_data as data, github_property as prope
 use urldb_store::database::FileResult;
 
 /// Where annotations' paths start: `GITHUB_WORKSPACE`, the checkout of a
-/// GitHub Actions job, when it is set; else nowhere (paths as shown).
-/// Both its form as set and its resolved form count, since the directory
-/// urldb runs in is always resolved.
+/// GitHub Actions job, when it is set; else the top of the git work tree
+/// urldb runs in (another CI, a terminal); else the directory urldb runs
+/// in. Both the workspace's form as set and its resolved form count, since
+/// the directory urldb runs in is always resolved. Found once a run (`fmt`
+/// asks for each file).
 pub(crate) fn annotation_root() -> AnnotationRoot {
-    let workspace = std::env::var_os("GITHUB_WORKSPACE").filter(|w| !w.is_empty());
-    let (Some(workspace), Ok(here)) = (workspace, std::env::current_dir()) else {
-        return AnnotationRoot::none();
-    };
-    let workspace = std::path::PathBuf::from(workspace);
-    let resolved = dunce::canonicalize(&workspace).ok();
-    AnnotationRoot::new(here, std::iter::once(workspace).chain(resolved))
+    static ROOT: std::sync::OnceLock<AnnotationRoot> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let Ok(here) = std::env::current_dir() else {
+            return AnnotationRoot::none();
+        };
+        let workspace = std::env::var_os("GITHUB_WORKSPACE").filter(|w| !w.is_empty());
+        let Some(workspace) = workspace else {
+            let top = urldb_store::Repository::discover(&here, "--format github")
+                .ok()
+                .map(|repo| repo.workdir().to_path_buf());
+            return AnnotationRoot::new(here, top);
+        };
+        let workspace = std::path::PathBuf::from(workspace);
+        let resolved = dunce::canonicalize(&workspace).ok();
+        AnnotationRoot::new(here, std::iter::once(workspace).chain(resolved))
+    })
+    .clone()
 }
 
 pub(crate) fn write<W: Write>(

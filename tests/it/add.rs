@@ -541,3 +541,75 @@ fn a_bad_timeout_is_the_same_usage_error_as_in_verify() {
         );
     }
 }
+
+/// `--timeout 0` is a duration, one that would fail every URL: the
+/// message says so rather than "not a duration"; so does a day or more.
+#[test]
+fn a_timeout_of_zero_says_why_it_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    database(dir.path());
+    for (given, why) in [
+        ("0", "is no time to wait: a timeout is more than 0"),
+        ("0ms", "is no time to wait: a timeout is more than 0"),
+        ("2000min", "is too long: a timeout is less than a day"),
+        ("soon", "is not a duration"),
+    ] {
+        for args in [
+            &["add", "--timeout", given, "http://example.com/x"][..],
+            &["verify", "--timeout", given],
+        ] {
+            let out = support::run_in(dir.path(), args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).starts_with(&format!("error: timeout: `{given}` {why}")),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
+/// `add` of a URL that is already there with another `--content-type`
+/// says the stored type differs (even with `-q`: the database does not
+/// hold what was asked), and leaves the record and the file as they are;
+/// the same type is the quiet note it was.
+#[test]
+fn an_existing_url_with_another_type_says_the_stored_type_differs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    database(dir.path());
+    let before = fs::read_to_string(dir.path().join("example.com.yaml")).expect("read");
+    for quiet in [&[][..], &["-q"]] {
+        let out = support::run_in(
+            dir.path(),
+            &[
+                quiet,
+                &[
+                    "add",
+                    "--content-type",
+                    "text/plain",
+                    "http://example.com/a",
+                ],
+            ]
+            .concat(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(
+            stderr(&out),
+            "warning: http://example.com/a: already in example.com.yaml as `/a` with \
+             content-type `text/html`, not `text/plain`; left as it is (edit the record's \
+             `content-type` to change it)\n"
+        );
+    }
+    let same = support::run_in(
+        dir.path(),
+        &["add", "--content-type", "text/html", "http://example.com/a"],
+    );
+    assert_eq!(
+        stderr(&same),
+        "http://example.com/a: already in example.com.yaml as `/a`; left as it is\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("example.com.yaml")).expect("read"),
+        before
+    );
+}

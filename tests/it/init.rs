@@ -59,12 +59,22 @@ fn init_adopts_the_one_folder_of_domain_files() {
         .expect("canonical")
         .join("urldb.toml");
     let config = config.display();
+    // Then the pre-commit hooks (`project::pre_commit` runs them).
+    let printed = stdout(&out);
+    let (said, hooks) = printed
+        .split_once("For pre-commit, ")
+        .expect("init offers the pre-commit hooks");
+    assert!(hooks.contains("\nrepos:\n  - repo: local\n"), "{hooks}");
     assert_eq!(
-        stdout(&out),
+        said,
         format!(
             "Found 3 domain files in `db`.\n\
              Created {config} with root = \"wwt_url_database/db\"; no domain file was added or \
              changed.\n\
+             No domain file is in one style alone; if the reference tool (wwturldb) still writes \
+             them, set style = \"pyyaml\" in {config}: it keeps the bytes wwturldb writes \
+             (non-ASCII escaped, long values folded), which `urldb fmt` would rewrite in the \
+             readable style (the default).\n\
              Left out 1 YAML file whose names are no domain names (`exclude` in {config}): \
              `notes.yml`.\n\
              Next: `urldb check` (urldb finds {config} from every directory below it), then \
@@ -167,6 +177,61 @@ fn init_makes_a_new_database_where_there_is_none_and_q_is_quiet() {
         run_in(&dir.path().join("urls"), &["check"]).status.code(),
         Some(0)
     );
+
+    // Not quiet: the example file is said to be one, with how to be rid of
+    // it; done as said, the database is still clean.
+    let out = run_in(dir.path(), &["init", "more"]);
+    assert!(
+        stdout(&out).contains(
+            "more/example.com.yaml is an example (one record, http://example.com/): delete it \
+             once the database has a domain file of its own.\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let more = dir.path().join("more");
+    std::fs::write(
+        more.join("example.org.yaml"),
+        "---\n---\n_path: /\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    std::fs::remove_file(more.join("example.com.yaml")).expect("delete the example");
+    assert_eq!(run_in(&more, &["check"]).status.code(), Some(0));
+    assert_eq!(stdout(&run_in(&more, &["ls"])), "http://example.org/\n");
+    // The configuration names where its keys are explained: the guide of
+    // this version at the published repository (a wheel's user has no
+    // docs/), at the section that exists.
+    let config = std::fs::read_to_string(more.join("urldb.toml")).expect("read");
+    let address = config
+        .lines()
+        .nth(1)
+        .and_then(|l| l.strip_prefix("# "))
+        .expect("the address on the second line");
+    let (page, section) = address.split_once('#').expect("a section");
+    assert_eq!(
+        page,
+        format!(
+            "{}/blob/v{}/docs/guide.md",
+            env!("CARGO_PKG_REPOSITORY"),
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+    let guide = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/guide.md"),
+    )
+    .expect("guide");
+    let slugs: Vec<String> = guide
+        .lines()
+        .filter_map(|l| l.strip_prefix("## "))
+        .map(|h| {
+            h.to_lowercase()
+                .chars()
+                .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-')
+                .map(|c| if c == ' ' { '-' } else { c })
+                .collect()
+        })
+        .collect();
+    assert!(slugs.iter().any(|s| s == section), "{section}: {slugs:?}");
 
     let repo = tempfile::tempdir().expect("tempdir");
     git(repo.path(), &["init", "-q"]);

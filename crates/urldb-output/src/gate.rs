@@ -191,13 +191,69 @@ impl<W: Write> Gate<W> {
 }
 
 /// Standard output through the gate, buffered: what every command prints
-/// its results with.
+/// its results with. Once the reader has closed it, what is left is
+/// discarded ([`UntilClosed`]): the command runs to its end and exits with
+/// the status its findings give.
 #[allow(clippy::disallowed_methods)] // the one place stdout is opened
-pub fn stdout(syntax: Syntax) -> Gate<io::BufWriter<io::StdoutLock<'static>>> {
+pub fn stdout(syntax: Syntax) -> Gate<io::BufWriter<UntilClosed<io::StdoutLock<'static>>>> {
     Gate::new(
-        io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+        io::BufWriter::with_capacity(1 << 16, UntilClosed::new(io::stdout().lock())),
         syntax,
     )
+}
+
+/// A stream that takes writes until its reader closes it, then discards
+/// them. A closed pipe (`urldb check | head -1`) says the reader has seen
+/// enough, not how the run went: were it an error, or the end of the run,
+/// a linter's verdict would depend on its reader, and under `set -o
+/// pipefail` a log trimmed with `head` would turn a failed job green or
+/// red (`docs/output.md`, "A closed output"). Any other failure (a full
+/// disk) is still an error.
+pub struct UntilClosed<W: Write> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> UntilClosed<W> {
+    pub fn new(inner: W) -> Self {
+        UntilClosed {
+            inner,
+            closed: false,
+        }
+    }
+
+    /// Whether the reader has closed the stream.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    fn or_closed<T>(&mut self, result: io::Result<T>, taken: T) -> io::Result<T> {
+        match result {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(taken)
+            }
+            other => other,
+        }
+    }
+}
+
+impl<W: Write> Write for UntilClosed<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let written = self.inner.write(buf);
+        self.or_closed(written, buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let flushed = self.inner.flush();
+        self.or_closed(flushed, ())
+    }
 }
 
 /// Standard error through the gate, for human text.
@@ -361,6 +417,47 @@ mod tests {
         for line in gated(Syntax::Text, text).lines() {
             assert!(!reads_as_command(line), "{line}");
         }
+    }
+
+    /// A stream whose reader leaves after `room` bytes.
+    struct ClosesAfter {
+        room: usize,
+        got: Vec<u8>,
+    }
+
+    impl Write for ClosesAfter {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            self.got.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn writes_after_the_reader_left_are_discarded_and_other_errors_are_not() {
+        let mut out = UntilClosed::new(ClosesAfter {
+            room: 4,
+            got: Vec::new(),
+        });
+        out.write_all(b"one\ntwo\n").unwrap();
+        assert!(out.is_closed());
+        out.write_all(b"three\n").unwrap();
+        out.flush().unwrap();
+        assert_eq!(out.inner.got, b"one\n");
+        let mut room = [0u8; 2];
+        let mut full = UntilClosed::new(io::Cursor::new(room.as_mut_slice()));
+        assert_eq!(
+            full.write_all(b"abc").unwrap_err().kind(),
+            io::ErrorKind::WriteZero
+        );
+        assert!(!full.is_closed());
     }
 
     #[test]

@@ -21,8 +21,9 @@ use std::path::{Component, Path, PathBuf};
 /// root of the repository (`GITHUB_WORKSPACE`), not from the directory a
 /// step ran in, so an annotation printed as `docs.example.org.yaml` by a
 /// step with `working-directory: database` lands on no file of the pull
-/// request. This turns the path urldb shows into the path from the
-/// workspace.
+/// request, or on another file of the same name at the top. This turns the
+/// path urldb shows into the path from the workspace: never absolute, never
+/// with a `./` inside (`docs/output.md`, "Paths in annotations").
 ///
 /// It reads neither the environment nor the file system: the binary gives
 /// it the directory urldb runs in and the workspace, in each form the
@@ -31,19 +32,21 @@ use std::path::{Component, Path, PathBuf};
 pub struct AnnotationRoot {
     /// The directory urldb runs in, absolute.
     here: PathBuf,
-    /// The workspace, in each form a path may start with; none: paths stay
-    /// as urldb shows them.
+    /// The workspace, in each form a path may start with; none: paths
+    /// start from `here`.
     workspaces: Vec<PathBuf>,
 }
 
 impl AnnotationRoot {
-    /// Annotations name files as urldb shows them: no workspace is known.
+    /// Annotations name files as urldb shows them, without `./`: neither
+    /// the workspace nor the directory urldb runs in is known.
     pub fn none() -> Self {
         AnnotationRoot::default()
     }
 
     /// Annotations name files from the first of `workspaces` a file lies
-    /// in; `here` is the directory relative paths start from.
+    /// in, or from `here` when there is none; `here` is the directory
+    /// relative paths start from.
     pub fn new(here: PathBuf, workspaces: impl IntoIterator<Item = PathBuf>) -> Self {
         AnnotationRoot {
             here: lexical(&here),
@@ -51,29 +54,72 @@ impl AnnotationRoot {
         }
     }
 
+    /// Where a command named in an annotation runs: the workspace (or the
+    /// repository's top) when one is known, words to add after the command;
+    /// else nothing to add (paths start where urldb runs).
+    pub fn run_from(&self) -> &'static str {
+        if self.workspaces.is_empty() {
+            ""
+        } else {
+            " from the repository's top"
+        }
+    }
+
     /// The `file=` of `path` (as urldb shows it): from the workspace, with
-    /// `/` between components, when the file lies in it; else `path` as
-    /// urldb shows it (GitHub annotates no file outside the repository
-    /// anyway). Not yet escaped.
+    /// `/` between components, when the file lies in it; a file outside
+    /// it with `..` from the workspace (GitHub annotates no file outside
+    /// the repository, and a path from elsewhere would name another file
+    /// of it); with no workspace, from the directory urldb runs in. Only a
+    /// path that no `..` reaches (another drive) stays as urldb shows it.
+    /// Not yet escaped.
     pub fn file(&self, path: &Path) -> String {
-        let shown = urldb_core::source::display_path(path);
-        if self.workspaces.is_empty() || path.as_os_str().is_empty() {
-            return shown;
+        if path.as_os_str().is_empty() {
+            return String::new();
         }
         let full = lexical(&self.here.join(path));
         for workspace in &self.workspaces {
             if let Ok(rest) = full.strip_prefix(workspace) {
-                let parts: Vec<_> = rest
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect();
+                let parts = names(rest);
                 if !parts.is_empty() {
                     return parts.join("/");
                 }
             }
         }
-        shown
+        let base = self.workspaces.first().unwrap_or(&self.here);
+        match relative(&full, base) {
+            Some(parts) if !parts.is_empty() => parts.join("/"),
+            _ => urldb_core::source::display_path(path),
+        }
     }
+}
+
+/// Each component of `path` as text.
+fn names(path: &Path) -> Vec<String> {
+    path.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// The components that lead from `base` to `full` (both lexical), with
+/// `..` to go up; `None` when `full` is absolute and `base` shares no
+/// root with it.
+fn relative(full: &Path, base: &Path) -> Option<Vec<String>> {
+    if !full.has_root() {
+        return Some(names(full));
+    }
+    let (f, b): (Vec<_>, Vec<_>) = (full.components().collect(), base.components().collect());
+    let common = f.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let rooted = |c: &Component| matches!(c, Component::Prefix(_) | Component::RootDir);
+    if common == 0 || !b[..common].iter().any(rooted) {
+        return None;
+    }
+    let mut parts = vec!["..".to_string(); b.len() - common];
+    parts.extend(
+        f[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    Some(parts)
 }
 
 /// `path` with its `.` components dropped and each `..` taking the
@@ -133,16 +179,21 @@ mod tests {
     }
 
     #[test]
-    fn a_file_outside_the_workspace_is_named_as_shown() {
+    fn a_file_outside_the_workspace_is_named_from_it_with_dots() {
         let r = root("/elsewhere", &["/w/repo"]);
-        assert_eq!(r.file(Path::new("./a.yaml")), "a.yaml");
+        assert_eq!(r.file(Path::new("./a.yaml")), "../../elsewhere/a.yaml");
         assert_eq!(
-            r.file(Path::new("/w/repository/a.yaml")),
-            "/w/repository/a.yaml"
+            r.file(Path::new("/w/repository/./a.yaml")),
+            "../repository/a.yaml"
         );
         let r = root("/w/repo", &["/w/repo"]);
         assert_eq!(r.file(Path::new("../a.yaml")), "../a.yaml");
-        // No file, or no workspace: as shown.
+        // No workspace: from the directory urldb runs in.
+        let r = root("/w/repo/db", &[]);
+        assert_eq!(r.file(Path::new("./sub/./a.yaml")), "sub/a.yaml");
+        assert_eq!(r.file(Path::new("/w/repo/./db/a.yaml")), "a.yaml");
+        assert_eq!(r.file(Path::new("/w/other/a.yaml")), "../../other/a.yaml");
+        // No file, or nothing known: as shown, without `./`.
         assert_eq!(r.file(Path::new("")), "");
         assert_eq!(AnnotationRoot::none().file(Path::new("./a.yaml")), "a.yaml");
     }

@@ -278,9 +278,11 @@ impl NewRecord {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
     Added,
-    /// An equivalent path is already there (it is left as it is).
+    /// An equivalent path is already there (it is left as it is), with
+    /// its `content-type` when that is text.
     Exists {
         existing: String,
+        content_type: Option<String>,
     },
     /// The record breaks a rule: (rule code, message).
     Invalid {
@@ -400,21 +402,26 @@ pub fn add_records(
         None => vec![new_metadata(domain.https)],
     };
     let case_sensitive = domain::case_sensitive_paths(&documents);
-    let mut keys: HashMap<String, String> = domain::records(&documents)
-        .filter_map(|r| r.path())
-        .map(|p| {
-            (
-                equivalence_key(p, case_sensitive).into_owned(),
-                p.to_string(),
-            )
+    let mut keys: HashMap<String, (String, Option<String>)> = domain::records(&documents)
+        .filter_map(|r| {
+            let path = r.path()?;
+            let content_type = r
+                .get("content-type")
+                .and_then(|e| e.value.as_scalar())
+                .map(|s| s.value.to_string());
+            Some((
+                equivalence_key(path, case_sensitive).into_owned(),
+                (path.to_string(), content_type),
+            ))
         })
         .collect();
     let mut changes = Vec::with_capacity(records.len());
     for record in records {
         let key = equivalence_key(&record.path, case_sensitive).into_owned();
-        if let Some(existing) = keys.get(&key) {
+        if let Some((existing, content_type)) = keys.get(&key) {
             changes.push(Change::Exists {
                 existing: existing.clone(),
+                content_type: content_type.clone(),
             });
             continue;
         }
@@ -423,7 +430,10 @@ pub fn add_records(
             changes.push(Change::Invalid { code, message });
             continue;
         }
-        keys.insert(key, record.path.clone());
+        keys.insert(
+            key,
+            (record.path.clone(), Some(record.content_type.clone())),
+        );
         documents.push(document);
         changes.push(Change::Added);
     }

@@ -2,9 +2,12 @@
 //! (`docs/security.md`, "A typo is an error"): `--category frontnd` or
 //! `--path-prefix engine/` (no leading `/`) would otherwise list nothing,
 //! verify nothing and exit 0 in CI. Each filter is held to the records of
-//! the files it looks at (after `--domain`), and the error offers what is
-//! there: the closest category, the prefix with its `/`, the closest
-//! folder of the paths in use.
+//! the files looked at, and the error offers what is there: the closest
+//! category, the prefix with its `/`, the closest folder of the paths in
+//! use. Then the selection is held as a whole: filters that each match
+//! records but no record together (`-c frontend --path-prefix /x`, `-d
+//! other.org -c frontend`) select nothing just the same, and the error
+//! names the combination.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -33,6 +36,13 @@ pub enum SelectsNothing {
     PathPrefix { prefix: String, hint: String },
     #[error("--match `{}`: no record's path matches it{hint}", escape(.pattern))]
     Pattern { pattern: String, hint: String },
+    /// Each filter matches records, but no record matches them all.
+    #[error(
+        "{combination}: no record matches all of these filters, though each of them alone \
+         matches records (a record is selected when it matches every filter; `urldb ls` with \
+         one of them shows what it selects)"
+    )]
+    Together { combination: String },
 }
 
 /// Files of one database to hold a filter to: read inside `root`, each
@@ -45,10 +55,11 @@ pub struct FilesOf<'a> {
 }
 
 /// `Err` for the first of `filter`'s categories, path prefix and pattern
-/// that matches no record of `files` whose domain the filter accepts
-/// (`deprecated` records count: a filter that finds only those is no
-/// typo). Files that cannot be read are left to the caller's own read,
-/// which reports them.
+/// that matches no record of `files`, else when no record of a file whose
+/// domain the filter accepts matches every filter (`deprecated` records
+/// count: a filter that finds only those is no typo). The domains are
+/// the caller's to check first (`require_known`). Files that cannot be
+/// read are left to the caller's own read, which reports them.
 pub fn require_selecting(groups: &[FilesOf], filter: &Filter) -> Result<(), SelectsNothing> {
     if filter.categories.is_empty() && filter.path_prefix.is_none() && filter.pattern.is_none() {
         return Ok(());
@@ -61,12 +72,18 @@ pub fn require_selecting(groups: &[FilesOf], filter: &Filter) -> Result<(), Sele
         .map(|g| hits(g.root, g.files, filter, g.max_size))
         .reduce(Hits::or)
         .unwrap_or_else(|| Hits::none(filter));
-    if hits.categories.iter().all(|hit| *hit) && hits.prefix && hits.pattern {
+    let each = hits.categories.iter().all(|hit| *hit) && hits.prefix && hits.pattern;
+    if each && hits.together {
         return Ok(());
+    }
+    if each {
+        return Err(SelectsNothing::Together {
+            combination: combination(filter),
+        });
     }
     let mut in_use = InUse::default();
     for g in groups {
-        let used = self::in_use(g.root, g.files, filter, g.max_size);
+        let used = self::in_use(g.root, g.files, g.max_size);
         in_use.categories.extend(used.categories);
         in_use.paths.extend(used.paths);
     }
@@ -94,12 +111,15 @@ pub fn require_selecting(groups: &[FilesOf], filter: &Filter) -> Result<(), Sele
 }
 
 /// Which parts of a filter some record matches: each category, the path
-/// prefix and the pattern (a part not given matches).
+/// prefix and the pattern (a part not given matches), each of any file;
+/// and whether some record of a file whose domain is asked for matches
+/// them all.
 #[derive(Debug)]
 struct Hits {
     categories: Vec<bool>,
     prefix: bool,
     pattern: bool,
+    together: bool,
 }
 
 impl Hits {
@@ -109,6 +129,7 @@ impl Hits {
             categories: vec![false; filter.categories.len()],
             prefix: filter.path_prefix.is_none(),
             pattern: filter.pattern.is_none(),
+            together: false,
         }
     }
 
@@ -118,6 +139,7 @@ impl Hits {
         }
         self.prefix |= other.prefix;
         self.pattern |= other.pattern;
+        self.together |= other.together;
         self
     }
 }
@@ -133,10 +155,12 @@ fn hits(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> Hits 
                 return hits;
             };
             let name = urldb_core::rules::domain_of(file);
-            if !filter.accepts_file(&name, &domain::cnames(&docs)) {
-                return hits;
-            }
+            let asked_for = filter.accepts_file(&name, &domain::cnames(&docs));
             for record in domain::records(&docs) {
+                if let Some((_, path)) = record.path_field().filter(|_| asked_for) {
+                    let categories: Vec<&str> = record.categories().collect();
+                    hits.together |= filter.selects(path, &categories);
+                }
                 for category in record.categories() {
                     for (wanted, hit) in filter.categories.iter().zip(&mut hits.categories) {
                         *hit |= wanted == category;
@@ -159,7 +183,7 @@ fn hits(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> Hits 
 }
 
 /// What the records of `files` use, for an error's hint.
-fn in_use(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> InUse {
+fn in_use(root: &Root, files: &[PathBuf], max_size: u64) -> InUse {
     let per_file: Vec<InUse> = files
         .par_iter()
         .map(|file| {
@@ -168,10 +192,6 @@ fn in_use(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> InU
             else {
                 return used;
             };
-            let name = urldb_core::rules::domain_of(file);
-            if !filter.accepts_file(&name, &domain::cnames(&docs)) {
-                return used;
-            }
             for record in domain::records(&docs) {
                 if let Some((_, path)) = record.path_field() {
                     used.paths.insert(path.to_string());
@@ -188,6 +208,22 @@ fn in_use(root: &Root, files: &[PathBuf], filter: &Filter, max_size: u64) -> InU
         all.paths.extend(used.paths);
     }
     all
+}
+
+/// The filters of `filter` as given on the command line, values quoted.
+fn combination(filter: &Filter) -> String {
+    let quoted = |option: &str, value: &str| format!("{option} `{}`", escape(value));
+    let mut parts: Vec<String> = Vec::new();
+    parts.extend(filter.domains.iter().map(|d| quoted("--domain", d)));
+    parts.extend(filter.categories.iter().map(|c| quoted("--category", c)));
+    parts.extend(
+        filter
+            .path_prefix
+            .iter()
+            .map(|p| quoted("--path-prefix", p)),
+    );
+    parts.extend(filter.pattern.iter().map(|p| quoted("--match", p)));
+    parts.join(" ")
 }
 
 /// The closest category in use, else the categories in use (a few).

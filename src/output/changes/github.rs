@@ -2,14 +2,17 @@
 //! shows on the pull request's files: a `::notice` on the line of each
 //! record added or changed (what changed in it), one on the file for each
 //! record removed, for a metadata change and for a renamed file, and a
-//! `::warning` for a side that cannot be read. Text from the database is
-//! escaped visibly first ([`urldb_core::text::escape`]), then in GitHub's
+//! `::warning` for a side that cannot be read. `file=` and the paths in
+//! the messages are named as every annotation names its file
+//! ([`crate::output::github::annotation_root`]: from `GITHUB_WORKSPACE`,
+//! else the repository's top). Text from the database is escaped visibly
+//! first ([`urldb_core::text::escape`]), then in GitHub's
 //! way ([`urldb_output::github_data`], [`urldb_output::github_property`]).
 
 use std::io::{self, Write};
 
-use urldb_core::source::display_path;
 use urldb_core::text::escape;
+use urldb_output::AnnotationRoot;
 use urldb_output::gate::Gate;
 use urldb_output::{github_data as data, github_property as property};
 use urldb_store::{ChangeSet, FileChange, FileKind, RecordKind};
@@ -17,8 +20,9 @@ use urldb_store::{ChangeSet, FileChange, FileKind, RecordKind};
 use super::{key_change, key_changes, record_name, record_word, which_word};
 
 pub(crate) fn write<W: Write>(out: &mut Gate<W>, changes: &ChangeSet) -> io::Result<()> {
+    let root = crate::output::github::annotation_root();
     for file in &changes.files {
-        write_file(out, file, changes)?;
+        write_file(out, file, changes, &root)?;
     }
     Ok(())
 }
@@ -27,8 +31,9 @@ fn write_file<W: Write>(
     out: &mut Gate<W>,
     file: &FileChange,
     changes: &ChangeSet,
+    root: &AnnotationRoot,
 ) -> io::Result<()> {
-    let path = property(&escape(&display_path(&file.path)));
+    let path = property(&escape(&root.file(&file.path)));
     let mut notice = |kind: &str, line: Option<usize>, title: &str, message: &str| {
         let line = line.map(|l| format!(",line={l}")).unwrap_or_default();
         out.command(&format!(
@@ -41,10 +46,10 @@ fn write_file<W: Write>(
         let message = if file.kind.changes_domain(&file.domain) {
             format!(
                 "renamed from {from_domain} ({}): every URL changes domain",
-                display_path(from)
+                root.file(from)
             )
         } else {
-            format!("moved from {}", display_path(from))
+            format!("moved from {}", root.file(from))
         };
         notice("notice", None, "renamed", &message)?;
     }

@@ -1,7 +1,7 @@
 //! `--format human` (the default): each changed domain file under its
 //! domain and path, then one line per metadata key and per record
 //! (`+` added, `-` removed, `~` changed, with each changed key's old and
-//! new value), and the totals. Colours (on a terminal, `--color`) only
+//! new value), and the totals (alone with `-q`). Colours (on a terminal, `--color`) only
 //! mark what the signs already say. Every text from the database or git
 //! is escaped ([`urldb_core::text::escape`]).
 
@@ -32,12 +32,13 @@ pub(crate) fn write(
     color: bool,
     quiet: bool,
 ) -> io::Result<()> {
+    // `-q` prints less: the totals line alone, which says whether and how
+    // much changed; the records are what it leaves out.
     let paint = Paint(color);
-    for file in &changes.files {
-        write_file(out, file, changes, &paint)?;
-    }
-    if quiet {
-        return Ok(());
+    if !quiet {
+        for file in &changes.files {
+            write_file(out, file, changes, &paint)?;
+        }
     }
     let between = format!(
         "{} → {}",

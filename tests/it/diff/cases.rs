@@ -591,3 +591,23 @@ fn a_side_too_large_or_refused_is_said_and_the_refusal_is_exit_2() {
         assert!(!stdout(&out).contains("/secret"), "{}", stdout(&out));
     }
 }
+
+/// `-q` prints less: the totals line alone (whether and how much
+/// changed), not the records, and the same exit status.
+#[test]
+fn quiet_prints_the_totals_not_the_records() {
+    let (repo, base) = changed_repo();
+    let loud = repo.urldb(&["diff", &base]);
+    let quiet = repo.urldb(&["-q", "diff", &base]);
+    assert_eq!(quiet.status.code(), Some(0), "{}", stderr(&quiet));
+    let totals = stdout(&loud)
+        .lines()
+        .last()
+        .expect("the totals line")
+        .to_string();
+    assert!(totals.contains("1 removed"), "{totals}");
+    assert_eq!(stdout(&quiet), format!("{totals}\n"));
+    let exit = repo.urldb(&["-q", "diff", "--exit-code", &base]);
+    assert_eq!(exit.status.code(), Some(1));
+    assert_eq!(stdout(&exit), format!("{totals}\n"));
+}

@@ -25,7 +25,8 @@ fn assert_untouched(victim: &Path) {
 
 /// `urldb man --dir` with `man/urldb-check.1 -> ../victim` planted: the
 /// victim keeps its bytes, the link stays a link, the run says why
-/// (exit 2). A dangling link makes no file where it points.
+/// (exit 2) and writes no page at all (none half replaced, nothing on
+/// stdout). A dangling link makes no file where it points.
 #[test]
 fn man_dir_never_writes_through_a_planted_link() {
     let top = tempfile::tempdir().expect("tempdir");
@@ -42,6 +43,12 @@ fn man_dir_never_writes_through_a_planted_link() {
         stderr(&out)
     );
     assert_untouched(&victim);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    let pages: Vec<_> = std::fs::read_dir(top.path().join("man"))
+        .expect("man/")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(pages, ["urldb-check.1"], "pages were written");
     assert!(
         std::fs::symlink_metadata(top.path().join("man/urldb-check.1"))
             .expect("meta")

@@ -803,3 +803,79 @@ fn ls_filters() {
         "other files are still listed"
     );
 }
+
+/// An `X-` field that `import` leaves aside is said, as any other dropped
+/// field is: the redirect marker `X-CONTENT-TYPE` beside a `TYPE` that
+/// says otherwise (it was dropped without a word), and an
+/// `X-CONTENT-LENGTH` too large for a length with its digest.
+#[test]
+fn import_warns_for_each_x_field_it_drops() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = field_lines(&[
+        "URI: http://example.org/b",
+        "NAME: b",
+        "DATE: 06/12/2026 02:49:25",
+        "TYPE: text/html",
+        "X-CONTENT-TYPE: X-301-Redirect",
+        "",
+        "URI: http://example.org/c",
+        "NAME: c",
+        "DATE: 06/12/2026 02:49:25",
+        "TYPE: application/octet-stream",
+        "X-CONTENT-LENGTH: 99999999999999999999999",
+        "X-CONTENT-SHA256: 445f817ca1314b4580aefadcdbe2a707fc5e54a0442da32039a9d26417b797ef",
+    ]);
+    let out = import(dir.path(), &text, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "warning: in.catalogue:5: X-CONTENT-TYPE `X-301-Redirect` dropped: `TYPE` gives the content type"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "warning: in.catalogue:11: X-CONTENT-LENGTH `99999999999999999999999`: not a length"
+        ),
+        "{err}"
+    );
+    let records = json_records(dir.path());
+    assert_eq!(records.len(), 2, "{records:?}");
+}
+
+/// `export` of a file it cannot read writes nothing to stdout, in every
+/// format, alone or beside files it can read: exit 2, the file said, and
+/// no `[]`, header or partial list that would look like the whole export.
+#[test]
+fn export_with_a_file_it_cannot_read_writes_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "example.org.yaml",
+        "---\n---\n_path: /a\ncontent-type: text/html\n",
+    );
+    write(dir.path(), "broken.example.yaml", "---\n---\n_path: [\n");
+    for to in ["json", "csv", "urls", "uri-catalogue"] {
+        for files in [
+            &["broken.example.yaml"][..],
+            &["example.org.yaml", "broken.example.yaml"],
+            &[],
+        ] {
+            let out = run_in(dir.path(), &[&["export", "--to", to][..], files].concat());
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{to} {files:?}: {}",
+                stderr(&out)
+            );
+            assert_eq!(stdout(&out), "", "{to} {files:?}");
+            assert!(
+                stderr(&out).contains("broken.example.yaml: cannot be read")
+                    && stderr(&out).contains("nothing exported"),
+                "{to} {files:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}

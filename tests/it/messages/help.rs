@@ -279,3 +279,43 @@ fn man_makes_every_page_it_refers_to() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Each manual page's SYNOPSIS names what its options take, as `--help`
+/// does (`--timeout <DURATION>`, not a bare `--timeout` that reads as a
+/// switch), and a positional that takes several with `...` (`<URL>...`).
+#[test]
+fn man_synopsis_keeps_the_values_options_take() {
+    for (command, _) in ACTING {
+        let text = help(&[command, "--help"]);
+        let page = help(&["man", command]);
+        let synopsis = page
+            .split(".SH SYNOPSIS\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n.SH").next())
+            .unwrap_or_else(|| panic!("urldb-{command}: no SYNOPSIS\n{page}"))
+            .replace("\\-", "-");
+        for line in text.lines() {
+            let line = line.trim_start();
+            let line = line
+                .strip_prefix("-q, ")
+                .or(line.strip_prefix("-v, "))
+                .unwrap_or(line);
+            let Some(option) = line.strip_prefix("--") else {
+                continue;
+            };
+            let mut words = option.split_whitespace();
+            let (Some(name), Some(value)) = (words.next(), words.next()) else {
+                continue;
+            };
+            if value.starts_with('<') {
+                let wanted = format!("--{name} {value}");
+                assert!(
+                    synopsis.contains(&wanted),
+                    "urldb-{command}: `{wanted}` not in the SYNOPSIS:\n{synopsis}"
+                );
+            }
+        }
+    }
+    let add = help(&["man", "add"]);
+    assert!(add.contains(" <URL>...\n"), "{add}");
+}

@@ -302,6 +302,62 @@ fn a_filter_that_selects_nothing_is_an_error() {
     assert_eq!(stdout(&out), "http://example.com/docs/\n");
 }
 
+/// Filters that each match records but no record together select
+/// nothing as surely as a typo: exit 2 in `ls`, `export` and `verify`,
+/// the message naming the combination and saying that each alone
+/// matches; a combination that selects something is no error.
+#[test]
+fn a_selection_that_selects_nothing_as_a_whole_is_an_error() {
+    let dir = two_records();
+    std::fs::write(
+        dir.path().join("other.org.yaml"),
+        "---\n---\n_path: /other\ncategories:\n- coreapp\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["-c", "frontend", "--path-prefix", "/docs/"],
+            "--category `frontend` --path-prefix `/docs/`: no record matches all of these filters, \
+             though each of them alone matches records",
+        ),
+        (
+            &["-c", "frontend", "--match", "/docs"],
+            "--category `frontend` --match `/docs`: no record matches all",
+        ),
+        (
+            &["--path-prefix", "/engine/", "--match", "/docs"],
+            "--path-prefix `/engine/` --match `/docs`: no record matches all",
+        ),
+        (
+            &["-d", "other.org", "-c", "frontend"],
+            "--domain `other.org` --category `frontend`: no record matches all",
+        ),
+        (
+            &["-d", "other.org", "--path-prefix", "/engine/"],
+            "--domain `other.org` --path-prefix `/engine/`: no record matches all",
+        ),
+    ];
+    for command in [&["ls"][..], &["export", "--to", "json"], &["verify"]] {
+        for (filter, want) in &cases {
+            let args: Vec<&str> = command.iter().chain(filter.iter()).copied().collect();
+            let out = run_in(dir.path(), &args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(err.contains(want), "{args:?}: {err}");
+            assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
+        }
+    }
+    // Together they select a record: listed, exit 0.
+    for filter in [
+        &["-c", "frontend", "--path-prefix", "/engine/"][..],
+        &["-d", "other.org", "-c", "coreapp", "--match", "/other"],
+    ] {
+        let out = run_in(dir.path(), &[&["ls"][..], filter].concat());
+        assert_eq!(out.status.code(), Some(0), "{filter:?}: {}", stderr(&out));
+        assert!(!stdout(&out).is_empty(), "{filter:?}");
+    }
+}
+
 /// A `urldb.toml` whose root holds no domain file, `--db` at an empty
 /// folder, or no database at all: `check`, `fmt`, `ls`, `export` and
 /// `verify` exit 2 and say where they looked, instead of "All checks

@@ -635,6 +635,98 @@ fn in_a_pull_request_verify_takes_only_what_changed() {
     );
 }
 
+/// The action reads the command, not the first word: with the global
+/// options before it (`--db database verify`, `-q verify`, `--color never
+/// verify`), a pull request's `verify` still requests only what the pull
+/// request changed, writes the job summary with the diff, and annotates
+/// the broken URL it added, as `verify …` does.
+#[test]
+#[ignore = "builds urldb in release, as a user installs it (minutes on two cores): run by .ci/run"]
+fn global_options_before_verify_keep_the_pull_requests_narrowing() {
+    let server = crate::verify::outcomes::Server::start();
+    let git = |dir: &Path, args: &[&str]| support::git(dir, args);
+    let origin = tempfile::tempdir().expect("tempdir");
+    let author = tempfile::tempdir().expect("tempdir");
+    git(origin.path(), &["init", "-q", "--bare"]);
+    let a = author.path();
+    git(a, &["init", "-q"]);
+    std::fs::create_dir(a.join("database")).expect("mkdir");
+    let file = a.join("database/example.test.yaml");
+    std::fs::write(
+        &file,
+        "---\n---\n_path: /missing\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    git(a, &["add", "-A"]);
+    git(a, &["commit", "-qm", "base"]);
+    let base = git(a, &["rev-parse", "HEAD"]).trim().to_string();
+    // The pull request adds a broken URL; /missing (broken) is untouched.
+    std::fs::write(
+        &file,
+        "---\n---\n_path: /gone/new\ncontent-type: text/html\n---\n_path: /missing\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    git(a, &["commit", "-qam", "pull request"]);
+    let url = format!("file://{}", origin.path().display());
+    git(a, &["push", "-q", &url, "HEAD:refs/heads/pr"]);
+    let checkout = tempfile::tempdir().expect("tempdir");
+    git(
+        checkout.path(),
+        &["clone", "-q", "--depth", "1", "--branch", "pr", &url, "."],
+    );
+    let verify = format!(
+        "verify --allow-private --retries 0 --map {}",
+        crate::verify::outcomes::map_arg(&server)
+    );
+    let event = serde_json::json!({"pull_request": {"base": {"sha": base}}});
+    for (args, dir) in [
+        (verify.clone(), "database"),
+        (format!("--db database {verify}"), "."),
+        (format!("-q {verify}"), "database"),
+        (format!("--color never {verify}"), "database"),
+    ] {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let no_wheels = tempfile::tempdir().expect("tempdir");
+        let inputs = serde_json::json!({"args": args, "working-directory": dir});
+        let mut cmd = action_command(
+            Path::new(env!("CARGO_MANIFEST_DIR")),
+            checkout.path(),
+            temp.path(),
+            &inputs,
+            no_wheels.path(),
+            &[],
+        );
+        cmd.arg(event.to_string());
+        let before = (server.hits("/missing"), server.hits("/gone/new"));
+        let out = cmd.output().expect("run the action");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let summary =
+            std::fs::read_to_string(temp.path().join("step_summary.md")).unwrap_or_default();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{inputs}: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            (server.hits("/missing"), server.hits("/gone/new")),
+            (before.0, before.1 + 1),
+            "{inputs}: only what the pull request changed\n{stdout}"
+        );
+        assert!(
+            stdout.contains(
+                "::error file=database/example.test.yaml,line=3,title=urldb verify (status)::"
+            ),
+            "{inputs}: {stdout}"
+        );
+        assert!(summary.contains("## urldb diff\n"), "{inputs}: {summary}");
+        assert!(
+            summary.contains("- added `/gone/new` `http://example.test/gone/new`\n"),
+            "{inputs}: {summary}"
+        );
+    }
+}
+
 /// The job summary has one budget (GitHub drops a step's summary over 1 MiB
 /// whole): a pull request adding 3,000 long paths, five of them broken,
 /// fills the verdicts and the record-level diff near their limits, and the
@@ -721,4 +813,50 @@ fn the_job_summary_has_one_budget_for_the_verdicts_and_the_diff() {
         "{} bytes: the budget went unused",
         summary.len()
     );
+}
+
+/// The action finds the command past the global options that take a
+/// value: it names each of them (`urldb --help` lists them), so that none
+/// is taken for the command.
+#[test]
+fn the_action_knows_every_global_option_that_takes_a_value() {
+    let help = support::urldb()
+        .arg("--help")
+        .output()
+        .expect("urldb --help");
+    let help = String::from_utf8_lossy(&help.stdout);
+    let action = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("action.yml"))
+        .expect("action.yml");
+    let case = action
+        .lines()
+        .find(|l| l.trim_start().starts_with("--db|"))
+        .expect("the action's case of global options with a value");
+    let listed: Vec<&str> = case
+        .trim()
+        .split(')')
+        .next()
+        .expect("pattern")
+        .split('|')
+        .collect();
+    let global = help
+        .split_once("Database options:")
+        .expect("global options in --help")
+        .1;
+    let with_value: Vec<&str> = global
+        .lines()
+        .filter_map(|l| {
+            let l = l
+                .trim_start()
+                .trim_start_matches("-q, ")
+                .trim_start_matches("-v, ");
+            let (option, rest) = l.split_once(' ')?;
+            (option.starts_with("--") && rest.starts_with('<')).then_some(option)
+        })
+        .collect();
+    assert!(with_value.contains(&"--db") && with_value.contains(&"--threads"));
+    let mut sorted = listed.clone();
+    sorted.sort_unstable();
+    let mut wanted = with_value.clone();
+    wanted.sort_unstable();
+    assert_eq!(sorted, wanted, "{case}");
 }

@@ -2,8 +2,9 @@
 //! annotation's `file=` from the repository's root (`GITHUB_WORKSPACE`),
 //! not from the directory the step ran in, so with the README's
 //! `working-directory: database` every `--format github` path (`check`,
-//! `fmt --check`, `verify`, `report`) must start with `database/`
-//! (`docs/output.md`, "Paths in annotations").
+//! `fmt --check`, `verify`, `report`, `diff`) must start with `database/`
+//! (`docs/output.md`, "Paths in annotations"); without a workspace, paths
+//! start at the repository's top the same way.
 //!
 //! Run through the binary in a directory below a workspace, then held to
 //! the runner's view: every command the runner reads (`support::runner`)
@@ -185,20 +186,113 @@ fn every_github_annotation_names_its_file_from_the_workspace() {
     );
 }
 
-/// Without `GITHUB_WORKSPACE` (another CI, a terminal), and for a file
-/// outside the workspace, paths are the ones urldb shows.
+/// Without `GITHUB_WORKSPACE` and outside any git repository, paths start
+/// where urldb runs; a file outside the workspace is named from it with
+/// `..`: never absolute, and never a name that GitHub would read as
+/// another file of the repository.
 #[test]
-fn without_a_workspace_paths_are_as_shown() {
+fn without_a_workspace_paths_start_where_urldb_runs() {
     let ws = workspace();
     let db = ws.path().join("database");
     let stdout = |out: &Output| String::from_utf8_lossy(&out.stdout).into_owned();
     let bare = run(&db, None, &["--no-cache", "check"]);
-    let (files, _) = files(&stdout(&bare));
+    let (here, _) = files(&stdout(&bare));
     assert!(
-        files.contains(&"docs.example.org.yaml".to_string()),
-        "{files:?}"
+        here.contains(&"docs.example.org.yaml".to_string()),
+        "{here:?}"
     );
     let other = tempfile::tempdir().expect("tempdir");
     let outside = run(&db, Some(other.path()), &["--no-cache", "check"]);
-    assert_eq!(stdout(&outside), stdout(&bare));
+    let (named, _) = files(&stdout(&outside));
+    assert!(!named.is_empty());
+    for file in &named {
+        assert!(
+            file.starts_with("../") && !file.contains("/./") && other.path().join(file).is_file(),
+            "{file}"
+        );
+    }
+}
+
+/// A git repository whose `urldb.toml` says `root = "./database"`, with a
+/// change to commit: `database/example.com.yaml` changed, a record with a
+/// finding, a file `fmt` would rewrite.
+fn repository() -> tempfile::TempDir {
+    let top = tempfile::tempdir().expect("tempdir");
+    support::git(top.path(), &["init", "-q", "-b", "main"]);
+    std::fs::write(top.path().join("urldb.toml"), "root = \"./database\"\n").expect("write");
+    let db = top.path().join("database");
+    std::fs::create_dir(&db).expect("mkdir");
+    std::fs::write(
+        db.join("example.com.yaml"),
+        "---\n---\n_path: /a\ncontent-type: text/html\n",
+    )
+    .expect("write");
+    support::git(top.path(), &["add", "-A"]);
+    support::git(top.path(), &["commit", "-q", "-m", "first"]);
+    std::fs::write(
+        db.join("example.com.yaml"),
+        "---\n---\n_path: /a\ncontent-type: text/plain\n---\ncontent-type: text/html\n_path: /caf%c3%a9\n",
+    )
+    .expect("write");
+    top
+}
+
+/// Every GitHub output (`check`, `fmt --check`, `verify`, `report`,
+/// `diff`) names a file the one way: from `GITHUB_WORKSPACE` when it is
+/// set, else from the repository's top; never absolute and never with
+/// `./` inside, with `root = "./database"`, from the top or from
+/// `database/`.
+#[test]
+fn every_github_output_names_files_from_the_top_of_the_repository() {
+    let top = repository();
+    let server = Server::start();
+    let map = format!("example.com={}", server.addr());
+    let db = top.path().join("database");
+    for dir in [top.path(), db.as_path()] {
+        // The results name files from where verify ran: report them there.
+        let json = support::urldb()
+            .current_dir(dir)
+            .args([
+                "verify",
+                "--allow-private",
+                "--retries",
+                "0",
+                "--map",
+                &map,
+                "--format",
+                "json",
+            ])
+            .env_remove("URLDB_FORMAT")
+            .output()
+            .expect("verify --format json");
+        let results = top.path().join("results.json");
+        std::fs::write(&results, &json.stdout).expect("write");
+        let results = results.to_string_lossy().into_owned();
+        for workspace in [Some(top.path()), None] {
+            for args in [
+                &["--no-cache", "check"][..],
+                &["--no-cache", "fmt", "--check"],
+                &["verify", "--allow-private", "--retries", "0", "--map", &map],
+                &["report", &results],
+                &["diff"],
+            ] {
+                let out = run(dir, workspace, args);
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                let (files, commands) = files(&stdout);
+                let what = format!("{args:?} in {} ({workspace:?})", dir.display());
+                assert!(!files.is_empty(), "{what}: no annotation\n{stdout}");
+                for file in &files {
+                    assert_eq!(file, "database/example.com.yaml", "{what}\n{stdout}");
+                }
+                for command in commands.iter().filter(|c| c.contains("run `urldb")) {
+                    assert!(
+                        command.contains(
+                            "run `urldb fmt database/example.com.yaml` from the repository's top"
+                        ),
+                        "{what}: {command}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -34,6 +34,8 @@ enum Outcome {
     Fetches(Vec<(String, String)>),
     /// This record (its lines) in this file.
     Writes { file: String, record: Vec<String> },
+    /// Exit 2, with each of these texts on stderr.
+    Fails(Vec<String>),
 }
 
 /// The text of every `` `code` `` span of `cell`.
@@ -98,6 +100,7 @@ fn rows(page: &str) -> Vec<Row> {
                     record: record.to_vec(),
                 }
             }
+            Some("fails") => Outcome::Fails(items),
             other => panic!("line {}: unknown outcome {other:?}", i + 1),
         };
         rows.push(Row {
@@ -219,10 +222,20 @@ fn run_row(row: &Row, files: &[(String, String)]) -> Result<(), String> {
         args.join(" "),
         String::from_utf8_lossy(&out.stderr)
     );
-    if out.status.code() != Some(0) {
+    let expected = match row.outcome {
+        Outcome::Fails(_) => 2,
+        _ => 0,
+    };
+    if out.status.code() != Some(expected) {
         return Err(format!("exit {:?}\n{context}", out.status.code()));
     }
     match &row.outcome {
+        Outcome::Fails(texts) => {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if let Some(missing) = texts.iter().find(|t| !stderr.contains(t.as_str())) {
+                return Err(format!("expected `{missing}` on stderr\n{context}"));
+            }
+        }
         Outcome::Lists(urls) => {
             let lines: Vec<&str> = stdout.lines().collect();
             if lines != *urls {
@@ -501,4 +514,42 @@ fn adopting_a_database_takes_the_three_commands_of_the_page() {
     let hook = run(lines[2]);
     assert_eq!(hook.status.code(), Some(0), "{}", text(&hook));
     assert!(dir.path().join(".git/hooks/pre-commit").is_file());
+}
+
+/// The reference tool's habits meet a tip that names urldb's command:
+/// `dump-urls` is `ls`, and `check` with the options of wwturldb's
+/// `check` (which fetched URLs) is `verify`, instead of clap's "use '--
+/// -c'"; other usage errors keep clap's tips.
+#[test]
+fn the_reference_tools_commands_get_a_tip_naming_urldbs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let stderr = |args: &[&str]| {
+        let out = support::run_in(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = stderr(&["dump-urls"]);
+    assert!(
+        err.contains("tip: wwturldb's `dump-urls` is `urldb ls`"),
+        "{err}"
+    );
+    for args in [
+        &["check", "-c", "frontend"][..],
+        &["check", "-d", "example.org"],
+        &["check", "--map", "example.org=localhost:8080"],
+        &["check", "--map=example.org=localhost:8080"],
+        &["--db", "check", "check", "--domain", "example.org"],
+        &["-q", "check", "--category", "frontend"],
+    ] {
+        let err = stderr(args);
+        assert!(
+            err.contains("tip: wwturldb's `check` is `urldb verify`") && !err.contains("use '--"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.matches("tip:").count(), 1, "{args:?}: {err}");
+    }
+    let err = stderr(&["check", "--bogus"]);
+    assert!(err.contains("use '-- --bogus'"), "{err}");
+    let err = stderr(&["verify", "--bogus"]);
+    assert!(!err.contains("wwturldb"), "{err}");
 }

@@ -63,6 +63,53 @@ fn interpreters() -> Vec<(String, PathBuf)> {
     all
 }
 
+/// The interpreter to test `pip install --user` with: `python` when it
+/// reads a user site, else (a virtual environment's interpreter, such as
+/// the `python3` of an activated environment: a venv turns the user site
+/// off) the interpreter the environment was made from, when that one
+/// does. `Err` says why there is none.
+fn with_user_site(python: &Path) -> Result<PathBuf, String> {
+    let reads_user_site = |p: &Path| {
+        Command::new(p)
+            .args([
+                "-c",
+                "import site, sys; sys.exit(0 if site.ENABLE_USER_SITE else 1)",
+            ])
+            .env_remove("PYTHONNOUSERSITE")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if reads_user_site(python) {
+        return Ok(python.to_path_buf());
+    }
+    // The base of a virtual environment: `sys.base_prefix`'s own
+    // interpreter of the same version.
+    let base = python_value(
+        python,
+        "import os, sys\n\
+         v = 'python%d.%d' % sys.version_info[:2]\n\
+         found = [p for p in (os.path.join(sys.base_prefix, 'bin', n) for n in (v, 'python3')) \
+         if sys.prefix != sys.base_prefix and os.access(p, os.X_OK)]\n\
+         print(found[0] if found else '')",
+        &[],
+    );
+    if base.as_os_str().is_empty() {
+        return Err(format!(
+            "{} reads no user site and is no virtual environment's",
+            python.display()
+        ));
+    }
+    if reads_user_site(&base) {
+        Ok(base)
+    } else {
+        Err(format!(
+            "neither {} nor its base {} reads a user site",
+            python.display(),
+            base.display()
+        ))
+    }
+}
+
 fn python_value(python: &Path, code: &str, env: &[(&str, &Path)]) -> PathBuf {
     let mut cmd = Command::new(python);
     cmd.args(["-c", code]);
@@ -142,18 +189,26 @@ fn python_m_urldb_finds_the_binary_in_every_layout_on_every_python() {
         install(&site, &venv.join("bin"));
         assert_ran(&run_module(&vpython, &[]), &format!("{version}, venv"));
 
-        // `pip install --user`: the user base's site-packages and bin/.
-        let user = t.join("user");
-        let user_site = python_value(
-            &python,
-            "import site; print(site.getusersitepackages())",
-            &[("PYTHONUSERBASE", &user)],
-        );
-        install(&user_site, &user.join("bin"));
-        assert_ran(
-            &run_module(&python, &[("PYTHONUSERBASE", &user)]),
-            &format!("{version}, --user"),
-        );
+        // `pip install --user`: the user base's site-packages and bin/,
+        // on an interpreter that reads a user site (in an activated
+        // virtual environment, `python3` is the environment's, which does
+        // not: its base is tested instead).
+        match with_user_site(&python) {
+            Ok(user_python) => {
+                let user = t.join("user");
+                let user_site = python_value(
+                    &user_python,
+                    "import site; print(site.getusersitepackages())",
+                    &[("PYTHONUSERBASE", &user)],
+                );
+                install(&user_site, &user.join("bin"));
+                assert_ran(
+                    &run_module(&user_python, &[("PYTHONUSERBASE", &user)]),
+                    &format!("{version} ({}), --user", user_python.display()),
+                );
+            }
+            Err(why) => println!("{version}: `--user` not tested: {why}"),
+        }
 
         // `pip install --target DIR` (the Action's install).
         let target = t.join("target");

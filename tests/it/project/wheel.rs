@@ -366,7 +366,7 @@ fn the_mirror_hooks_install_the_wheel_then_pass_fix_and_fail() {
     std::fs::write(
         user.join(".pre-commit-config.yaml"),
         format!(
-            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: urldb-fmt\n        files: ^database/\n      - id: urldb-check\n        files: ^database/\n",
+            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: urldb-fmt\n      - id: urldb-check\n",
             t.join("mirror").display()
         ),
     )

@@ -820,6 +820,58 @@ fn robots_txt_disallowing_a_path_skips_it() {
     assert_eq!(server.hits("/private/page"), 0);
 }
 
+/// URLs that robots.txt keeps from being requested passed nothing: a run
+/// whose every URL is disallowed does not say "All N URLs passed", in
+/// the human output nor in the job summary, and one with some says how
+/// many passed.
+#[test]
+fn urls_robots_txt_disallows_are_not_said_to_pass() {
+    let server = Server::start();
+    let map = map_arg(&server);
+    let all = database(
+        "",
+        &[
+            &record("/private/page", "text/plain", &[]),
+            &record("/private/other", "text/plain", &[]),
+        ],
+    );
+    let args = ["--allow-private", "--map", &map, "--respect-robots"];
+    let run = verify(all.path(), &args);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("passed"), "{}", run.stdout);
+    assert!(
+        run.stdout.starts_with(
+            "None of the 2 URLs was requested: robots.txt disallows each (0 ok, 2 skipped by robots.txt)"
+        ),
+        "{}",
+        run.stdout
+    );
+    let markdown = verify(all.path(), &[&args[..], &["--format", "markdown"]].concat());
+    assert!(
+        markdown
+            .stdout
+            .contains("None of the 2 URLs was requested: robots.txt disallows each."),
+        "{}",
+        markdown.stdout
+    );
+    let some = database(
+        "",
+        &[
+            &record("/private/page", "text/plain", &[]),
+            &record("/ok", "text/html", &[]),
+        ],
+    );
+    let run = verify(some.path(), &args);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with(
+            "1 of 2 URLs passed, none broken, the others not requested (1 ok, 1 skipped by robots.txt)"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn junit_and_github_formats() {
     let server = Server::start();
@@ -872,6 +924,66 @@ fn junit_and_github_formats() {
         format!(
             "::error file=example.test.yaml,line=3,title=urldb verify (status)::{url}/missing: HTTP 404 Not Found\n"
         )
+    );
+}
+
+/// `URLDB_FORMAT` (the Action sets it for every command) chooses verify's
+/// output as it chooses check's and fmt's: `github` annotates, `json` is
+/// JSON, check's human formats are verify's; `--format` wins; a value that
+/// is no format is exit 2.
+#[test]
+fn verify_reads_urldb_format_as_check_does() {
+    let server = Server::start();
+    let db = database("", &[&record("/missing", "text/html", &[])]);
+    let map = map_arg(&server);
+    let with = |value: &str, extra: &[&str]| {
+        let out = urldb()
+            .current_dir(db.path())
+            .args(["verify", "--allow-private", "--retries", "0", "--map", &map])
+            .args(extra)
+            .env("NO_COLOR", "1")
+            .env("URLDB_FORMAT", value)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run urldb");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, _) = with("github", &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stdout.starts_with("::error file=example.test.yaml,line=3,title=urldb verify (status)::"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = with("json", &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&stdout).is_ok(),
+        "{stdout}"
+    );
+    for human in ["full", "concise", "sarif", ""] {
+        let (code, stdout, _) = with(human, &[]);
+        assert_eq!(code, Some(1));
+        assert!(
+            stdout.contains("/missing: HTTP 404 Not Found"),
+            "{human}: {stdout}"
+        );
+        assert!(
+            !stdout.starts_with("::") && !stdout.starts_with('{'),
+            "{human}: {stdout}"
+        );
+    }
+    let (code, stdout, _) = with("github", &["--format", "json"]);
+    assert_eq!(code, Some(1));
+    assert!(stdout.starts_with('{'), "{stdout}");
+    let (code, _, stderr) = with("annotations", &[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("URLDB_FORMAT: `annotations` is not a format"),
+        "{stderr}"
     );
 }
 

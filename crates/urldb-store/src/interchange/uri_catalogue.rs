@@ -524,6 +524,18 @@ fn read_record(
     if let Some((id, n)) = fields.get("ID") {
         ids.insert(id_key(id).unwrap_or(id).to_string(), n);
     }
+    // `TYPE` wins over the redirect marker the writer puts in its place.
+    if let (Some((given, _)), Some((marker, n))) = (fields.get("TYPE"), fields.get(CONTENT_TYPE))
+        && given != marker
+    {
+        drop(
+            n,
+            format!(
+                "{CONTENT_TYPE} `{}` dropped: `TYPE` gives the content type",
+                urldb_core::text::escape(marker)
+            ),
+        );
+    }
     let extras = extras(&fields, dropped);
     Ok(CatalogueEntry {
         line: first,

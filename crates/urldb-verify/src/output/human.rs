@@ -151,9 +151,8 @@ fn summary(out: &mut dyn Write, s: &Summary, history: bool) -> io::Result<()> {
     if s.broken == 0 {
         writeln!(
             out,
-            "All {} URL{} passed ({}) in {secs:.2} s.",
-            s.urls,
-            plural(s.urls),
+            "{} ({}) in {secs:.2} s.",
+            super::none_broken(s),
             extra.join(", ")
         )?;
     } else {

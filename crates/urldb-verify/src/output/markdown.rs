@@ -45,7 +45,7 @@ fn summary(out: &mut String, results: &Results, limit: usize) -> fmt::Result {
     writeln!(out, "## urldb verify")?;
     writeln!(out)?;
     if s.broken == 0 {
-        writeln!(out, "All {} URL{} passed.", s.urls, plural(s.urls))?;
+        writeln!(out, "{}.", super::none_broken(s))?;
     } else if history {
         writeln!(
             out,

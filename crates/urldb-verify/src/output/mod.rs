@@ -20,10 +20,34 @@ pub use json::write_json;
 pub use junit::write_junit;
 pub use markdown::{SUMMARY_LIMIT, SUMMARY_LIMIT_MIN, write_markdown};
 
-use crate::results::UrlResult;
+use crate::results::{Summary as RunSummary, UrlResult};
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+/// The verdict of a run with no broken URL, without a full stop: "All 3
+/// URLs passed" only when every URL was requested; URLs that robots.txt
+/// kept from being requested passed nothing, and a run that requested
+/// none says so, so that a green job does not read as "checked".
+fn none_broken(s: &RunSummary) -> String {
+    let requested = s.urls - s.skipped_robots.min(s.urls);
+    if requested == s.urls {
+        format!("All {} URL{} passed", s.urls, plural(s.urls))
+    } else if requested == 0 {
+        format!(
+            "None of the {} URL{} was requested: robots.txt disallows {}",
+            s.urls,
+            plural(s.urls),
+            if s.urls == 1 { "it" } else { "each" }
+        )
+    } else {
+        format!(
+            "{requested} of {} URL{} passed, none broken, the others not requested",
+            s.urls,
+            plural(s.urls)
+        )
+    }
 }
 
 /// ` (new)`, ` (flaky)`: what the history says of a broken URL.
