@@ -36,9 +36,7 @@ pub(crate) fn merge_driver(ctx: &Context) -> Result<ExitStatus, CommandError> {
     let workdir = repo.workdir().to_path_buf();
     let covered = {
         let mut databases = ctx.databases.borrow_mut();
-        let covered = databases
-            .covered(&[])
-            .map_err(|e| ctx.settings_error(e))?;
+        let covered = databases.covered(&[]).map_err(|e| ctx.settings_error(e))?;
         covered
             .into_iter()
             .map(|i| databases.get(i).0.settings.root.to_path_buf())
