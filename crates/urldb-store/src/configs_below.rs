@@ -18,7 +18,8 @@ use urldb_core::config::FILE_NAME;
 /// a million configurations' work (`docs/security.md`, "Limits").
 pub const MAX_DATABASES: usize = 100_000;
 
-/// Every `urldb.toml` strictly below `dir` (not `dir`'s own), sorted, as
+/// Every `urldb.toml` strictly below `dir` (not `dir`'s own), the
+/// shallowest first, then by name, as
 /// the paths the walk met (below `dir` as given). More than
 /// [`MAX_DATABASES`] is an error, with the count reached.
 pub fn configs_below(dir: &Path) -> Result<Vec<PathBuf>, TooManyDatabases> {
@@ -66,7 +67,10 @@ fn configs_within(dir: &Path, max: usize) -> Result<Vec<PathBuf>, TooManyDatabas
             });
         }
     }
-    found.sort();
+    // The shallowest first: with no configuration above, the primary
+    // database of a run is the outermost one below (`db/` before
+    // `db/sub/`), then by name.
+    found.sort_by(|a, b| (a.components().count(), a).cmp(&(b.components().count(), b)));
     Ok(found)
 }
 
@@ -107,7 +111,7 @@ mod tests {
                     .replace('\\', "/")
             })
             .collect();
-        assert_eq!(names, ["a/b/urldb.toml", "db/urldb.toml"]);
+        assert_eq!(names, ["db/urldb.toml", "a/b/urldb.toml"]);
     }
 
     #[test]

@@ -160,7 +160,9 @@ impl<S: Section + Default> Databases<S> {
                         .filter(|f| f != &self.dir && f.starts_with(&self.dir))
                         .map(|f| f.join(urldb_core::config::FILE_NAME))
                         .collect();
-                    found.sort();
+                    found.sort_by(|a, b| {
+                        (a.components().count(), a).cmp(&(b.components().count(), b))
+                    });
                     found
                 }
                 None => crate::configs_below::configs_below(&self.dir)?,
