@@ -53,6 +53,20 @@ pub enum GitError {
         workdir: PathBuf,
         source: gix::Error,
     },
+    /// A revision asked of a repository that has no commit yet (`urldb
+    /// diff HEAD` before the first commit): no revision can be there.
+    #[error(
+        "no revision `{}`: the repository at `{}` has no commit yet; commit first, or \
+         compare without a revision (`urldb diff`: the index with the working tree; `urldb \
+         diff --staged`: what the first commit would take)",
+        urldb_core::text::escape(.rev),
+        .workdir.display()
+    )]
+    NoCommitYet {
+        rev: String,
+        workdir: PathBuf,
+        source: gix::Error,
+    },
     /// A revision that names a file's content, not a commit.
     #[error("revision `{}` names no commit or tree", urldb_core::text::escape(.rev))]
     NotACommit { rev: String, source: gix::Error },
@@ -290,7 +304,13 @@ impl Repository {
             .rev_parse_single(rev.as_bytes().as_bstr())
             .map_err(|source| {
                 let (rev, workdir) = (rev.to_string(), self.workdir.clone());
-                if repo.is_shallow().unwrap_or(false) {
+                if repo.head_id().is_err() {
+                    GitError::NoCommitYet {
+                        rev,
+                        workdir,
+                        source,
+                    }
+                } else if repo.is_shallow().unwrap_or(false) {
                     GitError::ShallowRevision {
                         rev,
                         workdir,

@@ -503,6 +503,25 @@ fn markdown_is_cut_to_its_limit_and_keeps_values_in_code_spans() {
 }
 
 #[test]
+fn a_revision_before_the_first_commit_says_there_is_none_yet() {
+    let repo = Repo::new();
+    repo.write("example.com.yaml", &domain_file("", &[("/a", HTML)]));
+    for args in [&["diff", "HEAD"][..], &["diff", "--staged", "HEAD"]] {
+        let out = repo.urldb(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
+        assert!(
+            stderr(&out).starts_with("error: no revision `HEAD`: the repository at ")
+                && stderr(&out).contains("has no commit yet; commit first, or compare without"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // With no revision, the index and the work tree are compared.
+    let out = repo.urldb(&["diff"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
 fn what_cannot_be_compared_is_an_error() {
     let repo = Repo::new();
     repo.write("example.com.yaml", &domain_file("", &[("/a", HTML)]));
