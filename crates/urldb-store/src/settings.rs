@@ -570,22 +570,19 @@ fn reached_through_link(path: &Path) -> bool {
 
 /// Show `path` relative to `cwd` when it is under it.
 fn relative_to(path: &Path, cwd: &Path) -> PathBuf {
-    // `root = "."` joined to a folder: the `.` says nothing.
-    let path: PathBuf = path
-        .components()
-        .filter(|c| !matches!(c, std::path::Component::CurDir))
-        .collect();
     match path.strip_prefix(cwd) {
         Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
         Ok(rel) => rel.to_path_buf(),
-        Err(_) => up_from(&path, cwd).unwrap_or(path),
+        Err(_) => up_from(path, cwd).unwrap_or_else(|| path.to_path_buf()),
     }
 }
 
 /// `path` from `cwd` by `..` (a database above the working directory, run
 /// from a folder inside it: `../a.org.yaml`, as findings are read from
 /// where the run is), when both are absolute, resolved names that share
-/// more than the file system's root; `None` otherwise.
+/// more than the file system's root; `None` otherwise. Built from the
+/// components, which drop the `.` of `root = "."`; a path that is not
+/// rebuilt keeps its spelling (`/dev/null` stays `/dev/null` on Windows).
 fn up_from(path: &Path, cwd: &Path) -> Option<PathBuf> {
     use std::path::Component;
     let plain = |p: &Path| {
