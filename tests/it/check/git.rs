@@ -248,11 +248,13 @@ fn unborn_head() {
     // No commit yet: the index is all there is, and it works.
     let out = repo.urldb(&["check", "--staged", "--format", "concise"]);
     assert_eq!(codes(&out), ["unsorted-keys"]);
-    // --since needs a revision that exists.
+    // --since needs a revision that exists, and before the first commit
+    // there is none: said so.
     let out = repo.urldb(&["check", "--since", "HEAD"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("no revision `HEAD` in the repository"),
+        stderr(&out).contains("no revision `HEAD`: the repository at ")
+            && stderr(&out).contains("has no commit yet; commit first"),
         "{}",
         stderr(&out)
     );
