@@ -158,8 +158,8 @@ fn run(
                         labels: labels.clone(),
                     },
                 )
-                .map_err(|e| reason(&e)),
-                _ => Err("a version is not UTF-8 text".to_string()),
+                .map_err(NotByRecords::from),
+                _ => Err(NotByRecords::NotText),
             }
         }
     };
@@ -176,7 +176,7 @@ fn run(
         Err(why) => {
             urldb_output::say!(
                 "note: {shown}: merged line by line, as git does (git merge-file): {}",
-                urldb_core::text::escape(&why)
+                urldb_core::text::escape(&why.to_string())
             );
             let merged = urldb_store::line_merge(
                 base,
@@ -205,21 +205,33 @@ fn run(
     })
 }
 
-/// Why three versions are merged line by line, as the user reads it.
-fn reason(e: &Unmergeable) -> String {
-    e.to_string()
+/// Why three versions are merged line by line, not by records.
+#[derive(Debug, thiserror::Error)]
+enum NotByRecords {
+    /// No database governs the path, or its configuration is broken.
+    #[error("no database: {0}")]
+    NoDatabase(#[source] Box<CommandError>),
+    #[error("not a domain file of the database ({0})")]
+    NotAMember(urldb_store::membership::Skip),
+    #[error("the database's settings: {0}")]
+    Settings(#[source] Box<CommandError>),
+    #[error("a version is not UTF-8 text")]
+    NotText,
+    #[error(transparent)]
+    Unmergeable(#[from] Unmergeable),
 }
 
 /// The check options of the database whose `urldb.toml` governs `name`
 /// (its style), or why it is not merged by records: no database governs
 /// it, or it is not one of its domain files.
-fn options_for(global: &GlobalArgs, name: &Path) -> Result<urldb_core::lint::Options, String> {
-    let ctx = Context::new(global).map_err(|e| format!("no database: {e}"))?;
-    let (database, member) =
-        super::stdin_database(&ctx, name).map_err(|e| format!("no database: {e}"))?;
-    if let Err(skip) = member {
-        return Err(format!("not a domain file of the database ({skip})"));
-    }
+fn options_for(
+    global: &GlobalArgs,
+    name: &Path,
+) -> Result<urldb_core::lint::Options, NotByRecords> {
+    let no_database = |e| NotByRecords::NoDatabase(Box::new(e));
+    let ctx = Context::new(global).map_err(no_database)?;
+    let (database, member) = super::stdin_database(&ctx, name).map_err(no_database)?;
+    member.map_err(NotByRecords::NotAMember)?;
     ctx.options_of(database, None)
-        .map_err(|e| format!("the database's settings: {e}"))
+        .map_err(|e| NotByRecords::Settings(Box::new(e)))
 }

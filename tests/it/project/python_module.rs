@@ -68,7 +68,7 @@ fn interpreters() -> Vec<(String, PathBuf)> {
 /// the `python3` of an activated environment: a venv turns the user site
 /// off) the interpreter the environment was made from, when that one
 /// does. `Err` says why there is none.
-fn with_user_site(python: &Path) -> Result<PathBuf, String> {
+fn with_user_site(python: &Path) -> Result<PathBuf, NoUserSite> {
     let reads_user_site = |p: &Path| {
         Command::new(p)
             .args([
@@ -94,19 +94,40 @@ fn with_user_site(python: &Path) -> Result<PathBuf, String> {
         &[],
     );
     if base.as_os_str().is_empty() {
-        return Err(format!(
-            "{} reads no user site and is no virtual environment's",
-            python.display()
-        ));
+        return Err(NoUserSite::NoBase(python.to_path_buf()));
     }
     if reads_user_site(&base) {
         Ok(base)
     } else {
-        Err(format!(
-            "neither {} nor its base {} reads a user site",
-            python.display(),
-            base.display()
-        ))
+        Err(NoUserSite::NeitherReads {
+            python: python.to_path_buf(),
+            base,
+        })
+    }
+}
+
+/// Why no interpreter can test `pip install --user`.
+#[derive(Debug)]
+enum NoUserSite {
+    NoBase(PathBuf),
+    NeitherReads { python: PathBuf, base: PathBuf },
+}
+
+impl std::fmt::Display for NoUserSite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoUserSite::NoBase(python) => write!(
+                f,
+                "{} reads no user site and is no virtual environment's",
+                python.display()
+            ),
+            NoUserSite::NeitherReads { python, base } => write!(
+                f,
+                "neither {} nor its base {} reads a user site",
+                python.display(),
+                base.display()
+            ),
+        }
     }
 }
 
