@@ -669,19 +669,22 @@ fn runs(repo: &Repo, rng: &mut Rng) -> Vec<(String, Naming)> {
     runs
 }
 
+/// `PATH` with the tested urldb first: the installed hook runs `urldb`
+/// from `PATH`, as a user's does.
+fn path_with_urldb() -> String {
+    let bin_dir = support::binary().parent().expect("a folder").to_path_buf();
+    format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
 /// The hook `urldb install-hook` writes at the top stops a commit of a
 /// staged finding in any database, and lets a clean one through.
 fn hook_covers_every_database(repo: &Repo, rng: &mut Rng) -> Result<(), TestCaseError> {
     let top = repo.top();
-    let bin_dir = support::binary()
-        .parent()
-        .expect("the binary's folder")
-        .to_path_buf();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = path_with_urldb();
     let out = support::urldb_in(top, &["install-hook"]);
     prop_assert!(out.status.success(), "{}", show(&out));
     // Commit what is staged, the work tree's own change dropped and the
@@ -884,12 +887,7 @@ fn change_sets_cover_a_nested_database_with_its_own_settings() {
 /// layout and in a nested database, on a real `git commit`.
 #[test]
 fn the_installed_hook_stops_a_broken_file_in_every_database() {
-    let bin_dir = support::binary().parent().expect("a folder").to_path_buf();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = path_with_urldb();
     for broken in ["db/bad.org.yaml", "db/sub/bad.org.yaml"] {
         let dir = init_db_layout();
         let top = dir.path();
