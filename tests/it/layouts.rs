@@ -1034,3 +1034,32 @@ fn the_merge_driver_is_set_up_for_every_database() {
         attributes
     );
 }
+
+/// A named folder takes every database below it whole, whatever else is
+/// named before it: a file of a nested database named first does not
+/// narrow that database to the file, and a file named twice is checked
+/// once.
+#[test]
+fn a_named_folder_covers_a_nested_database_whatever_is_named_before_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let top = dir.path();
+    write(&top.join("urldb.toml"), "root = \".\"\n");
+    write(&top.join("sub/urldb.toml"), "root = \".\"\n");
+    for name in ["sub/b.org.yaml", "sub/c.org.yaml"] {
+        write(
+            &top.join(name),
+            "---\n---\n_path: /x\ncontent-type: Text/HTML\n",
+        );
+    }
+    let both = BTreeSet::from(["sub/b.org.yaml".to_string(), "sub/c.org.yaml".to_string()]);
+    for args in [
+        &["check", "--format", "concise", "."][..],
+        &["check", "--format", "concise", "sub/b.org.yaml", "."],
+        &["check", "--format", "concise", ".", "sub/b.org.yaml"],
+    ] {
+        let out = support::urldb_in(top, args);
+        let lines = String::from_utf8_lossy(&out.stdout).lines().count();
+        assert_eq!(finding_files("", &out), both, "{args:?}\n{}", show(&out));
+        assert_eq!(lines, 2, "each finding once: {args:?}\n{}", show(&out));
+    }
+}

@@ -286,14 +286,23 @@ impl Named {
         // inside the root) still counts for the cross-file rules.
         let canon = |p: &Path| canonical_name(p);
         let known: std::collections::HashSet<PathBuf> = all.iter().map(|p| canon(p)).collect();
-        for p in &self.checked {
-            if !known.contains(&canon(p)) {
+        // A file named and also met in a named folder's walk is checked
+        // once.
+        let mut seen = std::collections::HashSet::new();
+        let mut checked = Vec::with_capacity(self.checked.len());
+        for p in self.checked {
+            let name = canon(&p);
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            if !known.contains(&name) {
                 all.push(p.clone());
             }
+            checked.push(p);
         }
         Targets {
             all,
-            checked: self.checked,
+            checked,
             everything: false,
             errors,
             skipped: self.skipped,

@@ -389,8 +389,8 @@ impl<S: Section + Default> Databases<S> {
         let mut named: Vec<(usize, Named)> = Vec::new();
         // Each database's place in `named`: one look-up a path.
         let mut place: HashMap<usize, usize> = HashMap::new();
-        // The databases queued to be walked whole from a folder of theirs.
-        let mut queued: HashSet<usize> = HashSet::new();
+        // The folders of other databases queued to be walked.
+        let mut queued: HashSet<PathBuf> = HashSet::new();
         let mut queue: Vec<PathBuf> = paths.to_vec();
         queue.reverse();
         let mut outside = Named::default();
@@ -424,9 +424,11 @@ impl<S: Section + Default> Databases<S> {
                 }
                 let mut next = Vec::new();
                 for folder in folders {
+                    // Another database (this walk covers its own below
+                    // `p`), each folder once, however it was named.
                     if let Route::To(j) = self.route_known(&folder, true)?
-                        && !place.contains_key(&j)
-                        && queued.insert(j)
+                        && j != i
+                        && queued.insert(dunce::canonicalize(&folder).unwrap_or(folder.clone()))
                     {
                         next.push(folder);
                     }
