@@ -63,6 +63,13 @@ pub(crate) enum CommandError {
     /// `--category`, `--path-prefix` or `--match` selects no record.
     #[error(transparent)]
     SelectsNothing(#[from] urldb_store::SelectsNothing),
+    /// `ls`, `export` or `verify` named paths, and none is a domain file
+    /// of a database: an empty answer would look like an empty selection.
+    #[error(
+        "none of the paths named is a domain file of the database (the notes above say why): \
+         nothing to {0}"
+    )]
+    NoNamedFile(&'static str),
     /// The database holds no domain file (`check`, `fmt`, `ls`, `export`,
     /// `verify` over the whole of it).
     #[error("{}", no_domain_file(root, origin, *misnamed))]
@@ -236,7 +243,7 @@ fn no_domain_file(root: &str, origin: &urldb_store::Origin, misnamed: usize) -> 
     let misnamed = match misnamed {
         0 => String::new(),
         n => format!(
-            "; {n} YAML file{} whose name is no domain name (`urldb check --show-files` says why)",
+            "; {n} YAML file{} not named `<domain>.yaml` (`urldb check --show-files` says why)",
             if n == 1 { "" } else { "s" }
         ),
     };

@@ -35,7 +35,7 @@ pub(crate) fn run(ctx: &Context, args: &ExportArgs) -> Result<ExitStatus, Comman
     // `deprecated` records included: an export loses nothing of what it
     // selects, so that `import` brings it all back (docs/coming-from-wwturldb.md).
     let filter = args.select.filter(true)?;
-    let collected = records_named(ctx, &args.paths, &filter)?;
+    let collected = records_named(ctx, &args.paths, &filter, "export")?;
     // A file it cannot read (exit 2) leaves stdout empty: a part of the
     // database that looks whole (`[]`, a CSV header) would be imported,
     // or published, as if it were all of it.

@@ -40,7 +40,7 @@ pub(crate) enum LsFormat {
 
 pub(crate) fn run(ctx: &Context, args: &LsArgs) -> Result<ExitStatus, CommandError> {
     let filter = args.filter.filter()?;
-    let collected = records_named(ctx, &args.paths, &filter)?;
+    let collected = records_named(ctx, &args.paths, &filter, "list")?;
     let records = &collected.records;
     let mut out = gate::stdout(match args.format {
         LsFormat::Urls => Syntax::Url,

@@ -527,7 +527,7 @@ fn bare_run(ctx: &crate::app::Context, targets: &urldb_store::database::Targets)
     let root = escape(&urldb_store::membership::shown_dir(&ctx.root)).into_owned();
     let listed = |list: Vec<String>| {
         let more = if list.len() > 5 { ", ..." } else { "" };
-        let shown: Vec<String> = list.iter().take(5).map(|n| format!("`{n}`")).collect();
+        let shown: Vec<&str> = list.iter().take(5).map(String::as_str).collect();
         format!("{}{more}", shown.join(", "))
     };
     if ctx.origin == Origin::Found && (root != "." || !targets.misnamed.is_empty()) {
@@ -542,13 +542,19 @@ fn bare_run(ctx: &crate::app::Context, targets: &urldb_store::database::Targets)
         );
     }
     if !targets.misnamed.is_empty() {
+        // Each with its own reason: `example.net.yml` is left out for its
+        // extension, `localhost.yaml` for its single label.
         let names = targets
             .misnamed
             .iter()
-            .map(|p| escape(&display_path(p)).into_owned())
+            .map(|p| {
+                let why = urldb_store::membership::name_shape(p)
+                    .map_or("", urldb_store::membership::NameShape::short);
+                format!("`{}` ({why})", escape(&display_path(p)))
+            })
             .collect();
         urldb_output::say!(
-            "note: not domain files (their names are no domain names): {}",
+            "note: not domain files (a domain file is `<domain>.yaml`): {}",
             listed(names)
         );
     }

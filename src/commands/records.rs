@@ -69,7 +69,8 @@ impl RecordArgs {
     }
 }
 
-/// The records of `paths` (default: the whole database) that `filter`
+/// The records of `paths` (default: the whole database; `doing` says
+/// what for, when none of them is a domain file) that `filter`
 /// accepts, when every domain it asks for is named by one of the files
 /// and each of its other filters matches a record (the error says which
 /// does not, with a suggestion); the files are found
@@ -79,14 +80,35 @@ pub(crate) fn records_named(
     ctx: &Context,
     paths: &[PathBuf],
     filter: &Filter,
+    doing: &'static str,
 ) -> Result<Collected, CommandError> {
     let parts = super::targets(ctx, paths)?;
+    require_named_files(paths, &parts, doing)?;
     if !filter.domains.is_empty() {
         let known = known_hosts(ctx, &parts);
         urldb_store::require_known("--domain", &filter.domains, &known)?;
     }
     require_selecting(ctx, &parts, filter)?;
     collect(ctx, parts, filter)
+}
+
+/// Paths were named and none of them is (or holds) a domain file of a
+/// database: each was noted as skipped, and listing, exporting or
+/// verifying nothing would say "empty" where the user named files
+/// (exit 2, as a filter that selects nothing). `check` and `fmt` stay
+/// quiet there: a pre-commit hook names every YAML file of a commit.
+pub(crate) fn require_named_files(
+    paths: &[PathBuf],
+    parts: &[urldb_store::Part],
+    doing: &'static str,
+) -> Result<(), CommandError> {
+    let none = parts
+        .iter()
+        .all(|p| p.targets.checked.is_empty() && p.targets.errors.is_empty());
+    if !paths.is_empty() && none {
+        return Err(CommandError::NoNamedFile(doing));
+    }
+    Ok(())
 }
 
 /// Each of `filter`'s categories, path prefix and pattern matches a

@@ -199,6 +199,7 @@ fn format(args: &VerifyArgs) -> Result<VerifyFormat, CommandError> {
 pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
     let format = format(args)?;
     let parts = super::targets(ctx, &args.paths)?;
+    super::records::require_named_files(&args.paths, &parts, "verify")?;
     let databases: Vec<(urldb_store::Database, VerifyConfig)> =
         parts.iter().map(|p| ctx.database(p.database)).collect();
     let mut settings = settings(args, run_level(ctx, &databases)?, ctx.owners_config)?;

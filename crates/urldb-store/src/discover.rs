@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use crate::membership::{Members, Skip};
+use crate::membership::{self, Members, NameShape, Skip};
 
 /// A problem met while looking for files: reported, and the walk goes on.
 #[derive(Debug)]
@@ -76,7 +76,10 @@ pub fn judge_files(members: &Members, paths: &[PathBuf], route: bool) -> Judged 
                 found
                     .misnamed
                     .into_iter()
-                    .map(|p| (p, Err(Skip::NoDomainName))),
+                    .map(|p| {
+                        let shape = membership::name_shape(&p).unwrap_or(NameShape::ProjectFile);
+                        (p, Err(Skip::NoDomainName(shape)))
+                    }),
             )
             .collect();
         files.sort_by_cached_key(|(p, _)| sort_key(p));
@@ -177,7 +180,7 @@ fn walk(members: &Members, start: &Path, rel: PathBuf) -> Found {
                 let name = members.file_name(entry.file_name());
                 if is_file && name.is_ok() {
                     found.files.push(entry.into_path());
-                } else if is_file && name == Err(Skip::NoDomainName) {
+                } else if is_file && matches!(name, Err(Skip::NoDomainName(_))) {
                     found.misnamed.push(entry.into_path());
                 } else if is_file && name == Err(Skip::NotYaml) && yaml_in_other_case(&entry) {
                     found.miscased.push(entry.into_path());

@@ -79,8 +79,8 @@ pub enum Skip {
     Excluded { glob: String },
     /// Its name does not end in `.yaml` or `.yml`.
     NotYaml,
-    /// No `urldb.toml`: its name is no domain name (`mkdocs.yml`).
-    NoDomainName,
+    /// Its name is not taken for a domain file's: why in [`NameShape`].
+    NoDomainName(NameShape),
     /// A folder on the way down from the root holds a `urldb.toml` of its
     /// own, this one: the file is that database's.
     Governed { config: PathBuf },
@@ -97,14 +97,56 @@ impl std::fmt::Display for Skip {
             Skip::Hidden { name } => write!(f, "hidden name `{name}`"),
             Skip::Excluded { glob } => write!(f, "excluded by `exclude` glob `{glob}`"),
             Skip::NotYaml => f.write_str("not a `.yaml` file"),
-            Skip::NoDomainName => f.write_str(
-                "no urldb.toml, and its name is no domain name: a domain file is `<domain>.yaml`, with a dot",
-            ),
+            Skip::NoDomainName(shape) => write!(f, "{}", shape.reason()),
             Skip::Governed { config } => write!(
                 f,
                 "governed by {}",
                 urldb_core::source::shown_path(config)
             ),
+        }
+    }
+}
+
+/// Why a YAML file's name is not read as a domain file's
+/// (`docs/files.md`, "Which files are in the database").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameShape {
+    /// `example.net.yml`: a domain name, but `.yml`, which a domain file
+    /// has only by mistake; left out only without `urldb.toml`.
+    Yml,
+    /// `localhost.yaml`: a single label, which an intranet host's file
+    /// has; left out only without `urldb.toml`.
+    SingleLabel,
+    /// `mkdocs.yml`: a single label *and* `.yml`, the shape of a
+    /// project's own file (`environment.yml`, `action.yml`); left out of
+    /// every database, `urldb.toml` or not, as `urldb init` leaves it.
+    ProjectFile,
+}
+
+impl NameShape {
+    /// What a note says of a file left out for it.
+    pub fn reason(self) -> &'static str {
+        match self {
+            NameShape::Yml => {
+                "no urldb.toml, and its name ends in `.yml`: a domain file is `<domain>.yaml`"
+            }
+            NameShape::SingleLabel => {
+                "no urldb.toml, and its name is a single label: a domain file is \
+                 `<domain>.yaml`, with a dot"
+            }
+            NameShape::ProjectFile => {
+                "its name is a single label ending in `.yml`, as a project's own files are named: \
+                 a domain file is `<domain>.yaml`"
+            }
+        }
+    }
+
+    /// The few words a list of left-out files gives each.
+    pub fn short(self) -> &'static str {
+        match self {
+            NameShape::Yml => "`.yml`, not `.yaml`",
+            NameShape::SingleLabel => "a single label",
+            NameShape::ProjectFile => "a project's own file",
         }
     }
 }
@@ -301,10 +343,26 @@ pub fn file_name(path: &Path, by_name: bool) -> Result<(), Skip> {
     if !has_yaml_extension(path) {
         return Err(Skip::NotYaml);
     }
-    if by_name && !has_domain_name(path) {
-        return Err(Skip::NoDomainName);
+    match name_shape(path) {
+        Some(shape @ NameShape::ProjectFile) => Err(Skip::NoDomainName(shape)),
+        Some(shape) if by_name => Err(Skip::NoDomainName(shape)),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// Why the YAML file at `path` is not named as a domain file is
+/// (`example.com.yaml`), if it is not; `None` for a name that is not
+/// YAML at all.
+pub fn name_shape(path: &Path) -> Option<NameShape> {
+    let name = yaml_name(path)?;
+    let stem = stem_of(name)?;
+    let yml = name.ends_with(b".yml");
+    match (stem.contains(&b'.'), yml) {
+        (true, false) => None,
+        (true, true) => Some(NameShape::Yml),
+        (false, false) => Some(NameShape::SingleLabel),
+        (false, true) => Some(NameShape::ProjectFile),
+    }
 }
 
 /// `*.yaml` or `*.yml`, as Windows reads the name: dots and spaces at its
@@ -702,7 +760,10 @@ mod tests {
         let bare = Members::new(root.clone(), &[], true).expect("members");
         let at = |p: &str| dir.path().join(p);
         assert_eq!(bare.of(&at("db/a/example.com.yaml")), Ok(()));
-        assert_eq!(bare.of(&at("db/mkdocs.yml")), Err(Skip::NoDomainName));
+        assert_eq!(
+            bare.of(&at("db/mkdocs.yml")),
+            Err(Skip::NoDomainName(NameShape::ProjectFile))
+        );
         assert!(matches!(
             bare.of(&at("other/x.org.yaml")),
             Err(Skip::Outside { .. })
@@ -717,7 +778,22 @@ mod tests {
         assert_eq!(bare.of(&at("db/new/../a/new.org.yaml")), Ok(()));
         assert_eq!(bare.of(&at("db/a/notes.txt")), Err(Skip::NotYaml));
         let configured = Members::new(root, &["a/**".to_string()], false).expect("members");
-        assert_eq!(configured.of(&at("db/mkdocs.yml")), Ok(()));
+        // With urldb.toml, only a project's own file is left out by its
+        // name; an intranet host's and a misnamed domain file are members.
+        assert_eq!(
+            configured.of(&at("db/mkdocs.yml")),
+            Err(Skip::NoDomainName(NameShape::ProjectFile))
+        );
+        assert_eq!(configured.of(&at("db/localhost.yaml")), Ok(()));
+        assert_eq!(configured.of(&at("db/example.com.yml")), Ok(()));
+        assert_eq!(
+            bare.of(&at("db/example.com.yml")),
+            Err(Skip::NoDomainName(NameShape::Yml))
+        );
+        assert_eq!(
+            bare.of(&at("db/localhost.yaml")),
+            Err(Skip::NoDomainName(NameShape::SingleLabel))
+        );
         assert_eq!(
             configured.of(&at("db/a/example.com.yaml")),
             Err(Skip::Excluded {

@@ -48,11 +48,14 @@ fn a_bare_run_at_a_repository_root_finds_the_database_and_says_so() {
         "{stderr}"
     );
     assert!(!stderr.contains("readthedocs"), "{stderr}");
-    // With a configuration, the file names are the user's business again.
+    // With a configuration whose root is the repository's top, a name
+    // that is a single label ending in `.yml` is still a project's own
+    // file, as `urldb init` decides (issue 56).
     std::fs::write(root.join("urldb.toml"), "").expect("write");
     let configured = support::run_in(root, &["check", "--format", "concise"]);
     let stdout = String::from_utf8_lossy(&configured.stdout);
-    assert!(stdout.contains("readthedocs.yml"), "{stdout}");
+    assert!(!stdout.contains("readthedocs.yml"), "{stdout}");
+    assert!(stdout.contains("database/example.com.yaml"), "{stdout}");
 }
 
 #[test]
@@ -64,7 +67,7 @@ fn a_bare_run_without_domain_files_points_to_init_and_db() {
     // No database is an error, not "All checks passed." (issue 49).
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("no domain file (`<domain>.yaml`) below `.`; 1 YAML file whose name is no domain name (`urldb check --show-files` says why): run urldb in the database directory or pass `--db DIR`; `urldb init` writes a urldb.toml"),
+        stderr.contains("no domain file (`<domain>.yaml`) below `.`; 1 YAML file not named `<domain>.yaml` (`urldb check --show-files` says why): run urldb in the database directory or pass `--db DIR`; `urldb init` writes a urldb.toml"),
         "{stderr}"
     );
 }

@@ -424,8 +424,8 @@ fn show_files_says_which_files_are_in_and_why() {
         stdout(&out),
         format!(
             "{DB}/example.org.yaml: in the database\n\
-             {DB}/notes.yml: not in the database (no urldb.toml, and its name is no domain \
-             name: a domain file is `<domain>.yaml`, with a dot)\n\
+             {DB}/notes.yml: not in the database (its name is a single label ending in \
+             `.yml`, as a project's own files are named: a domain file is `<domain>.yaml`)\n\
              {DB}/worldwidetelescope.org.yaml: in the database\n\
              {DB}/wwtassets.org.yaml: in the database\n"
         )
@@ -461,7 +461,12 @@ fn show_files_says_which_files_are_in_and_why() {
         format!("root = \"{DB}\"\nexclude = [\"old/**\"]\n"),
     )
     .expect("write");
-    for name in ["old/x.org.yaml", ".cache/y.org.yaml", "README.md"] {
+    for name in [
+        "old/x.org.yaml",
+        ".cache/y.org.yaml",
+        "README.md",
+        "notes.org.yml",
+    ] {
         let path = dir.path().join(DB).join(name);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, "---\n").expect("write");
@@ -476,6 +481,7 @@ fn show_files_says_which_files_are_in_and_why() {
             &db(".cache/y.org.yaml"),
             &db("README.md"),
             &db("notes.yml"),
+            &db("notes.org.yml"),
         ],
     );
     assert_eq!(
@@ -484,7 +490,9 @@ fn show_files_says_which_files_are_in_and_why() {
             "{DB}/old/x.org.yaml: not in the database (excluded by `exclude` glob `old/**`)\n\
              {DB}/.cache/y.org.yaml: not in the database (hidden name `.cache`)\n\
              {DB}/README.md: not in the database (not a `.yaml` file)\n\
-             {DB}/notes.yml: in the database\n"
+             {DB}/notes.yml: not in the database (its name is a single label ending in \
+             `.yml`, as a project's own files are named: a domain file is `<domain>.yaml`)\n\
+             {DB}/notes.org.yml: in the database\n"
         )
     );
     assert_eq!(
@@ -511,8 +519,8 @@ fn single_label_and_yml_names_follow_the_rule() {
     assert_eq!(stdout(&bare), "");
     assert!(
         stderr(&bare).contains(
-            "not domain files (their names are no domain names): `example.org.yml`, \
-             `localhost.yaml`"
+            "not domain files (a domain file is `<domain>.yaml`): `example.org.yml` \
+             (`.yml`, not `.yaml`), `localhost.yaml` (a single label)"
         ),
         "{}",
         stderr(&bare)
@@ -531,4 +539,63 @@ fn single_label_and_yml_names_follow_the_rule() {
         "{}",
         stdout(&listed)
     );
+}
+
+/// `root = "."` at a repository's top: the project's own `mkdocs.yml`
+/// (a single label ending in `.yml`) is in no database, as `urldb init`
+/// decides, while `localhost.yaml` stays a member; without urldb.toml
+/// each left-out file's note gives its own reason (issue 56).
+#[test]
+fn a_project_file_is_no_member_even_with_root_dot() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    git(dir.path(), &["init", "-q"]);
+    let clean = "---\n---\n_path: /\ncontent-type: text/html\n";
+    std::fs::write(dir.path().join("example.com.yaml"), clean).expect("write");
+    std::fs::write(dir.path().join("localhost.yaml"), clean).expect("write");
+    std::fs::write(dir.path().join("mkdocs.yml"), "site_name: x\n").expect("write");
+    std::fs::write(dir.path().join("example.net.yml"), clean).expect("write");
+
+    let bare = run_in(dir.path(), &["check", "--format", "concise"]);
+    assert!(
+        stderr(&bare).contains(
+            "note: not domain files (a domain file is `<domain>.yaml`): `example.net.yml` \
+             (`.yml`, not `.yaml`), `localhost.yaml` (a single label), `mkdocs.yml` \
+             (a project's own file)"
+        ),
+        "{}",
+        stderr(&bare)
+    );
+    let named = run_in(dir.path(), &["-v", "check", "example.net.yml"]);
+    assert!(
+        stderr(&named).contains(
+            "note: example.net.yml: not in the database (no urldb.toml, and its name ends in \
+             `.yml`: a domain file is `<domain>.yaml`); skipped"
+        ),
+        "{}",
+        stderr(&named)
+    );
+
+    std::fs::write(dir.path().join("urldb.toml"), "root = \".\"\n").expect("write");
+    let configured = run_in(dir.path(), &["check", "--format", "concise"]);
+    // `example.net.yml` is a member with a warning; `mkdocs.yml` none.
+    assert_eq!(
+        stdout(&configured),
+        "example.net.yml:1:1: warning wrong-extension domain files end in `.yaml`; \
+         `example.net.yml` is checked but tools that look for `*.yaml` miss it\n",
+    );
+    let named = run_in(dir.path(), &["-v", "check", "mkdocs.yml"]);
+    assert_eq!(named.status.code(), Some(0), "{}", stdout(&named));
+    assert!(
+        stderr(&named).contains(
+            "note: mkdocs.yml: not in the database (its name is a single label ending in \
+             `.yml`, as a project's own files are named: a domain file is `<domain>.yaml`); \
+             skipped"
+        ),
+        "{}",
+        stderr(&named)
+    );
+    let listed = stdout(&run_in(dir.path(), &["ls"]));
+    assert!(listed.contains("http://localhost/"), "{listed}");
+    let shown = stdout(&run_in(dir.path(), &["check", "--show-files"]));
+    assert!(!shown.lines().any(|l| l == "mkdocs.yml"), "{shown}");
 }

@@ -358,6 +358,53 @@ fn a_selection_that_selects_nothing_as_a_whole_is_an_error() {
     }
 }
 
+/// Paths named to `ls`, `export` or `verify` of which none is a domain
+/// file of the database (hidden, excluded, not YAML, a project's own
+/// file): exit 2 with nothing on stdout, not `[]` and exit 0, which reads
+/// as an empty selection; `check` and `fmt` stay quiet there, since a
+/// pre-commit hook names every YAML file of a commit (issue 56).
+#[test]
+fn named_paths_outside_the_database_select_nothing_loudly() {
+    let dir = two_records();
+    std::fs::create_dir(dir.path().join(".hidden")).expect("mkdir");
+    std::fs::write(dir.path().join(".hidden/x.org.yaml"), CLEAN).expect("write");
+    std::fs::write(dir.path().join("mkdocs.yml"), "site_name: x\n").expect("write");
+    for command in [
+        &["ls"][..],
+        &["export", "--to", "json"],
+        &["export", "--to", "csv"],
+        &["verify"],
+    ] {
+        for named in [&[".hidden/x.org.yaml"][..], &["mkdocs.yml", ".hidden"]] {
+            let args: Vec<&str> = command.iter().chain(named).copied().collect();
+            let out = run_in(dir.path(), &args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
+            assert!(
+                err.contains("none of the paths named is a domain file of the database"),
+                "{args:?}: {err}"
+            );
+        }
+        // One of them in the database: its records, exit 0.
+        let args: Vec<&str> = command
+            .iter()
+            .chain(&["mkdocs.yml", "example.com.yaml"])
+            .copied()
+            .collect();
+        if command[0] != "verify" {
+            let out = run_in(dir.path(), &args);
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+            assert!(stdout(&out).contains("/engine/a.html"), "{args:?}");
+        }
+    }
+    for command in [&["check"][..], &["fmt", "--check"]] {
+        let args: Vec<&str> = command.iter().chain(&["mkdocs.yml"]).copied().collect();
+        let out = run_in(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    }
+}
+
 /// A `urldb.toml` whose root holds no domain file, `--db` at an empty
 /// folder, or no database at all: `check`, `fmt`, `ls`, `export` and
 /// `verify` exit 2 and say where they looked, instead of "All checks
