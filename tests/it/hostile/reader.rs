@@ -548,7 +548,8 @@ fn quoted_tabs_are_read_one_at_a_time_only_in_a_small_file() {
 /// lines with no `:` after it (its value null) is no simple key to PyYAML,
 /// which loads it; urldb reads it the same, with no `yaml-syntax`
 /// finding. With a `:` after it, PyYAML refuses it, and so does urldb.
-/// 5WE3: a block scalar written as an explicit key (`? |`) is read too.
+/// 5WE3: a block scalar written as an explicit key (`? |`) is read too,
+/// and L94M: a tag or an anchor between the `?` and the key.
 #[test]
 fn a_flow_key_over_lines_without_a_value_is_read_as_pyyaml_reads_it() {
     let mut pyyaml = PyYaml::start();
@@ -558,6 +559,9 @@ fn a_flow_key_over_lines_without_a_value_is_read_as_pyyaml_reads_it() {
         b"{ multi\n  line }\n",
         // 5WE3: a block scalar as an explicit key.
         b"? explicit key # Empty value\n? |\n  block key\n: - one # Explicit compact\n  - two # block value\n",
+        // L94M: node properties between the `?` and the key.
+        b"? !!str a\n: !!int 47\n? c\n: !!str d\n",
+        b"? &k a\n: 1\n? !!str\n  b\n: 2\n",
     ] {
         let answer = &pyyaml.read_all(&[text_])[0];
         assert!(answer.loads, "{answer:?}");

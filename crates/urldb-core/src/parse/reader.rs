@@ -448,6 +448,27 @@ fn explicit_key(text: &str, at: usize) -> bool {
     } else {
         i = header_end;
     }
+    // Node properties (a tag, an anchor: `? !!str a`, the YAML test
+    // suite's L94M) stand between the `?` and the key's text too; a node
+    // has at most one of each.
+    for _ in 0..2 {
+        let mut start = i;
+        while start > 0 && matches!(bytes[start - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            start -= 1;
+        }
+        let end = start;
+        while start > 0 && !matches!(bytes[start - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            start -= 1;
+        }
+        if start < end && matches!(bytes[start], b'!' | b'&') {
+            i = start;
+        } else {
+            break;
+        }
+    }
+    while i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        i -= 1;
+    }
     i > 0
         && bytes[i - 1] == b'?'
         && (i == 1
