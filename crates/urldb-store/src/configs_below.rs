@@ -70,7 +70,8 @@ fn configs_within(dir: &Path, max: usize) -> Result<Vec<PathBuf>, TooManyDatabas
     // The shallowest first: with no configuration above, the primary
     // database of a run is the outermost one below (`db/` before
     // `db/sub/`), then by name.
-    found.sort_by(|a, b| (a.components().count(), a).cmp(&(b.components().count(), b)));
+    // Each path's depth counted once, not at every comparison.
+    found.sort_by_cached_key(|p| (p.components().count(), p.clone()));
     Ok(found)
 }
 

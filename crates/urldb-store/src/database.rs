@@ -238,6 +238,10 @@ pub(crate) struct Named {
     pub(crate) governed: Vec<(PathBuf, PathBuf)>,
     /// Files below a named directory whose `.yaml` is in another case.
     pub(crate) miscased: Vec<PathBuf>,
+    /// A named directory is the root or holds it: every file of the
+    /// database, as its own walk found them (`checked` then holds only
+    /// the files named besides).
+    pub(crate) whole: Option<Vec<PathBuf>>,
 }
 
 impl Named {
@@ -246,11 +250,17 @@ impl Named {
     /// root), a file admitted or skipped.
     pub(crate) fn judge(&mut self, members: &Members, p: &Path, is_dir: bool) {
         if is_dir {
-            match discover::find_below(members, p) {
-                Ok(sub) => {
+            match discover::find_named(members, p) {
+                // The whole database again: walked once.
+                Ok((_, true)) if self.whole.is_some() => {}
+                Ok((sub, whole)) => {
                     self.errors
                         .extend(sub.errors.into_iter().map(FileError::from));
-                    self.checked.extend(sub.files);
+                    if whole {
+                        self.whole = Some(sub.files);
+                    } else {
+                        self.checked.extend(sub.files);
+                    }
                     self.governed.extend(sub.governed);
                     self.miscased.extend(sub.miscased);
                 }
@@ -271,16 +281,34 @@ impl Named {
 
     /// The targets: these files checked, every member of the database seen
     /// by the cross-file rules.
-    pub(crate) fn into_targets(self, members: &Members) -> Targets {
+    pub(crate) fn into_targets(mut self, members: &Members) -> Targets {
+        let whole = self.whole.take();
+        let everything = whole.is_some();
         // Nothing named is in the database: nothing to check, and no other
-        // file's facts to read.
-        let found = if self.checked.is_empty() {
-            discover::Found::default()
-        } else {
-            discover::find_files(members)
+        // file's facts to read. A named folder that holds the root has
+        // walked the database already.
+        let found = match whole {
+            Some(files) => discover::Found {
+                files,
+                ..Default::default()
+            },
+            None if self.checked.is_empty() => discover::Found::default(),
+            None => discover::find_files(members),
         };
         let mut errors: Vec<FileError> = found.errors.into_iter().map(FileError::from).collect();
         errors.extend(self.errors);
+        if everything && self.checked.is_empty() {
+            return Targets {
+                checked: found.files.clone(),
+                all: found.files,
+                everything,
+                errors,
+                skipped: self.skipped,
+                misnamed: Vec::new(),
+                miscased: self.miscased,
+                snapshot: Snapshot::WorkTree(members.root().clone()),
+            };
+        }
         let mut all = found.files;
         // A member the walk did not find (reached through a linked directory
         // inside the root) still counts for the cross-file rules.
@@ -300,10 +328,13 @@ impl Named {
             }
             checked.push(p);
         }
+        // The whole database, and files named besides it (through a
+        // linked folder inside the root): every one checked.
+        let checked = if everything { all.clone() } else { checked };
         Targets {
             all,
             checked,
-            everything: false,
+            everything,
             errors,
             skipped: self.skipped,
             misnamed: Vec::new(),

@@ -160,9 +160,7 @@ impl<S: Section + Default> Databases<S> {
                         .filter(|f| f != &self.dir && f.starts_with(&self.dir))
                         .map(|f| f.join(urldb_core::config::FILE_NAME))
                         .collect();
-                    found.sort_by(|a, b| {
-                        (a.components().count(), a).cmp(&(b.components().count(), b))
-                    });
+                    found.sort_by_cached_key(|p| (p.components().count(), p.clone()));
                     found
                 }
                 None => crate::configs_below::configs_below(&self.dir)?,
@@ -252,14 +250,18 @@ impl<S: Section + Default> Databases<S> {
         if matches!(self.choice, Choice::Given) {
             return Ok(Route::To(0));
         }
-        let folder = (!is_dir).then(|| path.parent().unwrap_or(Path::new("")));
-        if let Some(known) = folder.and_then(|f| self.routes.get(f)) {
+        // A folder's route is its files' route: the nearest `urldb.toml`
+        // at or above it governs both.
+        let folder = if is_dir {
+            path
+        } else {
+            path.parent().unwrap_or(Path::new(""))
+        };
+        if let Some(known) = self.routes.get(folder) {
             return Ok(known.clone());
         }
         let route = self.find_route(path, is_dir)?;
-        if let Some(folder) = folder {
-            self.routes.insert(folder.to_path_buf(), route.clone());
-        }
+        self.routes.insert(folder.to_path_buf(), route.clone());
         Ok(route)
     }
 
@@ -391,10 +393,14 @@ impl<S: Section + Default> Databases<S> {
         let mut place: HashMap<usize, usize> = HashMap::new();
         // The folders of other databases queued to be walked.
         let mut queued: HashSet<PathBuf> = HashSet::new();
-        let mut queue: Vec<PathBuf> = paths.to_vec();
+        // Each path with whether the user named it: the `urldb.toml` files
+        // below a named folder are all of those below the folders queued
+        // from it, so only a named folder is searched for them (once per
+        // database would be a walk of the tree per database below it).
+        let mut queue: Vec<(PathBuf, bool)> = paths.iter().map(|p| (p.clone(), true)).collect();
         queue.reverse();
         let mut outside = Named::default();
-        while let Some(p) = queue.pop() {
+        while let Some((p, was_named)) = queue.pop() {
             // One look at the path, for the route and the judgement.
             let is_dir = p.is_dir();
             let i = match self.route_known(&p, is_dir)? {
@@ -417,8 +423,26 @@ impl<S: Section + Default> Databases<S> {
                 // database's root only): each walked whole in its own
                 // database once, in the order met.
                 let mut folders: Vec<PathBuf> = governed.into_iter().map(|(dir, _)| dir).collect();
-                if is_dir {
-                    for config in crate::configs_below::configs_below(&p)? {
+                if is_dir && was_named {
+                    // The working directory (`check .`): its configurations
+                    // are the ones a run with no path covers, looked for
+                    // once.
+                    let configs = if dunce::canonicalize(&p).is_ok_and(|c| c == self.dir) {
+                        // Spelled below `p` as a walk of it finds them: a
+                        // relative path is resolved from the working
+                        // directory, not from `/` component by component.
+                        let dir = self.dir.clone();
+                        self.configs_below()?
+                            .iter()
+                            .map(|c| {
+                                c.strip_prefix(&dir)
+                                    .map_or_else(|_| c.clone(), |r| p.join(r))
+                            })
+                            .collect()
+                    } else {
+                        crate::configs_below::configs_below(&p)?
+                    };
+                    for config in configs {
                         folders.push(config.parent().unwrap_or(Path::new("")).to_path_buf());
                     }
                 }
@@ -433,7 +457,7 @@ impl<S: Section + Default> Databases<S> {
                         next.push(folder);
                     }
                 }
-                queue.extend(next.into_iter().rev());
+                queue.extend(next.into_iter().rev().map(|folder| (folder, false)));
             }
         }
         let first = match named.first_mut() {

@@ -48,6 +48,19 @@ pub(crate) fn find_below(members: &Members, dir: &Path) -> Result<Found, Skip> {
     }
 }
 
+/// [`find_below`] for a run: when `dir` is the root or holds it, the
+/// database's own walk, its files spelled from the root as a run over the
+/// whole database has them, and `true` (every file of the database is
+/// checked, and none needs to be matched path by path).
+pub(crate) fn find_named(members: &Members, dir: &Path) -> Result<(Found, bool), Skip> {
+    match members.dir(dir) {
+        Ok(rel) if rel.as_os_str().is_empty() => Ok((find_files(members), true)),
+        Ok(rel) => Ok((walk(members, dir, rel), false)),
+        Err(Skip::Outside { .. }) if members.below(dir) => Ok((find_files(members), true)),
+        Err(skip) => Err(skip),
+    }
+}
+
 /// Every file a run over `paths` (none: the database) looks at, each with
 /// whether it is in the database and why not (`check --show-files`): the
 /// members a walk finds and the YAML files it leaves out by their names,
@@ -72,15 +85,10 @@ pub fn judge_files(members: &Members, paths: &[PathBuf], route: bool) -> Judged 
             .files
             .into_iter()
             .map(|p| (p, Ok(())))
-            .chain(
-                found
-                    .misnamed
-                    .into_iter()
-                    .map(|p| {
-                        let shape = membership::name_shape(&p).unwrap_or(NameShape::ProjectFile);
-                        (p, Err(Skip::NoDomainName(shape)))
-                    }),
-            )
+            .chain(found.misnamed.into_iter().map(|p| {
+                let shape = membership::name_shape(&p).unwrap_or(NameShape::ProjectFile);
+                (p, Err(Skip::NoDomainName(shape)))
+            }))
             .collect();
         files.sort_by_cached_key(|(p, _)| sort_key(p));
         judged.files.extend(files);

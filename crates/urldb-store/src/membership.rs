@@ -89,20 +89,14 @@ pub enum Skip {
 impl std::fmt::Display for Skip {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Skip::Outside { root } => write!(
-                f,
-                "outside the database root `{}`",
-                shown_dir(root)
-            ),
+            Skip::Outside { root } => write!(f, "outside the database root `{}`", shown_dir(root)),
             Skip::Hidden { name } => write!(f, "hidden name `{name}`"),
             Skip::Excluded { glob } => write!(f, "excluded by `exclude` glob `{glob}`"),
             Skip::NotYaml => f.write_str("not a `.yaml` file"),
             Skip::NoDomainName(shape) => write!(f, "{}", shape.reason()),
-            Skip::Governed { config } => write!(
-                f,
-                "governed by {}",
-                urldb_core::source::shown_path(config)
-            ),
+            Skip::Governed { config } => {
+                write!(f, "governed by {}", urldb_core::source::shown_path(config))
+            }
         }
     }
 }

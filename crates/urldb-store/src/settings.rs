@@ -377,19 +377,23 @@ impl Settings {
                 named_by,
             });
         }
+        let resolved = Root::new(&root).map_err(|_| SettingsError::NoRoot {
+            root: root.clone(),
+            named_by,
+            not_a_directory: false,
+        })?;
+        // The configuration's folder resolved from the working directory,
+        // as the root was: a run over many databases resolves each once.
         if let (None, Some(configured), Some(cfg)) = (db, &config.root, &config_path)
-            && !crate::read::is_inside(&root, &folder_of(cfg))
+            && !dunce::canonicalize(relative_to(&folder_of(cfg), &cwd))
+                .is_ok_and(|folder| resolved.resolved().starts_with(folder))
         {
             return Err(SettingsError::RootOutside {
                 config: cfg.clone(),
                 root: configured.clone(),
             });
         }
-        let root = Root::new(&root).map_err(|_| SettingsError::NoRoot {
-            root: root.clone(),
-            named_by,
-            not_a_directory: false,
-        })?;
+        let root = resolved;
         Ok(Settings {
             config,
             config_path,
@@ -491,7 +495,10 @@ fn is_windows_null(path: &Path) -> bool {
 
 /// `--config /dev/null` (on Windows also `NUL`): no configuration.
 fn is_null_device(path: &Path) -> bool {
-    dunce::canonicalize(path).is_ok_and(|p| p == Path::new("/dev/null"))
+    // A regular file (every `urldb.toml` a walk finds) is no device: one
+    // look, not a resolution of the whole path.
+    let device = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    (device && dunce::canonicalize(path).is_ok_and(|p| p == Path::new("/dev/null")))
         || (cfg!(windows) && is_windows_null(path))
 }
 
