@@ -67,6 +67,9 @@ pub(crate) struct VerifyArgs {
     /// Also connect to loopback, private, link-local and metadata addresses.
     #[arg(long)]
     pub allow_private: bool,
+    /// Follow a permanent redirect (301, 308) that a record does not accept, and compare what is there: the same bytes prove a move (`moved`), the same media type is a candidate (`moved?`).
+    #[arg(long)]
+    pub follow_moves: bool,
     /// Output format [default: `URLDB_FORMAT`, else human].
     #[arg(long, value_enum)]
     pub format: Option<VerifyFormat>,
@@ -207,6 +210,16 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         let named = urldb_store::require_known("--domain", &settings.plan.filters.domains, &known)
             .and_then(|()| urldb_store::require_known("--map", settings.plan.maps.keys(), &known));
         named?;
+    }
+    if args.follow_moves {
+        // A redirect may reach a private address only on a host the run
+        // was told about: the database's own, or one `--map` sends.
+        let mut trusted = super::records::known_hosts(ctx, &parts);
+        trusted.extend(settings.plan.maps.keys().cloned());
+        settings.run.follow_moves = Some(urldb_verify::FollowMoves {
+            maps: settings.plan.maps.clone(),
+            trusted,
+        });
     }
     super::records::require_selecting(ctx, &parts, &settings.plan.filters)?;
     let mut errors = Vec::new();

@@ -243,6 +243,7 @@ mod tests {
             attempts: 1,
             ms: 1,
             history: None,
+            moved: None,
         }
     }
 

@@ -26,6 +26,7 @@ mod blocked;
 mod exceptions;
 mod http;
 mod judging;
+mod moves;
 mod pace;
 mod robots;
 mod running;
@@ -36,6 +37,7 @@ mod trend;
 pub use exceptions::{AllowEnv, Allowed, BadAllowEnv, ExceptionError, Exceptions};
 pub use http::{BodyMode, Client, ClientOptions, FetchError};
 pub use judging::{Blocked, Failure, Outcome, judge, outcome};
+pub use moves::{FollowMoves, MAX_HOPS, MoveVerdict, Moved};
 pub use robots::{RobotsDenial, RobotsRules};
 pub use running::{CheckResult, HostRun, RunOptions, RunOutput, run};
 pub use shard::{

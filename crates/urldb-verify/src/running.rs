@@ -31,6 +31,9 @@ pub struct RunOptions {
     /// The origins this shard shares with others, and among how many
     /// (`crate::shard::by_host`): their limits are divided.
     pub shares: std::collections::BTreeMap<String, u32>,
+    /// `--follow-moves`: follow a permanent redirect the record does not
+    /// accept and compare what is there (`crate::moves`).
+    pub follow_moves: Option<crate::moves::FollowMoves>,
 }
 
 impl Default for RunOptions {
@@ -43,6 +46,7 @@ impl Default for RunOptions {
             respect_robots: false,
             per_host_interval: Duration::ZERO,
             shares: std::collections::BTreeMap::new(),
+            follow_moves: None,
         }
     }
 }
@@ -55,6 +59,8 @@ pub struct CheckResult {
     /// Requests made (1 + retries used).
     pub attempts: u32,
     pub elapsed: Duration,
+    /// With `--follow-moves`, for a permanent redirect: where it led.
+    pub moved: Option<crate::moves::Moved>,
 }
 
 /// What a check asks of its host's pace (`schedule.rs`).
@@ -139,6 +145,7 @@ fn check_one(
                 status,
                 attempts,
                 elapsed: start.elapsed(),
+                moved: None,
             };
         }
         let (pause, next) = pause(wait, None);
@@ -161,6 +168,7 @@ fn unrequested(check: &UrlCheck) -> Option<CheckResult> {
         status: None,
         attempts: 0,
         elapsed: Duration::ZERO,
+        moved: None,
     })
 }
 
@@ -218,16 +226,16 @@ pub fn run(
     options: &RunOptions,
     on_result: &(dyn Fn(&UrlCheck, &CheckResult) + Sync),
 ) -> RunOutput {
-    let mut origins: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut names: Vec<&str> = Vec::new();
+    let mut origins: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut names: Vec<String> = Vec::new();
     let mut intervals: Vec<Duration> = Vec::new();
     let host_of: Vec<usize> = checks
         .iter()
         .map(|c| {
             let next = origins.len();
-            let host = *origins.entry(c.origin.as_str()).or_insert(next);
+            let host = *origins.entry(c.origin.clone()).or_insert(next);
             if host == next {
-                names.push(c.origin.as_str());
+                names.push(c.origin.clone());
                 intervals.push(options.per_host_interval);
             }
             // A host's interval: the longest its URLs' sections ask.
@@ -239,7 +247,7 @@ pub fn run(
         .collect();
     let shares: Vec<u32> = names
         .iter()
-        .map(|o| options.shares.get(*o).copied().unwrap_or(1))
+        .map(|o| options.shares.get(o).copied().unwrap_or(1))
         .collect();
     let scheduler = schedule::Scheduler::new(
         &host_of,
@@ -274,6 +282,7 @@ pub fn run(
                             status: None,
                             attempts: 0,
                             elapsed: Duration::ZERO,
+                            moved: None,
                         }
                     } else {
                         check_one(client, check, options, &gate)
@@ -297,15 +306,27 @@ pub fn run(
                 status: None,
                 attempts: 0,
                 elapsed: Duration::ZERO,
+                moved: None,
             })
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let mut results = results;
+    let mut hosts = Hosts {
+        scheduler: &scheduler,
+        origins,
+        names,
+        options,
+    };
+    if let Some(follow) = &options.follow_moves {
+        follow_moves(checks, &mut results, client, follow, &mut hosts, &robots);
+    }
+    let names = hosts.names;
     let hosts = scheduler
         .hosts()
         .into_iter()
         .zip(names)
         .map(|((pace, mut tally), origin)| HostRun {
-            origin: origin.to_string(),
+            origin,
             requests: tally.requests,
             median_ms: median(&mut tally.latencies_ms),
             too_many: tally.too_many,
@@ -316,6 +337,247 @@ pub fn run(
         })
         .collect();
     RunOutput { results, hosts }
+}
+
+/// The run's origins after the checks: those of the checks, and the ones
+/// later requests add (a redirect's target), each paced by one scheduler.
+struct Hosts<'a> {
+    scheduler: &'a schedule::Scheduler,
+    origins: std::collections::HashMap<String, usize>,
+    names: Vec<String>,
+    options: &'a RunOptions,
+}
+
+impl Hosts<'_> {
+    /// The scheduler's host for `origin`, added at the run's interval and
+    /// limits when the checks did not name it.
+    fn of(&mut self, origin: &str) -> usize {
+        if let Some(&host) = self.origins.get(origin) {
+            return host;
+        }
+        let share = self.options.shares.get(origin).copied().unwrap_or(1);
+        let host =
+            self.scheduler
+                .add_host(self.options.per_host_interval, share, self.options.per_host);
+        self.origins.insert(origin.to_string(), host);
+        self.names.push(origin.to_string());
+        host
+    }
+}
+
+/// Run `job` for every task pushed to `scheduler`, on at most
+/// `concurrency` threads, each task under its host's limit and pace.
+fn work(
+    scheduler: &schedule::Scheduler,
+    concurrency: usize,
+    tasks: usize,
+    job: &(dyn Fn(usize, &Gate<'_>) + Sync),
+) {
+    let workers = concurrency.clamp(1, tasks.max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while let Some(ticket) = scheduler.next() {
+                    let gate = Gate {
+                        scheduler,
+                        host: ticket.host,
+                    };
+                    job(ticket.check, &gate);
+                    scheduler.done(ticket);
+                }
+            });
+        }
+    });
+}
+
+/// A redirect being followed for one check.
+struct Following {
+    check: usize,
+    /// The record's URL's status (301 or 308).
+    status: u16,
+    /// Redirects followed to reach `target`.
+    hops: u32,
+    /// The published URLs met, the record's first: a loop ends the chase.
+    seen: Vec<String>,
+    target: url::Url,
+}
+
+/// `--follow-moves`: one hop at a time for every check answered with a
+/// permanent redirect its record does not accept, each request paced with
+/// the others of its host (`docs/verify.md`, "When a URL breaks").
+fn follow_moves(
+    checks: &[UrlCheck],
+    results: &mut [CheckResult],
+    client: &Client,
+    follow: &crate::moves::FollowMoves,
+    hosts: &mut Hosts<'_>,
+    robots: &robots::RobotsCache,
+) {
+    use crate::moves::{self, MoveVerdict, Moved, Step};
+    // A redirect to a host the database does not name gets the guard,
+    // whatever `--allow-private` says.
+    let strict = if client.options().allow_private {
+        Client::new(crate::http::ClientOptions {
+            allow_private: false,
+            ..client.options().clone()
+        })
+    } else {
+        client.clone()
+    };
+    let not_moved = |f: &Following, target: Option<String>, reason: String| Moved {
+        verdict: MoveVerdict::NotMoved,
+        from: checks[f.check].published.clone(),
+        status: f.status,
+        target,
+        hops: f.hops,
+        reason,
+    };
+    let mut chasing: Vec<Following> = Vec::new();
+    for (i, (check, result)) in checks.iter().zip(results.iter_mut()).enumerate() {
+        let Some((status, location)) = moves::start(&result.outcome) else {
+            continue;
+        };
+        match moves::next_url(&check.published, location) {
+            Ok(target) => chasing.push(Following {
+                check: i,
+                status,
+                hops: 1,
+                seen: vec![check.published.clone()],
+                target,
+            }),
+            Err(reason) => {
+                result.moved = Some(Moved {
+                    verdict: MoveVerdict::NotMoved,
+                    from: check.published.clone(),
+                    status,
+                    target: None,
+                    hops: 0,
+                    reason,
+                });
+            }
+        }
+    }
+    while !chasing.is_empty() {
+        struct Task {
+            following: Following,
+            hop: moves::HopRequest,
+            host: usize,
+            guarded: bool,
+            request: std::sync::Arc<crate::exceptions::Request>,
+        }
+        let mut tasks: Vec<Task> = Vec::new();
+        for following in chasing.drain(..) {
+            let check = &checks[following.check];
+            let target = following.target.to_string();
+            if following.hops > moves::MAX_HOPS {
+                results[following.check].moved = Some(not_moved(
+                    &following,
+                    Some(target),
+                    format!("more than {} redirects", moves::MAX_HOPS),
+                ));
+                continue;
+            }
+            if following.seen.contains(&target) {
+                results[following.check].moved = Some(not_moved(
+                    &following,
+                    Some(target),
+                    "a redirect loop".to_string(),
+                ));
+                continue;
+            }
+            let hop = match moves::request(&following.target, &follow.maps) {
+                Ok(hop) => hop,
+                Err(why) => {
+                    results[following.check].moved = Some(not_moved(&following, Some(target), why));
+                    continue;
+                }
+            };
+            // The record's headers go to its own origin only, never to
+            // another host or scheme.
+            let same_origin = url::Url::parse(&check.published)
+                .is_ok_and(|own| own.origin() == following.target.origin());
+            let request = if same_origin {
+                std::sync::Arc::clone(&check.request)
+            } else {
+                std::sync::Arc::default()
+            };
+            tasks.push(Task {
+                host: hosts.of(&hop.origin),
+                guarded: !follow.trusted.contains(hop.host.trim_end_matches('.')),
+                hop,
+                following,
+                request,
+            });
+        }
+        for (i, task) in tasks.iter().enumerate() {
+            hosts.scheduler.push(task.host, i);
+        }
+        let answers: Vec<std::sync::Mutex<Option<Result<Step, String>>>> =
+            tasks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        work(
+            hosts.scheduler,
+            hosts.options.concurrency,
+            tasks.len(),
+            &|i, gate| {
+                let task = &tasks[i];
+                let check = &checks[task.following.check];
+                let client = if task.guarded { &strict } else { client };
+                let path = &task.hop.url[task.hop.origin.len()..];
+                let denied = hosts.options.respect_robots.then(|| {
+                    let found =
+                        robots.get(client, &task.hop.origin, &|| gate.scheduler.turn(gate.host));
+                    found.get().and_then(|r| r.denial(path))
+                });
+                let step = match denied.flatten() {
+                    Some(why) => Err(why.to_string()),
+                    None => {
+                        let mode = if check.expect.wants_body() {
+                            BodyMode::Digest
+                        } else {
+                            BodyMode::Ignore
+                        };
+                        let answer = gate.get(client, &task.hop.url, mode, &task.request);
+                        Ok(moves::judge(&check.expect, &answer))
+                    }
+                };
+                if let Ok(mut slot) = answers[i].lock() {
+                    *slot = Some(step);
+                }
+            },
+        );
+        for (task, answer) in tasks.into_iter().zip(answers) {
+            let mut following = task.following;
+            let target = following.target.to_string();
+            let step = answer.into_inner().ok().flatten();
+            let moved = |verdict, reason| Moved {
+                verdict,
+                from: checks[following.check].published.clone(),
+                status: following.status,
+                target: Some(target.clone()),
+                hops: following.hops,
+                reason,
+            };
+            let result = match step {
+                None => moved(
+                    MoveVerdict::NotMoved,
+                    "internal error: not requested".to_string(),
+                ),
+                Some(Err(robots)) => moved(MoveVerdict::NotMoved, robots),
+                Some(Ok(Step::Done(verdict, reason))) => moved(verdict, reason),
+                Some(Ok(Step::Next(location))) => match moves::next_url(&target, &location) {
+                    Ok(next) => {
+                        following.seen.push(target.clone());
+                        following.hops += 1;
+                        following.target = next;
+                        chasing.push(following);
+                        continue;
+                    }
+                    Err(why) => moved(MoveVerdict::NotMoved, why),
+                },
+            };
+            results[following.check].moved = Some(result);
+        }
+    }
 }
 
 fn millis(d: Duration) -> u64 {

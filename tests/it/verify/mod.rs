@@ -7,6 +7,7 @@ mod exceptions;
 mod hostile_verdicts;
 mod html;
 mod matrix;
+pub(crate) mod moves;
 pub(crate) mod outcomes;
 mod pacing;
 mod robots;
