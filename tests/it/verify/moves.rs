@@ -273,3 +273,172 @@ fn every_format_shows_the_verdict_and_the_target() {
         "{line}"
     );
 }
+
+/// A database in a git repository, committed: `example.test.yaml` with
+/// `records`, `other.test.yaml` with one record of its own.
+fn repository(records: &[String]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut text = "---\n".to_string();
+    for r in records {
+        text.push_str("---\n");
+        text.push_str(r);
+    }
+    std::fs::write(dir.path().join("example.test.yaml"), text).expect("write");
+    std::fs::write(
+        dir.path().join("other.test.yaml"),
+        format!("---\n---\n{}", pdf("/files/index.pdf")),
+    )
+    .expect("write");
+    support::git(dir.path(), &["init", "-q"]);
+    support::git(dir.path(), &["add", "."]);
+    support::git(dir.path(), &["commit", "-qm", "database"]);
+    dir
+}
+
+fn urldb(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = support::urldb_in(dir, args);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn urldb_moved_writes_the_redirect_record_and_the_target_and_check_passes() {
+    let site = Site::start();
+    let db = repository(&[
+        pdf("/old/report.pdf"),
+        record("/old/page", "text/html", &["docs"]),
+        pdf("/to-other"),
+    ]);
+    let out = run(db.path(), &site, &["--follow-moves", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let results = tempfile::tempdir().expect("tempdir");
+    let file = results.path().join("results.json");
+    std::fs::write(&file, &out.stdout).expect("write");
+    let file = file.to_str().expect("utf-8");
+    let before = std::fs::read_to_string(db.path().join("example.test.yaml")).expect("read");
+
+    // Shown, not made.
+    let (code, stdout, stderr) = urldb(db.path(), &["moved", file]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout,
+        format!(
+            "example.test.yaml: /old/report.pdf: content-type: X-301-Redirect, without content-length and content-sha256\n\
+             example.test.yaml: + /new/report.pdf (application/pdf), moved with proof from http://example.test/old/report.pdf\n\
+             example.test.yaml: /to-other: content-type: X-301-Redirect, without content-length and content-sha256\n\
+             other.test.yaml: + /files/report.pdf (application/pdf), moved with proof from http://example.test/to-other\n"
+        )
+    );
+    assert!(stderr.contains("--write"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(db.path().join("example.test.yaml")).expect("read"),
+        before
+    );
+
+    // Made: the proven moves only, then the candidate with --candidates.
+    let (code, _, stderr) = urldb(db.path(), &["moved", file, "--write"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("2 moves written"), "{stderr}");
+    let (code, stdout, stderr) = urldb(db.path(), &["moved", file, "--write", "--candidates"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("+ /new/page (text/html), a candidate"),
+        "{stdout}"
+    );
+    let example = std::fs::read_to_string(db.path().join("example.test.yaml")).expect("read");
+    let sha = sha256(BYTES);
+    assert_eq!(
+        example,
+        format!(
+            "---\n\
+             ---\n_path: /new/page\ncategories:\n- docs\ncontent-type: text/html\n\
+             ---\n_path: /new/report.pdf\ncontent-length: {len}\ncontent-sha256: {sha}\ncontent-type: application/pdf\n\
+             ---\n_path: /old/page\ncategories:\n- docs\ncontent-type: X-308-Redirect\n\
+             ---\n_path: /old/report.pdf\ncontent-type: X-301-Redirect\n\
+             ---\n_path: /to-other\ncontent-type: X-301-Redirect\n",
+            len = BYTES.len()
+        )
+    );
+    let other = std::fs::read_to_string(db.path().join("other.test.yaml")).expect("read");
+    assert!(
+        other.contains(&format!(
+            "_path: /files/report.pdf\ncontent-length: {}\ncontent-sha256: {sha}\n",
+            BYTES.len()
+        )),
+        "{other}"
+    );
+
+    let (code, stdout, stderr) = urldb(db.path(), &["check"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout, stderr) = urldb(db.path(), &["diff"]);
+    assert_eq!(code, 0, "{stderr}");
+    for path in [
+        "/old/report.pdf",
+        "/new/report.pdf",
+        "/new/page",
+        "/files/report.pdf",
+    ] {
+        assert!(stdout.contains(path), "{path} not in\n{stdout}");
+    }
+    // And verify agrees with the database now.
+    let again = run(db.path(), &site, &[]);
+    assert_eq!(again.code, 1, "{}", again.stdout);
+    // Only the other file's own record, which this site does not serve.
+    assert!(
+        again.stdout.starts_with("other.test.yaml:3: ")
+            && again.stdout.contains("/files/index.pdf: HTTP 404")
+            && again.stdout.contains("1 of 7 URLs broken (6 ok)"),
+        "{}",
+        again.stdout
+    );
+}
+
+#[test]
+fn urldb_moved_creates_a_domain_file_only_when_asked() {
+    let site = Site::start();
+    let db = repository(&[pdf("/to-third")]);
+    let results = tempfile::tempdir().expect("tempdir");
+    let file = results.path().join("results.json");
+    // A run's results as `verify --format json` writes them, the target
+    // on a host no domain file knows.
+    let out = run(db.path(), &site, &["--follow-moves", "--format", "json"]);
+    let mut report = json(&out);
+    let result = report["results"]
+        .as_array_mut()
+        .expect("results")
+        .iter_mut()
+        .find(|r| r["path"] == "/to-third")
+        .expect("the result");
+    result["moved"] = serde_json::json!({
+        "verdict": "moved",
+        "from": "http://example.test/to-third",
+        "status": 308,
+        "target": "https://third.test/report.pdf",
+        "hops": 1,
+        "reason": "proof"
+    });
+    std::fs::write(&file, report.to_string()).expect("write");
+    let file = file.to_str().expect("utf-8");
+    let (code, _, stderr) = urldb(db.path(), &["moved", file, "--write"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("--create-domain"), "{stderr}");
+    assert!(!db.path().join("third.test.yaml").exists());
+    assert!(
+        std::fs::read_to_string(db.path().join("example.test.yaml"))
+            .expect("read")
+            .contains("content-sha256"),
+        "the old record stays as it was when its target cannot be added"
+    );
+    let (code, _, stderr) = urldb(db.path(), &["moved", file, "--write", "--create-domain"]);
+    assert_eq!(code, 0, "{stderr}");
+    let third = std::fs::read_to_string(db.path().join("third.test.yaml")).expect("created");
+    assert!(
+        third.starts_with("---\nhttps: true\n---\n_path: /report.pdf\n"),
+        "{third}"
+    );
+    let (code, stdout, stderr) = urldb(db.path(), &["check"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+}
