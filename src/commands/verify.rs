@@ -70,6 +70,12 @@ pub(crate) struct VerifyArgs {
     /// Follow a permanent redirect (301, 308) that a record does not accept, and compare what is there: the same bytes prove a move (`moved`), the same media type is a candidate (`moved?`).
     #[arg(long)]
     pub follow_moves: bool,
+    /// For a broken URL, look for a copy in a web archive: a byte-identical capture for a record with `content-sha256`, one of the same media type (unverified) for a page. Never a URL of a host with headers of its own in urldb.toml, nor of a private host.
+    #[arg(long)]
+    pub archive: bool,
+    /// The web archive `--archive` asks, a Wayback CDX API [default: `[verify] archive-url`, else https://web.archive.org].
+    #[arg(long, value_name = "URL", requires = "archive")]
+    pub archive_url: Option<String>,
     /// Output format [default: `URLDB_FORMAT`, else human].
     #[arg(long, value_enum)]
     pub format: Option<VerifyFormat>,
@@ -372,6 +378,15 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             );
         }
     }
+    if args.archive {
+        settings.run.archive = Some(archive_options(
+            args,
+            &databases,
+            &plan,
+            earlier.as_ref(),
+            &started,
+        )?);
+    }
     let urldb_verify::RunOutput {
         results: checks,
         hosts,
@@ -419,6 +434,56 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         ExitStatus::Error
     } else {
         crate::app::verify_exit_status(results.conclusion(crate::app::fail_on(&args.fail_on)))
+    })
+}
+
+/// `--archive`: the archive (the command line's, else `[verify]
+/// archive-url` of the run's configuration, guarded whatever
+/// `--allow-private` says, else the Internet Archive), the hosts never
+/// sent (those with headers of their own in any database's `[verify]`),
+/// and the lookups the history keeps.
+fn archive_options(
+    args: &VerifyArgs,
+    databases: &[(urldb_store::Database, VerifyConfig)],
+    plan: &plan::Plan,
+    earlier: Option<&history::History>,
+    now: &str,
+) -> Result<urldb_verify::ArchiveOptions, CommandError> {
+    let configured = databases.iter().find_map(|(_, c)| c.archive_url.clone());
+    let (base, guarded) = match (&args.archive_url, configured) {
+        (Some(given), _) => (given.clone(), false),
+        (None, Some(configured)) => (configured, true),
+        (None, None) => (urldb_verify::DEFAULT_ARCHIVE.to_string(), false),
+    };
+    if !url::Url::parse(&base)
+        .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+    {
+        return Err(CommandError::ArchiveUrl(base));
+    }
+    let mut never = std::collections::BTreeSet::new();
+    for (_, config) in databases {
+        for (key, section) in &config.domains {
+            if !section.headers.is_empty()
+                && let Ok(host) = urldb_verify::config::domain_key(key)
+            {
+                never.insert(host);
+            }
+        }
+    }
+    let known = match earlier {
+        Some(h) => plan
+            .checks
+            .iter()
+            .filter_map(|c| Some((c.url.clone(), h.archived(&c.url)?)))
+            .collect(),
+        None => std::collections::HashMap::new(),
+    };
+    Ok(urldb_verify::ArchiveOptions {
+        base,
+        guarded,
+        never,
+        known,
+        now: now.to_string(),
     })
 }
 

@@ -22,6 +22,7 @@ pub mod output;
 pub mod plan;
 pub mod results;
 
+mod archive;
 mod blocked;
 mod exceptions;
 mod http;
@@ -34,6 +35,10 @@ mod schedule;
 mod shard;
 mod trend;
 
+pub use archive::{
+    ArchiveOptions, ArchiveVerdict, Archived, DEFAULT_ARCHIVE, INTERNET_ARCHIVE_INTERVAL,
+    LOOKUP_KEPT,
+};
 pub use exceptions::{AllowEnv, Allowed, BadAllowEnv, ExceptionError, Exceptions};
 pub use http::{BodyMode, Client, ClientOptions, FetchError};
 pub use judging::{Blocked, Failure, Outcome, judge, outcome};

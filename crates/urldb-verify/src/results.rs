@@ -17,6 +17,7 @@ use super::shard::Shard;
 pub use super::trend::Verdict;
 use super::trend::{RunCount, Trend};
 use super::{CheckResult, Failure, Outcome};
+pub use crate::archive::{ArchiveVerdict, Archived};
 use crate::http::FetchError;
 pub use crate::moves::{MoveVerdict, Moved};
 use urldb_core::source::display_path;
@@ -55,6 +56,9 @@ pub struct UrlResult {
     /// accept: where it led (`docs/verify.md`, "When a URL breaks").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moved: Option<Moved>,
+    /// With `--archive`, for a broken URL: what the archive holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archived: Option<Archived>,
 }
 
 impl UrlResult {
@@ -82,10 +86,17 @@ impl UrlResult {
         self.is_broken() && self.kind.as_deref() == Some(crate::judging::NOT_CHECKED)
     }
 
-    /// What `--follow-moves` found, in words, to show next to the
+    /// What `--follow-moves` and `--archive` found, in words, to show next to the
     /// reason (the text may quote what a server sent: escape it).
     pub fn found(&self) -> Option<String> {
-        self.moved.as_ref().map(|m| m.to_string())
+        let found: Vec<String> = [
+            self.moved.as_ref().map(|m| m.to_string()),
+            self.archived.as_ref().map(|a| a.to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!found.is_empty()).then(|| found.join("; "))
     }
 
     /// The reason, and what `--follow-moves` found after it.
@@ -325,6 +336,7 @@ impl Results {
                     ms: u64::try_from(r.elapsed.as_millis()).unwrap_or(u64::MAX),
                     history: None,
                     moved: r.moved.clone(),
+                    archived: r.archived.clone(),
                 }
             })
             .collect();

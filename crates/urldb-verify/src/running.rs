@@ -6,6 +6,8 @@
 use std::time::{Duration, Instant};
 
 use crate::http::{BodyMode, Client, FetchError};
+use std::collections::HashMap;
+
 use crate::judging::{Failure, MAX_RETRY_AFTER, Outcome, outcome};
 use crate::plan::UrlCheck;
 use crate::{robots, schedule};
@@ -34,6 +36,9 @@ pub struct RunOptions {
     /// `--follow-moves`: follow a permanent redirect the record does not
     /// accept and compare what is there (`crate::moves`).
     pub follow_moves: Option<crate::moves::FollowMoves>,
+    /// `--archive`: look for a copy of each broken URL in a web archive
+    /// (`crate::archive`).
+    pub archive: Option<crate::archive::ArchiveOptions>,
 }
 
 impl Default for RunOptions {
@@ -47,6 +52,7 @@ impl Default for RunOptions {
             per_host_interval: Duration::ZERO,
             shares: std::collections::BTreeMap::new(),
             follow_moves: None,
+            archive: None,
         }
     }
 }
@@ -61,6 +67,8 @@ pub struct CheckResult {
     pub elapsed: Duration,
     /// With `--follow-moves`, for a permanent redirect: where it led.
     pub moved: Option<crate::moves::Moved>,
+    /// With `--archive`, for a broken URL: what the archive holds.
+    pub archived: Option<crate::archive::Archived>,
 }
 
 /// What a check asks of its host's pace (`schedule.rs`).
@@ -146,6 +154,7 @@ fn check_one(
                 attempts,
                 elapsed: start.elapsed(),
                 moved: None,
+                archived: None,
             };
         }
         let (pause, next) = pause(wait, None);
@@ -169,6 +178,7 @@ fn unrequested(check: &UrlCheck) -> Option<CheckResult> {
         attempts: 0,
         elapsed: Duration::ZERO,
         moved: None,
+        archived: None,
     })
 }
 
@@ -283,6 +293,7 @@ pub fn run(
                             attempts: 0,
                             elapsed: Duration::ZERO,
                             moved: None,
+                            archived: None,
                         }
                     } else {
                         check_one(client, check, options, &gate)
@@ -307,6 +318,7 @@ pub fn run(
                 attempts: 0,
                 elapsed: Duration::ZERO,
                 moved: None,
+                archived: None,
             })
         })
         .collect::<Vec<_>>();
@@ -319,6 +331,9 @@ pub fn run(
     };
     if let Some(follow) = &options.follow_moves {
         follow_moves(checks, &mut results, client, follow, &mut hosts, &robots);
+    }
+    if let Some(archive) = &options.archive {
+        look_in_archive(checks, &mut results, client, archive, &mut hosts);
     }
     let names = hosts.names;
     let hosts = scheduler
@@ -352,13 +367,21 @@ impl Hosts<'_> {
     /// The scheduler's host for `origin`, added at the run's interval and
     /// limits when the checks did not name it.
     fn of(&mut self, origin: &str) -> usize {
+        self.of_with(
+            origin,
+            self.options.per_host_interval,
+            self.options.per_host,
+        )
+    }
+
+    /// [`Hosts::of`], a host the checks did not name added with its own
+    /// interval and limit.
+    fn of_with(&mut self, origin: &str, interval: Duration, per_host: usize) -> usize {
         if let Some(&host) = self.origins.get(origin) {
             return host;
         }
         let share = self.options.shares.get(origin).copied().unwrap_or(1);
-        let host =
-            self.scheduler
-                .add_host(self.options.per_host_interval, share, self.options.per_host);
+        let host = self.scheduler.add_host(interval, share, per_host);
         self.origins.insert(origin.to_string(), host);
         self.names.push(origin.to_string());
         host
@@ -577,6 +600,252 @@ fn follow_moves(
             };
             results[following.check].moved = Some(result);
         }
+    }
+}
+
+/// `--archive`: for each broken URL that may be sent, the archive's
+/// captures, then the newest few fetched raw, one request at a time to
+/// the archive and each paced with the others (`docs/verify.md`, "When a
+/// URL breaks"). A lookup kept in the history is used instead.
+fn look_in_archive(
+    checks: &[UrlCheck],
+    results: &mut [CheckResult],
+    client: &Client,
+    archive: &crate::archive::ArchiveOptions,
+    hosts: &mut Hosts<'_>,
+) {
+    use crate::archive::{self, ArchiveVerdict, Archived};
+    use std::sync::Mutex;
+    let now = jiff::Timestamp::now();
+    // An archive named by urldb.toml is guarded whatever `--allow-private`
+    // says: a pull request chose it.
+    let strict;
+    let archive_client = if archive.guarded && client.options().allow_private {
+        strict = Client::new(crate::http::ClientOptions {
+            allow_private: false,
+            ..client.options().clone()
+        });
+        &strict
+    } else {
+        client
+    };
+    let lookup = |check: &UrlCheck, verdict, reason: String| Archived {
+        verdict,
+        timestamp: None,
+        url: None,
+        reason,
+        looked: archive.now.clone(),
+        record: archive::compared(&check.expect),
+    };
+    let Ok(base) = url::Url::parse(&archive.base) else {
+        return;
+    };
+    let origin = base.origin().ascii_serialization();
+    let interval = if base.host_str() == Some("web.archive.org") {
+        hosts
+            .options
+            .per_host_interval
+            .max(archive::INTERNET_ARCHIVE_INTERVAL)
+    } else {
+        hosts.options.per_host_interval
+    };
+    let host = hosts.of_with(&origin, interval, 1);
+    let mut asking: Vec<usize> = Vec::new();
+    for (i, (check, result)) in checks.iter().zip(results.iter_mut()).enumerate() {
+        let Outcome::Broken(failure) = &result.outcome else {
+            continue;
+        };
+        if matches!(failure, Failure::NotChecked(_))
+            || result
+                .moved
+                .as_ref()
+                .is_some_and(|m| m.verdict == crate::moves::MoveVerdict::Moved)
+        {
+            continue;
+        }
+        // The record's own host, when the run asked it (no `--map`).
+        let mapped = check.url != check.published;
+        let private_answer = matches!(
+            failure,
+            Failure::NoAnswer(FetchError::PrivateAddress { .. })
+        );
+        let resolved_private = !mapped
+            && (private_answer
+                || check
+                    .origin
+                    .split_once("://")
+                    .is_some_and(|(_, authority)| client.resolved_private(authority)));
+        if let Some(why) = archive::withheld(&check.published, &archive.never, resolved_private) {
+            result.archived = Some(lookup(
+                check,
+                ArchiveVerdict::NotAsked,
+                format!("{why}; its URLs are never sent to an archive"),
+            ));
+            continue;
+        }
+        if let Some(known) = archive::kept(archive, &check.url, &check.expect, now) {
+            result.archived = Some(known.clone());
+            continue;
+        }
+        asking.push(i);
+    }
+    if asking.is_empty() {
+        return;
+    }
+    let request = crate::exceptions::Request::default();
+    for n in 0..asking.len() {
+        hosts.scheduler.push(host, n);
+    }
+    /// The captures the archive listed for a URL, or why none.
+    type Listed = Result<Vec<archive::Capture>, String>;
+    let listed: Vec<Mutex<Option<Listed>>> = asking.iter().map(|_| Mutex::new(None)).collect();
+    work(
+        hosts.scheduler,
+        hosts.options.concurrency,
+        asking.len(),
+        &|n, gate| {
+            let check = &checks[asking[n]];
+            let answer = match archive::cdx_url(&archive.base, &check.published) {
+                None => Err(format!("`{}` is no archive URL", archive.base)),
+                Some(url) => match gate.get(
+                    archive_client,
+                    &url,
+                    BodyMode::Collect(archive::MAX_CDX),
+                    &request,
+                ) {
+                    Ok(r) if (200..300).contains(&r.status) => {
+                        archive::captures(&r.bytes.unwrap_or_default())
+                    }
+                    Ok(r) => Err(format!("the archive answers HTTP {}", r.status)),
+                    Err(e) => Err(format!("no answer from the archive: {e}")),
+                },
+            };
+            if let Ok(mut slot) = listed[n].lock() {
+                *slot = Some(answer);
+            }
+        },
+    );
+    // (which asked URL, the capture, its raw URL, its page)
+    let mut fetching: Vec<(usize, archive::Capture, String, String)> = Vec::new();
+    for (n, answer) in listed.into_iter().enumerate() {
+        let check = &checks[asking[n]];
+        let result = &mut results[asking[n]];
+        match answer.into_inner().ok().flatten() {
+            None => {}
+            Some(Err(why)) => {
+                result.archived = Some(lookup(check, ArchiveVerdict::NotAsked, why));
+            }
+            Some(Ok(all)) => {
+                let count = all.len();
+                let chosen = archive::candidates(&check.expect, all);
+                if chosen.is_empty() {
+                    result.archived = Some(lookup(
+                        check,
+                        ArchiveVerdict::None,
+                        match count {
+                            0 => "the archive has no capture of it".to_string(),
+                            _ => format!("none of its {count} captures has its media type"),
+                        },
+                    ));
+                }
+                for capture in chosen {
+                    let (raw, page) =
+                        archive::capture_urls(&archive.base, &capture.timestamp, &check.published);
+                    fetching.push((n, capture, raw, page));
+                }
+            }
+        }
+    }
+    for t in 0..fetching.len() {
+        hosts.scheduler.push(host, t);
+    }
+    let served: Vec<Mutex<Option<bool>>> = fetching.iter().map(|_| Mutex::new(None)).collect();
+    work(
+        hosts.scheduler,
+        hosts.options.concurrency,
+        fetching.len(),
+        &|t, gate| {
+            let (n, _, raw, _) = &fetching[t];
+            let check = &checks[asking[*n]];
+            let mode = if check.expect.sha256.is_some() {
+                BodyMode::Digest
+            } else {
+                BodyMode::Ignore
+            };
+            let answer = gate.get(archive_client, raw, mode, &request);
+            if let Ok(mut slot) = served[t].lock() {
+                *slot = archive::serves(&check.expect, &answer);
+            }
+        },
+    );
+    // The newest capture that serves, per URL (the captures of one URL
+    // are in `fetching` newest first).
+    /// Of one URL: captures tried, failed, and the newest that serves
+    /// (its timestamp and page).
+    #[derive(Default)]
+    struct Tally {
+        tried: usize,
+        failed: usize,
+        found: Option<(String, String)>,
+    }
+    let mut outcome: HashMap<usize, Tally> = HashMap::new();
+    for ((n, capture, _, page), served) in fetching.into_iter().zip(served) {
+        let served = served.into_inner().ok().flatten();
+        let tally = outcome.entry(n).or_default();
+        tally.tried += 1;
+        match served {
+            Some(true) if tally.found.is_none() => tally.found = Some((capture.timestamp, page)),
+            Some(_) => {}
+            None => tally.failed += 1,
+        }
+    }
+    for (
+        n,
+        Tally {
+            tried,
+            failed,
+            found,
+        },
+    ) in outcome
+    {
+        let check = &checks[asking[n]];
+        let identical = check.expect.sha256.is_some();
+        results[asking[n]].archived = Some(match found {
+            Some((timestamp, page)) => Archived {
+                timestamp: Some(timestamp),
+                url: Some(page),
+                ..lookup(
+                    check,
+                    if identical {
+                        ArchiveVerdict::Identical
+                    } else {
+                        ArchiveVerdict::Unverified
+                    },
+                    if identical {
+                        "the same SHA-256 and length".to_string()
+                    } else {
+                        "the same media type".to_string()
+                    },
+                )
+            },
+            None if failed == tried => lookup(
+                check,
+                ArchiveVerdict::NotAsked,
+                format!("none of the {tried} newest captures could be fetched"),
+            ),
+            None => lookup(
+                check,
+                ArchiveVerdict::None,
+                format!(
+                    "none of the {tried} newest captures {}",
+                    if identical {
+                        "is byte-identical"
+                    } else {
+                        "serves its media type"
+                    }
+                ),
+            ),
+        });
     }
 }
 

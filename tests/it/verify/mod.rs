@@ -2,6 +2,7 @@
 //! CI matrix, the HTML page, hostile databases, and what changed only
 //! (`--since`, `--staged`).
 
+mod archive;
 mod budgets;
 mod exceptions;
 mod hostile_verdicts;
