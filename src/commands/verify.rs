@@ -379,13 +379,16 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         }
     }
     if args.archive {
-        settings.run.archive = Some(archive_options(
-            args,
-            &databases,
-            &plan,
-            earlier.as_ref(),
-            &started,
-        )?);
+        let archive = archive_options(args, &databases, &plan, earlier.as_ref(), &started)?;
+        // Every shard asks the archive: each keeps its share of the pace,
+        // so that N shards at once ask it no faster than one run.
+        if let (Some(shard), Ok(base)) = (shard, url::Url::parse(&archive.base)) {
+            settings
+                .run
+                .shares
+                .insert(base.origin().ascii_serialization(), shard.count);
+        }
+        settings.run.archive = Some(archive);
     }
     let urldb_verify::RunOutput {
         results: checks,

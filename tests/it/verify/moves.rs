@@ -337,6 +337,13 @@ fn urldb_moved_writes_the_redirect_record_and_the_target_and_check_passes() {
         std::fs::read_to_string(db.path().join("example.test.yaml")).expect("read"),
         before
     );
+    // `urldb report`'s merge reads the same.
+    let (code, merged, stderr) = urldb(db.path(), &["report", file, "--format", "json"]);
+    assert_eq!(code, 1, "{stderr}");
+    let merged_file = results.path().join("merged.json");
+    std::fs::write(&merged_file, merged).expect("write");
+    let (code, again, stderr) = urldb(db.path(), &["moved", merged_file.to_str().expect("utf-8")]);
+    assert_eq!((code, again), (0, stdout), "{stderr}");
 
     // Made: the proven moves only, then the candidate with --candidates.
     let (code, _, stderr) = urldb(db.path(), &["moved", file, "--write"]);
