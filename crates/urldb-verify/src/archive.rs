@@ -32,6 +32,14 @@ pub const INTERNET_ARCHIVE_INTERVAL: Duration = Duration::from_secs(1);
 /// The captures fetched at most for one URL: the newest.
 pub(crate) const MAX_CAPTURES: usize = 3;
 
+/// The redirects followed from a capture's URL, on the archive's own
+/// origin only (the Wayback Machine sends a time it has no capture at to
+/// the nearest one).
+pub(crate) const MAX_CAPTURE_REDIRECTS: usize = 3;
+
+/// The captures a CDX query asks for: the newest.
+const MAX_LISTED: usize = 100;
+
 /// The most of a CDX answer read.
 pub(crate) const MAX_CDX: u64 = 1 << 20;
 
@@ -178,7 +186,11 @@ pub(crate) fn cdx_url(base: &str, published: &str) -> Option<String> {
         .append_pair("url", published)
         .append_pair("output", "json")
         .append_pair("fl", "timestamp,original,mimetype,statuscode")
-        .append_pair("filter", "statuscode:200");
+        .append_pair("filter", "statuscode:200")
+        // Captures of the same bytes in a row are one candidate, and the
+        // newest hundred are plenty (a popular URL has thousands).
+        .append_pair("collapse", "digest")
+        .append_pair("limit", &format!("-{MAX_LISTED}"));
     Some(url.to_string())
 }
 
@@ -307,7 +319,7 @@ mod tests {
     fn the_query_carries_the_url_encoded() {
         assert_eq!(
             cdx_url("https://web.archive.org/", "https://example.org/a?b=c&d").unwrap(),
-            "https://web.archive.org/cdx/search/cdx?url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc%26d&output=json&fl=timestamp%2Coriginal%2Cmimetype%2Cstatuscode&filter=statuscode%3A200"
+            "https://web.archive.org/cdx/search/cdx?url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc%26d&output=json&fl=timestamp%2Coriginal%2Cmimetype%2Cstatuscode&filter=statuscode%3A200&collapse=digest&limit=-100"
         );
     }
 }

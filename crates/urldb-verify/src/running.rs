@@ -772,7 +772,24 @@ fn look_in_archive(
             } else {
                 BodyMode::Ignore
             };
-            let answer = gate.get(archive_client, raw, mode, &request);
+            // An archive may send a capture's request on to the capture it
+            // keeps nearest that time: followed on the archive's own origin
+            // only, a few times.
+            let mut url = raw.clone();
+            let mut answer = gate.get(archive_client, &url, mode, &request);
+            for _ in 0..archive::MAX_CAPTURE_REDIRECTS {
+                let next = match &answer {
+                    Ok(r) if (300..400).contains(&r.status) => r
+                        .location
+                        .as_deref()
+                        .and_then(|l| url::Url::parse(&url).ok()?.join(l).ok())
+                        .filter(|n| n.origin().ascii_serialization() == origin),
+                    _ => None,
+                };
+                let Some(next) = next else { break };
+                url = next.to_string();
+                answer = gate.get(archive_client, &url, mode, &request);
+            }
             if let Ok(mut slot) = served[t].lock() {
                 *slot = archive::serves(&check.expect, &answer);
             }

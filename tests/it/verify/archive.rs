@@ -78,7 +78,12 @@ fn answer(mut stream: TcpStream, path: &str) {
         respond("500 Internal Server Error", "text/plain", b"")
     } else if path.starts_with("/web/20240201000000id_/") {
         respond("200 OK", content_type, b"another edition")
+    } else if path == "/web/20240101000000id_/http://example.test/gone-page" {
+        // The archive keeps this page's capture a second later.
+        let head = "HTTP/1.1 302 Found\r\nConnection: close\r\nLocation: /web/20240101000001id_/http://example.test/gone-page\r\nContent-Length: 0\r\n\r\n";
+        let _ = stream.write_all(head.as_bytes());
     } else if path.starts_with("/web/20240101000000id_/")
+        || path.starts_with("/web/20240101000001id_/")
         || path.starts_with("/web/20230101000000id_/")
     {
         respond(
@@ -198,16 +203,18 @@ fn the_newest_byte_identical_capture_is_found_and_hosts_with_secrets_are_never_s
             .all(|r| !r.contains("secret") && !r.contains("intranet")),
         "{asked:#?}"
     );
-    // One CDX query per URL sent, the three newest candidates of each.
+    // One CDX query per URL sent, the three newest candidates of the
+    // static one, the two of the page's type (one sent on to the capture
+    // a second later).
     assert_eq!(asked.iter().filter(|r| r.starts_with("/cdx/")).count(), 2);
-    assert_eq!(asked.len(), 2 + 3 + 2, "{asked:#?}");
+    assert_eq!(asked.len(), 2 + 3 + 2 + 1, "{asked:#?}");
     // The archive is a host of the run, counted with the others.
     let hosts = report["hosts"].as_array().expect("hosts");
     let counted = hosts
         .iter()
         .find(|h| h["origin"] == archive.url())
         .expect("the archive's figures");
-    assert_eq!(counted["requests"], 7);
+    assert_eq!(counted["requests"], 8);
 }
 
 #[test]
@@ -255,7 +262,7 @@ fn a_lookup_kept_in_the_history_is_not_asked_again() {
     );
     assert_eq!(first.code, 1, "{}", first.stderr);
     let asked = archive.requests().len();
-    assert_eq!(asked, 7);
+    assert_eq!(asked, 8);
     let text = std::fs::read_to_string(history).expect("history");
     assert!(text.contains("\"facts\":{\"archive\":"), "{text}");
     let second = run(
