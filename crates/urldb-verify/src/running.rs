@@ -725,8 +725,16 @@ fn look_in_archive(
             }
         },
     );
-    // (which asked URL, the capture, its raw URL, its page)
-    let mut fetching: Vec<(usize, archive::Capture, String, String)> = Vec::new();
+    /// Of one URL: its captures to fetch (raw URL, timestamp, page),
+    /// newest first; those tried and failed, and the newest that serves.
+    #[derive(Default)]
+    struct Tally {
+        captures: Vec<(String, String, String)>,
+        tried: usize,
+        failed: usize,
+        found: Option<(String, String)>,
+    }
+    let mut outcome: HashMap<usize, Tally> = HashMap::new();
     for (n, answer) in listed.into_iter().enumerate() {
         let check = &checks[asking[n]];
         let result = &mut results[asking[n]];
@@ -747,73 +755,91 @@ fn look_in_archive(
                             _ => format!("none of its {count} captures has its media type"),
                         },
                     ));
+                    continue;
                 }
-                for capture in chosen {
-                    let (raw, page) =
-                        archive::capture_urls(&archive.base, &capture.timestamp, &check.published);
-                    fetching.push((n, capture, raw, page));
-                }
+                let captures = chosen
+                    .into_iter()
+                    .map(|c| {
+                        let (raw, page) =
+                            archive::capture_urls(&archive.base, &c.timestamp, &check.published);
+                        (raw, c.timestamp, page)
+                    })
+                    .collect();
+                outcome.insert(
+                    n,
+                    Tally {
+                        captures,
+                        ..Tally::default()
+                    },
+                );
             }
         }
     }
-    for t in 0..fetching.len() {
-        hosts.scheduler.push(host, t);
-    }
-    let served: Vec<Mutex<Option<bool>>> = fetching.iter().map(|_| Mutex::new(None)).collect();
-    work(
-        hosts.scheduler,
-        hosts.options.concurrency,
-        fetching.len(),
-        &|t, gate| {
-            let (n, _, raw, _) = &fetching[t];
-            let check = &checks[asking[*n]];
-            let mode = if check.expect.sha256.is_some() {
-                BodyMode::Digest
-            } else {
-                BodyMode::Ignore
-            };
-            // An archive may send a capture's request on to the capture it
-            // keeps nearest that time: followed on the archive's own origin
-            // only, a few times.
-            let mut url = raw.clone();
-            let mut answer = gate.get(archive_client, &url, mode, &request);
-            for _ in 0..archive::MAX_CAPTURE_REDIRECTS {
-                let next = match &answer {
-                    Ok(r) if (300..400).contains(&r.status) => r
-                        .location
-                        .as_deref()
-                        .and_then(|l| url::Url::parse(&url).ok()?.join(l).ok())
-                        .filter(|n| n.origin().ascii_serialization() == origin),
-                    _ => None,
+    // Round by round, the next newest capture of each URL not found yet:
+    // the newest that serves ends its search, and asks the archive no more.
+    for round in 0..archive::MAX_CAPTURES {
+        let fetching: Vec<(usize, String)> = outcome
+            .iter()
+            .filter(|(_, t)| t.found.is_none())
+            .filter_map(|(n, t)| Some((*n, t.captures.get(round)?.0.clone())))
+            .collect();
+        if fetching.is_empty() {
+            break;
+        }
+        for t in 0..fetching.len() {
+            hosts.scheduler.push(host, t);
+        }
+        let served: Vec<Mutex<Option<bool>>> = fetching.iter().map(|_| Mutex::new(None)).collect();
+        work(
+            hosts.scheduler,
+            hosts.options.concurrency,
+            fetching.len(),
+            &|t, gate| {
+                let (n, raw) = &fetching[t];
+                let check = &checks[asking[*n]];
+                let mode = if check.expect.sha256.is_some() {
+                    BodyMode::Digest
+                } else {
+                    BodyMode::Ignore
                 };
-                let Some(next) = next else { break };
-                url = next.to_string();
-                answer = gate.get(archive_client, &url, mode, &request);
+                // An archive may send a capture's request on to the capture
+                // it keeps nearest that time: followed on the archive's own
+                // origin only, a few times.
+                let mut url = raw.clone();
+                let mut answer = gate.get(archive_client, &url, mode, &request);
+                for _ in 0..archive::MAX_CAPTURE_REDIRECTS {
+                    let next = match &answer {
+                        Ok(r) if (300..400).contains(&r.status) => r
+                            .location
+                            .as_deref()
+                            .and_then(|l| url::Url::parse(&url).ok()?.join(l).ok())
+                            .filter(|n| n.origin().ascii_serialization() == origin),
+                        _ => None,
+                    };
+                    let Some(next) = next else { break };
+                    url = next.to_string();
+                    answer = gate.get(archive_client, &url, mode, &request);
+                }
+                if let Ok(mut slot) = served[t].lock() {
+                    *slot = archive::serves(&check.expect, &answer);
+                }
+            },
+        );
+        for ((n, _), served) in fetching.into_iter().zip(served) {
+            let Some(tally) = outcome.get_mut(&n) else {
+                continue;
+            };
+            tally.tried += 1;
+            match served.into_inner().ok().flatten() {
+                Some(true) => {
+                    tally.found = tally
+                        .captures
+                        .get(round)
+                        .map(|(_, timestamp, page)| (timestamp.clone(), page.clone()));
+                }
+                Some(false) => {}
+                None => tally.failed += 1,
             }
-            if let Ok(mut slot) = served[t].lock() {
-                *slot = archive::serves(&check.expect, &answer);
-            }
-        },
-    );
-    // The newest capture that serves, per URL (the captures of one URL
-    // are in `fetching` newest first).
-    /// Of one URL: captures tried, failed, and the newest that serves
-    /// (its timestamp and page).
-    #[derive(Default)]
-    struct Tally {
-        tried: usize,
-        failed: usize,
-        found: Option<(String, String)>,
-    }
-    let mut outcome: HashMap<usize, Tally> = HashMap::new();
-    for ((n, capture, _, page), served) in fetching.into_iter().zip(served) {
-        let served = served.into_inner().ok().flatten();
-        let tally = outcome.entry(n).or_default();
-        tally.tried += 1;
-        match served {
-            Some(true) if tally.found.is_none() => tally.found = Some((capture.timestamp, page)),
-            Some(_) => {}
-            None => tally.failed += 1,
         }
     }
     for (
@@ -822,6 +848,7 @@ fn look_in_archive(
             tried,
             failed,
             found,
+            ..
         },
     ) in outcome
     {
