@@ -293,3 +293,59 @@ fn a_lookup_kept_in_the_history_is_not_asked_again() {
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert_eq!(archive.requests().len(), asked);
 }
+
+#[test]
+fn shards_share_the_archives_pace() {
+    let site = Site::start();
+    let arrivals: Arc<Mutex<Vec<std::time::Instant>>> = Arc::default();
+    let log = Arc::clone(&arrivals);
+    let support::http::Listening { port, .. } = support::http::listen(
+        move |mut stream: TcpStream, _path: &str| {
+            log.lock().expect("lock").push(std::time::Instant::now());
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]",
+            );
+        },
+    );
+    let records: Vec<String> = (0..6).map(|i| pdf(&format!("/gone/{i}.pdf"))).collect();
+    let refs: Vec<&str> = records.iter().map(String::as_str).collect();
+    let db = super::outcomes::database("", &refs);
+    let interval = std::time::Duration::from_millis(150);
+    let mut asked = 0;
+    for shard in ["1/2", "2/2"] {
+        arrivals.lock().expect("lock").clear();
+        let out = super::outcomes::verify(
+            db.path(),
+            &[
+                "--allow-private",
+                "--map",
+                &format!("example.test=http://127.0.0.1:{}", site.port),
+                "--archive",
+                "--archive-url",
+                &format!("http://127.0.0.1:{port}"),
+                "--per-host-interval",
+                "150ms",
+                "--shard",
+                shard,
+                "--shard-by",
+                "url",
+                "--format",
+                "json",
+            ],
+        );
+        assert!(matches!(out.code, 0 | 1), "{}", out.stderr);
+        let at = arrivals.lock().expect("lock").clone();
+        asked += at.len();
+        // Two shards at once: each asks the archive at most every two
+        // intervals, so that together they keep one.
+        for pair in at.windows(2) {
+            assert!(
+                pair[1] - pair[0] >= interval * 2 - std::time::Duration::from_millis(20),
+                "shard {shard}: {:?}",
+                pair[1] - pair[0]
+            );
+        }
+    }
+    // Every broken URL was asked about, by one shard or the other.
+    assert_eq!(asked, 6);
+}
