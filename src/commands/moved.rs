@@ -112,9 +112,26 @@ pub(crate) fn run(ctx: &Context, args: &MovedArgs) -> Result<ExitStatus, Command
     let mut status = ExitStatus::Success;
     let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
     let mut made = 0;
+    // One record met twice (its http and https URLs) moves once.
+    let mut seen = std::collections::HashSet::new();
     for (result, moved) in moves {
+        let host = url::Url::parse(&moved.from)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string));
+        if !seen.insert((host, result.file.clone(), result.path.clone())) {
+            continue;
+        }
         let planned = match plan(ctx, &index, result, moved, args.create_domain, &options) {
-            Ok(p) => p,
+            Ok(Some(p)) => p,
+            Ok(None) => {
+                if !ctx.quiet {
+                    urldb_output::say!(
+                        "note: {}: its record is a redirect already; left as it is",
+                        escape(&moved.from)
+                    );
+                }
+                continue;
+            }
             Err(e) => {
                 urldb_output::say!("error: {}", escape(&e.to_string()));
                 status = worse(status, ExitStatus::Failure);
@@ -143,7 +160,8 @@ pub(crate) fn run(ctx: &Context, args: &MovedArgs) -> Result<ExitStatus, Command
     Ok(status)
 }
 
-/// What one move changes, read from the database as it is now.
+/// What one move changes, read from the database as it is now; `None`
+/// when the old record is a redirect record already (the move was made).
 fn plan<'a>(
     ctx: &Context,
     index: &HostIndex,
@@ -151,7 +169,7 @@ fn plan<'a>(
     moved: &'a Moved,
     create_domain: bool,
     options: &urldb_core::lint::Options,
-) -> Result<Planned<'a>, MoveError> {
+) -> Result<Option<Planned<'a>>, MoveError> {
     let from = moved.from.clone();
     let target = moved
         .target
@@ -177,6 +195,10 @@ fn plan<'a>(
             path: result.path.clone(),
             file: urldb_core::source::display_path(&old_domain.file),
         })?;
+    // Results older than the database: the move was made already.
+    if urldb_verify::plan::redirect_marker(&old.content_type).is_some() {
+        return Ok(None);
+    }
     let target_url = urldb_core::url::canonicalize_given(target).map_err(url_error)?;
     let target_domain = index
         .domain_for(&ctx.root, &target_url, create_domain)
@@ -190,13 +212,13 @@ fn plan<'a>(
         },
         ..old.clone()
     };
-    Ok(Planned {
+    Ok(Some(Planned {
         moved,
         old_domain,
         old,
         target_domain,
         new,
-    })
+    }))
 }
 
 /// The two lines of a move: the old record's change, the new record.

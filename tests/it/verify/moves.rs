@@ -380,6 +380,17 @@ fn urldb_moved_writes_the_redirect_record_and_the_target_and_check_passes() {
 
     let (code, stdout, stderr) = urldb(db.path(), &["check"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
+    // The same results again: the moves are made already, nothing changes.
+    let (code, _, stderr) = urldb(db.path(), &["moved", file, "--write"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("its record is a redirect already") && stderr.contains("0 moves written"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(db.path().join("example.test.yaml")).expect("read"),
+        example
+    );
     let (code, stdout, stderr) = urldb(db.path(), &["diff"]);
     assert_eq!(code, 0, "{stderr}");
     for path in [
