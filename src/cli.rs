@@ -45,6 +45,8 @@ pub(crate) enum Command {
     MergeDriver(crate::commands::merge::MergeDriverArgs),
     /// Fetch every URL and check that it still works.
     Verify(Box<crate::commands::verify::VerifyArgs>),
+    /// Show, or with --write make, the change for each URL `verify --follow-moves` found moved.
+    Moved(crate::commands::moved::MovedArgs),
     /// Merge the `verify --format json` results of shards and show them.
     Report(crate::commands::report::ReportArgs),
     /// Read records from another format into the database.
@@ -172,6 +174,9 @@ pub(crate) fn run(cli: Cli) -> ExitStatus {
                 &[&args.db, &args.color, &args.quiet, &args.verbose],
             )
             .and_then(|g| with_context(&g, |ctx| crate::commands::verify::run(ctx, &args))),
+        Command::Moved(args) => global
+            .with("moved", &[&args.db, &args.color, &args.quiet])
+            .and_then(|g| with_context(&g, |ctx| crate::commands::moved::run(ctx, &args))),
         Command::Import(args) => global
             .with("import", &[&args.db, &args.color, &args.quiet])
             .and_then(|g| with_context(&g, |ctx| crate::commands::import::run(ctx, &args))),

@@ -153,6 +153,11 @@ pub(crate) enum CommandError {
         path: PathBuf,
         source: serde_json::Error,
     },
+    #[error(
+        "--archive-url `{}`: not an http or https URL",
+        urldb_core::text::escape(.0)
+    )]
+    ArchiveUrl(String),
     #[error(transparent)]
     History(#[from] urldb_verify::history::HistoryError),
     #[error(transparent)]

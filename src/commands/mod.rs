@@ -12,6 +12,7 @@ pub(crate) mod init;
 pub(crate) mod install_hook;
 pub(crate) mod ls;
 pub(crate) mod merge;
+pub(crate) mod moved;
 pub(crate) mod records;
 pub(crate) mod report;
 pub(crate) mod rm;

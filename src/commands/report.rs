@@ -89,7 +89,7 @@ pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandE
 
 /// Read one results file: exit 2, naming the file, when it cannot be read
 /// or is not what `verify --format json` writes.
-fn read(path: &std::path::Path) -> Result<Results, CommandError> {
+pub(crate) fn read(path: &std::path::Path) -> Result<Results, CommandError> {
     let bytes = urldb_store::read_limited(path, MAX_RESULTS_FILE, None).map_err(|source| {
         CommandError::Input {
             path: path.to_path_buf(),

@@ -67,6 +67,15 @@ pub(crate) struct VerifyArgs {
     /// Also connect to loopback, private, link-local and metadata addresses.
     #[arg(long)]
     pub allow_private: bool,
+    /// Follow a permanent redirect (301, 308) that a record does not accept, and compare what is there: the same bytes prove a move (`moved`), the same media type is a candidate (`moved?`).
+    #[arg(long)]
+    pub follow_moves: bool,
+    /// For a broken URL, look for a copy in a web archive: a byte-identical capture for a record with `content-sha256`, one of the same media type (unverified) for a page. Never a URL of a host with headers of its own in urldb.toml, nor of a private host.
+    #[arg(long)]
+    pub archive: bool,
+    /// The web archive `--archive` asks, a Wayback CDX API [default: `[verify] archive-url`, else https://web.archive.org].
+    #[arg(long, value_name = "URL", requires = "archive")]
+    pub archive_url: Option<String>,
     /// Output format [default: `URLDB_FORMAT`, else human].
     #[arg(long, value_enum)]
     pub format: Option<VerifyFormat>,
@@ -208,6 +217,16 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         let named = urldb_store::require_known("--domain", &settings.plan.filters.domains, &known)
             .and_then(|()| urldb_store::require_known("--map", settings.plan.maps.keys(), &known));
         named?;
+    }
+    if args.follow_moves {
+        // A redirect may reach a private address only on a host the run
+        // was told about: the database's own, or one `--map` sends.
+        let mut trusted = super::records::known_hosts(ctx, &parts);
+        trusted.extend(settings.plan.maps.keys().cloned());
+        settings.run.follow_moves = Some(urldb_verify::FollowMoves {
+            maps: settings.plan.maps.clone(),
+            trusted,
+        });
     }
     super::records::require_selecting(ctx, &parts, &settings.plan.filters)?;
     let mut errors = Vec::new();
@@ -360,6 +379,18 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             );
         }
     }
+    if args.archive {
+        let archive = archive_options(args, &databases, &plan, earlier.as_ref(), &started)?;
+        // Every shard asks the archive: each keeps its share of the pace,
+        // so that N shards at once ask it no faster than one run.
+        if let (Some(shard), Ok(base)) = (shard, url::Url::parse(&archive.base)) {
+            settings
+                .run
+                .shares
+                .insert(base.origin().ascii_serialization(), shard.count);
+        }
+        settings.run.archive = Some(archive);
+    }
     let urldb_verify::RunOutput {
         results: checks,
         hosts,
@@ -407,6 +438,56 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
         ExitStatus::Error
     } else {
         crate::app::verify_exit_status(results.conclusion(crate::app::fail_on(&args.fail_on)))
+    })
+}
+
+/// `--archive`: the archive (the command line's, else `[verify]
+/// archive-url` of the run's configuration, guarded whatever
+/// `--allow-private` says, else the Internet Archive), the hosts never
+/// sent (those with headers of their own in any database's `[verify]`),
+/// and the lookups the history keeps.
+fn archive_options(
+    args: &VerifyArgs,
+    databases: &[(urldb_store::Database, VerifyConfig)],
+    plan: &plan::Plan,
+    earlier: Option<&history::History>,
+    now: &str,
+) -> Result<urldb_verify::ArchiveOptions, CommandError> {
+    let configured = databases.iter().find_map(|(_, c)| c.archive_url.clone());
+    let (base, guarded) = match (&args.archive_url, configured) {
+        (Some(given), _) => (given.clone(), false),
+        (None, Some(configured)) => (configured, true),
+        (None, None) => (urldb_verify::DEFAULT_ARCHIVE.to_string(), false),
+    };
+    if !url::Url::parse(&base)
+        .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+    {
+        return Err(CommandError::ArchiveUrl(base));
+    }
+    let mut never = std::collections::BTreeSet::new();
+    for (_, config) in databases {
+        for (key, section) in &config.domains {
+            if !section.headers.is_empty()
+                && let Ok(host) = urldb_verify::config::domain_key(key)
+            {
+                never.insert(host);
+            }
+        }
+    }
+    let known = match earlier {
+        Some(h) => plan
+            .checks
+            .iter()
+            .filter_map(|c| Some((c.url.clone(), h.archived(&c.url)?)))
+            .collect(),
+        None => std::collections::HashMap::new(),
+    };
+    Ok(urldb_verify::ArchiveOptions {
+        base,
+        guarded,
+        never,
+        known,
+        now: now.to_string(),
     })
 }
 

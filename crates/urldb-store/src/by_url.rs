@@ -295,6 +295,11 @@ pub enum Change {
         stored: String,
     },
     NotFound,
+    /// The record whose `_path` is `stored` now says its URL redirects
+    /// (`urldb moved`).
+    Redirected {
+        stored: String,
+    },
 }
 
 /// The result of editing one file.
@@ -328,6 +333,15 @@ pub enum EditError {
         file: PathBuf,
         domain: String,
         reason: String,
+    },
+    #[error(
+        "{}: `{path}` has the key `{key}`, which is not text; a moved record takes its keys along, so move it by hand",
+        urldb_core::source::display_path(file)
+    )]
+    NotScalar {
+        file: PathBuf,
+        path: String,
+        key: String,
     },
     #[error(transparent)]
     Write(#[from] WriteError),
@@ -492,6 +506,140 @@ pub fn remove_paths(
         }
     }
     let written = changes.iter().any(|c| matches!(c, Change::Removed { .. }));
+    if written {
+        let text = render(
+            &documents,
+            &lint::render_options(&loaded.text, &documents, options),
+        );
+        lock.replace(&loaded.raw, text.as_bytes())?;
+    }
+    Ok(FileEdit {
+        file: domain.file.clone(),
+        changes,
+        written,
+        reformatted: written && !loaded.canonical,
+    })
+}
+
+/// The record of `path` (compared as an equivalent path) in the domain
+/// file `domain`, as a [`NewRecord`] that carries its keys elsewhere
+/// (`urldb moved`); `None` when the file has no such record.
+pub fn read_record(
+    root: &Root,
+    domain: &Domain,
+    path: &str,
+    options: &Options,
+) -> Result<Option<NewRecord>, EditError> {
+    let loaded = load(root, &domain.file, options)?;
+    let case_sensitive = domain::case_sensitive_paths(&loaded.documents);
+    let key = equivalence_key(path, case_sensitive);
+    let Some(record) = domain::records(&loaded.documents).find(|r| {
+        r.path()
+            .is_some_and(|p| equivalence_key(p, case_sensitive) == key)
+    }) else {
+        return Ok(None);
+    };
+    let scalar = |k: &str| {
+        record
+            .get(k)
+            .and_then(|e| e.value.as_scalar())
+            .map(|s| s.value.trim().to_string())
+    };
+    let digest = match (scalar(CONTENT_LENGTH), scalar(CONTENT_SHA256)) {
+        (Some(length), Some(sha256)) => domain::content_length(&length).map(|l| (l, sha256)),
+        _ => None,
+    };
+    let mut extras = Vec::new();
+    for entry in record.entries {
+        let Some(name) = entry.key.as_scalar().map(|k| k.value.to_string()) else {
+            continue;
+        };
+        if [
+            PATH,
+            CONTENT_TYPE,
+            CATEGORIES,
+            CONTENT_LENGTH,
+            CONTENT_SHA256,
+        ]
+        .contains(&name.as_str())
+        {
+            continue;
+        }
+        match entry.value.as_scalar() {
+            Some(value) => extras.push((name, value.clone())),
+            None => {
+                return Err(EditError::NotScalar {
+                    file: domain.file.clone(),
+                    path: path.to_string(),
+                    key: name,
+                });
+            }
+        }
+    }
+    Ok(Some(NewRecord {
+        path: record.path().unwrap_or(path).to_string(),
+        content_type: scalar(CONTENT_TYPE).unwrap_or_default(),
+        categories: record.categories().map(str::to_string).collect(),
+        digest,
+        extras,
+    }))
+}
+
+/// Make the records of `moves` (`_path` compared as an equivalent path,
+/// and the redirect status its URL answers) redirect records, as `add`
+/// writes one: `content-type: X-<status>-Redirect`, without
+/// `content-length` and `content-sha256` (`verify` never reads a
+/// redirect's body); their other keys stay. One write (`urldb moved`).
+pub fn redirect_paths(
+    root: &Root,
+    domain: &Domain,
+    moves: &[(String, u16)],
+    options: &Options,
+    notes: Notes<'_>,
+) -> Result<FileEdit, EditError> {
+    let lock = write::Lock::acquire(&domain.file, notes)?;
+    let loaded = load(root, &domain.file, options)?;
+    let mut documents = loaded.documents.clone();
+    let case_sensitive = domain::case_sensitive_paths(&documents);
+    let mut changes = Vec::with_capacity(moves.len());
+    for (path, status) in moves {
+        let key = equivalence_key(path, case_sensitive);
+        let found = domain::records(&documents).find_map(|r| {
+            let p = r.path()?;
+            (equivalence_key(p, case_sensitive) == key).then(|| (r.doc, p.to_string()))
+        });
+        let Some((doc, stored)) = found else {
+            changes.push(Change::NotFound);
+            continue;
+        };
+        if let Some(Node {
+            value: Value::Map(entries),
+            ..
+        }) = documents[doc].root.as_mut()
+        {
+            entries.retain(|e| {
+                !e.key
+                    .as_scalar()
+                    .is_some_and(|k| k.value == CONTENT_LENGTH || k.value == CONTENT_SHA256)
+            });
+            for entry in entries.iter_mut() {
+                if entry
+                    .key
+                    .as_scalar()
+                    .is_some_and(|k| k.value == CONTENT_TYPE)
+                {
+                    entry.value = Node::new(
+                        Value::Scalar(Scalar::string(format!("X-{status}-Redirect"))),
+                        0..0,
+                    );
+                }
+            }
+        }
+        changes.push(Change::Redirected { stored });
+    }
+    let written = changes
+        .iter()
+        .any(|c| matches!(c, Change::Redirected { .. }));
     if written {
         let text = render(
             &documents,

@@ -40,7 +40,7 @@ mod written_style;
 pub use adopt::{InitDatabase, InitError, InitPlan, listed_names, plan_init};
 pub use by_url::{
     Change, Domain, EditError, FileEdit, HostIndex, LookupError, NewRecord, add_records,
-    remove_paths,
+    read_record, redirect_paths, remove_paths,
 };
 pub use cache::{Cache, cache_location};
 pub use changes::{

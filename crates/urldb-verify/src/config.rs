@@ -86,6 +86,9 @@ pub struct VerifyConfig {
     pub concurrency: Option<usize>,
     pub timeout: Option<String>,
     pub retries: Option<u32>,
+    /// The web archive `verify --archive` asks (a CDX API at
+    /// `/cdx/search/cdx`), instead of the Internet Archive's.
+    pub archive_url: Option<String>,
     /// Statuses that pass for every host (`docs/verify-exceptions.md`).
     #[serde(default)]
     pub accept: Vec<StatusSpec>,
@@ -445,6 +448,15 @@ impl VerifyConfig {
                      {MAX_RETRIES} times (each wait is at most 30 s)"
                 ),
                 "retries",
+            ));
+        }
+        if let Some(u) = &self.archive_url
+            && !url::Url::parse(u)
+                .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+        {
+            found.push(Invalid::new(
+                format!("verify.archive-url: `{u}` is not an http or https URL"),
+                "archive-url",
             ));
         }
         if self.concurrency == Some(0) {

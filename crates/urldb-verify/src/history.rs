@@ -38,6 +38,9 @@ use read::{open, scan};
 /// starting later than this after the current run is not trusted.
 pub const CLOCK_ALLOWANCE: jiff::SignedDuration = jiff::SignedDuration::from_mins(5);
 
+/// The key of an archive lookup among a URL line's facts.
+const ARCHIVE_FACT: &str = "archive";
+
 /// The runs kept when `--history-keep` is not given.
 pub const DEFAULT_KEEP: usize = 30;
 
@@ -146,6 +149,12 @@ impl History {
         self.malformed - self.warnings.len()
     }
 
+    /// The archive lookup kept for `url` (`verify --archive`), if any.
+    pub fn archived(&self, url: &str) -> Option<crate::archive::Archived> {
+        let fact = self.info.get(url)?.facts.as_ref()?.get(ARCHIVE_FACT)?;
+        serde_json::from_value(fact.clone()).ok()
+    }
+
     /// When `url` was last judged (ok or broken) by a run, by that run's
     /// start; `None` when never.
     pub fn last_judged(&self, url: &str) -> Option<jiff::Timestamp> {
@@ -243,6 +252,8 @@ mod tests {
             attempts: 1,
             ms: 1,
             history: None,
+            moved: None,
+            archived: None,
         }
     }
 

@@ -206,7 +206,7 @@ const ALIASES: [(&str, &str); 2] = [
 
 /// The two content types name the same media type (parameters ignored,
 /// case-insensitive: [`media_type::essence`]), or tolerated aliases.
-fn same_media_type(a: &str, b: &str) -> bool {
+pub(crate) fn same_media_type(a: &str, b: &str) -> bool {
     let a = media_type::essence(a).to_ascii_lowercase();
     let b = media_type::essence(b).to_ascii_lowercase();
     a == b

@@ -22,10 +22,12 @@ pub mod output;
 pub mod plan;
 pub mod results;
 
+mod archive;
 mod blocked;
 mod exceptions;
 mod http;
 mod judging;
+mod moves;
 mod pace;
 mod robots;
 mod running;
@@ -33,9 +35,14 @@ mod schedule;
 mod shard;
 mod trend;
 
+pub use archive::{
+    ArchiveOptions, ArchiveVerdict, Archived, DEFAULT_ARCHIVE, INTERNET_ARCHIVE_INTERVAL,
+    LOOKUP_KEPT,
+};
 pub use exceptions::{AllowEnv, Allowed, BadAllowEnv, ExceptionError, Exceptions};
 pub use http::{BodyMode, Client, ClientOptions, FetchError};
 pub use judging::{Blocked, Failure, Outcome, judge, outcome};
+pub use moves::{FollowMoves, MAX_HOPS, MoveVerdict, Moved};
 pub use robots::{RobotsDenial, RobotsRules};
 pub use running::{CheckResult, HostRun, RunOptions, RunOutput, run};
 pub use shard::{

@@ -125,6 +125,10 @@ pub struct UrlCheck {
     /// record that is not checked, the scheme, host and `_path` as text
     /// (never requested).
     pub url: String,
+    /// The URL as the record publishes it: its own scheme and host, before
+    /// `--map` (a redirect's `Location` is read against it:
+    /// `docs/verify.md`, "When a URL breaks").
+    pub published: String,
     /// `scheme://authority`: robots.txt and the per-host limit are keyed by it.
     pub origin: String,
     /// The record's `_path`.
@@ -312,6 +316,7 @@ fn plan_file(
             let mapped = options.maps.get(*host);
             let request = options.exceptions.request(host);
             for scheme in schemes {
+                let scheme_given = *scheme;
                 let skip = skip_verify
                     .clone()
                     .or_else(|| options.exceptions.skip(scheme, host, path, case_sensitive));
@@ -329,8 +334,13 @@ fn plan_file(
                     (None, Some(reason)) => Err(reason),
                     (None, None) => build_url(scheme, authority, path).map_err(|e| e.to_string()),
                 };
+                let published = match mapped {
+                    None => None,
+                    Some(_) => build_url(scheme_given, host, path).ok().map(|(u, _)| u),
+                };
                 let check = match built {
                     Ok((url, origin)) => UrlCheck {
+                        published: published.unwrap_or_else(|| url.clone()),
                         url,
                         origin,
                         path: path.to_string(),
@@ -343,6 +353,7 @@ fn plan_file(
                     },
                     Err(reason) => UrlCheck {
                         url: format!("{scheme}://{authority}{path}"),
+                        published: format!("{scheme_given}://{host}{path}"),
                         origin: format!("{scheme}://{authority}"),
                         path: path.to_string(),
                         file: file.to_path_buf(),

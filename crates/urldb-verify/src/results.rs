@@ -17,7 +17,9 @@ use super::shard::Shard;
 pub use super::trend::Verdict;
 use super::trend::{RunCount, Trend};
 use super::{CheckResult, Failure, Outcome};
+pub use crate::archive::{ArchiveVerdict, Archived};
 use crate::http::FetchError;
+pub use crate::moves::{MoveVerdict, Moved};
 use urldb_core::source::display_path;
 
 /// [`UrlResult::kind`] of a URL passed by an accepted status.
@@ -50,6 +52,13 @@ pub struct UrlResult {
     /// With `--history`: new, persistent or flaky.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<Trend>,
+    /// With `--follow-moves`, for a permanent redirect the record does not
+    /// accept: where it led (`docs/verify.md`, "When a URL breaks").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved: Option<Moved>,
+    /// With `--archive`, for a broken URL: what the archive holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archived: Option<Archived>,
 }
 
 impl UrlResult {
@@ -75,6 +84,28 @@ impl UrlResult {
     /// Broken without a request: the record's `_path` is at fault.
     pub fn is_not_checked(&self) -> bool {
         self.is_broken() && self.kind.as_deref() == Some(crate::judging::NOT_CHECKED)
+    }
+
+    /// What `--follow-moves` and `--archive` found, in words, to show next to the
+    /// reason (the text may quote what a server sent: escape it).
+    pub fn found(&self) -> Option<String> {
+        let found: Vec<String> = [
+            self.moved.as_ref().map(|m| m.to_string()),
+            self.archived.as_ref().map(|a| a.to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!found.is_empty()).then(|| found.join("; "))
+    }
+
+    /// The reason, and what `--follow-moves` found after it.
+    pub fn reason_and_found(&self, default: &str) -> String {
+        let reason = self.reason.as_deref().unwrap_or(default);
+        match self.found() {
+            Some(found) => format!("{reason}; {found}"),
+            None => reason.to_string(),
+        }
     }
 
     /// The order results are listed in, whichever shard checked them.
@@ -304,6 +335,8 @@ impl Results {
                     attempts: r.attempts,
                     ms: u64::try_from(r.elapsed.as_millis()).unwrap_or(u64::MAX),
                     history: None,
+                    moved: r.moved.clone(),
+                    archived: r.archived.clone(),
                 }
             })
             .collect();

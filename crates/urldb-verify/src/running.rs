@@ -6,6 +6,8 @@
 use std::time::{Duration, Instant};
 
 use crate::http::{BodyMode, Client, FetchError};
+use std::collections::HashMap;
+
 use crate::judging::{Failure, MAX_RETRY_AFTER, Outcome, outcome};
 use crate::plan::UrlCheck;
 use crate::{robots, schedule};
@@ -31,6 +33,12 @@ pub struct RunOptions {
     /// The origins this shard shares with others, and among how many
     /// (`crate::shard::by_host`): their limits are divided.
     pub shares: std::collections::BTreeMap<String, u32>,
+    /// `--follow-moves`: follow a permanent redirect the record does not
+    /// accept and compare what is there (`crate::moves`).
+    pub follow_moves: Option<crate::moves::FollowMoves>,
+    /// `--archive`: look for a copy of each broken URL in a web archive
+    /// (`crate::archive`).
+    pub archive: Option<crate::archive::ArchiveOptions>,
 }
 
 impl Default for RunOptions {
@@ -43,6 +51,8 @@ impl Default for RunOptions {
             respect_robots: false,
             per_host_interval: Duration::ZERO,
             shares: std::collections::BTreeMap::new(),
+            follow_moves: None,
+            archive: None,
         }
     }
 }
@@ -55,6 +65,10 @@ pub struct CheckResult {
     /// Requests made (1 + retries used).
     pub attempts: u32,
     pub elapsed: Duration,
+    /// With `--follow-moves`, for a permanent redirect: where it led.
+    pub moved: Option<crate::moves::Moved>,
+    /// With `--archive`, for a broken URL: what the archive holds.
+    pub archived: Option<crate::archive::Archived>,
 }
 
 /// What a check asks of its host's pace (`schedule.rs`).
@@ -139,6 +153,8 @@ fn check_one(
                 status,
                 attempts,
                 elapsed: start.elapsed(),
+                moved: None,
+                archived: None,
             };
         }
         let (pause, next) = pause(wait, None);
@@ -161,6 +177,8 @@ fn unrequested(check: &UrlCheck) -> Option<CheckResult> {
         status: None,
         attempts: 0,
         elapsed: Duration::ZERO,
+        moved: None,
+        archived: None,
     })
 }
 
@@ -218,16 +236,16 @@ pub fn run(
     options: &RunOptions,
     on_result: &(dyn Fn(&UrlCheck, &CheckResult) + Sync),
 ) -> RunOutput {
-    let mut origins: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut names: Vec<&str> = Vec::new();
+    let mut origins: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut names: Vec<String> = Vec::new();
     let mut intervals: Vec<Duration> = Vec::new();
     let host_of: Vec<usize> = checks
         .iter()
         .map(|c| {
             let next = origins.len();
-            let host = *origins.entry(c.origin.as_str()).or_insert(next);
+            let host = *origins.entry(c.origin.clone()).or_insert(next);
             if host == next {
-                names.push(c.origin.as_str());
+                names.push(c.origin.clone());
                 intervals.push(options.per_host_interval);
             }
             // A host's interval: the longest its URLs' sections ask.
@@ -239,7 +257,7 @@ pub fn run(
         .collect();
     let shares: Vec<u32> = names
         .iter()
-        .map(|o| options.shares.get(*o).copied().unwrap_or(1))
+        .map(|o| options.shares.get(o).copied().unwrap_or(1))
         .collect();
     let scheduler = schedule::Scheduler::new(
         &host_of,
@@ -274,6 +292,8 @@ pub fn run(
                             status: None,
                             attempts: 0,
                             elapsed: Duration::ZERO,
+                            moved: None,
+                            archived: None,
                         }
                     } else {
                         check_one(client, check, options, &gate)
@@ -297,15 +317,31 @@ pub fn run(
                 status: None,
                 attempts: 0,
                 elapsed: Duration::ZERO,
+                moved: None,
+                archived: None,
             })
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let mut results = results;
+    let mut hosts = Hosts {
+        scheduler: &scheduler,
+        origins,
+        names,
+        options,
+    };
+    if let Some(follow) = &options.follow_moves {
+        follow_moves(checks, &mut results, client, follow, &mut hosts, &robots);
+    }
+    if let Some(archive) = &options.archive {
+        look_in_archive(checks, &mut results, client, archive, &mut hosts);
+    }
+    let names = hosts.names;
     let hosts = scheduler
         .hosts()
         .into_iter()
         .zip(names)
         .map(|((pace, mut tally), origin)| HostRun {
-            origin: origin.to_string(),
+            origin,
             requests: tally.requests,
             median_ms: median(&mut tally.latencies_ms),
             too_many: tally.too_many,
@@ -316,6 +352,545 @@ pub fn run(
         })
         .collect();
     RunOutput { results, hosts }
+}
+
+/// The run's origins after the checks: those of the checks, and the ones
+/// later requests add (a redirect's target), each paced by one scheduler.
+struct Hosts<'a> {
+    scheduler: &'a schedule::Scheduler,
+    origins: std::collections::HashMap<String, usize>,
+    names: Vec<String>,
+    options: &'a RunOptions,
+}
+
+impl Hosts<'_> {
+    /// The scheduler's host for `origin`, added at the run's interval and
+    /// limits when the checks did not name it.
+    fn of(&mut self, origin: &str) -> usize {
+        self.of_with(
+            origin,
+            self.options.per_host_interval,
+            self.options.per_host,
+        )
+    }
+
+    /// [`Hosts::of`], a host the checks did not name added with its own
+    /// interval and limit.
+    fn of_with(&mut self, origin: &str, interval: Duration, per_host: usize) -> usize {
+        if let Some(&host) = self.origins.get(origin) {
+            return host;
+        }
+        let share = self.options.shares.get(origin).copied().unwrap_or(1);
+        let host = self.scheduler.add_host(interval, share, per_host);
+        self.origins.insert(origin.to_string(), host);
+        self.names.push(origin.to_string());
+        host
+    }
+}
+
+/// Run `job` for every task pushed to `scheduler`, on at most
+/// `concurrency` threads, each task under its host's limit and pace.
+fn work(
+    scheduler: &schedule::Scheduler,
+    concurrency: usize,
+    tasks: usize,
+    job: &(dyn Fn(usize, &Gate<'_>) + Sync),
+) {
+    let workers = concurrency.clamp(1, tasks.max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while let Some(ticket) = scheduler.next() {
+                    let gate = Gate {
+                        scheduler,
+                        host: ticket.host,
+                    };
+                    job(ticket.check, &gate);
+                    scheduler.done(ticket);
+                }
+            });
+        }
+    });
+}
+
+/// A redirect being followed for one check.
+struct Following {
+    check: usize,
+    /// The record's URL's status (301 or 308).
+    status: u16,
+    /// Redirects followed to reach `target`.
+    hops: u32,
+    /// The published URLs met, the record's first: a loop ends the chase.
+    seen: Vec<String>,
+    target: url::Url,
+}
+
+/// `--follow-moves`: one hop at a time for every check answered with a
+/// permanent redirect its record does not accept, each request paced with
+/// the others of its host (`docs/verify.md`, "When a URL breaks").
+fn follow_moves(
+    checks: &[UrlCheck],
+    results: &mut [CheckResult],
+    client: &Client,
+    follow: &crate::moves::FollowMoves,
+    hosts: &mut Hosts<'_>,
+    robots: &robots::RobotsCache,
+) {
+    use crate::moves::{self, MoveVerdict, Moved, Step};
+    // A redirect to a host the database does not name gets the guard,
+    // whatever `--allow-private` says.
+    let strict = if client.options().allow_private {
+        Client::new(crate::http::ClientOptions {
+            allow_private: false,
+            ..client.options().clone()
+        })
+    } else {
+        client.clone()
+    };
+    let not_moved = |f: &Following, target: Option<String>, reason: String| Moved {
+        verdict: MoveVerdict::NotMoved,
+        from: checks[f.check].published.clone(),
+        status: f.status,
+        target,
+        hops: f.hops,
+        reason,
+    };
+    let mut chasing: Vec<Following> = Vec::new();
+    for (i, (check, result)) in checks.iter().zip(results.iter_mut()).enumerate() {
+        let Some((status, location)) = moves::start(&result.outcome) else {
+            continue;
+        };
+        match moves::next_url(&check.published, location) {
+            Ok(target) => chasing.push(Following {
+                check: i,
+                status,
+                hops: 1,
+                seen: vec![check.published.clone()],
+                target,
+            }),
+            Err(reason) => {
+                result.moved = Some(Moved {
+                    verdict: MoveVerdict::NotMoved,
+                    from: check.published.clone(),
+                    status,
+                    target: None,
+                    hops: 0,
+                    reason,
+                });
+            }
+        }
+    }
+    while !chasing.is_empty() {
+        struct Task {
+            following: Following,
+            hop: moves::HopRequest,
+            host: usize,
+            guarded: bool,
+            request: std::sync::Arc<crate::exceptions::Request>,
+        }
+        let mut tasks: Vec<Task> = Vec::new();
+        for following in chasing.drain(..) {
+            let check = &checks[following.check];
+            let target = following.target.to_string();
+            if following.hops > moves::MAX_HOPS {
+                results[following.check].moved = Some(not_moved(
+                    &following,
+                    Some(target),
+                    format!("more than {} redirects", moves::MAX_HOPS),
+                ));
+                continue;
+            }
+            if following.seen.contains(&target) {
+                results[following.check].moved = Some(not_moved(
+                    &following,
+                    Some(target),
+                    "a redirect loop".to_string(),
+                ));
+                continue;
+            }
+            let hop = match moves::request(&following.target, &follow.maps) {
+                Ok(hop) => hop,
+                Err(why) => {
+                    results[following.check].moved = Some(not_moved(&following, Some(target), why));
+                    continue;
+                }
+            };
+            // The record's headers go to its own origin only, never to
+            // another host or scheme.
+            let same_origin = url::Url::parse(&check.published)
+                .is_ok_and(|own| own.origin() == following.target.origin());
+            let request = if same_origin {
+                std::sync::Arc::clone(&check.request)
+            } else {
+                std::sync::Arc::default()
+            };
+            tasks.push(Task {
+                host: hosts.of(&hop.origin),
+                guarded: !follow.trusted.contains(hop.host.trim_end_matches('.')),
+                hop,
+                following,
+                request,
+            });
+        }
+        for (i, task) in tasks.iter().enumerate() {
+            hosts.scheduler.push(task.host, i);
+        }
+        let answers: Vec<std::sync::Mutex<Option<Result<Step, String>>>> =
+            tasks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        work(
+            hosts.scheduler,
+            hosts.options.concurrency,
+            tasks.len(),
+            &|i, gate| {
+                let task = &tasks[i];
+                let check = &checks[task.following.check];
+                let client = if task.guarded { &strict } else { client };
+                let path = &task.hop.url[task.hop.origin.len()..];
+                let denied = hosts.options.respect_robots.then(|| {
+                    let found =
+                        robots.get(client, &task.hop.origin, &|| gate.scheduler.turn(gate.host));
+                    found.get().and_then(|r| r.denial(path))
+                });
+                let step = match denied.flatten() {
+                    Some(why) => Err(why.to_string()),
+                    None => {
+                        let mode = if check.expect.wants_body() {
+                            BodyMode::Digest
+                        } else {
+                            BodyMode::Ignore
+                        };
+                        let answer = gate.get(client, &task.hop.url, mode, &task.request);
+                        Ok(moves::judge(&check.expect, &answer))
+                    }
+                };
+                if let Ok(mut slot) = answers[i].lock() {
+                    *slot = Some(step);
+                }
+            },
+        );
+        for (task, answer) in tasks.into_iter().zip(answers) {
+            let mut following = task.following;
+            let target = following.target.to_string();
+            let step = answer.into_inner().ok().flatten();
+            let moved = |verdict, reason| Moved {
+                verdict,
+                from: checks[following.check].published.clone(),
+                status: following.status,
+                target: Some(target.clone()),
+                hops: following.hops,
+                reason,
+            };
+            let result = match step {
+                None => moved(
+                    MoveVerdict::NotMoved,
+                    "internal error: not requested".to_string(),
+                ),
+                Some(Err(robots)) => moved(MoveVerdict::NotMoved, robots),
+                Some(Ok(Step::Done(verdict, reason))) => moved(verdict, reason),
+                Some(Ok(Step::Next(location))) => match moves::next_url(&target, &location) {
+                    Ok(next) => {
+                        following.seen.push(target.clone());
+                        following.hops += 1;
+                        following.target = next;
+                        chasing.push(following);
+                        continue;
+                    }
+                    Err(why) => moved(MoveVerdict::NotMoved, why),
+                },
+            };
+            results[following.check].moved = Some(result);
+        }
+    }
+}
+
+/// `--archive`: for each broken URL that may be sent, the archive's
+/// captures, then the newest few fetched raw, one request at a time to
+/// the archive and each paced with the others (`docs/verify.md`, "When a
+/// URL breaks"). A lookup kept in the history is used instead.
+fn look_in_archive(
+    checks: &[UrlCheck],
+    results: &mut [CheckResult],
+    client: &Client,
+    archive: &crate::archive::ArchiveOptions,
+    hosts: &mut Hosts<'_>,
+) {
+    use crate::archive::{self, ArchiveVerdict, Archived};
+    use std::sync::Mutex;
+    let now = jiff::Timestamp::now();
+    // An archive named by urldb.toml is guarded whatever `--allow-private`
+    // says: a pull request chose it.
+    let strict;
+    let archive_client = if archive.guarded && client.options().allow_private {
+        strict = Client::new(crate::http::ClientOptions {
+            allow_private: false,
+            ..client.options().clone()
+        });
+        &strict
+    } else {
+        client
+    };
+    let lookup = |check: &UrlCheck, verdict, reason: String| Archived {
+        verdict,
+        timestamp: None,
+        url: None,
+        reason,
+        looked: archive.now.clone(),
+        record: archive::compared(&check.expect),
+    };
+    let Ok(base) = url::Url::parse(&archive.base) else {
+        return;
+    };
+    let origin = base.origin().ascii_serialization();
+    let interval = if base.host_str() == Some("web.archive.org") {
+        hosts
+            .options
+            .per_host_interval
+            .max(archive::INTERNET_ARCHIVE_INTERVAL)
+    } else {
+        hosts.options.per_host_interval
+    };
+    let host = hosts.of_with(&origin, interval, 1);
+    let mut asking: Vec<usize> = Vec::new();
+    for (i, (check, result)) in checks.iter().zip(results.iter_mut()).enumerate() {
+        let Outcome::Broken(failure) = &result.outcome else {
+            continue;
+        };
+        if matches!(failure, Failure::NotChecked(_))
+            || result
+                .moved
+                .as_ref()
+                .is_some_and(|m| m.verdict == crate::moves::MoveVerdict::Moved)
+        {
+            continue;
+        }
+        // The record's own host, when the run asked it (no `--map`).
+        let mapped = check.url != check.published;
+        let private_answer = matches!(
+            failure,
+            Failure::NoAnswer(FetchError::PrivateAddress { .. })
+        );
+        let resolved_private = !mapped
+            && (private_answer
+                || check
+                    .origin
+                    .split_once("://")
+                    .is_some_and(|(_, authority)| client.resolved_private(authority)));
+        if let Some(why) = archive::withheld(&check.published, &archive.never, resolved_private) {
+            result.archived = Some(lookup(
+                check,
+                ArchiveVerdict::NotAsked,
+                format!("{why}; its URLs are never sent to an archive"),
+            ));
+            continue;
+        }
+        if let Some(known) = archive::kept(archive, &check.url, &check.expect, now) {
+            result.archived = Some(known.clone());
+            continue;
+        }
+        asking.push(i);
+    }
+    if asking.is_empty() {
+        return;
+    }
+    let request = crate::exceptions::Request::default();
+    for n in 0..asking.len() {
+        hosts.scheduler.push(host, n);
+    }
+    /// The captures the archive listed for a URL, or why none.
+    type Listed = Result<Vec<archive::Capture>, String>;
+    let listed: Vec<Mutex<Option<Listed>>> = asking.iter().map(|_| Mutex::new(None)).collect();
+    work(
+        hosts.scheduler,
+        hosts.options.concurrency,
+        asking.len(),
+        &|n, gate| {
+            let check = &checks[asking[n]];
+            let answer = match archive::cdx_url(&archive.base, &check.published) {
+                None => Err(format!("`{}` is no archive URL", archive.base)),
+                Some(url) => match gate.get(
+                    archive_client,
+                    &url,
+                    BodyMode::Collect(archive::MAX_CDX),
+                    &request,
+                ) {
+                    Ok(r) if (200..300).contains(&r.status) => {
+                        archive::captures(&r.bytes.unwrap_or_default())
+                    }
+                    Ok(r) => Err(format!("the archive answers HTTP {}", r.status)),
+                    Err(e) => Err(format!("no answer from the archive: {e}")),
+                },
+            };
+            if let Ok(mut slot) = listed[n].lock() {
+                *slot = Some(answer);
+            }
+        },
+    );
+    /// Of one URL: its captures to fetch (raw URL, timestamp, page),
+    /// newest first; those tried and failed, and the newest that serves.
+    #[derive(Default)]
+    struct Tally {
+        captures: Vec<(String, String, String)>,
+        tried: usize,
+        failed: usize,
+        found: Option<(String, String)>,
+    }
+    let mut outcome: HashMap<usize, Tally> = HashMap::new();
+    for (n, answer) in listed.into_iter().enumerate() {
+        let check = &checks[asking[n]];
+        let result = &mut results[asking[n]];
+        match answer.into_inner().ok().flatten() {
+            None => {}
+            Some(Err(why)) => {
+                result.archived = Some(lookup(check, ArchiveVerdict::NotAsked, why));
+            }
+            Some(Ok(all)) => {
+                let count = all.len();
+                let chosen = archive::candidates(&check.expect, all);
+                if chosen.is_empty() {
+                    result.archived = Some(lookup(
+                        check,
+                        ArchiveVerdict::None,
+                        match count {
+                            0 => "the archive has no capture of it".to_string(),
+                            _ => format!("none of its {count} captures has its media type"),
+                        },
+                    ));
+                    continue;
+                }
+                let captures = chosen
+                    .into_iter()
+                    .map(|c| {
+                        let (raw, page) =
+                            archive::capture_urls(&archive.base, &c.timestamp, &check.published);
+                        (raw, c.timestamp, page)
+                    })
+                    .collect();
+                outcome.insert(
+                    n,
+                    Tally {
+                        captures,
+                        ..Tally::default()
+                    },
+                );
+            }
+        }
+    }
+    // Round by round, the next newest capture of each URL not found yet:
+    // the newest that serves ends its search, and asks the archive no more.
+    for round in 0..archive::MAX_CAPTURES {
+        let fetching: Vec<(usize, String)> = outcome
+            .iter()
+            .filter(|(_, t)| t.found.is_none())
+            .filter_map(|(n, t)| Some((*n, t.captures.get(round)?.0.clone())))
+            .collect();
+        if fetching.is_empty() {
+            break;
+        }
+        for t in 0..fetching.len() {
+            hosts.scheduler.push(host, t);
+        }
+        let served: Vec<Mutex<Option<bool>>> = fetching.iter().map(|_| Mutex::new(None)).collect();
+        work(
+            hosts.scheduler,
+            hosts.options.concurrency,
+            fetching.len(),
+            &|t, gate| {
+                let (n, raw) = &fetching[t];
+                let check = &checks[asking[*n]];
+                let mode = if check.expect.sha256.is_some() {
+                    BodyMode::Digest
+                } else {
+                    BodyMode::Ignore
+                };
+                // An archive may send a capture's request on to the capture
+                // it keeps nearest that time: followed on the archive's own
+                // origin only, a few times.
+                let mut url = raw.clone();
+                let mut answer = gate.get(archive_client, &url, mode, &request);
+                for _ in 0..archive::MAX_CAPTURE_REDIRECTS {
+                    let next = match &answer {
+                        Ok(r) if (300..400).contains(&r.status) => r
+                            .location
+                            .as_deref()
+                            .and_then(|l| url::Url::parse(&url).ok()?.join(l).ok())
+                            .filter(|n| n.origin().ascii_serialization() == origin),
+                        _ => None,
+                    };
+                    let Some(next) = next else { break };
+                    url = next.to_string();
+                    answer = gate.get(archive_client, &url, mode, &request);
+                }
+                if let Ok(mut slot) = served[t].lock() {
+                    *slot = archive::serves(&check.expect, &answer);
+                }
+            },
+        );
+        for ((n, _), served) in fetching.into_iter().zip(served) {
+            let Some(tally) = outcome.get_mut(&n) else {
+                continue;
+            };
+            tally.tried += 1;
+            match served.into_inner().ok().flatten() {
+                Some(true) => {
+                    tally.found = tally
+                        .captures
+                        .get(round)
+                        .map(|(_, timestamp, page)| (timestamp.clone(), page.clone()));
+                }
+                Some(false) => {}
+                None => tally.failed += 1,
+            }
+        }
+    }
+    for (
+        n,
+        Tally {
+            tried,
+            failed,
+            found,
+            ..
+        },
+    ) in outcome
+    {
+        let check = &checks[asking[n]];
+        let identical = check.expect.sha256.is_some();
+        results[asking[n]].archived = Some(match found {
+            Some((timestamp, page)) => Archived {
+                timestamp: Some(timestamp),
+                url: Some(page),
+                ..lookup(
+                    check,
+                    if identical {
+                        ArchiveVerdict::Identical
+                    } else {
+                        ArchiveVerdict::Unverified
+                    },
+                    if identical {
+                        "the same SHA-256 and length".to_string()
+                    } else {
+                        "the same media type".to_string()
+                    },
+                )
+            },
+            None if failed == tried => lookup(
+                check,
+                ArchiveVerdict::NotAsked,
+                format!("none of the {tried} newest captures could be fetched"),
+            ),
+            None => lookup(
+                check,
+                ArchiveVerdict::None,
+                format!(
+                    "none of the {tried} newest captures {}",
+                    if identical {
+                        "is byte-identical"
+                    } else {
+                        "serves its media type"
+                    }
+                ),
+            ),
+        });
+    }
 }
 
 fn millis(d: Duration) -> u64 {

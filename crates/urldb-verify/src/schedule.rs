@@ -88,6 +88,29 @@ struct Host {
 }
 
 impl Host {
+    /// A host with no work yet: `base` its own interval, split over
+    /// `share` shards, at most `per_host` (divided among them) in flight.
+    fn new(base: Duration, share: u32, per_host: usize, backoff: Duration) -> Host {
+        let share = share.max(1);
+        Host {
+            pending: VecDeque::new(),
+            active: 0,
+            limit: (per_host.max(1) / share as usize).max(1),
+            queued: false,
+            pace: Pace {
+                base,
+                interval: base,
+                share,
+                next_start: None,
+                last_start: None,
+                paused_until: None,
+                backoff,
+                calm: 0,
+            },
+            tally: Tally::default(),
+        }
+    }
+
     fn ready_at(&self) -> Option<Instant> {
         self.pace.next_start.max(self.pace.paused_until)
     }
@@ -132,24 +155,8 @@ impl Scheduler {
         let mut hosts: Vec<Host> = (0..count)
             .map(|h| {
                 let base = intervals.get(h).copied().unwrap_or_default();
-                let share = shares.get(h).copied().unwrap_or(1).max(1);
-                Host {
-                    pending: VecDeque::new(),
-                    active: 0,
-                    limit: (per_host.max(1) / share as usize).max(1),
-                    queued: false,
-                    pace: Pace {
-                        base,
-                        interval: base,
-                        share,
-                        next_start: None,
-                        last_start: None,
-                        paused_until: None,
-                        backoff,
-                        calm: 0,
-                    },
-                    tally: Tally::default(),
-                }
+                let share = shares.get(h).copied().unwrap_or(1);
+                Host::new(base, share, per_host, backoff)
             })
             .collect();
         let mut available = VecDeque::new();
@@ -228,6 +235,33 @@ impl Scheduler {
                 None => self.wake.wait(state).unwrap_or_else(|p| p.into_inner()),
             };
         }
+    }
+
+    /// A host the checks did not name (a redirect's target, the archive:
+    /// `docs/verify.md`, "When a URL breaks"), paced and limited as the
+    /// others; its number for [`Scheduler::push`].
+    pub(crate) fn add_host(&self, interval: Duration, share: u32, per_host: usize) -> usize {
+        let mut state = self.lock();
+        state
+            .hosts
+            .push(Host::new(interval, share, per_host, self.backoff));
+        state.hosts.len() - 1
+    }
+
+    /// More work after the checks: `task` (its ticket's `check`) for
+    /// `host`, handed out by [`Scheduler::next`] under the host's limit
+    /// and pace, which remember the requests made before.
+    pub(crate) fn push(&self, host: usize, task: usize) {
+        let mut state = self.lock();
+        state.remaining += 1;
+        let h = &mut state.hosts[host];
+        h.pending.push_back(task);
+        if !h.queued && h.active < h.limit {
+            h.queued = true;
+            state.available.push_back(host);
+        }
+        drop(state);
+        self.wake.notify_one();
     }
 
     /// The check of `ticket` is finished: its host's slot is free.
@@ -448,6 +482,31 @@ mod tests {
         assert_eq!(interval(), Duration::from_millis(100));
         let tally = &s.hosts()[0].1;
         assert_eq!((tally.too_many, tally.server_errors), (1, 1));
+    }
+
+    #[test]
+    fn work_pushed_later_keeps_the_pace_of_the_requests_before() {
+        let interval = Duration::from_millis(60);
+        let s = Scheduler::new(&[0], 4, &[interval], &[], Duration::ZERO);
+        let first = s.next().expect("the check");
+        s.turn(first.host);
+        s.done(first);
+        assert_eq!(s.next(), None);
+        let other = s.add_host(Duration::ZERO, 1, 4);
+        s.push(first.host, 7);
+        s.push(other, 8);
+        let start = Instant::now();
+        let mut got = Vec::new();
+        while let Some(t) = s.next() {
+            s.turn(t.host);
+            got.push((t.check, t.host, start.elapsed()));
+            s.done(t);
+        }
+        got.sort();
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].0, got[0].1, got[1].0, got[1].1), (7, 0, 8, other));
+        // The first host's second request waits out its interval.
+        assert!(got[0].2 >= interval / 2, "{got:?}");
     }
 
     #[test]

@@ -286,6 +286,7 @@ mod host_tests {
 
     fn check(origin: &str, path: &str, interval: Option<Duration>) -> UrlCheck {
         UrlCheck {
+            published: String::new(),
             url: format!("{origin}{path}"),
             origin: origin.to_string(),
             path: path.to_string(),

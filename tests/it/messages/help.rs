@@ -61,6 +61,7 @@ const ACTING: &[(&str, &[&str])] = &[
     ("merge", &[]),
     ("merge-driver", &[]),
     ("report", &["--quiet"]),
+    ("moved", &["--db", "--config", "--color", "--quiet"]),
     ("import", &["--db", "--config", "--color", "--quiet"]),
     (
         "export",

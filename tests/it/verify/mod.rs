@@ -2,11 +2,13 @@
 //! CI matrix, the HTML page, hostile databases, and what changed only
 //! (`--since`, `--staged`).
 
+mod archive;
 mod budgets;
 mod exceptions;
 mod hostile_verdicts;
 mod html;
 mod matrix;
+pub(crate) mod moves;
 pub(crate) mod outcomes;
 mod pacing;
 mod robots;

@@ -179,6 +179,20 @@ pub fn lines(history: &History, run: &RunInfo, results: &[UrlResult], keep: usiz
         entry.0.push((last, r.outcome));
         entry.1.status = r.status;
         entry.1.kind = r.kind.clone();
+        // A lookup made (or reused) this run; one that could not be made
+        // is not kept, so that the next run asks.
+        if let Some(a) = r
+            .archived
+            .as_ref()
+            .filter(|a| a.verdict != crate::archive::ArchiveVerdict::NotAsked)
+            && let Ok(fact) = serde_json::to_value(a)
+        {
+            entry
+                .1
+                .facts
+                .get_or_insert_with(Default::default)
+                .insert(super::ARCHIVE_FACT.to_string(), fact);
+        }
     }
     for (url, (verdicts, info)) in &urls {
         let (Some(first), Some(end)) = (verdicts.first(), verdicts.last()) else {

@@ -172,6 +172,14 @@ impl FetchError {
 pub struct Client {
     agent: ureq::Agent,
     options: ClientOptions,
+    /// With `allow_private`, the authorities connected to whose addresses
+    /// were all private (`verify --archive` never sends their URLs).
+    private: Arc<Mutex<std::collections::HashSet<String>>>,
+}
+
+/// `ip` is one the guard refuses without `--allow-private` ([`guard`]).
+pub(crate) fn is_private(ip: IpAddr) -> bool {
+    guard::classify(ip).is_some()
 }
 
 impl Client {
@@ -193,12 +201,26 @@ impl Client {
             .max_idle_connections(options.idle_per_host.max(1) * 64)
             .max_idle_connections_per_host(options.idle_per_host.max(1))
             .build();
+        let private: Arc<Mutex<std::collections::HashSet<String>>> = Arc::default();
         let resolver = GuardResolver {
             allow_private: options.allow_private,
             cache: Arc::default(),
+            private: Arc::clone(&private),
         };
         let agent = ureq::Agent::with_parts(config, DefaultConnector::new(), resolver);
-        Client { agent, options }
+        Client {
+            agent,
+            options,
+            private,
+        }
+    }
+
+    /// `authority` (`host[:port]`, as requested) resolved to private
+    /// addresses only, which `allow_private` let the client connect to.
+    pub(crate) fn resolved_private(&self, authority: &str) -> bool {
+        self.private
+            .lock()
+            .is_ok_and(|p| p.contains(&authority.to_ascii_lowercase()))
     }
 
     pub fn options(&self) -> &ClientOptions {
@@ -394,6 +416,9 @@ fn is_plain_answer(message: &str) -> bool {
 struct GuardResolver {
     allow_private: bool,
     cache: Arc<Mutex<HashMap<String, Result<ResolvedSocketAddrs, FetchError>>>>,
+    /// The authorities whose addresses were all private (with
+    /// `allow_private`).
+    private: Arc<Mutex<std::collections::HashSet<String>>>,
 }
 
 impl Resolver for GuardResolver {
@@ -416,6 +441,14 @@ impl Resolver for GuardResolver {
             Some(answer) => answer,
             None => {
                 let answer = self.lookup(uri, config, timeout)?;
+                if let Ok(addrs) = &answer
+                    && self.allow_private
+                    && !addrs.is_empty()
+                    && addrs.iter().all(|a| guard::classify(a.ip()).is_some())
+                    && let Ok(mut private) = self.private.lock()
+                {
+                    private.insert(key.clone());
+                }
                 if let Ok(mut cache) = self.cache.lock() {
                     cache.insert(key, answer.clone());
                 }
@@ -490,6 +523,7 @@ mod tests {
         GuardResolver {
             allow_private: false,
             cache: Arc::default(),
+            private: Arc::default(),
         }
         .empty()
     }

@@ -27,7 +27,7 @@ pub fn write_github<W: Write>(
             data(&escape(&format!(
                 "{}: {}",
                 r.url,
-                r.reason.as_deref().unwrap_or("broken")
+                r.reason_and_found("broken")
             )))
         ))?;
     }

@@ -27,7 +27,7 @@ pub fn html_page(results: &Results) -> HtmlPage {
                 html_verdict(r.outcome)
             },
             kind: r.kind.clone(),
-            reason: r.reason.clone().unwrap_or_default(),
+            reason: r.reason_and_found(""),
             elapsed: std::time::Duration::from_millis(r.ms),
             recent: r.history.as_ref().map_or_else(Vec::new, |t| {
                 t.recent.iter().map(|&v| html_verdict(v)).collect()

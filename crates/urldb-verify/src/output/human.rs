@@ -66,7 +66,7 @@ fn line(out: &mut dyn Write, r: &UrlResult) -> io::Result<()> {
             path_text(&r.file),
             r.line,
             escape(&r.url),
-            escape(r.reason.as_deref().unwrap_or("broken")),
+            escape(&r.reason_and_found("broken")),
             trend_note(r)
         )?;
     }

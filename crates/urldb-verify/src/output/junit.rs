@@ -67,7 +67,7 @@ pub fn write_junit(out: &mut dyn Write, results: &Results) -> io::Result<()> {
                 writeln!(out, "    </testcase>")?;
             }
             Verdict::Broken => {
-                let message = r.reason.as_deref().unwrap_or("broken");
+                let message = &r.reason_and_found("broken");
                 writeln!(out, ">")?;
                 writeln!(
                     out,

@@ -208,8 +208,12 @@ fn section(out: &mut String, limit: usize, title: &str, results: &[&UrlResult]) 
         } else {
             ""
         };
+        let found = r
+            .found()
+            .map(|f| format!(" → {}", code(&f)))
+            .unwrap_or_default();
         format!(
-            "- {} {}{flaky} at {}\n",
+            "- {} {}{flaky} at {}{found}\n",
             code(&r.url),
             code(r.reason.as_deref().unwrap_or("ok")),
             code(&format!("{}:{}", r.file, r.line))
