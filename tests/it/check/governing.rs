@@ -535,7 +535,7 @@ fn verify_over_databases_whose_run_level_keys_differ_is_exit_2() {
     assert_eq!(out.status.code(), Some(2), "{}", show(&out));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: urldb.toml and db/sub/urldb.toml set [verify] concurrency, timeout or retries \
+        "error: urldb.toml and db/sub/urldb.toml set [verify] concurrency, timeout, retries or map \
          differently, and this run takes files of both: verify each database on its own, or \
          pass `--config FILE`\n"
     );

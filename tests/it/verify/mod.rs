@@ -6,6 +6,7 @@ mod budgets;
 mod exceptions;
 mod hostile_verdicts;
 mod html;
+mod maps;
 mod matrix;
 pub(crate) mod outcomes;
 mod pacing;
