@@ -400,8 +400,9 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     // The report is out before the lines are added; a failure to add them
     // is still exit 2.
     if let (Some(path), Some(run)) = (&args.history, results.runs.first()) {
-        history::append(
+        history::append_after(
             path,
+            earlier.as_ref().unwrap_or(&history::History::default()),
             run,
             &results.results,
             args.history_keep,
