@@ -34,7 +34,10 @@ with open(f"{work}/h.jsonl", "w") as f:
                 f'"blocked":0,"skipped":{n // 1000},"accepted":0}}\n')
     ok = "o" * runs
     last = ids[-1]
-    for u in range(n):
+    # Sorted by URL, as urldb writes them.
+    urls = sorted(f"https://docs.example.org/reference/section-{u % 997:03d}/page-{u:08d}.html"
+                  for u in range(n))
+    for url in urls:
         r = rng.random()
         if r < 0.01:
             recent, tail = "o" * (runs - 3) + "xxx", ',"status":404'
@@ -44,8 +47,7 @@ with open(f"{work}/h.jsonl", "w") as f:
             recent, tail = "".join(rng.choice("ox") for _ in range(runs)), ',"status":503'
         else:
             recent, tail = ok, ',"status":200'
-        f.write(f'{{"url":"https://docs.example.org/reference/section-{u % 997:03d}/page-{u:08d}.html",'
-                f'"at":"{last}","recent":"{recent}"{tail}}}\n')
+        f.write(f'{{"url":"{url}","at":"{last}","recent":"{recent}"{tail}}}\n')
 with open(f"{work}/bench.test.yaml", "w") as f:
     f.write("---\n---\n_path: /page/1\ncontent-type: text/html\n")
 PY

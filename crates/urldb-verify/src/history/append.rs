@@ -4,7 +4,6 @@
 //! of the format before (one line per URL per run) is read and written
 //! back in this one.
 
-use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 
@@ -14,7 +13,9 @@ use urldb_store::ReadError;
 use urldb_store::write::{Lock, Notes};
 
 use super::read::{Scan, open, scan};
-use super::{History, HistoryError, RunPart, Track, UrlInfo, fingerprint, kept_runs, letter_of};
+use super::{
+    History, HistoryError, Map, RunPart, Track, UrlInfo, fingerprint, kept_runs, letter_of,
+};
 use crate::results::{RunInfo, UrlResult};
 use crate::trend::Verdict;
 
@@ -151,54 +152,91 @@ pub fn lines(history: &History, run: &RunInfo, results: &[UrlResult], keep: usiz
         }
     }
     // URL lines, by URL: the kept verdicts, this run's last.
-    let this_run: HashMap<&str, &UrlResult> = results.iter().map(|r| (r.url.as_str(), r)).collect();
-    let mut urls: Vec<&str> = history
+    let this_run: Map<&str, &UrlResult> = results.iter().map(|r| (r.url.as_str(), r)).collect();
+    // A URL is written when this run checked it or one of its verdicts is
+    // in a kept run (its last, usually: the kept runs are the newest).
+    let kept = |t: &Track| {
+        place[t.last] != usize::MAX || t.verdicts().any(|(r, _)| place[r] != usize::MAX)
+    };
+    let mut urls: Vec<(&str, Option<&Track>)> = history
         .urls
         .iter()
-        .filter(|(url, t)| {
-            this_run.contains_key(&***url) || t.verdicts().any(|(r, _)| place[r] != usize::MAX)
-        })
-        .map(|(url, _)| &**url)
-        .chain(
-            results
-                .iter()
-                .map(|r| r.url.as_str())
-                .filter(|url| !history.urls.contains_key(*url)),
-        )
+        .filter(|(url, t)| kept(t) || this_run.contains_key(&***url))
+        .map(|(url, t)| (&**url, Some(t)))
         .collect();
-    urls.sort_unstable();
-    urls.dedup();
+    urls.extend(
+        results
+            .iter()
+            .map(|r| r.url.as_str())
+            .filter(|url| !history.urls.contains_key(*url))
+            .map(|url| (url, None)),
+    );
+    // In the file's order first: a file urldb wrote is then sorted but
+    // for this run's new URLs at the end, which the stable sort by URL
+    // merges in about one pass.
+    urls.sort_unstable_by_key(|(_, t)| t.map_or(u32::MAX, |t| t.line));
+    urls.sort_by(|a, b| a.0.cmp(b.0));
+    urls.dedup_by(|a, b| a.0 == b.0);
+    // The usual rewrite: the kept runs are the newest, in the order read,
+    // so a kept letter keeps its place less the runs dropped (`from`, the
+    // first kept run, goes to place `to`), and a URL's letters are a
+    // slice of its old ones.
+    let from = place.iter().position(|&p| p != usize::MAX);
+    let shifted = from.filter(|&k| {
+        place[k..]
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| p == place[k] + i)
+    });
     let no_info = UrlInfo::default();
     let mut letters: Vec<(usize, u8)> = Vec::new();
     let mut recent: Vec<u8> = Vec::new();
-    for url in urls {
-        let track = history.urls.get(url);
+    for (url, track) in urls {
         let checked = this_run.get(url);
-        letters.clear();
-        letters.extend(
-            track
-                .into_iter()
-                .flat_map(Track::verdicts)
-                .map(|(r, v)| (place[r], letter_of(v)))
-                .filter(|(p, _)| *p != usize::MAX && (checked.is_none() || *p != last)),
-        );
         let info = track.map_or(&no_info, |t| &t.info);
         let mut status_kind = (info.status, info.kind.as_deref());
         if let Some(r) = checked {
-            letters.push((last, letter_of(r.outcome)));
-            letters.sort_by_key(|(p, _)| *p);
             status_kind = (r.status, r.kind.as_deref());
-        } else if letters.is_empty() {
-            continue;
         }
-        let (Some(&(first, _)), Some(&(end, _))) = (letters.first(), letters.last()) else {
-            continue;
-        };
         recent.clear();
-        recent.resize(end - first + 1, b'.');
-        for (p, l) in &letters {
-            recent[p - first] = *l;
-        }
+        let end = match (shifted, track) {
+            (Some(k), Some(t)) if t.last >= k && checked.is_none_or(|_| place[t.last] < last) => {
+                let first = t.last + 1 - t.letters.len();
+                let kept = &t.letters[k.saturating_sub(first)..];
+                let start = kept.iter().position(|&l| l != b'.').unwrap_or(0);
+                recent.extend_from_slice(&kept[start..]);
+                match checked {
+                    Some(r) => {
+                        recent.resize(recent.len() + (last - place[t.last] - 1), b'.');
+                        recent.push(letter_of(r.outcome));
+                        last
+                    }
+                    None => place[t.last],
+                }
+            }
+            _ => {
+                letters.clear();
+                letters.extend(
+                    track
+                        .into_iter()
+                        .flat_map(Track::verdicts)
+                        .map(|(r, v)| (place[r], letter_of(v)))
+                        .filter(|(p, _)| *p != usize::MAX && (checked.is_none() || *p != last)),
+                );
+                if let Some(r) = checked {
+                    letters.push((last, letter_of(r.outcome)));
+                    letters.sort_by_key(|(p, _)| *p);
+                }
+                let (Some(&(first, _)), Some(&(end, _))) = (letters.first(), letters.last()) else {
+                    continue;
+                };
+                recent.resize(end - first + 1, b'.');
+                for (p, l) in &letters {
+                    recent[p - first] = *l;
+                }
+                end
+            }
+        };
         write(
             &mut out,
             &UrlLine {

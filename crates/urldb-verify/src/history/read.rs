@@ -4,13 +4,13 @@
 //! and the runs put in time order.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::BuildHasher;
 use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{CLOCK_ALLOWANCE, History, HistoryError, LETTERS, Run, RunPart, Track, UrlInfo};
+use super::{CLOCK_ALLOWANCE, History, HistoryError, Map, Run, RunPart, Track, UrlInfo};
 use crate::trend::{RunCount, Verdict};
 
 /// The longest history line read; a longer one is malformed.
@@ -56,6 +56,11 @@ struct Key<'a> {
 /// run of its newest status with that status.
 type OldUrl = (Vec<(usize, Verdict)>, usize, UrlInfo);
 
+/// A letter of `recent` (`o`, `x`, `-`, `b`, `.`: [`super::verdict_of`]).
+fn is_letter(l: u8) -> bool {
+    matches!(l, b'o' | b'x' | b'-' | b'b' | b'.')
+}
+
 /// A history as read.
 pub(super) struct Scan {
     pub(super) history: History,
@@ -84,7 +89,7 @@ pub(super) fn open(
 #[derive(Default)]
 struct Met {
     runs: Vec<RunCount>,
-    index: HashMap<String, usize>,
+    index: Map<String, usize>,
 }
 
 impl Met {
@@ -120,17 +125,18 @@ pub(super) fn scan(shown: &str, input: &[u8], now: jiff::Timestamp) -> Result<Sc
     // URL lines, by URL, their `last` the place of their run among those
     // met (placed in time order once all are read); a second line of one
     // URL (shards' files concatenated) waits in `rivals`.
-    let mut tracks: HashMap<Box<str>, Track> = HashMap::new();
+    let lines = memchr::memchr_iter(b'\n', input).count() + 1;
+    let mut tracks: Map<Box<str>, Track> = Map::with_capacity_and_hasher(lines, Default::default());
     let mut rivals: Vec<(Box<str>, Track)> = Vec::new();
     // Lines of the format before: each URL's (run, verdict) and newest
     // status (run, info).
-    let mut old: HashMap<String, OldUrl> = HashMap::new();
+    let mut old: Map<String, OldUrl> = Map::default();
     // A repeat is found by two hashes of the line's bytes, not a copy of it.
     let hashers = (
         foldhash::quality::FixedState::with_seed(1),
         foldhash::quality::FixedState::with_seed(2),
     );
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<(u64, u64), foldhash::fast::RandomState> = HashSet::default();
     let mut rest = input;
     let mut n = 0;
     while !rest.is_empty() {
@@ -147,8 +153,14 @@ pub(super) fn scan(shown: &str, input: &[u8], now: jiff::Timestamp) -> Result<Sc
         } else {
             match serde_json::from_slice::<Key>(raw) {
                 Ok(key) => {
-                    let hash = (hashers.0.hash_one(raw), hashers.1.hash_one(raw));
-                    if seen.contains(&hash) {
+                    // Only run lines and lines of the format before are
+                    // hashed: a URL line seen twice is its own rival,
+                    // below, and counts nothing twice.
+                    let hash = match key.recent {
+                        Some(_) => (0, 0),
+                        None => (hashers.0.hash_one(raw), hashers.1.hash_one(raw)),
+                    };
+                    if key.recent.is_none() && seen.contains(&hash) {
                         history.duplicates += 1;
                         continue;
                     }
@@ -225,8 +237,7 @@ pub(super) fn scan(shown: &str, input: &[u8], now: jiff::Timestamp) -> Result<Sc
                             kind,
                             facts,
                             ..
-                        } if recent.bytes().all(|l| LETTERS.contains(&l)) => {
-                            seen.insert(hash);
+                        } if recent.bytes().all(is_letter) => {
                             // Its run is named by a run line, maybe a
                             // later one: placed once all are read.
                             let at = met.run(&at, "");
@@ -241,6 +252,7 @@ pub(super) fn scan(shown: &str, input: &[u8], now: jiff::Timestamp) -> Result<Sc
                                 last: at,
                                 letters: recent.as_bytes().into(),
                                 info,
+                                line: u32::try_from(n).unwrap_or(u32::MAX),
                             });
                             if let Some(track) = track {
                                 match tracks.entry(url.into()) {
@@ -314,6 +326,7 @@ pub(super) fn scan(shown: &str, input: &[u8], now: jiff::Timestamp) -> Result<Sc
             last,
             letters,
             info,
+            line,
         } = t;
         match rank[last] {
             usize::MAX => None,
@@ -327,9 +340,10 @@ pub(super) fn scan(shown: &str, input: &[u8], now: jiff::Timestamp) -> Result<Sc
                     last,
                     letters,
                     info,
+                    line,
                 })
             }
-            last => Track::new(last, &letters, info),
+            last => Track::new(last, &letters, info).map(|t| Track { line, ..t }),
         }
     };
     tracks.retain(|_, t| match place(std::mem::replace(t, Track::empty())) {
