@@ -9,6 +9,7 @@
 # benchmark, never a test.
 #
 #   cargo build --release
+#   cargo build --release -p urldb-verify --example history_read   # optional
 #   bench/verify_history_scale.sh [URLS] [RUNS]
 set -euo pipefail
 
@@ -54,9 +55,17 @@ PY
 sleep 1
 echo "history: $URLS URLs, $RUNS runs: $(stat -c %s "$WORK/h.jsonl") bytes"
 cp "$WORK/h.jsonl" "$WORK/h0.jsonl"
+# The read alone (`History::read`, what a run does before its first
+# request), when the example is built:
+#   cargo build --release -p urldb-verify --example history_read
+READ=$ROOT/target/release/examples/history_read
+if [ -x "$READ" ]; then
+    /usr/bin/time -f "read alone, last of 3: %e s wall, %U s user, %S s system, %M KiB peak" \
+        "$READ" "$WORK/h0.jsonl" 3
+fi
 for k in 1 2 3; do
     cp "$WORK/h0.jsonl" "$WORK/h.jsonl"
-    /usr/bin/time -f "run $k: %e s wall, %U s user, %M KiB peak" \
+    /usr/bin/time -f "run $k: %e s wall, %U s user, %S s system, %M KiB peak" \
         "$URLDB" --db "$WORK" verify -q --allow-private --map "bench.test=127.0.0.1:$PORT" \
         --retries 0 --format json --history "$WORK/h.jsonl" --run-id "2026-02-01T00:00:00.000Z" \
         >/dev/null
