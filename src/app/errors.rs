@@ -54,6 +54,9 @@ pub(crate) enum CommandError {
     Zero(&'static str),
     #[error("--max-body: `{}` is not a size (try \"100 MiB\")", urldb_core::text::escape(.0))]
     MaxBody(String),
+    /// `verify --map-file`: unreadable, a link, or a line that is no map.
+    #[error(transparent)]
+    MapFile(#[from] urldb_verify::plan::MapFileError),
     /// `verify --shard auto/N` without a job index.
     #[error(transparent)]
     AutoShard(#[from] urldb_verify::AutoShardError),
@@ -221,7 +224,7 @@ pub(crate) enum CommandError {
     /// `verify` over files of databases whose `[verify]` run-level keys
     /// differ.
     #[error(
-        "{} and {} set [verify] concurrency, timeout or retries differently, and this run takes \
+        "{} and {} set [verify] concurrency, timeout, retries or map differently, and this run takes \
          files of both: verify each database on its own, or pass `--config FILE`",
         urldb_core::source::shown_path(.first),
         urldb_core::source::shown_path(.other)

@@ -33,6 +33,9 @@ pub(crate) struct VerifyArgs {
     /// Send a domain's requests to another host: `DOMAIN=[SCHEME://]HOST[:PORT]`; repeatable.
     #[arg(long, value_name = "DOMAIN=HOST", value_parser = plan::parse_map)]
     pub map: Vec<(String, Target)>,
+    /// Read maps from FILE: one `DOMAIN=[SCHEME://]HOST[:PORT]` a line, `#` comments; `--map` wins over it, and it over urldb.toml's `[verify.map]`.
+    #[arg(long, value_name = "FILE")]
+    pub map_file: Option<PathBuf>,
     /// Requests in flight at once [default: `[verify] concurrency`, else 32].
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
@@ -212,10 +215,14 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     let databases: Vec<(urldb_store::Database, VerifyConfig)> =
         parts.iter().map(|p| ctx.database(p.database)).collect();
     let mut settings = settings(args, run_level(ctx, &databases)?, ctx.owners_config)?;
-    if !settings.plan.filters.domains.is_empty() || !settings.plan.maps.is_empty() {
+    // A `--map` names a domain of this run; a map file or `[verify.map]`
+    // may name the whole database's while the run takes a part of it.
+    if !settings.plan.filters.domains.is_empty() || !args.map.is_empty() {
         let known = super::records::known_hosts(ctx, &parts);
         let named = urldb_store::require_known("--domain", &settings.plan.filters.domains, &known)
-            .and_then(|()| urldb_store::require_known("--map", settings.plan.maps.keys(), &known));
+            .and_then(|()| {
+                urldb_store::require_known("--map", args.map.iter().map(|(d, _)| d), &known)
+            });
         named?;
     }
     if args.follow_moves {
@@ -425,14 +432,19 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     // The report is out before the lines are added; a failure to add them
     // is still exit 2.
     if let (Some(path), Some(run)) = (&args.history, results.runs.first()) {
-        history::append(
+        history::append_after(
             path,
+            earlier.as_ref().unwrap_or(&history::History::default()),
             run,
             &results.results,
             args.history_keep,
             &super::write_note,
         )?;
     }
+    // A history of a million URLs is two million allocations; the process
+    // ends after this run, and freeing them one by one costs a quarter of
+    // a second (`docs/dev/performance.md`, "The history's size").
+    std::mem::forget(earlier);
     written?;
     Ok(if !errors.is_empty() {
         ExitStatus::Error
@@ -570,7 +582,7 @@ fn run_level<'a>(
     let Some((first_db, first)) = databases.first() else {
         return Ok(&ctx.verify);
     };
-    let keys = |c: &VerifyConfig| (c.concurrency, c.timeout.clone(), c.retries);
+    let keys = |c: &VerifyConfig| (c.concurrency, c.timeout.clone(), c.retries, c.maps());
     match databases.iter().find(|(_, c)| keys(c) != keys(first)) {
         Some((other_db, _)) if !ctx.config_given => Err(CommandError::RunLevelKeys {
             first: first_db.settings.config_path.clone().unwrap_or_default(),
@@ -630,11 +642,12 @@ fn settings(
     }
     let max_body = urldb_core::config::parse_size(&args.max_body)
         .ok_or_else(|| CommandError::MaxBody(args.max_body.clone()))?;
-    let maps: BTreeMap<String, Target> = args.map.iter().cloned().collect();
+    let (maps, unowned_maps) = maps(args, config, owners_config)?;
     Ok(Settings {
         plan: PlanOptions {
             filters: args.filter.filter()?,
             maps,
+            unowned_maps,
             cnames: args.cnames,
             both_schemes: args.both_schemes,
             exceptions: exceptions(config, args, owners_config)?,
@@ -657,6 +670,33 @@ fn settings(
             ..RunOptions::default()
         },
     })
+}
+
+/// The run's maps: `--map` over `--map-file` over `[verify.map]`, domain
+/// by domain; and the domains that only `[verify.map]` maps, when that
+/// file is not the owner's (read without `--config-from`): no credential
+/// is sent where those lead (`docs/security.md`, "Who controls what").
+fn maps(
+    args: &VerifyArgs,
+    config: &VerifyConfig,
+    owners_config: bool,
+) -> Result<(BTreeMap<String, Target>, std::collections::BTreeSet<String>), CommandError> {
+    let mut maps = config.maps();
+    let mut unowned: std::collections::BTreeSet<String> = if owners_config {
+        Default::default()
+    } else {
+        maps.keys().cloned().collect()
+    };
+    let mut runners = BTreeMap::new();
+    if let Some(path) = &args.map_file {
+        runners.extend(plan::read_map_file(path)?);
+    }
+    runners.extend(args.map.iter().cloned());
+    for (domain, target) in runners {
+        unowned.remove(&domain);
+        maps.insert(domain, target);
+    }
+    Ok((maps, unowned))
 }
 
 /// The environment variable that adds to `--allow-env`: entries

@@ -104,6 +104,12 @@ pub struct VerifyConfig {
     /// top of those above: `[verify.domains."example.org"]`.
     #[serde(default)]
     pub domains: BTreeMap<String, VerifyExceptions>,
+    /// Where a domain's requests go instead, as `--map` says it:
+    /// `[verify.map]` with `"example.org" = "http://127.0.0.1:8080"`. A
+    /// run-level key; `--map-file` and `--map` win over it, domain by
+    /// domain (`docs/verify.md`).
+    #[serde(default)]
+    pub map: BTreeMap<String, String>,
 }
 
 /// What `verify` accepts, skips and sends for one host
@@ -136,6 +142,15 @@ pub struct VerifyExceptions {
 }
 
 impl VerifyConfig {
+    /// `[verify.map]`, read (validated with the file: an entry that is no
+    /// map has none).
+    pub fn maps(&self) -> BTreeMap<String, crate::plan::Target> {
+        self.map
+            .iter()
+            .filter_map(|(domain, target)| crate::plan::map_entry(domain, target).ok())
+            .collect()
+    }
+
     /// The exceptions of `[verify]` itself, for every host.
     pub fn exceptions(&self) -> VerifyExceptions {
         VerifyExceptions {
@@ -467,6 +482,20 @@ impl VerifyConfig {
         }
         if let Err(e) = self.exceptions().validate("verify", None) {
             found.push(e);
+        }
+        let mut mapped = std::collections::BTreeSet::new();
+        for (key, target) in &self.map {
+            let needle = format!("\"{key}\"");
+            match crate::plan::map_entry(key, target) {
+                Ok((domain, _)) if !mapped.insert(domain.clone()) => found.push(Invalid::new(
+                    format!("verify.map: `{domain}` is mapped twice"),
+                    needle,
+                )),
+                Ok(_) => {}
+                Err(why) => {
+                    found.push(Invalid::new(format!("verify.map.\"{key}\": {why}"), needle))
+                }
+            }
         }
         let mut hosts = std::collections::BTreeSet::new();
         for (key, section) in &self.domains {

@@ -6,8 +6,11 @@
 //! before (one line per URL per run) are read, and written back in this
 //! one.
 //!
-//! Read with `BufRead` and serde_json, judged by a pure function
-//! (`crate::trend::classify`), written under the file's lock.
+//! Read whole, line by line with serde_json (fields borrowed from the
+//! line), each URL's verdicts kept as one byte a run; judged by a pure
+//! function (`crate::trend::classify`); written under the file's lock,
+//! parsed again there only when another process changed the file since
+//! it was read (`docs/dev/performance.md`, "The history's size").
 //!
 //! History files concatenate: `cat` of the shards' files is a history.
 //! Lines read twice (two shards' copies of the same earlier history) count
@@ -18,8 +21,8 @@
 //! malformed line is: a line dated 2099 would otherwise stay the newest
 //! run for ever.
 
-use std::collections::HashMap;
-use std::io::BufReader;
+use std::hash::BuildHasher;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use urldb_core::source::shown_path;
@@ -31,7 +34,7 @@ use crate::trend::{RunCount, Verdict, classify};
 
 mod append;
 mod read;
-pub use append::{append, lines};
+pub use append::{append, append_after, lines};
 use read::{open, scan};
 
 /// How far another machine's clock may be ahead of this one's: a run
@@ -81,8 +84,8 @@ pub struct History {
     /// Ordered by earliest start, then id (shard files come in any order);
     /// none starts after the reading run.
     runs: Vec<Run>,
-    /// Each URL's (run index, verdict), oldest run first.
-    urls: HashMap<String, Vec<(usize, Verdict)>>,
+    /// Each URL's verdicts and what its line keeps besides.
+    urls: Map<Box<str>, Track>,
     /// Lines seen twice (two copies of one earlier history concatenated).
     pub duplicates: usize,
     /// `FILE:LINE: why`, for the first [`MAX_WARNINGS`] malformed lines
@@ -92,11 +95,104 @@ pub struct History {
     malformed: usize,
     /// The run lines read, by run (in order): each shard's of a run.
     parts: Vec<(usize, RunPart)>,
-    /// Each URL's last status, kind and reserved facts.
-    info: HashMap<String, UrlInfo>,
     /// Lines of the format before were read (the next write converts
     /// them).
     converted: bool,
+    /// The length and a hash of the bytes read: the rewrite after the run
+    /// reads the file again under its lock, and parses it again only when
+    /// another process changed it meanwhile.
+    read: Option<(usize, u64)>,
+}
+
+/// A hash map keyed by what a history file says: foldhash, seeded anew
+/// each run (a committed history may come from a stranger: no key set can
+/// be made to collide), about ten times faster than SipHash on a million
+/// URLs.
+type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// One URL's verdicts as its line keeps them: one letter per run
+/// (`o` ok, `x` broken, `-` skipped, `b` blocked, `.` not checked), oldest first, the last in run `last` (a place in
+/// [`History::runs`]), the first and the last never `.`; one byte a run,
+/// so that a million URLs of thirty runs take tens of megabytes, not
+/// hundreds.
+#[derive(Debug, Clone, PartialEq)]
+struct Track {
+    last: usize,
+    letters: Box<[u8]>,
+    info: UrlInfo,
+    /// Its place in the file read: a history urldb wrote is sorted by
+    /// URL, so the rewrite sorts little more than this run's new URLs.
+    line: u32,
+}
+
+fn verdict_of(letter: u8) -> Option<Verdict> {
+    match letter {
+        b'o' => Some(Verdict::Ok),
+        b'x' => Some(Verdict::Broken),
+        b'-' => Some(Verdict::Skipped),
+        b'b' => Some(Verdict::Blocked),
+        _ => None,
+    }
+}
+
+fn letter_of(verdict: Verdict) -> u8 {
+    match verdict {
+        Verdict::Ok => b'o',
+        Verdict::Broken => b'x',
+        Verdict::Skipped => b'-',
+        Verdict::Blocked => b'b',
+    }
+}
+
+impl Track {
+    /// No verdict: a place holder while a map's tracks are placed.
+    fn empty() -> Track {
+        Track {
+            last: 0,
+            letters: Box::default(),
+            info: UrlInfo::default(),
+            line: u32::MAX,
+        }
+    }
+
+    /// A track from letters whose last is in run `last`; `.` at either end
+    /// taken off, letters before the first run dropped; `None` when no
+    /// verdict is left.
+    fn new(last: usize, letters: &[u8], info: UrlInfo) -> Option<Track> {
+        let end = letters.iter().rposition(|&l| l != b'.')?;
+        let last = last.checked_sub(letters.len() - 1 - end)?;
+        let letters = &letters[..=end];
+        let letters = &letters[letters.len().saturating_sub(last + 1)..];
+        let start = letters.iter().position(|&l| l != b'.')?;
+        Some(Track {
+            last,
+            letters: letters[start..].into(),
+            info,
+            line: u32::MAX,
+        })
+    }
+
+    /// A track from (run, verdict) pairs in any order; of two verdicts
+    /// of one run, the first given.
+    fn of_verdicts(mut verdicts: Vec<(usize, Verdict)>, info: UrlInfo) -> Option<Track> {
+        verdicts.sort_by_key(|(r, _)| *r);
+        verdicts.dedup_by_key(|(r, _)| *r);
+        let (first, last) = (verdicts.first()?.0, verdicts.last()?.0);
+        let mut letters = vec![b'.'; last - first + 1];
+        for (r, v) in verdicts {
+            letters[r - first] = letter_of(v);
+        }
+        Track::new(last, &letters, info)
+    }
+
+    /// Each (run, verdict), oldest first.
+    fn verdicts(&self) -> impl DoubleEndedIterator<Item = (usize, Verdict)> + '_ {
+        let first = self.last + 1 - self.letters.len();
+        self.letters
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, &l)| Some((first + i, verdict_of(l)?)))
+    }
 }
 
 /// One run line: a run, or one shard's part of it, and its counts
@@ -126,10 +222,18 @@ impl History {
     /// start). Opened as every file urldb reads is: regular files
     /// only, never a FIFO, a device or `/proc`.
     pub fn read(path: &Path, now: jiff::Timestamp) -> Result<History, HistoryError> {
-        let Some((file, _)) = open(path)? else {
+        let Some((mut file, _)) = open(path)? else {
             return Ok(History::default());
         };
-        Ok(scan(&shown_path(path), BufReader::new(file), now)?.history)
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| HistoryError::Read {
+                path: path.to_path_buf(),
+                source: ReadError::Io(e),
+            })?;
+        let mut history = scan(&shown_path(path), &bytes, now)?.history;
+        history.read = Some(fingerprint(&bytes));
+        Ok(history)
     }
 
     fn skip(&mut self, why: String) {
@@ -151,24 +255,28 @@ impl History {
 
     /// The archive lookup kept for `url` (`verify --archive`), if any.
     pub fn archived(&self, url: &str) -> Option<crate::archive::Archived> {
-        let fact = self.info.get(url)?.facts.as_ref()?.get(ARCHIVE_FACT)?;
+        let fact = self.urls.get(url)?.info.facts.as_ref()?.get(ARCHIVE_FACT)?;
         serde_json::from_value(fact.clone()).ok()
     }
 
     /// When `url` was last judged (ok or broken) by a run, by that run's
     /// start; `None` when never.
     pub fn last_judged(&self, url: &str) -> Option<jiff::Timestamp> {
-        let verdicts = self.urls.get(url)?;
-        let (run, _) = verdicts.iter().rev().find(|(_, v)| v.judged())?;
-        Some(self.runs[*run].started_at)
+        let (run, _) = self
+            .urls
+            .get(url)?
+            .verdicts()
+            .rev()
+            .find(|(_, v)| v.judged())?;
+        Some(self.runs[run].started_at)
     }
 
     /// When `url` passed, by that run's start, if its latest verdict is
     /// that pass: a URL that failed, was skipped or blocked after it
     /// passed is not fresh (`--max-age`).
     pub fn passed_last(&self, url: &str) -> Option<jiff::Timestamp> {
-        match self.urls.get(url)?.last()? {
-            (run, Verdict::Ok) => Some(self.runs[*run].started_at),
+        match self.urls.get(url)?.verdicts().next_back()? {
+            (run, Verdict::Ok) => Some(self.runs[run].started_at),
             _ => None,
         }
     }
@@ -194,11 +302,11 @@ impl History {
         for r in &mut results.results {
             let earlier: Vec<Verdict> = self
                 .urls
-                .get(&r.url)
+                .get(r.url.as_str())
                 .into_iter()
-                .flatten()
+                .flat_map(Track::verdicts)
                 .filter(|(run, _)| is_kept[*run])
-                .map(|(_, verdict)| *verdict)
+                .map(|(_, verdict)| verdict)
                 .collect();
             r.history = Some(classify(&earlier, r.outcome));
         }
@@ -222,6 +330,13 @@ impl History {
     }
 }
 
+/// The length and a hash of a history's bytes: what tells that a file
+/// is still the one read.
+fn fingerprint(bytes: &[u8]) -> (usize, u64) {
+    let hasher = foldhash::quality::FixedState::with_seed(3);
+    (bytes.len(), hasher.hash_one(bytes))
+}
+
 /// The earlier runs kept beside run `current`: the newest `keep - 1` that
 /// are not `current` itself. What is judged and what a rewrite keeps.
 fn kept_runs(runs: &[Run], current: &str, keep: usize) -> Vec<usize> {
@@ -238,6 +353,19 @@ mod tests {
     use super::*;
     use crate::results::{RunInfo, UrlResult};
     use crate::trend::Verdict::{Broken, Ok as Pass};
+
+    /// The history of `text`, read at `now`.
+    fn read_text(text: &str, now: &str) -> History {
+        scan("h", text.as_bytes(), now.parse().expect("time"))
+            .expect("read")
+            .history
+    }
+
+    impl History {
+        pub(crate) fn verdicts_of(&self, url: &str) -> Vec<(usize, Verdict)> {
+            self.urls[url].verdicts().collect()
+        }
+    }
 
     fn result(url: &str, outcome: Verdict) -> UrlResult {
         UrlResult {
@@ -325,7 +453,7 @@ mod tests {
             ["past", "next", "skewed"]
         );
         assert!(kept.warnings.is_empty());
-        assert_eq!(kept.urls["http://a/"], [(0, Pass), (2, Broken)]);
+        assert_eq!(kept.verdicts_of("http://a/"), [(0, Pass), (2, Broken)]);
     }
 
     #[test]
@@ -377,8 +505,8 @@ mod tests {
         let after = History::read(&path, jiff::Timestamp::now()).expect("read");
         assert!(!after.converted && after.warnings.is_empty());
         assert_eq!(after.run_ids().collect::<Vec<_>>(), ["r1", "r2", "r3"]);
-        assert_eq!(after.urls["http://a/"], [(0, Pass), (2, Broken)]);
-        assert_eq!(after.urls["http://b/"], [(0, Broken), (1, Pass)]);
+        assert_eq!(after.verdicts_of("http://a/"), [(0, Pass), (2, Broken)]);
+        assert_eq!(after.verdicts_of("http://b/"), [(0, Broken), (1, Pass)]);
         let counts: Vec<(usize, usize)> = after
             .runs
             .iter()
@@ -425,11 +553,11 @@ mod tests {
         std::fs::write(&all, shard_files.concat()).expect("write");
         let h = History::read(&all, jiff::Timestamp::now()).expect("read");
         assert_eq!(h.run_ids().collect::<Vec<_>>(), ["r1", "r2"]);
-        assert_eq!(h.urls["http://a/"], [(0, Pass), (1, Broken)]);
-        assert_eq!(h.urls["http://b/"], [(0, Pass), (1, Broken)]);
+        assert_eq!(h.verdicts_of("http://a/"), [(0, Pass), (1, Broken)]);
+        assert_eq!(h.verdicts_of("http://b/"), [(0, Pass), (1, Broken)]);
         assert_eq!((h.runs[1].count.checked, h.runs[1].count.broken), (2, 2));
         assert_eq!((h.runs[0].count.checked, h.duplicates > 0), (2, true));
-        let facts = h.info["http://a/"].facts.as_ref().expect("facts");
+        let facts = h.urls["http://a/"].info.facts.as_ref().expect("facts");
         assert_eq!(facts["archived"], "2025");
         // Written again (the merge job), the shards' run lines stay apart.
         let r3 = run("r3", "2026-01-01T00:00:03.000Z");
@@ -461,6 +589,165 @@ mod tests {
         // the URL's own 47.
         assert!(sizes[29] < (47 + 80) * 1000, "{sizes:?}");
         assert!(sizes[29] - sizes[0] < 30 * 1000 + 30 * 200, "{sizes:?}");
+    }
+
+    /// The rewrite after a run parses the file again only when another
+    /// process changed it after it was read: that process's run is kept.
+    #[test]
+    fn a_history_read_before_the_run_is_not_parsed_again_unless_changed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("h.jsonl");
+        let r1 = run("r1", "2026-01-01T00:00:01.000Z");
+        append(&path, &r1, &[result("http://a/", Pass)], 30, &|_| {}).expect("append");
+        let now: jiff::Timestamp = "2026-01-01T00:00:09Z".parse().expect("time");
+        let read = History::read(&path, now).expect("read");
+        // Unchanged: the same text as a rewrite that parses it again.
+        let copy = dir.path().join("copy.jsonl");
+        std::fs::copy(&path, &copy).expect("copy");
+        let r2 = run("r2", "2026-01-01T00:00:02.000Z");
+        let results = [result("http://a/", Broken), result("http://b/", Pass)];
+        append_after(&path, &read, &r2, &results, 30, &|_| {}).expect("append");
+        append(&copy, &r2, &results, 30, &|_| {}).expect("append");
+        assert_eq!(
+            std::fs::read(&path).expect("read"),
+            std::fs::read(&copy).expect("read")
+        );
+        // Changed meanwhile (another shard's run): read again, kept.
+        std::fs::copy(&copy, &path).expect("copy");
+        let read = History::read(&path, now).expect("read");
+        let other = run("r3", "2026-01-01T00:00:03.000Z");
+        append(&path, &other, &[result("http://c/", Pass)], 30, &|_| {}).expect("append");
+        let r4 = run("r4", "2026-01-01T00:00:04.000Z");
+        append_after(&path, &read, &r4, &[result("http://a/", Pass)], 30, &|_| {}).expect("append");
+        let h = History::read(&path, now).expect("read");
+        assert_eq!(h.run_ids().collect::<Vec<_>>(), ["r1", "r2", "r3", "r4"]);
+        assert_eq!(
+            h.verdicts_of("http://a/"),
+            [(0, Pass), (1, Broken), (3, Pass)]
+        );
+        assert_eq!(h.verdicts_of("http://c/"), [(2, Pass)]);
+    }
+
+    /// Whatever the runs kept and the letters read, the rewrite keeps
+    /// each URL's verdicts in the kept runs and adds this run's: read back,
+    /// they are those (the rewrite's quick path for the usual file and its
+    /// general one agree).
+    #[test]
+    fn a_rewrite_keeps_the_kept_verdicts_and_adds_this_runs() {
+        let mut seed = 7_u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let verdicts = [Pass, Broken, Verdict::Skipped, Verdict::Blocked];
+        for case in 0..200 {
+            let runs = 1 + next(6) as usize;
+            let ids: Vec<String> = (0..runs)
+                .map(|i| format!("2026-01-01T00:00:{:02}.000Z", 10 + i))
+                .collect();
+            let mut text = String::new();
+            for id in &ids {
+                text += &format!("{{\"run\":\"{id}\",\"started\":\"{id}\",\"checked\":1}}\n");
+            }
+            let mut want: Vec<(String, Vec<(usize, Verdict)>)> = Vec::new();
+            for u in 0..4 {
+                let url = format!("http://h/{u}");
+                let at = next(runs as u64) as usize;
+                let len = 1 + next(at as u64 + 1) as usize;
+                let mut letters = String::new();
+                let mut mine = Vec::new();
+                for i in 0..len {
+                    let run = at + 1 - len + i;
+                    if next(4) == 0 {
+                        letters.push('.');
+                    } else {
+                        let v = verdicts[next(4) as usize];
+                        letters.push(letter_of(v) as char);
+                        mine.push((run, v));
+                    }
+                }
+                text += &format!(
+                    "{{\"url\":\"{url}\",\"at\":\"{}\",\"recent\":\"{letters}\"}}\n",
+                    ids[at]
+                );
+                want.push((url, mine));
+            }
+            let keep = 1 + next(runs as u64 + 1) as usize;
+            // This run: new and newest, or again one of those read.
+            let this = if next(3) == 0 {
+                run(&ids[next(runs as u64) as usize], "x")
+            } else {
+                run("new", "2026-01-01T00:01:00.000Z")
+            };
+            let this_place = ids.iter().position(|i| *i == this.id);
+            let mut checked: Vec<UrlResult> = Vec::new();
+            for u in 0..4 {
+                if next(2) == 0 {
+                    checked.push(result(&format!("http://h/{u}"), verdicts[next(4) as usize]));
+                }
+            }
+            let h = read_text(&text, "2026-02-01T00:00:00Z");
+            let kept = kept_runs(&h.runs, &this.id, keep);
+            let out = lines(&h, &this, &checked, keep);
+            let written = String::from_utf8(out.clone()).expect("UTF-8");
+            assert!(
+                !written.contains("\"recent\":\"."),
+                "case {case}: {written}"
+            );
+            let back = read_text(
+                std::str::from_utf8(&out).expect("UTF-8"),
+                "2026-02-01T00:00:00Z",
+            );
+            let names: Vec<&str> = back.run_ids().collect();
+            for (url, mine) in &want {
+                let mut expected: Vec<(&str, Verdict)> = mine
+                    .iter()
+                    .filter(|(r, _)| kept.contains(r) || Some(*r) == this_place)
+                    .filter(|(r, _)| {
+                        Some(*r) != this_place || !checked.iter().any(|c| &c.url == url)
+                    })
+                    .map(|(r, v)| (ids[*r].as_str(), *v))
+                    .collect();
+                if let Some(c) = checked.iter().find(|c| &c.url == url) {
+                    expected.push((this.id.as_str(), c.outcome));
+                }
+                let got: Vec<(&str, Verdict)> = back
+                    .urls
+                    .get(url.as_str())
+                    .into_iter()
+                    .flat_map(Track::verdicts)
+                    .map(|(r, v)| (names[r], v))
+                    .collect();
+                let mut expected_sorted = expected.clone();
+                expected_sorted.sort_by_key(|(id, _)| names.iter().position(|n| n == id));
+                assert_eq!(
+                    got, expected_sorted,
+                    "case {case}: {url}\n{text}\nkeep {keep}, run {}",
+                    this.id
+                );
+            }
+        }
+    }
+
+    /// Letters not checked at either end are not kept; letters before the
+    /// first run read are dropped; a line of dots alone is no verdict.
+    #[test]
+    fn a_tracks_letters_keep_only_what_names_a_verdict() {
+        let t = |last, letters: &str| {
+            Track::new(last, letters.as_bytes(), UrlInfo::default()).map(|t| {
+                (
+                    t.last,
+                    String::from_utf8(t.letters.to_vec()).expect("ASCII"),
+                )
+            })
+        };
+        assert_eq!(t(5, "..o.x.."), Some((3, "o.x".to_string())));
+        assert_eq!(t(1, "oxo"), Some((1, "xo".to_string())));
+        assert_eq!(t(0, "x."), None);
+        assert_eq!(t(4, "..."), None);
+        assert_eq!(t(4, ""), None);
     }
 
     #[test]

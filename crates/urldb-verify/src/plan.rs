@@ -1,7 +1,7 @@
 //! From domain files to the list of URLs to fetch, each with what its
 //! record promises.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -38,32 +38,35 @@ pub struct UrlError(#[from] BuildError);
 #[error("{0}")]
 struct NotPlanned(String);
 
-/// Parse `DOMAIN=[SCHEME://]HOST[:PORT]`.
+/// Parse `DOMAIN=[SCHEME://]HOST[:PORT]` (`--map`, a line of `--map-file`).
 pub fn parse_map(arg: &str) -> Result<(String, Target), MapError> {
     let (domain, host) = arg
         .split_once('=')
         .ok_or_else(|| MapError(format!("--map `{arg}`: expected DOMAIN=HOST")))?;
+    map_entry(domain, host).map_err(|why| MapError(format!("--map `{arg}`: {why}")))
+}
+
+/// One map from its two sides, `DOMAIN` and `[SCHEME://]HOST[:PORT]`, as
+/// `--map`, `--map-file` and `[verify.map]` all read it; the error says
+/// what is wrong, without saying where.
+pub fn map_entry(domain: &str, host: &str) -> Result<(String, Target), String> {
     let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
     if domain.is_empty() {
-        return Err(MapError(format!("--map `{arg}`: the domain is empty")));
+        return Err("the domain is empty".to_string());
     }
-    let (scheme, authority) = match host.split_once("://") {
+    let (scheme, authority) = match host.trim().split_once("://") {
         Some((s, rest)) => {
             let s = s.to_ascii_lowercase();
             if s != "http" && s != "https" {
-                return Err(MapError(format!(
-                    "--map `{arg}`: scheme `{s}` is not http or https"
-                )));
+                return Err(format!("scheme `{s}` is not http or https"));
             }
             (Some(s), rest)
         }
-        None => (None, host),
+        None => (None, host.trim()),
     };
     let authority = authority.trim_end_matches('/');
     if authority.is_empty() || authority.contains(['/', '?', '#', '@', ' ']) {
-        return Err(MapError(format!(
-            "--map `{arg}`: expected a host with an optional port, like 127.0.0.1:8080"
-        )));
+        return Err("expected a host with an optional port, like 127.0.0.1:8080".to_string());
     }
     Ok((
         domain,
@@ -74,12 +77,77 @@ pub fn parse_map(arg: &str) -> Result<(String, Target), MapError> {
     ))
 }
 
+/// The largest `--map-file` read: a map of 100,000 hosts is a few MiB.
+pub const MAX_MAP_FILE: u64 = 16 << 20;
+
+/// A `--map-file` that cannot be used: nothing of it is quoted (the
+/// file may be any file), only where it is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum MapFileError {
+    #[error("--map-file {}: is a symbolic link; name the file itself", urldb_core::source::shown_path(.0))]
+    Link(PathBuf),
+    #[error("--map-file {}: {}", urldb_core::source::shown_path(.0), .1)]
+    Io(PathBuf, #[source] std::io::Error),
+    #[error("--map-file {}: larger than {} MiB", urldb_core::source::shown_path(.0), MAX_MAP_FILE >> 20)]
+    TooLarge(PathBuf),
+    #[error("--map-file {}:{line}: {why}", urldb_core::source::shown_path(.path))]
+    Line {
+        path: PathBuf,
+        line: usize,
+        why: String,
+    },
+}
+
+/// `--map-file FILE`: one `DOMAIN=[SCHEME://]HOST[:PORT]` a line, as
+/// `--map` takes it; blank lines and lines starting with `#` are
+/// skipped; a later line for a domain wins. A symbolic link is refused,
+/// as `--history` refuses one: a checkout could plant one that leads to a
+/// file of the runner's (`docs/security.md`).
+pub fn read_map_file(path: &Path) -> Result<BTreeMap<String, Target>, MapFileError> {
+    let io = |e| MapFileError::Io(path.to_path_buf(), e);
+    let meta = std::fs::symlink_metadata(path).map_err(io)?;
+    if meta.file_type().is_symlink() {
+        return Err(MapFileError::Link(path.to_path_buf()));
+    }
+    if meta.len() > MAX_MAP_FILE {
+        return Err(MapFileError::TooLarge(path.to_path_buf()));
+    }
+    let bytes = std::fs::read(path).map_err(io)?;
+    let text = String::from_utf8(bytes).map_err(|_| MapFileError::Line {
+        path: path.to_path_buf(),
+        line: 1,
+        why: "not UTF-8 text".to_string(),
+    })?;
+    let mut maps = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |why: String| MapFileError::Line {
+            path: path.to_path_buf(),
+            line: i + 1,
+            why,
+        };
+        let (domain, host) = line
+            .split_once('=')
+            .ok_or_else(|| at("expected DOMAIN=HOST".to_string()))?;
+        let (domain, target) = map_entry(domain, host).map_err(at)?;
+        maps.insert(domain, target);
+    }
+    Ok(maps)
+}
+
 /// How URLs are made.
 #[derive(Debug, Clone, Default)]
 pub struct PlanOptions {
     /// Which records: the filters of `ls`.
     pub filters: Filter,
     pub maps: BTreeMap<String, Target>,
+    /// The domains of `maps` that only a `urldb.toml` not the owner's (read
+    /// without `--config-from`) maps: a request that carries a credential
+    /// is not sent there (`docs/security.md`, "Who controls what").
+    pub unowned_maps: BTreeSet<String>,
     /// Also every cname of a domain.
     pub cnames: bool,
     /// Both `http` and `https`, whatever the `https` key says.
@@ -326,7 +394,9 @@ fn plan_file(
                 };
                 // A skipped URL is not requested anyway.
                 let plain = match skip {
-                    None => plain_credentials(scheme, host, mapped, &request),
+                    None => plain_credentials(scheme, host, mapped, &request).or_else(|| {
+                        unowned_map(host, options.unowned_maps.contains(*host), &request)
+                    }),
                     Some(_) => None,
                 };
                 let built = match (blocked, plain) {
@@ -400,6 +470,18 @@ fn plain_credentials(
         "an http URL, and urldb.toml sends {host} a credential (`{header}`), which goes \
          over https only (`https: true` in the domain file; for a test server, \
          `--map {host}=http://HOST:PORT`)"
+    ))
+}
+
+/// Why a request for `host` that carries a credential is not sent where
+/// `urldb.toml` maps it (`unowned`: only a file not the owner's maps it):
+/// which server receives a credential is the runner's choice (`--map`,
+/// `--map-file`) or the owner's (`--config-from`), never a pull request's.
+fn unowned_map(host: &str, unowned: bool, request: &Request) -> Option<String> {
+    let header = request.credentials.first().filter(|_| unowned)?;
+    Some(format!(
+        "urldb.toml's [verify.map] sends {host} elsewhere, and {host} is sent a credential \
+         (`{header}`): map it with --map or --map-file, or read urldb.toml with --config-from"
     ))
 }
 

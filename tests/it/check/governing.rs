@@ -519,14 +519,23 @@ fn an_outer_root_inside_another_database_is_an_error() {
     }
 }
 
-/// `verify` takes its run-level keys (`concurrency`, `timeout`, `retries`)
-/// from the databases it runs over: when those differ and no `--config`
-/// says which, exit 2 before any request.
+/// `verify` takes its run-level keys (`concurrency`, `timeout`, `retries`,
+/// `map`) from the databases it runs over: when those differ and no
+/// `--config` says which, exit 2 before any request.
 #[test]
 fn verify_over_databases_whose_run_level_keys_differ_is_exit_2() {
+    for sub in [
+        "[verify]\nretries = 0\n",
+        "[verify.map]\n\"a.example\" = \"http://127.0.0.1:9\"\n",
+    ] {
+        verify_over_databases_whose_keys_differ(sub);
+    }
+}
+
+fn verify_over_databases_whose_keys_differ(sub: &str) {
     let dir = fixture();
     let top = dir.path();
-    std::fs::write(top.join("db/sub/urldb.toml"), "[verify]\nretries = 0\n").expect("write");
+    std::fs::write(top.join("db/sub/urldb.toml"), sub).expect("write");
     let out = urldb_in(
         top,
         &["verify", "db/a.example.yaml", "db/sub/a.example.yaml"],
@@ -535,7 +544,7 @@ fn verify_over_databases_whose_run_level_keys_differ_is_exit_2() {
     assert_eq!(out.status.code(), Some(2), "{}", show(&out));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: urldb.toml and db/sub/urldb.toml set [verify] concurrency, timeout or retries \
+        "error: urldb.toml and db/sub/urldb.toml set [verify] concurrency, timeout, retries or map \
          differently, and this run takes files of both: verify each database on its own, or \
          pass `--config FILE`\n"
     );

@@ -136,6 +136,13 @@ for path in sys.argv[2:]:
         ("[verify.domains.\"a.test\"]\ninterval = \"250ms\"\n", true),
         ("[verify.domains.\"a.test\"]\ninterval = \"soon\"\n", false),
         ("[verify]\ninterval = \"2s\"\n", false),
+        ("[verify.map]\n\"a.test\" = \"http://127.0.0.1:8080\"\n\"b.test\" = \"127.0.0.2\"\n", true),
+        ("[verify.map]\n\"a.test\" = \"HTTPS://[::1]:8443/\"\n", true),
+        ("[verify.map]\n\"a.test\" = \"ftp://127.0.0.1\"\n", false),
+        ("[verify.map]\n\"a.test\" = \"127.0.0.1/x\"\n", false),
+        ("[verify.map]\n\"a.test\" = 8080\n", false),
+        ("[verify.map]\n\".\" = \"127.0.0.1\"\n", false),
+        ("[verify]\nmap = [\"a.test=127.0.0.1\"]\n", false),
     ]
     .into_iter()
     .map(|(t, v)| (t.to_string(), v))

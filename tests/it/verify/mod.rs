@@ -7,6 +7,7 @@ mod budgets;
 mod exceptions;
 mod hostile_verdicts;
 mod html;
+mod maps;
 mod matrix;
 pub(crate) mod moves;
 pub(crate) mod outcomes;

@@ -4,7 +4,6 @@
 //! of the format before (one line per URL per run) is read and written
 //! back in this one.
 
-use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 
@@ -14,7 +13,9 @@ use urldb_store::ReadError;
 use urldb_store::write::{Lock, Notes};
 
 use super::read::{Scan, open, scan};
-use super::{History, HistoryError, RunPart, UrlInfo, kept_runs};
+use super::{
+    History, HistoryError, Map, RunPart, Track, UrlInfo, fingerprint, kept_runs, letter_of,
+};
 use crate::results::{RunInfo, UrlResult};
 use crate::trend::Verdict;
 
@@ -52,18 +53,6 @@ struct UrlLine<'a> {
     facts: Option<&'a serde_json::Map<String, serde_json::Value>>,
 }
 
-/// A URL's verdicts, by the place of their run.
-type Verdicts = Vec<(usize, Verdict)>;
-
-fn letter(v: Verdict) -> char {
-    match v {
-        Verdict::Ok => 'o',
-        Verdict::Broken => 'x',
-        Verdict::Skipped => '-',
-        Verdict::Blocked => 'b',
-    }
-}
-
 /// The whole text of the history `history` becomes with run `run`'s
 /// `results` added: the newest `keep - 1` earlier runs and this one.
 pub fn lines(history: &History, run: &RunInfo, results: &[UrlResult], keep: usize) -> Vec<u8> {
@@ -88,11 +77,12 @@ pub fn lines(history: &History, run: &RunInfo, results: &[UrlResult], keep: usiz
         .position(|r| *r == current)
         .unwrap_or(order.len() - 1);
     // Old rank -> new place.
-    let place: BTreeMap<usize, usize> = order
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| Some(((*r)?, i)))
-        .collect();
+    let mut place = vec![usize::MAX; history.runs.len()];
+    for (i, r) in order.iter().enumerate() {
+        if let Some(r) = r {
+            place[*r] = i;
+        }
+    }
     let ids: Vec<&str> = order.iter().map(|r| id_of(*r)).collect();
     let mut out = Vec::new();
     let write = |out: &mut Vec<u8>, line: &dyn erased::Line| {
@@ -162,56 +152,112 @@ pub fn lines(history: &History, run: &RunInfo, results: &[UrlResult], keep: usiz
         }
     }
     // URL lines, by URL: the kept verdicts, this run's last.
-    let mut urls: BTreeMap<&str, (Verdicts, UrlInfo)> = BTreeMap::new();
-    for (url, verdicts) in &history.urls {
-        let kept: Vec<(usize, Verdict)> = verdicts
+    let this_run: Map<&str, &UrlResult> = results.iter().map(|r| (r.url.as_str(), r)).collect();
+    // A URL is written when this run checked it or one of its verdicts is
+    // in a kept run (its last, usually: the kept runs are the newest).
+    let kept = |t: &Track| {
+        place[t.last] != usize::MAX || t.verdicts().any(|(r, _)| place[r] != usize::MAX)
+    };
+    let mut urls: Vec<(&str, Option<&Track>)> = history
+        .urls
+        .iter()
+        .filter(|(url, t)| kept(t) || this_run.contains_key(&***url))
+        .map(|(url, t)| (&**url, Some(t)))
+        .collect();
+    urls.extend(
+        results
             .iter()
-            .filter_map(|(r, v)| Some((*place.get(r)?, *v)))
-            .collect();
-        if !kept.is_empty() {
-            let info = history.info.get(url).cloned().unwrap_or_default();
-            urls.insert(url, (kept, info));
+            .map(|r| r.url.as_str())
+            .filter(|url| !history.urls.contains_key(*url))
+            .map(|url| (url, None)),
+    );
+    // In the file's order first: a file urldb wrote is then sorted but
+    // for this run's new URLs at the end, which the stable sort by URL
+    // merges in about one pass.
+    urls.sort_unstable_by_key(|(_, t)| t.map_or(u32::MAX, |t| t.line));
+    urls.sort_by(|a, b| a.0.cmp(b.0));
+    urls.dedup_by(|a, b| a.0 == b.0);
+    // The usual rewrite: the kept runs are the newest, in the order read,
+    // so a kept letter keeps its place less the runs dropped (`from`, the
+    // first kept run, goes to place `to`), and a URL's letters are a
+    // slice of its old ones.
+    let from = place.iter().position(|&p| p != usize::MAX);
+    let shifted = from.filter(|&k| {
+        place[k..]
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| p == place[k] + i)
+    });
+    let no_info = UrlInfo::default();
+    let mut letters: Vec<(usize, u8)> = Vec::new();
+    let mut recent: Vec<u8> = Vec::new();
+    for (url, track) in urls {
+        let checked = this_run.get(url);
+        let info = track.map_or(&no_info, |t| &t.info);
+        let mut status_kind = (info.status, info.kind.as_deref());
+        if let Some(r) = checked {
+            status_kind = (r.status, r.kind.as_deref());
         }
-    }
-    for r in results {
-        let entry = urls.entry(&r.url).or_default();
-        entry.0.retain(|(k, _)| *k != last);
-        entry.0.push((last, r.outcome));
-        entry.1.status = r.status;
-        entry.1.kind = r.kind.clone();
-        // A lookup made (or reused) this run; one that could not be made
-        // is not kept, so that the next run asks.
-        if let Some(a) = r
-            .archived
-            .as_ref()
-            .filter(|a| a.verdict != crate::archive::ArchiveVerdict::NotAsked)
-            && let Ok(fact) = serde_json::to_value(a)
-        {
-            entry
-                .1
-                .facts
-                .get_or_insert_with(Default::default)
-                .insert(super::ARCHIVE_FACT.to_string(), fact);
-        }
-    }
-    for (url, (verdicts, info)) in &urls {
-        let (Some(first), Some(end)) = (verdicts.first(), verdicts.last()) else {
-            continue;
+        recent.clear();
+        let end = match (shifted, track) {
+            (Some(k), Some(t)) if t.last >= k && checked.is_none_or(|_| place[t.last] < last) => {
+                let first = t.last + 1 - t.letters.len();
+                let kept = &t.letters[k.saturating_sub(first)..];
+                let start = kept.iter().position(|&l| l != b'.').unwrap_or(0);
+                recent.extend_from_slice(&kept[start..]);
+                match checked {
+                    Some(r) => {
+                        recent.resize(recent.len() + (last - place[t.last] - 1), b'.');
+                        recent.push(letter_of(r.outcome));
+                        last
+                    }
+                    None => place[t.last],
+                }
+            }
+            _ => {
+                letters.clear();
+                letters.extend(
+                    track
+                        .into_iter()
+                        .flat_map(Track::verdicts)
+                        .map(|(r, v)| (place[r], letter_of(v)))
+                        .filter(|(p, _)| *p != usize::MAX && (checked.is_none() || *p != last)),
+                );
+                if let Some(r) = checked {
+                    letters.push((last, letter_of(r.outcome)));
+                    letters.sort_by_key(|(p, _)| *p);
+                }
+                let (Some(&(first, _)), Some(&(end, _))) = (letters.first(), letters.last()) else {
+                    continue;
+                };
+                recent.resize(end - first + 1, b'.');
+                for (p, l) in &letters {
+                    recent[p - first] = *l;
+                }
+                end
+            }
         };
-        let mut recent = vec!['.'; end.0 - first.0 + 1];
-        for (k, v) in verdicts {
-            recent[k - first.0] = letter(*v);
-        }
-        let recent: String = recent.into_iter().collect();
+        // An archive lookup made (or reused) this run; one that could not
+        // be made is not kept, so that the next run asks.
+        let archived = checked
+            .and_then(|r| r.archived.as_ref())
+            .filter(|a| a.verdict != crate::archive::ArchiveVerdict::NotAsked)
+            .and_then(|a| serde_json::to_value(a).ok());
+        let with_archive = archived.map(|fact| {
+            let mut facts = info.facts.clone().unwrap_or_default();
+            facts.insert(super::ARCHIVE_FACT.to_string(), fact);
+            facts
+        });
         write(
             &mut out,
             &UrlLine {
                 url,
-                at: ids[end.0],
-                recent: &recent,
-                status: info.status,
-                kind: info.kind.as_deref(),
-                facts: info.facts.as_ref(),
+                at: ids[end],
+                // Letters only: ASCII.
+                recent: std::str::from_utf8(&recent).unwrap_or_default(),
+                status: status_kind.0,
+                kind: status_kind.1,
+                facts: with_archive.as_ref().or(info.facts.as_ref()),
             },
         );
     }
@@ -242,6 +288,31 @@ pub fn append(
     keep: usize,
     notes: Notes<'_>,
 ) -> Result<(), HistoryError> {
+    append_to(path, None, run, results, keep, notes)
+}
+
+/// [`append`] after `earlier` was read from `path` ([`History::read`]):
+/// when the file under the lock still holds the bytes read then, it is
+/// not parsed again (a history of a million URLs is read once a run).
+pub fn append_after(
+    path: &Path,
+    earlier: &History,
+    run: &RunInfo,
+    results: &[UrlResult],
+    keep: usize,
+    notes: Notes<'_>,
+) -> Result<(), HistoryError> {
+    append_to(path, Some(earlier), run, results, keep, notes)
+}
+
+fn append_to(
+    path: &Path,
+    earlier: Option<&History>,
+    run: &RunInfo,
+    results: &[UrlResult],
+    keep: usize,
+    notes: Notes<'_>,
+) -> Result<(), HistoryError> {
     let failed = |source| HistoryError::Write {
         path: path.to_path_buf(),
         source,
@@ -265,12 +336,17 @@ pub fn append(
     // POSIX semantics (FAT, network drives), a file open even in this
     // process cannot be replaced.
     drop(file);
-    // The run's start is written by `verify` itself: a time.
-    let now = run
-        .started
-        .parse()
-        .unwrap_or_else(|_| jiff::Timestamp::now());
-    let Scan { history } = scan(&shown_path(path), &bytes[..], now)?;
-    let text = lines(&history, run, results, keep);
+    let text = match earlier {
+        Some(h) if h.read == Some(fingerprint(&bytes)) => lines(h, run, results, keep),
+        _ => {
+            // The run's start is written by `verify` itself: a time.
+            let now = run
+                .started
+                .parse()
+                .unwrap_or_else(|_| jiff::Timestamp::now());
+            let Scan { history } = scan(&shown_path(path), &bytes, now)?;
+            lines(&history, run, results, keep)
+        }
+    };
     lock.replace(&bytes, &text).map_err(failed)
 }

@@ -3,15 +3,14 @@
 //! lines and runs from the future skipped with a bounded list of warnings,
 //! and the runs put in time order.
 
-use std::collections::{HashMap, HashSet};
+use std::borrow::Cow;
+use std::collections::HashSet;
 use std::hash::BuildHasher;
-use std::io::{BufRead, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
-use urldb_store::ReadError;
 
-use super::{CLOCK_ALLOWANCE, History, HistoryError, Run, RunPart, UrlInfo};
+use super::{CLOCK_ALLOWANCE, History, HistoryError, Map, Run, RunPart, Track, UrlInfo};
 use crate::trend::{RunCount, Verdict};
 
 /// The longest history line read; a longer one is malformed.
@@ -21,19 +20,27 @@ const MAX_LINE: usize = 64 * 1024;
 /// (`run`, `started`, the counts), a URL line (`url`, `at`, `recent`), or
 /// a line of the format before (one URL in one run: `run`, `started`,
 /// `url`, `verdict`), read and converted. Other fields are for people and
-/// other tools.
+/// other tools. Text is borrowed from the line where it has no escape:
+/// a million lines are read without a million copies of their fields.
 #[derive(Deserialize)]
-struct Key {
-    run: Option<String>,
-    started: Option<String>,
-    url: Option<String>,
+struct Key<'a> {
+    #[serde(borrow)]
+    run: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    started: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    url: Option<Cow<'a, str>>,
     verdict: Option<Verdict>,
-    kind: Option<String>,
+    #[serde(borrow)]
+    kind: Option<Cow<'a, str>>,
     status: Option<u16>,
-    at: Option<String>,
-    recent: Option<String>,
+    #[serde(borrow)]
+    at: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    recent: Option<Cow<'a, str>>,
     facts: Option<serde_json::Map<String, serde_json::Value>>,
-    shard: Option<String>,
+    #[serde(borrow)]
+    shard: Option<Cow<'a, str>>,
     checked: Option<usize>,
     #[serde(default)]
     broken: usize,
@@ -45,24 +52,13 @@ struct Key {
     accepted: usize,
 }
 
-/// A URL line as read, before the runs are in order.
-struct Compact {
-    url: String,
-    /// The run of its last letter, by its place among the runs met.
-    at: usize,
-    letters: Vec<Option<Verdict>>,
-    info: UrlInfo,
-}
+/// A URL of lines of the format before: its (run, verdict) pairs, and the
+/// run of its newest status with that status.
+type OldUrl = (Vec<(usize, Verdict)>, usize, UrlInfo);
 
-fn letter(c: char) -> Option<Option<Verdict>> {
-    Some(match c {
-        'o' => Some(Verdict::Ok),
-        'x' => Some(Verdict::Broken),
-        '-' => Some(Verdict::Skipped),
-        'b' => Some(Verdict::Blocked),
-        '.' => None,
-        _ => return None,
-    })
+/// A letter of `recent` (`o`, `x`, `-`, `b`, `.`: [`super::verdict_of`]).
+fn is_letter(l: u8) -> bool {
+    matches!(l, b'o' | b'x' | b'-' | b'b' | b'.')
 }
 
 /// A history as read.
@@ -89,69 +85,82 @@ pub(super) fn open(
         })
 }
 
+/// The runs met while reading, by id, in the order met.
+#[derive(Default)]
+struct Met {
+    runs: Vec<RunCount>,
+    index: Map<String, usize>,
+}
+
+impl Met {
+    /// The place of run `id` (met now when new); `started` ("" from a URL
+    /// line, which names its run without a start) keeps the earliest.
+    fn run(&mut self, id: &str, started: &str) -> usize {
+        let r = match self.index.get(id) {
+            Some(&r) => r,
+            None => {
+                self.runs.push(RunCount {
+                    id: id.to_string(),
+                    ..RunCount::default()
+                });
+                self.index.insert(id.to_string(), self.runs.len() - 1);
+                self.runs.len() - 1
+            }
+        };
+        let run = &mut self.runs[r];
+        if !started.is_empty() && (run.started.is_empty() || started < run.started.as_str()) {
+            run.started = started.to_string();
+        }
+        r
+    }
+}
+
 /// Read a history's lines from `input` (`shown`: its name in warnings),
 /// in either format. Runs that start after `now` (beyond
 /// [`CLOCK_ALLOWANCE`]) are skipped.
-pub(super) fn scan(
-    shown: &str,
-    mut input: impl BufRead,
-    now: jiff::Timestamp,
-) -> Result<Scan, HistoryError> {
-    let io = |e: std::io::Error| HistoryError::Read {
-        path: PathBuf::from(shown),
-        source: ReadError::Io(e),
-    };
+pub(super) fn scan(shown: &str, input: &[u8], now: jiff::Timestamp) -> Result<Scan, HistoryError> {
     let mut history = History::default();
-    let (mut met, mut index): (Vec<RunCount>, HashMap<String, usize>) = Default::default();
+    let mut met = Met::default();
     let mut parts: Vec<(usize, RunPart)> = Vec::new();
-    let mut compact: Vec<Compact> = Vec::new();
-    // The newest status of each URL of the format before: (run, info).
-    let mut old_info: HashMap<String, (usize, UrlInfo)> = HashMap::new();
+    // URL lines, by URL, their `last` the place of their run among those
+    // met (placed in time order once all are read); a second line of one
+    // URL (shards' files concatenated) waits in `rivals`.
+    let lines = memchr::memchr_iter(b'\n', input).count() + 1;
+    let mut tracks: Map<Box<str>, Track> = Map::with_capacity_and_hasher(lines, Default::default());
+    let mut rivals: Vec<(Box<str>, Track)> = Vec::new();
+    // Lines of the format before: each URL's (run, verdict) and newest
+    // status (run, info).
+    let mut old: Map<String, OldUrl> = Map::default();
     // A repeat is found by two hashes of the line's bytes, not a copy of it.
     let hashers = (
         foldhash::quality::FixedState::with_seed(1),
         foldhash::quality::FixedState::with_seed(2),
     );
-    let mut seen = HashSet::new();
-    let mut buf = Vec::new();
-    let mut run_of = |id: &str, started: &str, met: &mut Vec<RunCount>| -> usize {
-        let r = *index.entry(id.to_string()).or_insert_with(|| {
-            met.push(RunCount {
-                id: id.to_string(),
-                started: started.to_string(),
-                ..RunCount::default()
-            });
-            met.len() - 1
-        });
-        // A URL line names its run without a start ("").
-        if !started.is_empty() && (met[r].started.is_empty() || started < met[r].started.as_str()) {
-            met[r].started = started.to_string();
-        }
-        r
-    };
-    for n in 1.. {
-        buf.clear();
-        let read = (&mut input)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(io)?;
-        if read == 0 {
-            break;
-        }
-        let raw = buf.strip_suffix(b"\n").unwrap_or(&buf);
+    let mut seen: HashSet<(u64, u64), foldhash::fast::RandomState> = HashSet::default();
+    let mut rest = input;
+    let mut n = 0;
+    while !rest.is_empty() {
+        n += 1;
+        let (raw, after) = match memchr::memchr(b'\n', rest) {
+            Some(end) => (&rest[..end], &rest[end + 1..]),
+            None => (rest, &rest[rest.len()..]),
+        };
+        rest = after;
         let why = if raw.len() > MAX_LINE {
-            // The rest of the line is read and dropped.
-            if buf.last() != Some(&b'\n') {
-                input.skip_until(b'\n').map_err(io)?;
-            }
             format!("longer than {MAX_LINE} bytes")
         } else if raw.iter().all(u8::is_ascii_whitespace) {
             continue;
         } else {
             match serde_json::from_slice::<Key>(raw) {
                 Ok(key) => {
-                    let hash = (hashers.0.hash_one(raw), hashers.1.hash_one(raw));
-                    if seen.contains(&hash) {
+                    // Only run lines and lines of the format before are
+                    // hashed: a URL line seen twice is its own rival,
+                    // below, and counts nothing twice.
+                    let hash = match key.recent {
+                        Some(_) => (0, 0),
+                        None => (hashers.0.hash_one(raw), hashers.1.hash_one(raw)),
+                    };
+                    if key.recent.is_none() && seen.contains(&hash) {
                         history.duplicates += 1;
                         continue;
                     }
@@ -167,8 +176,8 @@ pub(super) fn scan(
                             ..
                         } => {
                             seen.insert(hash);
-                            let r = run_of(&run, &started, &mut met);
-                            let count = &mut met[r];
+                            let r = met.run(&run, &started);
+                            let count = &mut met.runs[r];
                             count.checked += 1;
                             count.broken += usize::from(verdict == Verdict::Broken);
                             count.blocked += usize::from(verdict == Verdict::Blocked);
@@ -180,11 +189,12 @@ pub(super) fn scan(
                             history.converted = true;
                             let info = UrlInfo {
                                 status,
-                                kind,
+                                kind: kind.map(Cow::into_owned),
                                 facts: None,
                             };
-                            old_info.insert(url.clone(), (r, info));
-                            history.urls.entry(url).or_default().push((r, verdict));
+                            let entry = old.entry(url.into_owned()).or_default();
+                            entry.0.push((r, verdict));
+                            (entry.1, entry.2) = (r, info);
                             continue;
                         }
                         // A run line.
@@ -201,8 +211,8 @@ pub(super) fn scan(
                             ..
                         } => {
                             seen.insert(hash);
-                            let r = run_of(&run, &started, &mut met);
-                            let count = &mut met[r];
+                            let r = met.run(&run, &started);
+                            let count = &mut met.runs[r];
                             count.checked += checked;
                             count.broken += broken;
                             count.blocked += blocked;
@@ -211,8 +221,8 @@ pub(super) fn scan(
                             parts.push((
                                 r,
                                 RunPart {
-                                    started,
-                                    shard,
+                                    started: started.into_owned(),
+                                    shard: shard.map(Cow::into_owned),
                                     counts: [checked, broken, blocked, skipped, accepted],
                                 },
                             ));
@@ -227,28 +237,41 @@ pub(super) fn scan(
                             kind,
                             facts,
                             ..
-                        } => match recent.chars().map(letter).collect::<Option<Vec<_>>>() {
-                            Some(letters) => {
-                                seen.insert(hash);
-                                // Its run is named by a run line, maybe a
-                                // later one: placed once all are read.
-                                let at = run_of(&at, "", &mut met);
-                                compact.push(Compact {
-                                    url,
-                                    at,
-                                    letters,
-                                    info: UrlInfo {
-                                        status,
-                                        kind,
-                                        facts,
-                                    },
-                                });
-                                continue;
+                        } if recent.bytes().all(is_letter) => {
+                            // Its run is named by a run line, maybe a
+                            // later one: placed once all are read.
+                            let at = met.run(&at, "");
+                            let info = UrlInfo {
+                                status,
+                                kind: kind.map(Cow::into_owned),
+                                facts,
+                            };
+                            // Placed and trimmed once the runs are in
+                            // order.
+                            let track = Some(Track {
+                                last: at,
+                                letters: recent.as_bytes().into(),
+                                info,
+                                line: u32::try_from(n).unwrap_or(u32::MAX),
+                            });
+                            if let Some(track) = track {
+                                match tracks.entry(url.into()) {
+                                    std::collections::hash_map::Entry::Vacant(v) => {
+                                        v.insert(track);
+                                    }
+                                    std::collections::hash_map::Entry::Occupied(o) => {
+                                        rivals.push((o.key().clone(), track));
+                                    }
+                                }
                             }
-                            None => {
-                                "recent: expected only the letters o, x, -, b and .".to_string()
-                            }
-                        },
+                            continue;
+                        }
+                        Key {
+                            url: Some(_),
+                            at: Some(_),
+                            recent: Some(_),
+                            ..
+                        } => "recent: expected only the letters o, x, -, b and .".to_string(),
                         _ => "not a history line (neither a run nor a URL)".to_string(),
                     }
                 }
@@ -265,7 +288,7 @@ pub(super) fn scan(
     // URL line names (its run line lost) has no start: left out too.
     let horizon = now.checked_add(CLOCK_ALLOWANCE).unwrap_or(now);
     let mut runs: Vec<(usize, Run)> = Vec::new();
-    for (r, count) in met.into_iter().enumerate() {
+    for (r, count) in met.runs.into_iter().enumerate() {
         if count.started.is_empty() {
             continue;
         }
@@ -285,7 +308,7 @@ pub(super) fn scan(
         }
     }
     runs.sort_by(|(_, a), (_, b)| (a.started_at, &a.count.id).cmp(&(b.started_at, &b.count.id)));
-    let mut rank = vec![usize::MAX; index.len()];
+    let mut rank = vec![usize::MAX; met.index.len()];
     for (k, (r, _)) in runs.iter().enumerate() {
         rank[*r] = k;
     }
@@ -295,48 +318,78 @@ pub(super) fn scan(
         .filter(|(r, _)| rank[*r] != usize::MAX)
         .map(|(r, part)| (rank[r], part))
         .collect();
-    for (url, (r, info)) in old_info {
-        if rank[r] != usize::MAX {
-            history.info.insert(url, info);
+    // Each URL line's run placed; its letters end at that run and go back
+    // one run each. Of a URL's lines, the one whose last verdict is newest
+    // (then the longer).
+    let place = |t: Track| {
+        let Track {
+            last,
+            letters,
+            info,
+            line,
+        } = t;
+        match rank[last] {
+            usize::MAX => None,
+            // The usual line (no `.` at either end, no letter before the
+            // first run): its letters kept as read.
+            last if letters.len() <= last + 1
+                && letters.first().is_some_and(|&l| l != b'.')
+                && letters.last().is_some_and(|&l| l != b'.') =>
+            {
+                Some(Track {
+                    last,
+                    letters,
+                    info,
+                    line,
+                })
+            }
+            last => Track::new(last, &letters, info).map(|t| Track { line, ..t }),
         }
-    }
-    // The verdicts of lines of the format before, renumbered.
-    history.urls.retain(|_, verdicts| {
-        verdicts.retain_mut(|(r, _)| {
-            *r = rank[*r];
-            *r != usize::MAX
-        });
-        !verdicts.is_empty()
+    };
+    tracks.retain(|_, t| match place(std::mem::replace(t, Track::empty())) {
+        Some(placed) => {
+            *t = placed;
+            true
+        }
+        None => false,
     });
-    // Of a URL's lines (shards' histories concatenated), the one whose
-    // last verdict is newest; its letters end at that run and go back one
-    // run each.
-    let mut newest: HashMap<String, Compact> = HashMap::new();
-    for c in compact {
-        if rank[c.at] == usize::MAX {
+    for (url, rival) in rivals {
+        let Some(rival) = place(rival) else {
             continue;
-        }
-        match newest.get(&c.url) {
-            Some(k) if (rank[k.at], k.letters.len()) >= (rank[c.at], c.letters.len()) => {}
-            _ => {
-                newest.insert(c.url.clone(), c);
+        };
+        match tracks.get_mut(&url) {
+            Some(k) if (k.last, k.letters.len()) >= (rival.last, rival.letters.len()) => {}
+            Some(k) => *k = rival,
+            None => {
+                tracks.insert(url, rival);
             }
         }
     }
-    for (url, c) in newest {
-        let last = rank[c.at];
-        let verdicts = history.urls.entry(url.clone()).or_default();
-        for (back, v) in c.letters.iter().rev().enumerate() {
-            if let (Some(v), Some(r)) = (v, last.checked_sub(back)) {
-                verdicts.push((r, *v));
+    // Lines of the format before, renumbered; with a URL line of the same
+    // URL, the verdicts of both (the older format's first for one run).
+    for (url, (verdicts, r, info)) in old {
+        let mut verdicts: Vec<(usize, Verdict)> = verdicts
+            .into_iter()
+            .filter_map(|(r, v)| Some((rank[r], v)).filter(|(r, _)| *r != usize::MAX))
+            .collect();
+        let info = if rank[r] == usize::MAX {
+            UrlInfo::default()
+        } else {
+            info
+        };
+        let url: Box<str> = url.into();
+        let info = match tracks.remove(&url) {
+            Some(t) => {
+                verdicts.extend(t.verdicts());
+                t.info
             }
+            None => info,
+        };
+        if let Some(track) = Track::of_verdicts(verdicts, info) {
+            tracks.insert(url, track);
         }
-        history.info.insert(url, c.info);
     }
-    for verdicts in history.urls.values_mut() {
-        verdicts.sort_by_key(|(r, _)| *r);
-        verdicts.dedup_by_key(|(r, _)| *r);
-    }
+    history.urls = tracks;
     Ok(Scan { history })
 }
 
@@ -355,7 +408,7 @@ mod tests {
             .history;
         assert_eq!(h.runs.len(), 1);
         assert_eq!(h.duplicates, 1);
-        assert_eq!(h.urls["http://a/"], [(0, Broken)]);
+        assert_eq!(h.verdicts_of("http://a/"), [(0, Broken)]);
         assert_eq!(h.warnings.len(), 3, "{:?}", h.warnings);
         assert!(h.warnings[0].starts_with("h.jsonl:2: "), "{:?}", h.warnings);
         assert!(h.warnings[1].starts_with("h.jsonl:3: "), "{:?}", h.warnings);
