@@ -188,6 +188,19 @@ pub fn lines(history: &History, run: &RunInfo, results: &[UrlResult], keep: usiz
             .enumerate()
             .all(|(i, &p)| p == place[k] + i)
     });
+    // An archive lookup made (or reused) this run, by whichever of a
+    // URL's results holds it (a URL checked for two records has two);
+    // one that could not be made is not kept, so that the next run asks.
+    let archived_now: Map<&str, serde_json::Value> = results
+        .iter()
+        .filter_map(|r| {
+            let a = r
+                .archived
+                .as_ref()
+                .filter(|a| a.verdict != crate::archive::ArchiveVerdict::NotAsked)?;
+            Some((r.url.as_str(), serde_json::to_value(a).ok()?))
+        })
+        .collect();
     let no_info = UrlInfo::default();
     let mut letters: Vec<(usize, u8)> = Vec::new();
     let mut recent: Vec<u8> = Vec::new();
@@ -237,15 +250,9 @@ pub fn lines(history: &History, run: &RunInfo, results: &[UrlResult], keep: usiz
                 end
             }
         };
-        // An archive lookup made (or reused) this run; one that could not
-        // be made is not kept, so that the next run asks.
-        let archived = checked
-            .and_then(|r| r.archived.as_ref())
-            .filter(|a| a.verdict != crate::archive::ArchiveVerdict::NotAsked)
-            .and_then(|a| serde_json::to_value(a).ok());
-        let with_archive = archived.map(|fact| {
+        let with_archive = archived_now.get(url).map(|fact| {
             let mut facts = info.facts.clone().unwrap_or_default();
-            facts.insert(super::ARCHIVE_FACT.to_string(), fact);
+            facts.insert(super::ARCHIVE_FACT.to_string(), fact.clone());
             facts
         });
         write(
