@@ -133,7 +133,7 @@ pub struct UrlCheck {
     pub file: PathBuf,
     pub line: usize,
     pub expect: Expect,
-    /// Why this record is not requested at all (a `unrequested::BLOCKING` finding, or
+    /// Why this record is not requested at all (a `unrequested::blocking` finding, or
     /// a URL that cannot be built from its parts).
     pub not_checked: Option<String>,
     /// Why this URL is skipped (a `skip` entry, the record's `skip-verify`).

@@ -347,6 +347,105 @@ fn entry_files_are_lists() {
     assert!(long.is_empty(), "entry files that hold work: {long:?}");
 }
 
+/// A rule is one value (`docs/dev/adding-a-rule.md`): what is true of a
+/// rule (its gate, whether it blocks a request, whether it is on by
+/// default, its clean text) is a field of its `Rule`, in its own file,
+/// and the lists of rules are read from the catalogue (`rules::ALL`). No
+/// table names rules by their code: no `static` or `const` item outside a
+/// rule's own `code:` field, and no `match` arm, holds a rule's code as a
+/// string literal, and no `static` or `const` item pairs a rule's `RULE`
+/// with a fact (`(&path_case::RULE, …)`), tests aside.
+#[test]
+fn no_table_is_keyed_by_a_rules_code() {
+    let repo = oracles::repo();
+    let codes: Vec<&str> = urldb_core::rules::ALL.iter().map(|r| r.code).collect();
+    let mut sources = vec![repo.join("src")];
+    for entry in std::fs::read_dir(repo.join("crates")).expect("crates/") {
+        sources.push(entry.expect("crate").path().join("src"));
+    }
+    let (mut files, mut found) = (0, Vec::new());
+    for file in sources.iter().flat_map(|dir| rust_files(dir)) {
+        let text = std::fs::read_to_string(&file).expect("read");
+        files += 1;
+        for (n, line) in keyed_by_code(&text, &codes) {
+            found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+        }
+    }
+    assert!(files > 150, "only {files} files read");
+    assert!(
+        found.is_empty(),
+        "tables keyed by a rule's code (make it a field of `Rule`):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The lines (index, text) of `text` that name one of `codes` as a string
+/// literal in a `static` or `const` item (but a `code:` field) or in a
+/// `match` arm, outside tests.
+fn keyed_by_code<'a>(text: &'a str, codes: &[&str]) -> Vec<(usize, &'a str)> {
+    let code = non_test_code(text);
+    let mut out = Vec::new();
+    // The depth of brackets in the `static`/`const` item being read, if any.
+    let mut item: Option<i32> = None;
+    for (n, (line, original)) in code.lines().zip(text.lines()).enumerate() {
+        let bare = line.trim_start();
+        let bare = ["pub(crate) ", "pub(super) ", "pub "]
+            .iter()
+            .find_map(|v| bare.strip_prefix(v))
+            .unwrap_or(bare);
+        if item.is_none()
+            && (bare.starts_with("static ")
+                || (bare.starts_with("const ") && !bare.starts_with("const fn")))
+        {
+            item = Some(0);
+        }
+        let names_a_code =
+            line.contains('"') && codes.iter().any(|c| original.contains(&format!("\"{c}\"")));
+        let arm = names_a_code
+            && codes.iter().any(|c| {
+                original.contains(&format!("\"{c}\" =>"))
+                    || original.contains(&format!("\"{c}\" |"))
+            });
+        // A table keyed by the rules themselves: `(&path_case::RULE, …)`.
+        let keyed_by_rule = line.contains("(&") && line.contains("::RULE,");
+        if let Some(depth) = item.as_mut() {
+            if (names_a_code && !bare.starts_with("code: ")) || keyed_by_rule {
+                out.push((n, original));
+            }
+            for c in line.chars() {
+                match c {
+                    '(' | '[' | '{' => *depth += 1,
+                    ')' | ']' | '}' => *depth -= 1,
+                    _ => {}
+                }
+            }
+            if *depth <= 0 && (line.trim_end().ends_with(';') || line.trim_end().ends_with('}')) {
+                item = None;
+            }
+        } else if arm {
+            out.push((n, original));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_code_table_scan_sees_tables_and_arms_only() {
+    let codes = ["yaml-comment", "path-case"];
+    let text = "pub(crate) static OFF: &[&str] = &[\"yaml-comment\"];\n\
+                static RULE: Rule = Rule {\n    code: \"path-case\",\n    summary: \"x\",\n};\n\
+                fn f(code: &str) -> u8 {\n    match code {\n        \"path-case\" => 1,\n        _ => 0,\n    }\n}\n\
+                fn g() { blocked(\"path-case\"); }\n\
+                const TABLE: [(&str, u8); 1] = [\n    (\"path-case\", 1),\n];\n\
+                static CLEAN: &[(&Rule, u8)] = &[\n    (&path_case::RULE, 1),\n];\n\
+                #[cfg(test)]\nmod tests { static T: &[&str] = &[\"path-case\"]; }\n";
+    let found: Vec<usize> = keyed_by_code(text, &codes)
+        .into_iter()
+        .map(|(n, _)| n + 1)
+        .collect();
+    assert_eq!(found, [1, 8, 14, 17], "{text}");
+}
+
 /// What a line of code uses to print, if anything.
 fn printing(line: &str) -> Option<&'static str> {
     const PRINTING: [&str; 10] = [

@@ -254,7 +254,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
             settings: &options.settings,
         };
         for rule in rules::ALL {
-            if let Check::File(check) = rule.check {
+            if let Check::File { check, .. } = rule.check {
                 check(&ctx, &mut all);
             }
         }

@@ -273,7 +273,7 @@ fn metadata_findings(
     };
     let mut findings = Vec::new();
     for rule in rules::ALL {
-        if let Check::File(check) = rule.check {
+        if let Check::File { check, .. } = rule.check {
             check(&ctx, &mut findings);
         }
     }
@@ -313,7 +313,7 @@ fn piece(
         if across.iter().any(|r| std::ptr::eq(*r, *rule)) {
             continue;
         }
-        if let Check::File(check) = rule.check {
+        if let Check::File { check, .. } = rule.check {
             check(&ctx, &mut findings);
         }
     }
