@@ -35,41 +35,17 @@ pub mod docs;
 pub(crate) mod settings;
 
 // The rules, one file each, in folders by family (the headings of the
-// catalogue below).
+// catalogue below): a rule is named here only by its entry in `ALL`.
+pub(crate) mod engine;
 pub(crate) mod files;
+pub mod gate_findings;
+pub(crate) mod hosts;
 pub(crate) mod metadata;
 pub(crate) mod paths;
 pub(crate) mod records;
 pub(crate) mod structure;
-pub(crate) mod yaml;
-use files::{not_canonical, unused_suppression, windows_reserved_name, wrong_extension};
-use metadata::{
-    cname_conflict, cname_is_primary, domain_conflict, duplicate_cname, invalid_boolean,
-    invalid_cname, invalid_domain_name, unknown_metadata_key, unsorted_cnames,
-};
-use paths::{
-    path_bad_escape, path_case, path_dot_segment, path_escape_case, path_fragment,
-    path_invalid_char, path_network_reference, path_not_absolute, path_unneeded_escape,
-};
-use records::{
-    content_type_case, duplicate_category, duplicate_path, empty_categories, empty_category,
-    equivalent_paths, incomplete_static, invalid_categories, invalid_content_length,
-    invalid_content_type, invalid_sha256, sha256_case, suspicious_key, unknown_category,
-    unsorted_categories, unsorted_keys, unsorted_records,
-};
-use structure::{
-    empty_file, metadata_not_mapping, missing_content_type, missing_path, record_not_mapping,
-};
-use yaml::{
-    bom, duplicate_key, file_too_large, invalid_utf8, missing_final_newline, mixed_line_endings,
-    nesting_too_deep, non_string_key, too_many_documents, trailing_whitespace, unloadable_value,
-    yaml_alias, yaml_comment, yaml_syntax, yaml_tag,
-};
-
-pub(crate) mod engine;
-pub mod gate_findings;
-pub(crate) mod hosts;
 pub mod unrequested;
+pub(crate) mod yaml;
 
 /// The human formats show at most this many findings of one rule in one
 /// file, and a cross-file finding names at most this many other files
@@ -79,71 +55,71 @@ pub const SHOWN_PER_RULE: usize = 50;
 /// Every rule, in catalogue order.
 pub static ALL: &[&Rule] = &[
     // yaml/: encoding and YAML.
-    &invalid_utf8::RULE,
-    &bom::RULE,
-    &yaml_syntax::RULE,
-    &mixed_line_endings::RULE,
-    &trailing_whitespace::RULE,
-    &missing_final_newline::RULE,
-    &yaml_alias::RULE,
-    &yaml_tag::RULE,
-    &yaml_comment::RULE,
-    &duplicate_key::RULE,
-    &non_string_key::RULE,
-    &unloadable_value::RULE,
-    &file_too_large::RULE,
-    &nesting_too_deep::RULE,
-    &too_many_documents::RULE,
+    &yaml::invalid_utf8::RULE,
+    &yaml::bom::RULE,
+    &yaml::yaml_syntax::RULE,
+    &yaml::mixed_line_endings::RULE,
+    &yaml::trailing_whitespace::RULE,
+    &yaml::missing_final_newline::RULE,
+    &yaml::yaml_alias::RULE,
+    &yaml::yaml_tag::RULE,
+    &yaml::yaml_comment::RULE,
+    &yaml::duplicate_key::RULE,
+    &yaml::non_string_key::RULE,
+    &yaml::unloadable_value::RULE,
+    &yaml::file_too_large::RULE,
+    &yaml::nesting_too_deep::RULE,
+    &yaml::too_many_documents::RULE,
     // structure/.
-    &empty_file::RULE,
-    &metadata_not_mapping::RULE,
-    &record_not_mapping::RULE,
-    &missing_path::RULE,
-    &missing_content_type::RULE,
+    &structure::empty_file::RULE,
+    &structure::metadata_not_mapping::RULE,
+    &structure::record_not_mapping::RULE,
+    &structure::missing_path::RULE,
+    &structure::missing_content_type::RULE,
     // metadata/.
-    &invalid_domain_name::RULE,
-    &invalid_boolean::RULE,
-    &unknown_metadata_key::RULE,
-    &invalid_cname::RULE,
-    &unsorted_cnames::RULE,
-    &duplicate_cname::RULE,
-    &cname_is_primary::RULE,
-    &cname_conflict::RULE,
-    &domain_conflict::RULE,
+    &metadata::invalid_domain_name::RULE,
+    &metadata::invalid_boolean::RULE,
+    &metadata::unknown_metadata_key::RULE,
+    &metadata::invalid_cname::RULE,
+    &metadata::unsorted_cnames::RULE,
+    &metadata::duplicate_cname::RULE,
+    &metadata::cname_is_primary::RULE,
+    &metadata::cname_conflict::RULE,
+    &metadata::domain_conflict::RULE,
     // records/: order and keys.
-    &unsorted_records::RULE,
-    &duplicate_path::RULE,
-    &equivalent_paths::RULE,
-    &unsorted_keys::RULE,
+    &records::unsorted_records::RULE,
+    &records::duplicate_path::RULE,
+    &records::equivalent_paths::RULE,
+    &records::unsorted_keys::RULE,
     // paths/.
-    &path_network_reference::RULE,
-    &path_not_absolute::RULE,
-    &path_fragment::RULE,
-    &path_invalid_char::RULE,
-    &path_bad_escape::RULE,
-    &path_escape_case::RULE,
-    &path_unneeded_escape::RULE,
-    &path_dot_segment::RULE,
-    &path_case::RULE,
+    &paths::path_network_reference::RULE,
+    &paths::path_not_absolute::RULE,
+    &paths::path_fragment::RULE,
+    &paths::path_invalid_char::RULE,
+    &paths::path_bad_escape::RULE,
+    &paths::path_escape_case::RULE,
+    &paths::path_unneeded_escape::RULE,
+    &paths::path_dot_segment::RULE,
+    &paths::path_case::RULE,
     // records/: values.
-    &invalid_content_type::RULE,
-    &content_type_case::RULE,
-    &invalid_categories::RULE,
-    &unsorted_categories::RULE,
-    &duplicate_category::RULE,
-    &empty_category::RULE,
-    &empty_categories::RULE,
-    &invalid_content_length::RULE,
-    &invalid_sha256::RULE,
-    &sha256_case::RULE,
-    &incomplete_static::RULE,
-    &suspicious_key::RULE,
-    &unknown_category::RULE,
+    &records::invalid_content_type::RULE,
+    &records::content_type_case::RULE,
+    &records::invalid_categories::RULE,
+    &records::unsorted_categories::RULE,
+    &records::duplicate_category::RULE,
+    &records::empty_category::RULE,
+    &records::empty_categories::RULE,
+    &records::invalid_content_length::RULE,
+    &records::invalid_sha256::RULE,
+    &records::sha256_case::RULE,
+    &records::incomplete_static::RULE,
+    &records::suspicious_key::RULE,
+    &records::unknown_category::RULE,
     // files/.
-    &wrong_extension::RULE,
-    &windows_reserved_name::RULE,
-    &not_canonical::RULE,
-    &unused_suppression::RULE,
+    &files::wrong_extension::RULE,
+    &files::windows_reserved_name::RULE,
+    &files::not_canonical::RULE,
+    &files::unused_suppression::RULE,
 ];
 
 /// What clean text is for each rule that reads the model of a file
@@ -193,10 +169,10 @@ pub(crate) fn first_blocking(findings: &[Finding]) -> Option<&'static Rule> {
 
 // What other crates use of single rules: named here, so that the rule
 // modules stay private (`docs/dev/architecture.md`, "Public surface").
-pub use file_too_large::finding as file_too_large;
-pub use invalid_domain_name::hostname_problem;
+pub use files::unused_suppression::RULE as UNUSED_SUPPRESSION;
+pub use metadata::invalid_domain_name::hostname_problem;
 pub use settings::LintSettings;
-pub use unused_suppression::RULE as UNUSED_SUPPRESSION;
+pub use yaml::file_too_large::finding as file_too_large;
 
 /// Look a rule up by its code.
 pub fn by_code(code: &str) -> Option<&'static Rule> {
