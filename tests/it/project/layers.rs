@@ -446,6 +446,47 @@ fn the_code_table_scan_sees_tables_and_arms_only() {
     assert_eq!(found, [1, 8, 14, 17], "{text}");
 }
 
+/// A per-file error keeps its cause, typed, until it is shown: the types
+/// that carry one file's (or record's) problem across crates hold no
+/// `message: String` and no reason as an `Option<String>`
+/// (`docs/dev/architecture.md`, "How data flows").
+#[test]
+fn per_file_errors_keep_their_cause() {
+    let repo = oracles::repo();
+    let types = [
+        ("crates/urldb-store/src/database.rs", "pub struct FileError"),
+        ("crates/urldb-store/src/database.rs", "pub enum FileProblem"),
+        ("crates/urldb-store/src/discover.rs", "pub struct WalkError"),
+        ("crates/urldb-store/src/discover.rs", "pub enum WalkProblem"),
+        ("crates/urldb-store/src/by_url.rs", "pub struct HostIndex"),
+        (
+            "crates/urldb-store/src/listing.rs",
+            "pub enum LeftOutReason",
+        ),
+        ("crates/urldb-verify/src/plan.rs", "pub struct Problem"),
+        ("crates/urldb-verify/src/plan.rs", "pub enum Unverifiable"),
+        ("crates/urldb-verify/src/plan.rs", "pub enum NotChecked"),
+        ("crates/urldb-verify/src/plan.rs", "pub struct UrlCheck"),
+    ];
+    let mut found = Vec::new();
+    for (file, head) in types {
+        let text = non_test_code(&std::fs::read_to_string(repo.join(file)).expect("read"));
+        let at = text
+            .find(&format!("{head} {{"))
+            .unwrap_or_else(|| panic!("{file}: no `{head}`"));
+        let chars: Vec<char> = text[at..].chars().collect();
+        let open = chars.iter().position(|c| *c == '{').expect("a body");
+        let body: String = chars[open..matching(&chars, open, '{', '}')]
+            .iter()
+            .collect();
+        let squeezed: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
+        if squeezed.contains("message: String") || squeezed.contains("Option<String>") {
+            found.push(format!("{file}: {head}"));
+        }
+    }
+    assert!(found.is_empty(), "per-file errors as strings: {found:?}");
+}
+
 /// What a line of code uses to print, if anything.
 fn printing(line: &str) -> Option<&'static str> {
     const PRINTING: [&str; 10] = [
