@@ -359,6 +359,13 @@ fn load(root: &Root, file: &Path, options: &Options) -> Result<Loaded, EditError
     if let Some(rule) = checked.blocked_by {
         return Err(blocked(rule.code));
     }
+    // A tab PyYAML refuses (`yaml-syntax`): `fmt` would write spaces, so it
+    // blocks no rewrite, but PyYAML does not read the file as it stands;
+    // refused, as `ls`, `export` and `verify` refuse it
+    // (`urldb_core::parse::read_whole`).
+    if let Some(f) = checked.findings.iter().find(|f| f.rule.blocks_rewrite) {
+        return Err(blocked(f.rule.code));
+    }
     let (Some(documents), Some(canonical)) = (checked.documents.into_parsed(), checked.canonical)
     else {
         return Err(blocked("yaml-syntax"));

@@ -60,7 +60,7 @@ pub(crate) fn read_metadata(root: &Root, path: &Path) -> Result<Vec<Document>, D
     let text = String::from_utf8(head).map_err(|_| DocumentError::NotUtf8)?;
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
     let tree = urldb_core::parse::read_text(text);
-    if tree.incomplete || !tree.problems.is_empty() {
+    if !urldb_core::parse::read_whole(text, &tree) || !tree.problems.is_empty() {
         return Err(DocumentError::BadMetadata);
     }
     Ok(tree.documents)
@@ -83,7 +83,7 @@ pub(crate) fn read_text_and_documents(
         None => text,
     };
     let tree = urldb_core::parse::read_text(&text);
-    if tree.incomplete {
+    if !urldb_core::parse::read_whole(&text, &tree) {
         return Err(DocumentError::Syntax);
     }
     Ok((text, tree.documents))

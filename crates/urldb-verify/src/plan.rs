@@ -284,7 +284,7 @@ fn plan_file(
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let tree = urldb_core::parse::read_text(text);
-    if tree.incomplete {
+    if !urldb_core::parse::read_whole(text, &tree) {
         plan.problems.push(problem(None, Unverifiable::Syntax));
         return;
     }

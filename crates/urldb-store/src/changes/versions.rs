@@ -108,7 +108,7 @@ fn parse(bytes: &[u8]) -> Result<Parsed, Unreadable> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text).to_string();
     let tree = urldb_core::parse::fast::parse(&text)
         .unwrap_or_else(|| urldb_core::parse::tree::parse_tree(&text));
-    if tree.incomplete {
+    if !urldb_core::parse::read_whole(&text, &tree) {
         return Err(Unreadable::Syntax);
     }
     Ok(Parsed {

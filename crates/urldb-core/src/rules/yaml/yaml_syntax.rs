@@ -60,7 +60,6 @@
 
 use crate::model::node::Document;
 use crate::parse::reader::Refusal;
-use crate::parse::tree::block_scalar;
 use crate::rules::prelude::*;
 use crate::source::Span;
 
@@ -256,49 +255,20 @@ fn escape_of(c: char) -> String {
     }
 }
 
-/// Where PyYAML takes a tab: inside a quoted scalar, a comment, and a
-/// block scalar's text after its indentation (PyYAML's `scanner.py`:
-/// `scan_to_next_token` and `scan_plain_spaces` skip spaces only,
-/// `scan_flow_scalar_spaces` and the comment and block-scalar readers take
-/// any character). `documents` and `comments` are the parse of `text`,
-/// complete. One finding per line, at its first tab PyYAML refuses; each
-/// carries the rewrite that writes spaces instead (`fmt`).
+/// The tabs PyYAML refuses in `text` ([`crate::parse::tabs`]), one
+/// finding per line; each carries the rewrite that writes spaces instead
+/// (`fmt`). `documents` and `comments` are the parse of `text`, complete.
 pub(crate) fn refused_tabs(
     text: &str,
     documents: &[Document],
     comments: &[Span],
     out: &mut Vec<Finding>,
 ) {
-    let bytes = text.as_bytes();
-    if memchr::memchr(b'\t', bytes).is_none() {
-        return;
-    }
-    let mut allowed: Vec<Span> = comments.to_vec();
-    for doc in documents {
-        if let Some(root) = &doc.root {
-            taken_in(text, root, None, &mut allowed);
-        }
-    }
-    // Disjoint: the comment scanner skips scalars, scalars do not overlap.
-    allowed.sort_by_key(|s| s.start);
-    let mut reported_line = None;
-    // The start of the line of the last tab seen, found from there on.
-    let (mut seen, mut line_start) = (0, 0);
-    for at in memchr::memchr_iter(b'\t', bytes) {
-        if let Some(i) = memchr::memrchr2(b'\n', b'\r', &bytes[seen..at]) {
-            line_start = seen + i + 1;
-        }
-        seen = at;
-        let after = allowed.partition_point(|r| r.start <= at);
-        if after > 0 && at < allowed[after - 1].end {
-            continue;
-        }
-        if reported_line == Some(line_start) {
-            continue;
-        }
-        reported_line = Some(line_start);
-        out.push(tab(at..at + 1));
-    }
+    out.extend(
+        crate::parse::tabs::refused(text, documents, comments)
+            .into_iter()
+            .map(tab),
+    );
 }
 
 /// The finding for a tab PyYAML refuses at `span`.
@@ -311,44 +281,4 @@ fn tab(span: Span) -> Finding {
     )
     .help("write spaces instead (`urldb fmt` does)")
     .fix(Fix::format("write spaces instead of the tab"))
-}
-
-/// The regions of `node` (and what it holds) where PyYAML takes a tab.
-/// `parent` is the column of the block collection that holds it.
-fn taken_in(text: &str, node: &Node, parent: Option<usize>, out: &mut Vec<Span>) {
-    match &node.value {
-        Value::Scalar(s) => match s.style {
-            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => out.push(node.span.clone()),
-            ScalarStyle::Literal | ScalarStyle::Folded => {
-                // The lines PyYAML reads as its text, as the parser read it.
-                if let Some(block) = block_scalar::read(text, node.span.start, parent) {
-                    out.extend(block.content);
-                }
-            }
-            ScalarStyle::Plain => {}
-        },
-        Value::Seq(items) => {
-            let within = block_column(text, node, parent);
-            for item in items {
-                taken_in(text, item, within, out);
-            }
-        }
-        Value::Map(entries) => {
-            let within = block_column(text, node, parent);
-            for e in entries {
-                taken_in(text, &e.key, within, out);
-                taken_in(text, &e.value, within, out);
-            }
-        }
-    }
-}
-
-/// The column of a block collection (in bytes: indentation is ASCII
-/// spaces), the indentation of what it holds; a flow collection keeps
-/// `parent`'s (no block scalar is inside one).
-fn block_column(text: &str, node: &Node, parent: Option<usize>) -> Option<usize> {
-    if node.flow {
-        return parent;
-    }
-    Some(crate::parse::tree::block_column(text, node.span.start))
 }
