@@ -2,7 +2,7 @@
 //! draw no finding from its text alone, without a tree.
 //!
 //! Nearly every record of a database is canonical and clean. The proof of
-//! clean records (`crate::lint::silent`) reads a record's lines as `fmt`
+//! clean records (`crate::lint::proof`) reads a record's lines as `fmt`
 //! writes them and asks each rule, through [`super::clean_text`], whether
 //! what it read is clean for it. Each rule that reads the model of a file
 //! ([`super::Check::File`]) states there, in its own file, one or more

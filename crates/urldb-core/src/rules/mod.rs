@@ -124,7 +124,7 @@ pub static ALL: &[&Rule] = &[
 
 /// What clean text is for each rule that reads the model of a file
 /// ([`Check::File`]), as its own file states it ([`clean::Clean`]): how the
-/// proof of clean records (`crate::lint::silent`) asks the rules instead of
+/// proof of clean records (`crate::lint::proof`) asks the rules instead of
 /// building a tree. In catalogue order, gathered from [`ALL`] once a run.
 pub(crate) fn clean_text() -> &'static [(&'static Rule, &'static [clean::Clean])] {
     static GATHERED: std::sync::LazyLock<Vec<(&'static Rule, &'static [clean::Clean])>> =
