@@ -53,7 +53,7 @@ fn capitalize(s: &str) -> String {
 /// committed file is stale (`URLDB_UPDATE_DOCS=1 cargo test` rewrites it).
 pub fn catalogue_markdown() -> String {
     let mut out = String::from(
-        "# Rules\n\n<!-- Generated from the rule sources (crates/urldb-core/src/rules/*.rs) by `cargo test`; do not edit. -->\n\n\
+        "# Rules\n\n<!-- Generated from the rule sources (crates/urldb-core/src/rules/<family>/*.rs) by `cargo test`; do not edit. -->\n\n\
          `[*]`: fixed automatically (by `urldb fmt` for layout, by `urldb check --fix` for values).\n\n\
          | code | severity | fix | what it finds |\n|---|---|---|---|\n",
     );
