@@ -282,7 +282,7 @@ fn plan_file(
         plan.problems.push(problem(None, Unverifiable::NotUtf8));
         return;
     };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = urldb_core::parse::without_bom(text);
     let tree = urldb_core::parse::read_text(text);
     if !urldb_core::parse::read_whole(text, &tree) {
         plan.problems.push(problem(None, Unverifiable::Syntax));

@@ -487,6 +487,75 @@ fn per_file_errors_keep_their_cause() {
     assert!(found.is_empty(), "per-file errors as strings: {found:?}");
 }
 
+/// One door to a domain file's text (`docs/dev/architecture.md`, "How
+/// data flows"): a byte order mark is taken off by `urldb_core::parse`
+/// (`without_bom`), and the parsers are called through it (`read_text`,
+/// `read`, `read_whole`), never directly, outside core. Inside core the
+/// linter's engine still reads pieces and places spans itself: those
+/// files are named here, and none may join them. `robots.txt` is no
+/// domain file (`urldb-verify/src/robots.rs`, RFC 9309).
+#[test]
+fn a_domain_file_is_read_through_one_door() {
+    let repo = oracles::repo();
+    const OPENING: [&str; 6] = [
+        "strip_prefix('\\u{feff}'",
+        "starts_with('\\u{feff}'",
+        "\\xef\\xbb\\xbf",
+        "[0xef, 0xbb, 0xbf]",
+        "parse::tree::parse_tree",
+        "parse::fast::",
+    ];
+    // The engine's own reading (pieces, spans after a BOM), and the
+    // reader, the `bom` rule and robots.txt.
+    const ALLOWED: [&str; 9] = [
+        "crates/urldb-core/src/parse/",
+        "crates/urldb-core/src/rules/yaml/bom.rs",
+        "crates/urldb-core/src/lint/mod.rs",
+        "crates/urldb-core/src/lint/pieces.rs",
+        "crates/urldb-core/src/lint/add_suppressions.rs",
+        "crates/urldb-core/src/merge/split.rs",
+        "crates/urldb-core/src/rules/files/not_canonical.rs",
+        "crates/urldb-core/src/rules/engine.rs",
+        "crates/urldb-verify/src/robots.rs",
+    ];
+    let mut sources = vec![repo.join("src")];
+    for entry in std::fs::read_dir(repo.join("crates")).expect("crates/") {
+        sources.push(entry.expect("crate").path().join("src"));
+    }
+    let (mut files, mut found) = (0, Vec::new());
+    for file in sources.iter().flat_map(|dir| rust_files(dir)) {
+        let shown = file
+            .strip_prefix(repo)
+            .unwrap_or(&file)
+            .to_string_lossy()
+            .replace('\\', "/");
+        files += 1;
+        if ALLOWED.iter().any(|a| shown.starts_with(a)) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("read");
+        // Tests aside, literals kept: a BOM is spelt in one.
+        let code = non_test_code(&text);
+        for (n, (line, original)) in code.lines().zip(text.lines()).enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let lower = original.to_ascii_lowercase();
+            for opening in OPENING {
+                if lower.contains(opening) {
+                    found.push(format!("{shown}:{}: {opening}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(files > 150, "only {files} files read");
+    assert!(
+        found.is_empty(),
+        "a domain file read around `urldb_core::parse`:\n{}",
+        found.join("\n")
+    );
+}
+
 /// What a line of code uses to print, if anything.
 fn printing(line: &str) -> Option<&'static str> {
     const PRINTING: [&str; 10] = [
