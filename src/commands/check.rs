@@ -9,7 +9,7 @@ use clap::Args;
 use super::GitArgs;
 use crate::app::{CommandError, Context, ExitStatus, SelectArgs};
 use crate::output::{self, Counts};
-use urldb_store::database::{self, FileError, Mode, RunOutcome};
+use urldb_store::database::{self, FileError, FileProblem, Mode, RunOutcome};
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
@@ -169,11 +169,11 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
                 Ok(()) => fixed += file.fixed,
                 Err(super::NotWritten::UnstagedChanges) => write_errors.push(FileError {
                     path: file.path.clone(),
-                    message: super::NotWritten::UNSTAGED_FIX.to_string(),
+                    problem: FileProblem::write(NotFixedUnstaged),
                 }),
                 Err(not_written) => write_errors.push(FileError {
                     path: file.path.clone(),
-                    message: not_written.message(&file.path),
+                    problem: FileProblem::write(not_written),
                 }),
             }
         }
@@ -252,7 +252,7 @@ fn add_suppressions(ctx: &Context, args: &CheckArgs) -> Result<(), CommandError>
                 Err(e) => {
                     errors.push(FileError {
                         path: file.path.clone(),
-                        message: e.to_string(),
+                        problem: FileProblem::Read(std::sync::Arc::new(e)),
                     });
                     continue;
                 }
@@ -275,7 +275,7 @@ fn add_suppressions(ctx: &Context, args: &CheckArgs) -> Result<(), CommandError>
                 }
                 Err(not_written) => errors.push(FileError {
                     path: file.path.clone(),
-                    message: not_written.message(&file.path),
+                    problem: FileProblem::write(not_written),
                 }),
             }
         }
@@ -316,6 +316,12 @@ fn switch(text: &str) -> Result<bool, NotASwitch> {
 #[derive(Debug, thiserror::Error)]
 #[error("expected true or false (or 1/0, yes/no, on/off)")]
 struct NotASwitch;
+
+/// `check --fix --staged` left a file unfixed: the work tree has unstaged
+/// changes to it ([`super::NotWritten::UNSTAGED_FIX`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{}", super::NotWritten::UNSTAGED_FIX)]
+struct NotFixedUnstaged;
 
 fn status(found: bool, errors: &[FileError], exit_zero: bool) -> ExitStatus {
     if !errors.is_empty() {

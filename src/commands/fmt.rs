@@ -172,7 +172,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
                     failed += 1;
                     outcome.errors.push(database::FileError {
                         path: file.path.clone(),
-                        message: not_written.message(&file.path),
+                        problem: database::FileProblem::write(not_written),
                     })
                 }
             }

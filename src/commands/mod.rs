@@ -101,7 +101,7 @@ pub(crate) fn print_errors(errors: &[FileError]) {
         urldb_output::say!(
             "error: {}: {}",
             urldb_core::source::shown_path(&e.path),
-            urldb_core::text::escape(&e.message)
+            urldb_core::text::escape(&e.message())
         );
     }
 }
@@ -583,20 +583,6 @@ impl NotWritten {
     pub(crate) const UNSTAGED_FIX: &str = "not fixed: the working tree has unstaged changes to \
         this file (they are kept); stage them (`git add`) and run again, or run \
         `urldb check --fix` on the file to fix the working tree alone";
-
-    /// What to tell the user after the file's name, which the line that
-    /// shows it names already ([`print_errors`]); a write error names it
-    /// too, alone ([`urldb_store::write::WriteError`]).
-    pub(crate) fn message(self, path: &std::path::Path) -> String {
-        let message = self.to_string();
-        // Spelt as the store spells a path in its messages (`/` on
-        // Windows too, no leading `./`).
-        let shown = urldb_core::source::display_path(path);
-        match message.strip_prefix(&format!("{shown}: ")) {
-            Some(rest) => rest.to_string(),
-            None => message,
-        }
-    }
 }
 
 /// The unified diff from `file` as read to `new`, as `fmt --diff` and

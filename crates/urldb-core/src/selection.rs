@@ -47,7 +47,7 @@ pub(crate) fn codes(list: &[String]) -> Result<Vec<&'static str>, UnknownRule> {
 
 impl Selection {
     /// `select` (default: every rule on by default in `style`, see
-    /// [`rules::OFF_BY_DEFAULT`]), plus `extend_select`, minus `ignore`.
+    /// [`rules::Rule::enabled`]), plus `extend_select`, minus `ignore`.
     /// Codes are checked; an unknown one is an error with a suggestion.
     pub fn new(
         select: Option<&[String]>,

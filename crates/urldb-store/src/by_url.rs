@@ -73,8 +73,8 @@ pub enum LookupError {
 pub struct HostIndex {
     domains: Vec<Domain>,
     by_host: HashMap<String, Vec<usize>>,
-    /// Files whose metadata could not be read: (file, message).
-    pub errors: Vec<(PathBuf, String)>,
+    /// Files whose metadata could not be read, and problems of the walk.
+    pub errors: Vec<crate::database::FileError>,
 }
 
 impl HostIndex {
@@ -84,7 +84,7 @@ impl HostIndex {
         let found = crate::discover::find_files(members);
         let mut index = HostIndex::default();
         for e in found.errors {
-            index.errors.push((e.path, e.message));
+            index.errors.push(e.into());
         }
         for file in found.files {
             let name = urldb_core::rules::domain_of(&file);
@@ -102,7 +102,10 @@ impl HostIndex {
                 // The stem still names the file; editing it will be refused
                 // with the reason, which is more useful than "unknown host".
                 Err(e) => {
-                    index.errors.push((file.clone(), e.to_string()));
+                    index.errors.push(crate::database::FileError {
+                        path: file.clone(),
+                        problem: crate::database::FileProblem::Documents(std::sync::Arc::new(e)),
+                    });
                     Domain {
                         name,
                         case_sensitive_paths: true,
@@ -369,6 +372,13 @@ fn load(root: &Root, file: &Path, options: &Options) -> Result<Loaded, EditError
     };
     if let Some(rule) = checked.blocked_by {
         return Err(blocked(rule.code));
+    }
+    // A tab PyYAML refuses (`yaml-syntax`): `fmt` would write spaces, so it
+    // blocks no rewrite, but PyYAML does not read the file as it stands;
+    // refused, as `ls`, `export` and `verify` refuse it
+    // (`urldb_core::parse::read_whole`).
+    if let Some(f) = checked.findings.iter().find(|f| f.rule.blocks_rewrite) {
+        return Err(blocked(f.rule.code));
     }
     let (Some(documents), Some(canonical)) = (checked.documents.into_parsed(), checked.canonical)
     else {

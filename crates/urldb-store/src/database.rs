@@ -49,11 +49,66 @@ pub struct FileResult {
     pub read: Option<Vec<u8>>,
 }
 
-/// A file that could not be read: exit code 2, the run goes on.
+/// A file that could not be found, read or written: exit code 2, the run
+/// goes on.
 #[derive(Debug, Clone)]
 pub struct FileError {
     pub path: PathBuf,
-    pub message: String,
+    pub problem: FileProblem,
+}
+
+impl FileError {
+    /// What to tell the user after the file's name, which the line that
+    /// shows it names already: a write error's own words name the file
+    /// too ([`crate::write::WriteError`]), and lose that name here.
+    pub fn message(&self) -> String {
+        let message = self.problem.to_string();
+        if !matches!(self.problem, FileProblem::Write(_)) {
+            return message;
+        }
+        // Spelt as the store spells a path in its messages (`/` on
+        // Windows too, no leading `./`).
+        let shown = urldb_core::source::display_path(&self.path);
+        match message.strip_prefix(&format!("{shown}: ")) {
+            Some(rest) => rest.to_string(),
+            None => message,
+        }
+    }
+}
+
+/// Why a file could not be found, read or written, its cause kept, typed,
+/// until it is shown ([`FileError::message`]).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum FileProblem {
+    /// A path named on the command line that is not there.
+    #[error("no such file or directory")]
+    Missing,
+    /// `--staged`: a path named that git's work tree does not hold.
+    #[error("not in the repository's work tree")]
+    NotInWorkTree,
+    /// `--staged`: a path named under which the index holds no domain file.
+    #[error("no staged domain file here")]
+    NoStagedFile,
+    /// The file (or, with `--staged`, its blob) could not be read.
+    #[error(transparent)]
+    Read(std::sync::Arc<SnapshotError>),
+    /// The file could not be read as records (`ls`, `export`, `add`).
+    #[error(transparent)]
+    Documents(std::sync::Arc<crate::documents::DocumentError>),
+    /// Met while looking for files.
+    #[error(transparent)]
+    Walk(#[from] discover::WalkProblem),
+    /// A rewrite (`fmt`, `check --fix`, `--add-suppressions`) was not
+    /// written: the caller's reason.
+    #[error(transparent)]
+    Write(std::sync::Arc<dyn std::error::Error + Send + Sync>),
+}
+
+impl FileProblem {
+    /// A rewrite not written, for `cause`.
+    pub fn write(cause: impl std::error::Error + Send + Sync + 'static) -> FileProblem {
+        FileProblem::Write(std::sync::Arc::new(cause))
+    }
 }
 
 #[derive(Debug, Default)]
@@ -274,7 +329,7 @@ impl Named {
         } else {
             self.errors.push(FileError {
                 path: p.to_path_buf(),
-                message: "no such file or directory".to_string(),
+                problem: FileProblem::Missing,
             });
         }
     }
@@ -348,7 +403,7 @@ impl From<discover::WalkError> for FileError {
     fn from(e: discover::WalkError) -> FileError {
         FileError {
             path: e.path,
-            message: e.message,
+            problem: FileProblem::Walk(e.problem),
         }
     }
 }
@@ -387,7 +442,7 @@ pub fn staged_targets(
                 let Some(wanted) = repo.repo_path(p) else {
                     errors.push(FileError {
                         path: p.clone(),
-                        message: "not in the repository's work tree".to_string(),
+                        problem: FileProblem::NotInWorkTree,
                     });
                     continue;
                 };
@@ -405,7 +460,7 @@ pub fn staged_targets(
                 if checked.len() == before {
                     errors.push(FileError {
                         path: p.clone(),
-                        message: "no staged domain file here".to_string(),
+                        problem: FileProblem::NoStagedFile,
                     });
                 }
             }
@@ -577,11 +632,10 @@ impl Pass<'_> {
                 };
             }
             Err(e) => {
-                let message = e.to_string();
                 return PerFile {
                     error: Some(FileError {
                         path: path.to_path_buf(),
-                        message,
+                        problem: FileProblem::Read(std::sync::Arc::new(e)),
                     }),
                     checked: is_checked,
                     key: key.clone(),

@@ -10,10 +10,23 @@ use walkdir::WalkDir;
 use crate::membership::{self, Members, NameShape, Skip};
 
 /// A problem met while looking for files: reported, and the walk goes on.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct WalkError {
     pub path: PathBuf,
-    pub message: String,
+    pub problem: WalkProblem,
+}
+
+/// What went wrong at a path of the walk, its cause kept until it is shown.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum WalkProblem {
+    /// A path named on the command line that is not there.
+    #[error("no such file or directory")]
+    Missing,
+    #[error("symbolic link to a file that does not exist")]
+    DanglingLink,
+    /// The file system refused a folder or an entry of it.
+    #[error(transparent)]
+    Walk(std::sync::Arc<walkdir::Error>),
 }
 
 #[derive(Debug, Default)]
@@ -119,7 +132,7 @@ pub fn judge_files(members: &Members, paths: &[PathBuf], route: bool) -> Judged 
         } else {
             judged.errors.push(WalkError {
                 path: p.clone(),
-                message: "no such file or directory".to_string(),
+                problem: WalkProblem::Missing,
             });
         }
     }
@@ -195,7 +208,7 @@ fn walk(members: &Members, start: &Path, rel: PathBuf) -> Found {
                 } else if t.is_symlink() && name.is_ok() && !entry.path().exists() {
                     found.errors.push(WalkError {
                         path: entry.into_path(),
-                        message: "symbolic link to a file that does not exist".to_string(),
+                        problem: WalkProblem::DanglingLink,
                     });
                 }
             }
@@ -204,7 +217,7 @@ fn walk(members: &Members, start: &Path, rel: PathBuf) -> Found {
                     .path()
                     .map(Path::to_path_buf)
                     .unwrap_or_else(|| start.to_path_buf()),
-                message: err.to_string(),
+                problem: WalkProblem::Walk(std::sync::Arc::new(err)),
             }),
         }
     }

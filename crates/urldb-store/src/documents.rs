@@ -39,9 +39,7 @@ pub(crate) fn read_metadata(root: &Root, path: &Path) -> Result<Vec<Document>, D
         if n == 0 {
             break;
         }
-        let body = line
-            .strip_prefix(b"\xEF\xBB\xBF".as_slice())
-            .unwrap_or(&line);
+        let body = urldb_core::parse::without_bom_bytes(&line);
         let is_marker =
             body.starts_with(b"---") && body.get(3).is_none_or(|b| b.is_ascii_whitespace());
         if is_marker {
@@ -58,9 +56,9 @@ pub(crate) fn read_metadata(root: &Root, path: &Path) -> Result<Vec<Document>, D
         }
     }
     let text = String::from_utf8(head).map_err(|_| DocumentError::NotUtf8)?;
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
+    let text = urldb_core::parse::without_bom(&text);
     let tree = urldb_core::parse::read_text(text);
-    if tree.incomplete || !tree.problems.is_empty() {
+    if !urldb_core::parse::read_whole(text, &tree) || !tree.problems.is_empty() {
         return Err(DocumentError::BadMetadata);
     }
     Ok(tree.documents)
@@ -72,18 +70,18 @@ pub(crate) fn read_text_and_documents(
     file: &Path,
     max_size: u64,
 ) -> Result<(String, Vec<Document>), DocumentError> {
-    let raw = match crate::database::read_file(root, file, max_size) {
+    let raw = match crate::read::read_limited(file, max_size, Some(root)) {
         Ok(raw) => raw,
         Err(ReadError::TooLarge { size }) => return Err(DocumentError::TooLarge { size }),
         Err(e) => return Err(e.into()),
     };
     let text = String::from_utf8(raw).map_err(|_| DocumentError::NotUtf8)?;
-    let text = match text.strip_prefix('\u{FEFF}') {
-        Some(rest) => rest.to_string(),
-        None => text,
+    let text = match urldb_core::parse::without_bom(&text) {
+        rest if rest.len() < text.len() => rest.to_string(),
+        _ => text,
     };
     let tree = urldb_core::parse::read_text(&text);
-    if tree.incomplete {
+    if !urldb_core::parse::read_whole(&text, &tree) {
         return Err(DocumentError::Syntax);
     }
     Ok((text, tree.documents))

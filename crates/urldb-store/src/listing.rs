@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::database::FileError;
+use crate::database::{FileError, FileProblem};
 use urldb_core::model::domain::{self, DEPRECATED};
 use urldb_core::model::node::Node;
 use urldb_core::rules::unrequested;
@@ -53,7 +53,7 @@ pub struct LeftOut {
 }
 
 /// Why a record is left out of `ls` and `export`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum LeftOutReason {
     /// No URL of its own host can be built from it.
     #[error(transparent)]
@@ -62,8 +62,8 @@ pub enum LeftOutReason {
     /// (`urldb_core::rules::unrequested`): clients would rewrite the URL
     /// (`/a\b` is `/a/b` to them), so printing it would name a URL that
     /// `verify` never checks.
-    #[error("{message} ({code}), so `verify` does not request it")]
-    Unrequested { message: String, code: &'static str },
+    #[error("{} ({}), so `verify` does not request it", .0.message, .0.rule.code)]
+    Unrequested(Box<urldb_core::rules::diagnostic::Finding>),
     /// The file's `https` is read otherwise by the reference tool
     /// (`invalid-boolean`, a gate finding): its URLs' scheme is not known.
     #[error(
@@ -73,6 +73,25 @@ pub enum LeftOutReason {
     )]
     SchemeReadOtherwise(bool),
 }
+
+// A finding is compared by its rule, place and words (what the reason
+// shows).
+impl PartialEq for LeftOutReason {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (LeftOutReason::Url(a), LeftOutReason::Url(b)) => a == b,
+            (LeftOutReason::Unrequested(a), LeftOutReason::Unrequested(b)) => {
+                std::ptr::eq(a.rule, b.rule) && a.span == b.span && a.message == b.message
+            }
+            (LeftOutReason::SchemeReadOtherwise(a), LeftOutReason::SchemeReadOtherwise(b)) => {
+                a == b
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for LeftOutReason {}
 
 /// What [`collect`] found: the records with their URLs, the records left
 /// out, and the files that could not be read.
@@ -150,7 +169,7 @@ pub fn collect_records(
         .map(|file| {
             read_records(root, file, filter, max_size).map_err(|e| FileError {
                 path: file.clone(),
-                message: e.to_string(),
+                problem: FileProblem::Documents(std::sync::Arc::new(e)),
             })
         })
         .collect();
@@ -198,11 +217,9 @@ fn read_records(
                 (Ok(origin), None) => origin.url_of(&path).map_err(LeftOutReason::from),
                 (Err(e), None) => Err(e.clone().into()),
             };
-            let unrequested =
-                |f: &urldb_core::rules::diagnostic::Finding| LeftOutReason::Unrequested {
-                    message: f.message.clone(),
-                    code: f.rule.code,
-                };
+            let unrequested = |f: &urldb_core::rules::diagnostic::Finding| {
+                LeftOutReason::Unrequested(Box::new(f.clone()))
+            };
             let built = built.and_then(|url| {
                 match unrequested::blocking_in(&blocking, &entry.value.span) {
                     Some(f) => Err(unrequested(f)),

@@ -628,7 +628,7 @@ fn holds_a_record(path: &Path, within: Option<&crate::read::Root>) -> bool {
 
 /// `text` has a document after its first that names `_path` (`_path: /a`, or `--- {_path: /a, ...}` in flow style).
 fn text_holds_a_record(text: &str) -> bool {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = urldb_core::parse::without_bom(text);
     // An implicit first document (no leading `---`) is already open.
     let mut opened = usize::from(!text.starts_with("---"));
     for line in text.lines() {

@@ -24,7 +24,7 @@ pub(crate) const NOT_CHECKED: &str = "not-checked";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// Never requested: the record's `_path` has a blocking finding
-    /// (`urldb_core::rules::unrequested::BLOCKING`) or its URL cannot be built from its parts.
+    /// (`urldb_core::rules::unrequested::blocking`) or its URL cannot be built from its parts.
     NotChecked(String),
     /// No (complete) answer, after the retries.
     NoAnswer(FetchError),

@@ -35,8 +35,59 @@ pub struct UrlError(#[from] BuildError);
 
 /// Why a record is not checked: what in it `verify` cannot use.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-struct NotPlanned(String);
+pub enum NotPlanned {
+    #[error("record without a `_path`")]
+    NoPath,
+    #[error("record without a `content-type`")]
+    NoContentType,
+    #[error("`content-length: {0}` is not a byte count (see `urldb check`)")]
+    ContentLength(String),
+    #[error("`content-sha256: {0}` is not a SHA-256 digest (see `urldb check`)")]
+    Sha256(String),
+}
+
+/// Why a file or a record cannot be verified ([`Problem`]), its cause
+/// kept, typed, until it is shown.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Unverifiable {
+    #[error("file too large ({size} bytes)")]
+    TooLarge { size: u64 },
+    /// The file system refused the file.
+    #[error(transparent)]
+    Read(Arc<urldb_store::ReadError>),
+    /// `--since`, `--staged`: the new side of a changed file.
+    #[error(transparent)]
+    Changed(Arc<urldb_store::Unreadable>),
+    #[error("not UTF-8 text (see `urldb check`)")]
+    NotUtf8,
+    #[error("the file does not parse as YAML (see `urldb check`)")]
+    Syntax,
+    /// `invalid-boolean`, a gate finding: no URL of the file is requested.
+    #[error("`https` means another scheme to the reference tool (see `urldb check`)")]
+    SchemeReadOtherwise,
+    #[error(transparent)]
+    Record(#[from] NotPlanned),
+}
+
+/// Why a record is not requested at all ([`UrlCheck::not_checked`]): it
+/// counts as broken.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum NotChecked {
+    /// A finding of a rule that keeps a record's URL from being requested
+    /// (`urldb_core::rules::unrequested`).
+    #[error("{} ({})", .0.message, .0.rule.code)]
+    Blocked(Box<urldb_core::rules::diagnostic::Finding>),
+    /// An http URL of a host `urldb.toml` sends a credential.
+    #[error(
+        "an http URL, and urldb.toml sends {host} a credential (`{header}`), which goes \
+         over https only (`https: true` in the domain file; for a test server, \
+         `--map {host}=http://HOST:PORT`)"
+    )]
+    PlainCredentials { host: String, header: String },
+    /// No URL of the record's own origin can be built.
+    #[error(transparent)]
+    Url(#[from] UrlError),
+}
 
 /// Parse `DOMAIN=[SCHEME://]HOST[:PORT]` (`--map`, a line of `--map-file`).
 pub fn parse_map(arg: &str) -> Result<(String, Target), MapError> {
@@ -205,9 +256,9 @@ pub struct UrlCheck {
     pub file: PathBuf,
     pub line: usize,
     pub expect: Expect,
-    /// Why this record is not requested at all (a `unrequested::BLOCKING` finding, or
+    /// Why this record is not requested at all (a `unrequested::blocking` finding, or
     /// a URL that cannot be built from its parts).
-    pub not_checked: Option<String>,
+    pub not_checked: Option<NotChecked>,
     /// Why this URL is skipped (a `skip` entry, the record's `skip-verify`).
     pub skip: Option<Skip>,
     /// What the request carries for its host, and the statuses accepted.
@@ -215,11 +266,11 @@ pub struct UrlCheck {
 }
 
 /// A file or record that cannot be verified (exit 2: `check` reports why).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Problem {
     pub file: PathBuf,
     pub line: Option<usize>,
-    pub message: String,
+    pub problem: Unverifiable,
 }
 
 #[derive(Debug, Default)]
@@ -245,12 +296,12 @@ pub fn plan(
             Err(urldb_store::ReadError::TooLarge { size }) => plan.problems.push(Problem {
                 file: file.clone(),
                 line: None,
-                message: format!("file too large ({size} bytes)"),
+                problem: Unverifiable::TooLarge { size },
             }),
             Err(e) => plan.problems.push(Problem {
                 file: file.clone(),
                 line: None,
-                message: e.to_string(),
+                problem: Unverifiable::Read(Arc::new(e)),
             }),
             Ok(raw) => plan_file(file, &raw, options, None, &mut plan),
         }
@@ -278,7 +329,7 @@ pub fn plan_changes(files: &[&urldb_store::FileChange], options: &PlanOptions) -
             Some(Err(why)) => plan.problems.push(Problem {
                 file: file.path.clone(),
                 line: None,
-                message: why.to_string(),
+                problem: Unverifiable::Changed(Arc::clone(why)),
             }),
         }
     }
@@ -294,23 +345,19 @@ fn plan_file(
     selected: Option<&std::collections::BTreeSet<String>>,
     plan: &mut Plan,
 ) {
-    let problem = |line: Option<usize>, message: String| Problem {
+    let problem = |line: Option<usize>, problem: Unverifiable| Problem {
         file: file.to_path_buf(),
         line,
-        message,
+        problem,
     };
     let Ok(text) = std::str::from_utf8(raw) else {
-        plan.problems
-            .push(problem(None, "not UTF-8 text (see `urldb check`)".into()));
+        plan.problems.push(problem(None, Unverifiable::NotUtf8));
         return;
     };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = urldb_core::parse::without_bom(text);
     let tree = urldb_core::parse::read_text(text);
-    if tree.incomplete {
-        plan.problems.push(problem(
-            None,
-            "the file does not parse as YAML (see `urldb check`)".into(),
-        ));
+    if !urldb_core::parse::read_whole(text, &tree) {
+        plan.problems.push(problem(None, Unverifiable::Syntax));
         return;
     }
     let domain = urldb_core::rules::domain_of(file);
@@ -323,10 +370,8 @@ fn plan_file(
     // A scheme the reference tool reads otherwise (`invalid-boolean`, a
     // gate finding): no URL of the file is requested with either.
     if domain::bool_read_otherwise(docs, domain::HTTPS, false).is_some() {
-        plan.problems.push(problem(
-            None,
-            "`https` means another scheme to the reference tool (see `urldb check`)".into(),
-        ));
+        plan.problems
+            .push(problem(None, Unverifiable::SchemeReadOtherwise));
         return;
     }
     let https = domain::https(docs);
@@ -347,7 +392,7 @@ fn plan_file(
         let Some(path) = record.path() else {
             if selected.is_none() {
                 plan.problems
-                    .push(problem(Some(line), "record without a `_path`".into()));
+                    .push(problem(Some(line), NotPlanned::NoPath.into()));
             }
             continue;
         };
@@ -367,7 +412,7 @@ fn plan_file(
         let expect = match expect(&record) {
             Ok(e) => e,
             Err(e) => {
-                plan.problems.push(problem(Some(line), e.to_string()));
+                plan.problems.push(problem(Some(line), e.into()));
                 continue;
             }
         };
@@ -400,9 +445,9 @@ fn plan_file(
                     Some(_) => None,
                 };
                 let built = match (blocked, plain) {
-                    (Some(f), _) => Err(format!("{} ({})", f.message, f.rule.code)),
+                    (Some(f), _) => Err(NotChecked::Blocked(Box::new(f.clone()))),
                     (None, Some(reason)) => Err(reason),
-                    (None, None) => build_url(scheme, authority, path).map_err(|e| e.to_string()),
+                    (None, None) => build_url(scheme, authority, path).map_err(NotChecked::from),
                 };
                 let published = match mapped {
                     None => None,
@@ -461,16 +506,15 @@ fn plain_credentials(
     host: &str,
     mapped: Option<&Target>,
     request: &Request,
-) -> Option<String> {
+) -> Option<NotChecked> {
     let header = request.credentials.first()?;
     if scheme != "http" || mapped.is_some_and(|t| t.scheme.as_deref() == Some("http")) {
         return None;
     }
-    Some(format!(
-        "an http URL, and urldb.toml sends {host} a credential (`{header}`), which goes \
-         over https only (`https: true` in the domain file; for a test server, \
-         `--map {host}=http://HOST:PORT`)"
-    ))
+    Some(NotChecked::PlainCredentials {
+        host: host.to_string(),
+        header: header.to_string(),
+    })
 }
 
 /// Why a request for `host` that carries a credential is not sent where
@@ -523,15 +567,12 @@ fn expect(record: &Record) -> Result<Expect, NotPlanned> {
             .and_then(|e| e.value.as_scalar())
             .map(|s| s.value.trim().to_string())
     };
-    let content_type = scalar(domain::CONTENT_TYPE)
-        .ok_or(NotPlanned("record without a `content-type`".to_string()))?;
+    let content_type = scalar(domain::CONTENT_TYPE).ok_or(NotPlanned::NoContentType)?;
     let length = match scalar(domain::CONTENT_LENGTH) {
         None => None,
-        Some(n) => Some(domain::content_length(&n).ok_or_else(|| {
-            NotPlanned(format!(
-                "`content-length: {n}` is not a byte count (see `urldb check`)"
-            ))
-        })?),
+        Some(n) => {
+            Some(domain::content_length(&n).ok_or_else(|| NotPlanned::ContentLength(n.clone()))?)
+        }
     };
     let sha256 = match scalar(domain::CONTENT_SHA256) {
         None => None,
@@ -539,9 +580,7 @@ fn expect(record: &Record) -> Result<Expect, NotPlanned> {
             Some(h.to_ascii_lowercase())
         }
         Some(h) => {
-            return Err(NotPlanned(format!(
-                "`content-sha256: {h}` is not a SHA-256 digest (see `urldb check`)"
-            )));
+            return Err(NotPlanned::Sha256(h));
         }
     };
     Ok(Expect {
@@ -682,7 +721,11 @@ mod tests {
         let text = "---\n---\ncontent-type: text/html\n---\n_path: /x\n---\n_path: /y\ncontent-length: -1\ncontent-type: a/b\n---\n_path: /z\ncontent-sha256: nope\ncontent-type: a/b\n";
         let plan = plan_text(text, &PlanOptions::default());
         assert!(plan.checks.is_empty());
-        let messages: Vec<_> = plan.problems.iter().map(|p| p.message.as_str()).collect();
+        let messages: Vec<_> = plan
+            .problems
+            .iter()
+            .map(|p| p.problem.to_string())
+            .collect();
         assert_eq!(messages.len(), 4, "{messages:?}");
         assert!(messages[0].contains("_path"));
         assert!(messages[1].contains("content-type"));
@@ -701,7 +744,11 @@ mod tests {
         let reasons: Vec<_> = plan
             .checks
             .iter()
-            .map(|c| c.not_checked.as_deref().unwrap_or("-"))
+            .map(|c| {
+                c.not_checked
+                    .as_ref()
+                    .map_or("-".to_string(), |n| n.to_string())
+            })
             .collect();
         assert_eq!(reasons.len(), 4, "{reasons:?}");
         assert!(reasons[0].ends_with("(path-not-absolute)"), "{reasons:?}");
@@ -781,7 +828,7 @@ mod tests {
             None,
             &mut plan,
         );
-        assert!(plan.problems[0].message.contains("UTF-8"));
+        assert!(plan.problems[0].problem.to_string().contains("UTF-8"));
     }
 
     #[test]

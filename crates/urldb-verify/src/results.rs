@@ -346,7 +346,7 @@ impl Results {
             .map(|p| ProblemEntry {
                 file: display_path(&p.file),
                 line: p.line,
-                message: p.message.clone(),
+                message: p.problem.to_string(),
             })
             .collect();
         let elapsed = Duration::from_millis(run.elapsed_ms);

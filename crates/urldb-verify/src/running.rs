@@ -168,7 +168,7 @@ fn check_one(
 /// A check that makes no request: its outcome is known from the plan.
 fn unrequested(check: &UrlCheck) -> Option<CheckResult> {
     let outcome = if let Some(reason) = &check.not_checked {
-        Outcome::Broken(Failure::NotChecked(reason.clone()))
+        Outcome::Broken(Failure::NotChecked(reason.to_string()))
     } else {
         Outcome::Skipped(check.skip.clone()?)
     };

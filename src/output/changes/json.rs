@@ -25,7 +25,7 @@ pub(crate) fn write(out: &mut dyn Write, changes: &ChangeSet) -> io::Result<()> 
         "files": changes.files.iter().map(file).collect::<Vec<_>>(),
         "errors": changes.errors.iter().map(|e| json!({
             "path": display_path(&e.path),
-            "message": e.message,
+            "message": e.message(),
         })).collect::<Vec<_>>(),
     });
     urldb_output::write_json_pretty(&mut *out, &document)?;

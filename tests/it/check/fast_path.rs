@@ -78,7 +78,7 @@ const VALUES: &[&str] = &[
     "2025",
     "Static",
     // What the path rules look at, where a clean record's scanner
-    // (`lint::silent`) must refuse or take the path as the rules do.
+    // (`lint::proof`) must refuse or take the path as the rules do.
     "/A",
     "/a/B?X=1",
     "/a?B",
@@ -785,7 +785,7 @@ fn near_clean(rng: &mut Rng) -> Option<String> {
 
 /// Files of clean records with one value, line or order one step away
 /// give the same results whether their records are proven clean from
-/// their text (`lint::silent`) or checked by the rules, with the default
+/// their text (`lint::proof`) or checked by the rules, with the default
 /// rules and with every rule; both ways are taken often.
 #[test]
 fn near_clean_files_give_the_same_results_proven_or_checked() {

@@ -349,7 +349,7 @@ fn proof_agrees(code: &str, files: &[(String, Vec<u8>)], example: Example) {
     }
 }
 
-/// Text the proof of clean records reads (`lint::silent`): records after a
+/// Text the proof of clean records reads (`lint::proof`): records after a
 /// metadata document, lines of printable ASCII at the left margin, no
 /// comment, no double-quoted value, every `_path` plain.
 fn in_the_proofs_layout(text: &str) -> bool {

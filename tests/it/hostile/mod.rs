@@ -18,5 +18,6 @@ mod one_host;
 mod output;
 mod reader;
 mod runner_commands;
+mod tab_outside_check;
 #[cfg(unix)]
 mod terminal;

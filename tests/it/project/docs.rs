@@ -14,6 +14,28 @@ fn rules_md_is_current() {
         have == want,
         "docs/rules.md is stale: run `URLDB_UPDATE_DOCS=1 cargo test rules_md_is_current` and commit it"
     );
+    // The other pages' lists of rules (the gate, the rules that keep a
+    // record from being requested) are read from the catalogue too, in
+    // their generated regions.
+    for (page, regions) in [
+        ("docs/suppressions.md", &["gate-always", "gate-some"][..]),
+        ("docs/security.md", &["blocking-rules"][..]),
+        ("docs/verify.md", &["blocking-rules-or"][..]),
+        ("docs/urls.md", &["blocking-rules", "blocking-rules"][..]),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(page);
+        let have = std::fs::read_to_string(&path).expect("read");
+        let (want, found) = urldb_core::rules::docs::fill_generated_lists(&have);
+        assert_eq!(found, regions, "{page}: its generated regions");
+        if std::env::var_os("URLDB_UPDATE_DOCS").is_some() {
+            std::fs::write(&path, &want).expect("write");
+            continue;
+        }
+        assert!(
+            have == want,
+            "{page} is stale: run `URLDB_UPDATE_DOCS=1 cargo test rules_md_is_current` and commit it"
+        );
+    }
 }
 
 /// A test function of the workspace and the modules it is in: for

@@ -347,6 +347,215 @@ fn entry_files_are_lists() {
     assert!(long.is_empty(), "entry files that hold work: {long:?}");
 }
 
+/// A rule is one value (`docs/dev/adding-a-rule.md`): what is true of a
+/// rule (its gate, whether it blocks a request, whether it is on by
+/// default, its clean text) is a field of its `Rule`, in its own file,
+/// and the lists of rules are read from the catalogue (`rules::ALL`). No
+/// table names rules by their code: no `static` or `const` item outside a
+/// rule's own `code:` field, and no `match` arm, holds a rule's code as a
+/// string literal, and no `static` or `const` item pairs a rule's `RULE`
+/// with a fact (`(&path_case::RULE, …)`), tests aside.
+#[test]
+fn no_table_is_keyed_by_a_rules_code() {
+    let repo = oracles::repo();
+    let codes: Vec<&str> = urldb_core::rules::ALL.iter().map(|r| r.code).collect();
+    let mut sources = vec![repo.join("src")];
+    for entry in std::fs::read_dir(repo.join("crates")).expect("crates/") {
+        sources.push(entry.expect("crate").path().join("src"));
+    }
+    let (mut files, mut found) = (0, Vec::new());
+    for file in sources.iter().flat_map(|dir| rust_files(dir)) {
+        let text = std::fs::read_to_string(&file).expect("read");
+        files += 1;
+        for (n, line) in keyed_by_code(&text, &codes) {
+            found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+        }
+    }
+    assert!(files > 150, "only {files} files read");
+    assert!(
+        found.is_empty(),
+        "tables keyed by a rule's code (make it a field of `Rule`):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The lines (index, text) of `text` that name one of `codes` as a string
+/// literal in a `static` or `const` item (but a `code:` field) or in a
+/// `match` arm, outside tests.
+fn keyed_by_code<'a>(text: &'a str, codes: &[&str]) -> Vec<(usize, &'a str)> {
+    let code = non_test_code(text);
+    let mut out = Vec::new();
+    // The depth of brackets in the `static`/`const` item being read, if any.
+    let mut item: Option<i32> = None;
+    for (n, (line, original)) in code.lines().zip(text.lines()).enumerate() {
+        let bare = line.trim_start();
+        let bare = ["pub(crate) ", "pub(super) ", "pub "]
+            .iter()
+            .find_map(|v| bare.strip_prefix(v))
+            .unwrap_or(bare);
+        if item.is_none()
+            && (bare.starts_with("static ")
+                || (bare.starts_with("const ") && !bare.starts_with("const fn")))
+        {
+            item = Some(0);
+        }
+        let names_a_code =
+            line.contains('"') && codes.iter().any(|c| original.contains(&format!("\"{c}\"")));
+        let arm = names_a_code
+            && codes.iter().any(|c| {
+                original.contains(&format!("\"{c}\" =>"))
+                    || original.contains(&format!("\"{c}\" |"))
+            });
+        // A table keyed by the rules themselves: `(&path_case::RULE, …)`.
+        let keyed_by_rule = line.contains("(&") && line.contains("::RULE,");
+        if let Some(depth) = item.as_mut() {
+            if (names_a_code && !bare.starts_with("code: ")) || keyed_by_rule {
+                out.push((n, original));
+            }
+            for c in line.chars() {
+                match c {
+                    '(' | '[' | '{' => *depth += 1,
+                    ')' | ']' | '}' => *depth -= 1,
+                    _ => {}
+                }
+            }
+            if *depth <= 0 && (line.trim_end().ends_with(';') || line.trim_end().ends_with('}')) {
+                item = None;
+            }
+        } else if arm {
+            out.push((n, original));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_code_table_scan_sees_tables_and_arms_only() {
+    let codes = ["yaml-comment", "path-case"];
+    let text = "pub(crate) static OFF: &[&str] = &[\"yaml-comment\"];\n\
+                static RULE: Rule = Rule {\n    code: \"path-case\",\n    summary: \"x\",\n};\n\
+                fn f(code: &str) -> u8 {\n    match code {\n        \"path-case\" => 1,\n        _ => 0,\n    }\n}\n\
+                fn g() { blocked(\"path-case\"); }\n\
+                const TABLE: [(&str, u8); 1] = [\n    (\"path-case\", 1),\n];\n\
+                static CLEAN: &[(&Rule, u8)] = &[\n    (&path_case::RULE, 1),\n];\n\
+                #[cfg(test)]\nmod tests { static T: &[&str] = &[\"path-case\"]; }\n";
+    let found: Vec<usize> = keyed_by_code(text, &codes)
+        .into_iter()
+        .map(|(n, _)| n + 1)
+        .collect();
+    assert_eq!(found, [1, 8, 14, 17], "{text}");
+}
+
+/// A per-file error keeps its cause, typed, until it is shown: the types
+/// that carry one file's (or record's) problem across crates hold no
+/// `message: String` and no reason as an `Option<String>`
+/// (`docs/dev/architecture.md`, "How data flows").
+#[test]
+fn per_file_errors_keep_their_cause() {
+    let repo = oracles::repo();
+    let types = [
+        ("crates/urldb-store/src/database.rs", "pub struct FileError"),
+        ("crates/urldb-store/src/database.rs", "pub enum FileProblem"),
+        ("crates/urldb-store/src/discover.rs", "pub struct WalkError"),
+        ("crates/urldb-store/src/discover.rs", "pub enum WalkProblem"),
+        ("crates/urldb-store/src/by_url.rs", "pub struct HostIndex"),
+        (
+            "crates/urldb-store/src/listing.rs",
+            "pub enum LeftOutReason",
+        ),
+        ("crates/urldb-verify/src/plan.rs", "pub struct Problem"),
+        ("crates/urldb-verify/src/plan.rs", "pub enum Unverifiable"),
+        ("crates/urldb-verify/src/plan.rs", "pub enum NotChecked"),
+        ("crates/urldb-verify/src/plan.rs", "pub struct UrlCheck"),
+    ];
+    let mut found = Vec::new();
+    for (file, head) in types {
+        let text = non_test_code(&std::fs::read_to_string(repo.join(file)).expect("read"));
+        let at = text
+            .find(&format!("{head} {{"))
+            .unwrap_or_else(|| panic!("{file}: no `{head}`"));
+        let chars: Vec<char> = text[at..].chars().collect();
+        let open = chars.iter().position(|c| *c == '{').expect("a body");
+        let body: String = chars[open..matching(&chars, open, '{', '}')]
+            .iter()
+            .collect();
+        let squeezed: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
+        if squeezed.contains("message: String") || squeezed.contains("Option<String>") {
+            found.push(format!("{file}: {head}"));
+        }
+    }
+    assert!(found.is_empty(), "per-file errors as strings: {found:?}");
+}
+
+/// One door to a domain file's text (`docs/dev/architecture.md`, "How
+/// data flows"): a byte order mark is taken off by `urldb_core::parse`
+/// (`without_bom`), and the parsers are called through it (`read_text`,
+/// `read`, `read_whole`), never directly, outside core. Inside core the
+/// linter's engine still reads pieces and places spans itself: those
+/// files are named here, and none may join them. `robots.txt` is no
+/// domain file (`urldb-verify/src/robots.rs`, RFC 9309).
+#[test]
+fn a_domain_file_is_read_through_one_door() {
+    let repo = oracles::repo();
+    const OPENING: [&str; 6] = [
+        "strip_prefix('\\u{feff}'",
+        "starts_with('\\u{feff}'",
+        "\\xef\\xbb\\xbf",
+        "[0xef, 0xbb, 0xbf]",
+        "parse::tree::parse_tree",
+        "parse::fast::",
+    ];
+    // The engine's own reading (pieces, spans after a BOM), and the
+    // reader, the `bom` rule and robots.txt.
+    const ALLOWED: [&str; 9] = [
+        "crates/urldb-core/src/parse/",
+        "crates/urldb-core/src/rules/yaml/bom.rs",
+        "crates/urldb-core/src/lint/mod.rs",
+        "crates/urldb-core/src/lint/pieces.rs",
+        "crates/urldb-core/src/lint/add_suppressions.rs",
+        "crates/urldb-core/src/merge/split.rs",
+        "crates/urldb-core/src/rules/files/not_canonical.rs",
+        "crates/urldb-core/src/rules/engine.rs",
+        "crates/urldb-verify/src/robots.rs",
+    ];
+    let mut sources = vec![repo.join("src")];
+    for entry in std::fs::read_dir(repo.join("crates")).expect("crates/") {
+        sources.push(entry.expect("crate").path().join("src"));
+    }
+    let (mut files, mut found) = (0, Vec::new());
+    for file in sources.iter().flat_map(|dir| rust_files(dir)) {
+        let shown = file
+            .strip_prefix(repo)
+            .unwrap_or(&file)
+            .to_string_lossy()
+            .replace('\\', "/");
+        files += 1;
+        if ALLOWED.iter().any(|a| shown.starts_with(a)) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("read");
+        // Tests aside, literals kept: a BOM is spelt in one.
+        let code = non_test_code(&text);
+        for (n, (line, original)) in code.lines().zip(text.lines()).enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let lower = original.to_ascii_lowercase();
+            for opening in OPENING {
+                if lower.contains(opening) {
+                    found.push(format!("{shown}:{}: {opening}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(files > 150, "only {files} files read");
+    assert!(
+        found.is_empty(),
+        "a domain file read around `urldb_core::parse`:\n{}",
+        found.join("\n")
+    );
+}
+
 /// What a line of code uses to print, if anything.
 fn printing(line: &str) -> Option<&'static str> {
     const PRINTING: [&str; 10] = [

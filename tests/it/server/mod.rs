@@ -687,3 +687,65 @@ fn stale_edits_and_cancelled_requests_are_not_worked_on() {
         "version 2 was superseded before it was checked: {versions:?}"
     );
 }
+
+/// The editor refuses a file whose only problem is a tab PyYAML refuses
+/// as `check` does (`hostile::tab_outside_check`): a `yaml-syntax` error
+/// on its line.
+#[test]
+fn a_tab_pyyaml_refuses_is_a_yaml_syntax_error_in_the_editor() {
+    let work = tempfile::tempdir().expect("tempdir");
+    let file = work.path().join("tab.org.yaml");
+    let text = "---\n---\n_path: /a\ncategories:\n-\tfrontend\ncontent-type: text/html\n";
+    write(work.path(), "tab.org.yaml", text);
+    let uri = format!("file://{}", file.display());
+    let send = |stdin: &mut std::process::ChildStdin, messages: &[serde_json::Value]| {
+        for m in messages {
+            std::io::Write::write_all(stdin, &frame(&m.to_string())).expect("write");
+        }
+    };
+    let mut child = spawn_server(work.path());
+    let mut stdin = child.stdin.take().expect("stdin");
+    send(
+        &mut stdin,
+        &[
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"capabilities": {},
+                           "rootUri": format!("file://{}", work.path().display())}}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+                "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}),
+        ],
+    );
+    let rx = answers_as_they_come(&mut child);
+    let mut diagnostics = None;
+    while let Ok(answer) = rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        if answer["method"] == "textDocument/publishDiagnostics" {
+            diagnostics = Some(answer["params"]["diagnostics"].clone());
+            break;
+        }
+    }
+    send(
+        &mut stdin,
+        &[
+            serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": null}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+        ],
+    );
+    drop(stdin);
+    assert_eq!(child.wait().expect("urldb server").code(), Some(0));
+    let diagnostics = diagnostics.expect("diagnostics published");
+    let tab = diagnostics
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|d| d["code"] == "yaml-syntax")
+        .unwrap_or_else(|| panic!("no yaml-syntax diagnostic: {diagnostics}"));
+    assert_eq!(tab["severity"], 1, "{tab}");
+    assert_eq!(tab["range"]["start"]["line"], 4, "{tab}");
+    assert!(
+        tab["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("PyYAML refuses a tab here")),
+        "{tab}"
+    );
+}

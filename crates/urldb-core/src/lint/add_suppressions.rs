@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::model::node::Document;
 use crate::rules::diagnostic::Finding;
-use crate::rules::unused_suppression;
+use crate::rules::files::unused_suppression;
 
 use crate::suppress::parse_comment;
 

@@ -7,7 +7,7 @@
 //! finished in one place (`excuse.rs`: selection, per-file ignores,
 //! suppression comments, blocked-by, order). A large file is checked in
 //! pieces (`pieces.rs`), records proven clean from their text
-//! (`silent.rs`); writing suppressions runs the linter and lives here too
+//! (`proof.rs`); writing suppressions runs the linter and lives here too
 //! ([`add_suppressions`], [`ignore_here`]).
 
 use std::path::Path;
@@ -27,7 +27,7 @@ mod add_suppressions;
 mod excuse;
 mod ignore_here;
 mod pieces;
-mod silent;
+mod proof;
 
 pub use across::{Across, across};
 pub use add_suppressions::{Added, add_suppressions};
@@ -129,7 +129,7 @@ pub enum Documents {
     /// stopped, or the file was too large to read at all).
     NotParsed,
     /// Checked without a tree: every record proven clean from its text
-    /// (`silent`), the metadata checked by the rules. It parses.
+    /// (`proof`), the metadata checked by the rules. It parses.
     Proven,
     /// A large file checked a piece at a time, each piece's tree dropped
     /// once checked (`pieces`). It parses.
@@ -254,7 +254,7 @@ pub fn check_bytes(path: &Path, raw: &[u8], options: &Options) -> Checked {
             settings: &options.settings,
         };
         for rule in rules::ALL {
-            if let Check::File(check) = rule.check {
+            if let Check::File { check, .. } = rule.check {
                 check(&ctx, &mut all);
             }
         }

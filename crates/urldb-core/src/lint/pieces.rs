@@ -8,7 +8,7 @@
 //! read records together ask of their paths (`rules::clean::Clean::Paths`:
 //! a `_path` listed twice, two paths that are one URL). So the records are
 //! cut at `---` lines into pieces of about [`PIECE_BYTES`]; each piece is
-//! proven clean from its text (`super::silent`), or else read, checked
+//! proven clean from its text (`super::proof`), or else read, checked
 //! with the metadata document in front of it and dropped, keeping only its
 //! findings, its records' paths and whether it is canonical. What is asked
 //! across records is then answered on the paths.
@@ -30,7 +30,7 @@ use compact_str::CompactString;
 use rayon::prelude::*;
 
 use super::excuse::{self, Comments, Stage};
-use super::{Checked, Documents, Options, render_options, silent, text_findings};
+use super::{Checked, Documents, Options, proof, render_options, text_findings};
 use crate::model::node::Document;
 use crate::parse::tree::parse_tree;
 use crate::render::render;
@@ -62,7 +62,7 @@ struct Piece {
     /// such fixes against every record (`fix::guard_path_fixes`), which a
     /// piece cannot.
     sets_a_path: bool,
-    /// Proven clean from its text (`super::silent`): no rule ran on it, so
+    /// Proven clean from its text (`super::proof`): no rule ran on it, so
     /// it holds none of the metadata's findings either. Its paths are then
     /// in order.
     silent: bool,
@@ -115,9 +115,9 @@ pub(crate) fn check(
     // its text is copied. A rule that only the tree can answer, while it
     // counts, leaves nothing to prove.
     let needs_tree = clean::needs_tree(|rule| options.selection.is_enabled(rule.code));
-    let proofs: Vec<Option<silent::Silent>> = bounds
+    let proofs: Vec<Option<proof::Silent>> = bounds
         .par_windows(2)
-        .map(|w| (!needs_tree).then(|| silent::records(text, w[0]..w[1], &facts))?)
+        .map(|w| (!needs_tree).then(|| proof::records(text, w[0]..w[1], &facts))?)
         .collect();
     if silent_only && proofs.iter().any(Option::is_none) {
         return None;
@@ -233,9 +233,9 @@ pub(crate) fn check(
 }
 
 impl Piece {
-    /// Records [`silent::records`] proved clean: canonical, no finding
+    /// Records [`proof::records`] proved clean: canonical, no finding
     /// (but across records, which the paths answer).
-    fn silent(text: &str, silent: silent::Silent) -> Piece {
+    fn silent(text: &str, silent: proof::Silent) -> Piece {
         let value = |span: Option<&Span>| span.and_then(|s| text.get(s.clone())).map(Into::into);
         // Records without a `_path` come first.
         let first = match silent.pathless {
@@ -273,7 +273,7 @@ fn metadata_findings(
     };
     let mut findings = Vec::new();
     for rule in rules::ALL {
-        if let Check::File(check) = rule.check {
+        if let Check::File { check, .. } = rule.check {
             check(&ctx, &mut findings);
         }
     }
@@ -313,7 +313,7 @@ fn piece(
         if across.iter().any(|r| std::ptr::eq(*r, *rule)) {
             continue;
         }
-        if let Check::File(check) = rule.check {
+        if let Check::File { check, .. } = rule.check {
             check(&ctx, &mut findings);
         }
     }

@@ -6,6 +6,9 @@
 pub mod domain;
 pub mod media_type;
 pub mod node;
+/// The meaning of a file independent of layout, which the tests and the
+/// fuzz targets compare (`parse(fmt(x)) = parse(x)`): no command needs it.
+#[cfg(feature = "testing")]
 pub mod normal;
 pub mod path;
 pub mod resolve;

@@ -10,6 +10,7 @@
 pub(crate) mod comments;
 pub mod fast;
 pub mod reader;
+pub(crate) mod tabs;
 pub mod tree;
 
 use tree::Tree;
@@ -44,5 +45,25 @@ pub(crate) fn read_text_with(text: &str, general_only: bool) -> (Tree, bool) {
 pub fn read(raw: &[u8]) -> Option<Tree> {
     let text = std::str::from_utf8(raw).ok()?;
     let tree = read_text(text);
-    (!tree.incomplete).then_some(tree)
+    read_whole(text, &tree).then_some(tree)
+}
+
+/// `text` after its byte order mark, if it has one: the one place a
+/// domain file's BOM is taken off (the `bom` rule reports it; PyYAML reads
+/// past it).
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{FEFF}').unwrap_or(text)
+}
+
+/// [`without_bom`] for bytes (a line read before it is known to be text).
+pub fn without_bom_bytes(raw: &[u8]) -> &[u8] {
+    raw.strip_prefix("\u{FEFF}".as_bytes()).unwrap_or(raw)
+}
+
+/// Whether the reference tool reads `text`, parsed as `tree`, whole and as
+/// urldb does: the parser read it to its end, and it holds no tab PyYAML
+/// refuses ([`tabs`]). What `ls`, `export`, `verify`, `add` and `diff`
+/// ask before they take a file's records, as `check` reports it.
+pub fn read_whole(text: &str, tree: &Tree) -> bool {
+    !tree.incomplete && tabs::refused(text, &tree.documents, &tree.comments).is_empty()
 }

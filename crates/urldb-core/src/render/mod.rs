@@ -435,7 +435,7 @@ fn text_of_value(value: &str, plain: bool, kind: FieldKind) -> Text<'_> {
 /// `key`, written plain, is how [`render`] writes a key that is not one of
 /// the format's (an extra): [`mapping_is_canonical`]'s question of a key,
 /// asked of text with no tree (the scanner of clean records,
-/// `lint::silent`).
+/// `lint::proof`).
 pub(crate) fn key_written_as_is(key: &str, style: TextStyle) -> bool {
     key_written_as(key, ScalarStyle::Plain, style)
 }

@@ -2,8 +2,8 @@
 //! draw no finding from its text alone, without a tree.
 //!
 //! Nearly every record of a database is canonical and clean. The proof of
-//! clean records (`crate::lint::silent`) reads a record's lines as `fmt`
-//! writes them and asks each rule, through [`super::CLEAN_TEXT`], whether
+//! clean records (`crate::lint::proof`) reads a record's lines as `fmt`
+//! writes them and asks each rule, through [`super::clean_text`], whether
 //! what it read is clean for it. Each rule that reads the model of a file
 //! ([`super::Check::File`]) states there, in its own file, one or more
 //! [`Clean`] answers; the rules of the other stages need none:
@@ -260,14 +260,14 @@ fn mark(table: &mut Option<Box<[u32; 256]>>, looks_at: fn(u8) -> bool, bit: u32)
     }
 }
 
-/// The rules' answers, gathered from [`super::CLEAN_TEXT`] on first use.
+/// The rules' answers, gathered from [`super::clean_text`] on first use.
 pub(crate) static ASKED: std::sync::LazyLock<Asked> = std::sync::LazyLock::new(|| {
     let mut asked = Asked {
         values: Default::default(),
         extra_keys: Vec::new(),
         records: Vec::new(),
     };
-    for clean in super::CLEAN_TEXT
+    for clean in super::clean_text()
         .iter()
         .flat_map(|(_, answers)| answers.iter())
     {
@@ -293,7 +293,7 @@ pub(crate) static ASKED: std::sync::LazyLock<Asked> = std::sync::LazyLock::new(|
 /// Some rule that only the tree can answer is enabled (or forbids a
 /// rewrite, which counts whether enabled or not): the proof takes nothing.
 pub(crate) fn needs_tree(enabled: impl Fn(&super::Rule) -> bool) -> bool {
-    needs_tree_in(super::CLEAN_TEXT, enabled)
+    needs_tree_in(super::clean_text(), enabled)
 }
 
 fn needs_tree_in(
@@ -310,7 +310,7 @@ fn needs_tree_in(
 /// holding each byte.
 pub(crate) fn across_records_look_at() -> [bool; 256] {
     // The catalogue is read once, not once a byte.
-    let looking: Vec<fn(u8) -> bool> = super::CLEAN_TEXT
+    let looking: Vec<fn(u8) -> bool> = super::clean_text()
         .iter()
         .flat_map(|(_, answers)| answers.iter())
         .filter_map(|a| match a {
@@ -332,7 +332,7 @@ pub(crate) fn across_records_look_at() -> [bool; 256] {
 /// ([`Clean::Paths`]), with their `find`.
 pub(crate) fn across_records()
 -> impl Iterator<Item = (&'static super::Rule, fn(&Paths, &mut Vec<Finding>))> {
-    super::CLEAN_TEXT.iter().flat_map(|(rule, answers)| {
+    super::clean_text().iter().flat_map(|(rule, answers)| {
         answers.iter().filter_map(move |a| match a {
             Clean::Paths { find, .. } => Some((*rule, *find)),
             _ => None,
@@ -345,7 +345,7 @@ pub(crate) fn across_records()
 /// findings.
 #[cfg(test)]
 pub(crate) fn answers_record_by_record(rule: &super::Rule) -> bool {
-    super::CLEAN_TEXT
+    super::clean_text()
         .iter()
         .filter(|(r, _)| std::ptr::eq(*r, rule))
         .flat_map(|(_, answers)| answers.iter())
@@ -359,7 +359,7 @@ pub(crate) fn answers_record_by_record(rule: &super::Rule) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{ALL, CLEAN_TEXT, Check};
+    use super::super::{ALL, Check, clean_text};
     use super::*;
 
     /// A rule that reads the model of a file says how the proof rules out
@@ -368,15 +368,15 @@ mod tests {
     fn every_rule_on_the_model_states_its_clean_text() {
         let on_the_model: Vec<&str> = ALL
             .iter()
-            .filter(|r| matches!(r.check, Check::File(_)))
+            .filter(|r| matches!(r.check, Check::File { .. }))
             .map(|r| r.code)
             .collect();
-        let stated: Vec<&str> = CLEAN_TEXT.iter().map(|(r, _)| r.code).collect();
+        let stated: Vec<&str> = clean_text().iter().map(|(r, _)| r.code).collect();
         assert_eq!(
             stated, on_the_model,
-            "CLEAN_TEXT in rules/mod.rs lists each rule of Check::File, in catalogue order"
+            "clean_text() in rules/mod.rs lists each rule of Check::File, in catalogue order"
         );
-        for (rule, answers) in CLEAN_TEXT {
+        for (rule, answers) in clean_text() {
             assert!(!answers.is_empty(), "{}: no answer", rule.code);
             for answer in *answers {
                 if let Clean::Value { key, .. } = answer {
@@ -402,7 +402,13 @@ mod tests {
             severity: Severity::Error,
             fix: crate::rules::FixKind::None,
             blocks_rewrite: false,
-            check: Check::File(none),
+            blocks_request: None,
+            enabled: crate::rules::Enabled::On,
+            gate: crate::rules::Gate::No,
+            check: Check::File {
+                check: none,
+                clean: crate::rules::CleanText(&[Clean::NeedsTree]),
+            },
         };
         static BLOCKING: Rule = Rule {
             code: "needs-the-tree",
@@ -410,7 +416,13 @@ mod tests {
             severity: Severity::Error,
             fix: crate::rules::FixKind::None,
             blocks_rewrite: true,
-            check: Check::File(none),
+            blocks_request: None,
+            enabled: crate::rules::Enabled::On,
+            gate: crate::rules::Gate::No,
+            check: Check::File {
+                check: none,
+                clean: crate::rules::CleanText(&[Clean::NeedsTree]),
+            },
         };
         let needs: &[Clean] = &[Clean::NeedsTree];
         let value: &[Clean] = &[Clean::Record(|_| true)];
@@ -441,7 +453,7 @@ mod tests {
             ..LintSettings::default()
         };
         let mut asked = 0;
-        for (rule, answers) in CLEAN_TEXT {
+        for (rule, answers) in clean_text() {
             for answer in *answers {
                 let Clean::Value {
                     looks_at, clean, ..

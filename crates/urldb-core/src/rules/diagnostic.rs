@@ -38,9 +38,9 @@ pub struct Finding {
     pub help: Option<String>,
     pub fix: Option<Fix>,
     /// A gate finding: always reported, as an error, never excused
-    /// (`crate::rules::gate_findings`). Every finding of a rule in
-    /// `gate_findings::ALWAYS`; the rules of `gate_findings::SOME` mark
-    /// theirs with [`Finding::gate`].
+    /// (`crate::rules::gate_findings`). Every finding of a rule whose
+    /// gate is `Gate::Always`; the rules of `Gate::Some` mark theirs with
+    /// [`Finding::gate`].
     pub gate: bool,
 }
 
@@ -54,7 +54,7 @@ impl Finding {
             labels: Vec::new(),
             help: None,
             fix: None,
-            gate: crate::rules::gate_findings::always(rule.code),
+            gate: matches!(rule.gate, crate::rules::Gate::Always(_)),
         }
     }
 

@@ -53,7 +53,7 @@ fn capitalize(s: &str) -> String {
 /// committed file is stale (`URLDB_UPDATE_DOCS=1 cargo test` rewrites it).
 pub fn catalogue_markdown() -> String {
     let mut out = String::from(
-        "# Rules\n\n<!-- Generated from the rule sources (crates/urldb-core/src/rules/*.rs) by `cargo test`; do not edit. -->\n\n\
+        "# Rules\n\n<!-- Generated from the rule sources (crates/urldb-core/src/rules/<family>/*.rs) by `cargo test`; do not edit. -->\n\n\
          `[*]`: fixed automatically (by `urldb fmt` for layout, by `urldb check --fix` for values).\n\n\
          | code | severity | fix | what it finds |\n|---|---|---|---|\n",
     );
@@ -74,4 +74,76 @@ pub fn catalogue_markdown() -> String {
         out.push_str(&format!("#{}", body));
     }
     out
+}
+
+/// The lists of rules that pages of `docs/` other than `docs/rules.md`
+/// hold, by the name of the generated region each stands in
+/// (`<!-- generated: NAME -->` … `<!-- /generated -->`): read from the
+/// catalogue, so that no page names a rule list by hand. The test that
+/// writes `docs/rules.md` writes them too.
+pub fn generated_lists() -> Vec<(&'static str, String)> {
+    let blocking: Vec<String> = rules::ALL
+        .iter()
+        .filter(|r| r.blocks_request.is_some())
+        .map(|r| format!("`{}`", r.code))
+        .collect();
+    let or = match blocking.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => blocking.join(", "),
+    };
+    let table = |head: &str, list: &[(&str, &str)]| {
+        let mut out = format!("| rule | {head} |\n|---|---|\n");
+        for (code, words) in list {
+            out.push_str(&format!("| `{code}` | {} |\n", words.replace('|', "\\|")));
+        }
+        out
+    };
+    vec![
+        ("blocking-rules", blocking.join(", ")),
+        ("blocking-rules-or", or),
+        (
+            "gate-always",
+            format!("\n\n{}\n", table("why", rules::gate_findings::ALWAYS)),
+        ),
+        (
+            "gate-some",
+            format!(
+                "\n\n{}\n",
+                table("which findings", rules::gate_findings::SOME)
+            ),
+        ),
+    ]
+}
+
+/// `page` with the text of each generated region replaced by its list
+/// ([`generated_lists`]), and the names of the regions it holds. A region
+/// of an unknown name is left as it is.
+pub fn fill_generated_lists(page: &str) -> (String, Vec<&'static str>) {
+    const END: &str = "<!-- /generated -->";
+    let lists = generated_lists();
+    let mut out = String::with_capacity(page.len());
+    let mut found = Vec::new();
+    let mut rest = page;
+    while let Some(at) = rest.find("<!-- generated: ") {
+        let after = &rest[at..];
+        let Some(close) = after.find(" -->") else {
+            break;
+        };
+        let name = &after["<!-- generated: ".len()..close];
+        let Some((known, list)) = lists.iter().find(|(n, _)| *n == name) else {
+            out.push_str(&rest[..at + close]);
+            rest = &rest[at + close..];
+            continue;
+        };
+        let Some(end) = after.find(END) else {
+            break;
+        };
+        out.push_str(&rest[..at + close + " -->".len()]);
+        out.push_str(list);
+        out.push_str(END);
+        found.push(*known);
+        rest = &after[end + END.len()..];
+    }
+    out.push_str(rest);
+    (out, found)
 }

@@ -6,8 +6,9 @@
 
 use super::FixKind;
 use super::diagnostic::Finding;
-use super::{invalid_utf8, nesting_too_deep, not_canonical, too_many_documents};
-use super::{yaml_alias, yaml_comment, yaml_syntax, yaml_tag};
+use super::files::not_canonical;
+use super::yaml::{invalid_utf8, nesting_too_deep, too_many_documents};
+use super::yaml::{yaml_alias, yaml_comment, yaml_syntax, yaml_tag};
 use crate::parse::tree::Problem;
 use crate::source::Span;
 

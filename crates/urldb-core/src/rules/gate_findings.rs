@@ -15,155 +15,94 @@
 //!
 //! The lists say why; `docs/suppressions.md` prints them.
 
-use super::Rule;
+//! Each rule states its own ([`Rule::gate`]); the lists here are read
+//! from the catalogue.
 
-/// Rules every finding of which is a gate finding, and why.
-pub static ALWAYS: &[(&str, &str)] = &[
-    (
-        "invalid-utf8",
-        "PyYAML and every urldb command refuse the file",
-    ),
-    (
-        "yaml-syntax",
-        "PyYAML and every urldb command refuse the file, or PyYAML would read it otherwise (a tab, a control character, NEL, LS or PS, a directive)",
-    ),
-    (
-        "yaml-alias",
-        "urldb reads an alias as an empty value, PyYAML as the value it names",
-    ),
-    (
-        "yaml-tag",
-        "urldb reads the value without its tag, PyYAML with it (or refuses the file)",
-    ),
-    (
-        "duplicate-key",
-        "urldb reads the first value of the key, PyYAML the last",
-    ),
-    (
-        "non-string-key",
-        "PyYAML reads the key as another type, or refuses the file",
-    ),
-    ("unloadable-value", "PyYAML refuses the file"),
-    ("file-too-large", "`check` did not read the file"),
-    (
-        "nesting-too-deep",
-        "`check` stopped reading the file there; `ls`, `export` and `verify` refuse it",
-    ),
-    ("too-many-documents", "`check` did not read the file"),
-    (
-        "metadata-not-mapping",
-        "no command reads the metadata (`https`, `cnames`)",
-    ),
-    ("record-not-mapping", "no command reads the record"),
-    ("missing-path", "the record has no URL; `verify` refuses it"),
-    ("missing-content-type", "`verify` refuses the record"),
-    (
-        "path-network-reference",
-        "the URL would be one of another host; `verify` does not request it",
-    ),
-    (
-        "path-not-absolute",
-        "the URL would be one of another host or port; `verify` does not request it",
-    ),
-    (
-        "path-fragment",
-        "the URL is not the one requested; `verify` does not request it",
-    ),
-    (
-        "path-invalid-char",
-        "clients rewrite the URL; `verify` does not request it",
-    ),
-    (
-        "path-bad-escape",
-        "clients rewrite the URL; `verify` does not request it",
-    ),
-    (
-        "path-dot-segment",
-        "clients rewrite the URL; `verify` does not request it",
-    ),
-    (
-        "cname-conflict",
-        "one host's URLs are in two files (`Example.com` and `example.com` are one host); \
-         `ls`, `export` and `verify` list them twice, `add` cannot tell which file to write",
-    ),
-    (
-        "domain-conflict",
-        "one host has two files (`Example.com.yaml` and `example.com.yaml`, which a \
-         case-insensitive checkout writes into one); `ls` and `export` list both",
-    ),
-];
+use super::{ALL, Gate, Rule};
+
+/// Rules every finding of which is a gate finding, and why, in catalogue
+/// order.
+pub static ALWAYS: &[(&str, &str)] = &gathered::<{ count(true) }>(true);
 
 /// Rules some findings of which are gate findings (the rule marks them
-/// with [`Finding::gate`]), and which.
-pub static SOME: &[(&str, &str)] = &[
-    (
-        "invalid-boolean",
-        "a value the reference tool, which took PyYAML's value with Python's truth, reads \
-         otherwise than urldb (`https: 1`, `https: 'false'`, `case-sensitive-paths: 0`): the \
-         URLs' scheme or the paths' case would differ",
-    ),
-    (
-        "invalid-domain-name",
-        "a file name that is no host name in any letter case (`verify` cannot use it); \
-         uppercase letters and a trailing dot alone can be excused",
-    ),
-    (
-        "invalid-cname",
-        "a cname that is no host name in any letter case (`verify --cnames` cannot use it)",
-    ),
-    (
-        "invalid-content-type",
-        "a `content-type` that is not a single value (`verify` refuses the record)",
-    ),
-    (
-        "invalid-content-length",
-        "a value `verify` cannot read as a byte count (`verify` refuses the record)",
-    ),
-    (
-        "invalid-sha256",
-        "a value `verify` cannot read as a SHA-256 digest (`verify` refuses the record)",
-    ),
-];
+/// with [`Finding::gate`](super::diagnostic::Finding::gate)), and which,
+/// in catalogue order.
+pub static SOME: &[(&str, &str)] = &gathered::<{ count(false) }>(false);
+
+/// How many rules state [`Gate::Always`] (`always`) or [`Gate::Some`].
+const fn count(always: bool) -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < ALL.len() {
+        match ALL[i].gate {
+            Gate::Always(_) if always => n += 1,
+            Gate::Some(_) if !always => n += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The `N` rules [`count`] counts, with their words.
+const fn gathered<const N: usize>(always: bool) -> [(&'static str, &'static str); N] {
+    let mut out = [("", ""); N];
+    let (mut i, mut n) = (0, 0);
+    while i < ALL.len() {
+        match ALL[i].gate {
+            Gate::Always(why) if always => {
+                out[n] = (ALL[i].code, why);
+                n += 1;
+            }
+            Gate::Some(which) if !always => {
+                out[n] = (ALL[i].code, which);
+                n += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
 
 /// Every finding of the rule `code` is a gate finding.
 pub fn always(code: &str) -> bool {
-    ALWAYS.iter().any(|(c, _)| *c == code)
+    super::by_code(code).is_some_and(|r| matches!(r.gate, Gate::Always(_)))
 }
 
 /// Some findings of the rule `code` may be gate findings.
 pub fn sometimes(code: &str) -> bool {
-    SOME.iter().any(|(c, _)| *c == code)
+    super::by_code(code).is_some_and(|r| matches!(r.gate, Gate::Some(_)))
 }
 
 /// What of `rule` is a gate finding, as a sentence for its documentation;
 /// `None` for a rule none of whose findings is.
 pub fn describe(rule: &Rule) -> Option<String> {
-    let why = |list: &[(&str, &'static str)]| {
-        list.iter()
-            .find(|(c, _)| *c == rule.code)
-            .map(|(_, why)| *why)
-    };
-    if let Some(why) = why(ALWAYS) {
-        return Some(format!(
+    match rule.gate {
+        Gate::No => None,
+        Gate::Always(why) => Some(format!(
             "A gate finding, always checked and an error whatever `--select`, `--ignore`, \
              `[lint]`, per-file ignores or suppression comments say: {why}."
-        ));
-    }
-    why(SOME).map(|which| {
-        format!(
+        )),
+        Gate::Some(which) => Some(format!(
             "Partly a gate finding, always checked and an error whatever `--select`, \
              `--ignore`, `[lint]`, per-file ignores or suppression comments say: {which}."
-        )
-    })
+        )),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::{ALWAYS, SOME};
 
-    /// Every code named is a rule's, once.
+    /// Every code named is a rule's, once, and every rule that states a
+    /// gate is named.
     #[test]
     fn the_lists_name_rules() {
+        let stating = crate::rules::ALL
+            .iter()
+            .filter(|r| r.gate != super::Gate::No)
+            .count();
+        assert_eq!(ALWAYS.len() + SOME.len(), stating);
         let mut seen = std::collections::BTreeSet::new();
         for (code, why) in ALWAYS.iter().chain(SOME) {
             assert!(crate::rules::by_code(code).is_some(), "{code}");

@@ -23,8 +23,8 @@ mod prelude {
     pub(crate) use crate::rules::clean::{Clean, Facts, LooksAt, Paths, RecordShape, Written};
     pub(crate) use crate::rules::diagnostic::{Edit, Finding, Fix, NodePath, Severity};
     pub(crate) use crate::rules::{
-        Check, DbContext, DbFinding, FileContext, FixKind, LayoutContext, Rule, TextContext,
-        entry_path, list_items, sub_span,
+        Check, CleanText, DbContext, DbFinding, Enabled, FileContext, FixKind, Gate, LayoutContext,
+        Rule, TextContext, entry_path, list_items, sub_span,
     };
     pub(crate) use crate::source::Span;
 }
@@ -34,77 +34,18 @@ pub mod diagnostic;
 pub mod docs;
 pub(crate) mod settings;
 
-// Encoding and YAML.
-pub(crate) mod bom;
-pub(crate) mod duplicate_key;
-pub(crate) mod file_too_large;
-pub(crate) mod invalid_utf8;
-pub(crate) mod missing_final_newline;
-pub(crate) mod mixed_line_endings;
-pub(crate) mod nesting_too_deep;
-pub(crate) mod non_string_key;
-pub(crate) mod too_many_documents;
-pub(crate) mod trailing_whitespace;
-pub(crate) mod unloadable_value;
-pub(crate) mod yaml_alias;
-pub(crate) mod yaml_comment;
-pub(crate) mod yaml_syntax;
-pub(crate) mod yaml_tag;
-// Structure.
-pub(crate) mod empty_file;
-pub(crate) mod metadata_not_mapping;
-pub(crate) mod missing_content_type;
-pub(crate) mod missing_path;
-pub(crate) mod record_not_mapping;
-// Metadata.
-pub(crate) mod cname_conflict;
-pub(crate) mod cname_is_primary;
-pub(crate) mod domain_conflict;
-pub(crate) mod duplicate_cname;
-pub(crate) mod invalid_boolean;
-pub(crate) mod invalid_cname;
-pub(crate) mod invalid_domain_name;
-pub(crate) mod unknown_metadata_key;
-pub(crate) mod unsorted_cnames;
-// Records.
-pub(crate) mod content_type_case;
-pub(crate) mod duplicate_category;
-pub(crate) mod duplicate_path;
-pub(crate) mod empty_categories;
-pub(crate) mod empty_category;
-pub(crate) mod equivalent_paths;
-pub(crate) mod incomplete_static;
-pub(crate) mod invalid_categories;
-pub(crate) mod invalid_content_length;
-pub(crate) mod invalid_content_type;
-pub(crate) mod invalid_sha256;
-pub(crate) mod path_bad_escape;
-pub(crate) mod path_case;
-pub(crate) mod path_dot_segment;
-pub(crate) mod path_escape_case;
-pub(crate) mod path_fragment;
-pub(crate) mod path_invalid_char;
-pub(crate) mod path_network_reference;
-pub(crate) mod path_not_absolute;
-pub(crate) mod path_unneeded_escape;
-pub(crate) mod sha256_case;
-pub(crate) mod suspicious_key;
-pub(crate) mod unknown_category;
-pub(crate) mod unsorted_categories;
-pub(crate) mod unsorted_keys;
-pub(crate) mod unsorted_records;
-// Database.
-pub(crate) mod windows_reserved_name;
-pub(crate) mod wrong_extension;
-// Formatting.
-pub(crate) mod not_canonical;
-// Suppressions.
-pub(crate) mod unused_suppression;
-
+// The rules, one file each, in folders by family (the headings of the
+// catalogue below): a rule is named here only by its entry in `ALL`.
 pub(crate) mod engine;
+pub(crate) mod files;
 pub mod gate_findings;
 pub(crate) mod hosts;
+pub(crate) mod metadata;
+pub(crate) mod paths;
+pub(crate) mod records;
+pub(crate) mod structure;
 pub mod unrequested;
+pub(crate) mod yaml;
 
 /// The human formats show at most this many findings of one rule in one
 /// file, and a cross-file finding names at most this many other files
@@ -113,120 +54,90 @@ pub const SHOWN_PER_RULE: usize = 50;
 
 /// Every rule, in catalogue order.
 pub static ALL: &[&Rule] = &[
-    &invalid_utf8::RULE,
-    &bom::RULE,
-    &yaml_syntax::RULE,
-    &mixed_line_endings::RULE,
-    &trailing_whitespace::RULE,
-    &missing_final_newline::RULE,
-    &yaml_alias::RULE,
-    &yaml_tag::RULE,
-    &yaml_comment::RULE,
-    &duplicate_key::RULE,
-    &non_string_key::RULE,
-    &unloadable_value::RULE,
-    &file_too_large::RULE,
-    &nesting_too_deep::RULE,
-    &too_many_documents::RULE,
-    &empty_file::RULE,
-    &metadata_not_mapping::RULE,
-    &record_not_mapping::RULE,
-    &missing_path::RULE,
-    &missing_content_type::RULE,
-    &invalid_domain_name::RULE,
-    &invalid_boolean::RULE,
-    &unknown_metadata_key::RULE,
-    &invalid_cname::RULE,
-    &unsorted_cnames::RULE,
-    &duplicate_cname::RULE,
-    &cname_is_primary::RULE,
-    &cname_conflict::RULE,
-    &domain_conflict::RULE,
-    &unsorted_records::RULE,
-    &duplicate_path::RULE,
-    &equivalent_paths::RULE,
-    &unsorted_keys::RULE,
-    &path_network_reference::RULE,
-    &path_not_absolute::RULE,
-    &path_fragment::RULE,
-    &path_invalid_char::RULE,
-    &path_bad_escape::RULE,
-    &path_escape_case::RULE,
-    &path_unneeded_escape::RULE,
-    &path_dot_segment::RULE,
-    &path_case::RULE,
-    &invalid_content_type::RULE,
-    &content_type_case::RULE,
-    &invalid_categories::RULE,
-    &unsorted_categories::RULE,
-    &duplicate_category::RULE,
-    &empty_category::RULE,
-    &empty_categories::RULE,
-    &invalid_content_length::RULE,
-    &invalid_sha256::RULE,
-    &sha256_case::RULE,
-    &incomplete_static::RULE,
-    &suspicious_key::RULE,
-    &unknown_category::RULE,
-    &wrong_extension::RULE,
-    &windows_reserved_name::RULE,
-    &not_canonical::RULE,
-    &unused_suppression::RULE,
+    // yaml/: encoding and YAML.
+    &yaml::invalid_utf8::RULE,
+    &yaml::bom::RULE,
+    &yaml::yaml_syntax::RULE,
+    &yaml::mixed_line_endings::RULE,
+    &yaml::trailing_whitespace::RULE,
+    &yaml::missing_final_newline::RULE,
+    &yaml::yaml_alias::RULE,
+    &yaml::yaml_tag::RULE,
+    &yaml::yaml_comment::RULE,
+    &yaml::duplicate_key::RULE,
+    &yaml::non_string_key::RULE,
+    &yaml::unloadable_value::RULE,
+    &yaml::file_too_large::RULE,
+    &yaml::nesting_too_deep::RULE,
+    &yaml::too_many_documents::RULE,
+    // structure/.
+    &structure::empty_file::RULE,
+    &structure::metadata_not_mapping::RULE,
+    &structure::record_not_mapping::RULE,
+    &structure::missing_path::RULE,
+    &structure::missing_content_type::RULE,
+    // metadata/.
+    &metadata::invalid_domain_name::RULE,
+    &metadata::invalid_boolean::RULE,
+    &metadata::unknown_metadata_key::RULE,
+    &metadata::invalid_cname::RULE,
+    &metadata::unsorted_cnames::RULE,
+    &metadata::duplicate_cname::RULE,
+    &metadata::cname_is_primary::RULE,
+    &metadata::cname_conflict::RULE,
+    &metadata::domain_conflict::RULE,
+    // records/: order and keys.
+    &records::unsorted_records::RULE,
+    &records::duplicate_path::RULE,
+    &records::equivalent_paths::RULE,
+    &records::unsorted_keys::RULE,
+    // paths/.
+    &paths::path_network_reference::RULE,
+    &paths::path_not_absolute::RULE,
+    &paths::path_fragment::RULE,
+    &paths::path_invalid_char::RULE,
+    &paths::path_bad_escape::RULE,
+    &paths::path_escape_case::RULE,
+    &paths::path_unneeded_escape::RULE,
+    &paths::path_dot_segment::RULE,
+    &paths::path_case::RULE,
+    // records/: values.
+    &records::invalid_content_type::RULE,
+    &records::content_type_case::RULE,
+    &records::invalid_categories::RULE,
+    &records::unsorted_categories::RULE,
+    &records::duplicate_category::RULE,
+    &records::empty_category::RULE,
+    &records::empty_categories::RULE,
+    &records::invalid_content_length::RULE,
+    &records::invalid_sha256::RULE,
+    &records::sha256_case::RULE,
+    &records::incomplete_static::RULE,
+    &records::suspicious_key::RULE,
+    &records::unknown_category::RULE,
+    // files/.
+    &files::wrong_extension::RULE,
+    &files::windows_reserved_name::RULE,
+    &files::not_canonical::RULE,
+    &files::unused_suppression::RULE,
 ];
 
 /// What clean text is for each rule that reads the model of a file
 /// ([`Check::File`]), as its own file states it ([`clean::Clean`]): how the
-/// proof of clean records (`crate::lint::silent`) asks the rules instead of
-/// building a tree. In catalogue order; a unit test holds it to [`ALL`].
-pub(crate) static CLEAN_TEXT: &[(&Rule, &[clean::Clean])] = &[
-    (&duplicate_key::RULE, duplicate_key::CLEAN),
-    (&non_string_key::RULE, non_string_key::CLEAN),
-    (&unloadable_value::RULE, unloadable_value::CLEAN),
-    (&empty_file::RULE, empty_file::CLEAN),
-    (&metadata_not_mapping::RULE, metadata_not_mapping::CLEAN),
-    (&record_not_mapping::RULE, record_not_mapping::CLEAN),
-    (&missing_path::RULE, missing_path::CLEAN),
-    (&missing_content_type::RULE, missing_content_type::CLEAN),
-    (&invalid_domain_name::RULE, invalid_domain_name::CLEAN),
-    (&invalid_boolean::RULE, invalid_boolean::CLEAN),
-    (&unknown_metadata_key::RULE, unknown_metadata_key::CLEAN),
-    (&invalid_cname::RULE, invalid_cname::CLEAN),
-    (&duplicate_cname::RULE, duplicate_cname::CLEAN),
-    (&cname_is_primary::RULE, cname_is_primary::CLEAN),
-    (&duplicate_path::RULE, duplicate_path::CLEAN),
-    (&equivalent_paths::RULE, equivalent_paths::CLEAN),
-    (&path_network_reference::RULE, path_network_reference::CLEAN),
-    (&path_not_absolute::RULE, path_not_absolute::CLEAN),
-    (&path_fragment::RULE, path_fragment::CLEAN),
-    (&path_invalid_char::RULE, path_invalid_char::CLEAN),
-    (&path_bad_escape::RULE, path_bad_escape::CLEAN),
-    (&path_escape_case::RULE, path_escape_case::CLEAN),
-    (&path_unneeded_escape::RULE, path_unneeded_escape::CLEAN),
-    (&path_dot_segment::RULE, path_dot_segment::CLEAN),
-    (&path_case::RULE, path_case::CLEAN),
-    (&invalid_content_type::RULE, invalid_content_type::CLEAN),
-    (&content_type_case::RULE, content_type_case::CLEAN),
-    (&invalid_categories::RULE, invalid_categories::CLEAN),
-    (&duplicate_category::RULE, duplicate_category::CLEAN),
-    (&empty_category::RULE, empty_category::CLEAN),
-    (&empty_categories::RULE, empty_categories::CLEAN),
-    (&invalid_content_length::RULE, invalid_content_length::CLEAN),
-    (&invalid_sha256::RULE, invalid_sha256::CLEAN),
-    (&sha256_case::RULE, sha256_case::CLEAN),
-    (&incomplete_static::RULE, incomplete_static::CLEAN),
-    (&suspicious_key::RULE, suspicious_key::CLEAN),
-    (&unknown_category::RULE, unknown_category::CLEAN),
-];
-
-/// Rules that run only when selected: by code or `ALL` in `select`, or in
-/// `extend-select`. A finding of theirs is a matter of house style, not an
-/// error in the data (`yaml-comment`: `fmt` keeps comments).
-pub(crate) static OFF_BY_DEFAULT: &[&str] = &["yaml-comment"];
-
-/// Rules on by default in `style = "pyyaml"` although in
-/// [`OFF_BY_DEFAULT`]: a team whose files the reference tool still writes
-/// loses every comment on its next write (`docs/format.md`, "Two styles").
-pub(crate) static ON_IN_PYYAML_STYLE: &[&str] = &["yaml-comment"];
+/// proof of clean records (`crate::lint::proof`) asks the rules instead of
+/// building a tree. In catalogue order, gathered from [`ALL`] once a run.
+pub(crate) fn clean_text() -> &'static [(&'static Rule, &'static [clean::Clean])] {
+    static GATHERED: std::sync::LazyLock<Vec<(&'static Rule, &'static [clean::Clean])>> =
+        std::sync::LazyLock::new(|| {
+            ALL.iter()
+                .filter_map(|rule| match rule.check {
+                    Check::File { clean, .. } => Some((*rule, clean.0)),
+                    _ => None,
+                })
+                .collect()
+        });
+    &GATHERED
+}
 
 /// Where a rule's findings come among others at the same place, as
 /// `crate::lint` checks a file: by stage (the text, the parser, the model,
@@ -237,7 +148,7 @@ pub(crate) fn order(rule: &'static Rule) -> (u8, usize) {
     match rule.check {
         Check::Text(_) => (0, place().unwrap_or(usize::MAX)),
         Check::Parse => (1, 0),
-        Check::File(_) => (2, place().unwrap_or(usize::MAX)),
+        Check::File { .. } => (2, place().unwrap_or(usize::MAX)),
         Check::Layout(_) => (3, place().unwrap_or(usize::MAX)),
         Check::Database(_) => (4, place().unwrap_or(usize::MAX)),
     }
@@ -258,10 +169,10 @@ pub(crate) fn first_blocking(findings: &[Finding]) -> Option<&'static Rule> {
 
 // What other crates use of single rules: named here, so that the rule
 // modules stay private (`docs/dev/architecture.md`, "Public surface").
-pub use file_too_large::finding as file_too_large;
-pub use invalid_domain_name::hostname_problem;
+pub use files::unused_suppression::RULE as UNUSED_SUPPRESSION;
+pub use metadata::invalid_domain_name::hostname_problem;
 pub use settings::LintSettings;
-pub use unused_suppression::RULE as UNUSED_SUPPRESSION;
+pub use yaml::file_too_large::finding as file_too_large;
 
 /// Look a rule up by its code.
 pub fn by_code(code: &str) -> Option<&'static Rule> {
@@ -302,7 +213,45 @@ pub struct Rule {
     /// A finding of this rule means the file cannot be rewritten safely
     /// (`fmt` and `check --fix` leave it untouched).
     pub blocks_rewrite: bool,
+    /// A finding of this rule in a record's `_path` keeps `verify` from
+    /// requesting the record, and `ls` and `export` from listing it
+    /// ([`unrequested`], `docs/urls.md`): `Some(rank)`. When several of
+    /// these rules find one path, the finding of the lowest rank is the
+    /// reason given.
+    pub blocks_request: Option<u8>,
+    /// Whether the rule runs when the configuration selects nothing.
+    pub enabled: Enabled,
+    /// Which of its findings are gate findings ([`gate_findings`]), and why.
+    pub gate: Gate,
     pub check: Check,
+}
+
+/// Whether a rule runs when the configuration selects nothing
+/// ([`Rule::on_by_default`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enabled {
+    On,
+    /// Only when selected: by code or `ALL` in `select`, or in
+    /// `extend-select`. A finding of the rule is a matter of house style,
+    /// not an error in the data (`yaml-comment`: `fmt` keeps comments).
+    Off,
+    /// Off, but on by default in `style = "pyyaml"`: a team whose files
+    /// the reference tool still writes loses every comment on its next
+    /// write (`docs/format.md`, "Two styles").
+    OnInPyyamlStyle,
+}
+
+/// Which findings of a rule are gate findings: always checked and an
+/// error whatever the data, `urldb.toml` or the command line say
+/// ([`gate_findings`], `docs/suppressions.md`, "Gate findings").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// None of them.
+    No,
+    /// Every one, for the reason given.
+    Always(&'static str),
+    /// Those the rule marks with [`Finding::gate`], which the words say.
+    Some(&'static str),
 }
 
 impl std::fmt::Debug for Rule {
@@ -315,9 +264,11 @@ impl Rule {
     /// Whether the rule runs when the configuration selects nothing, for
     /// files written in `style`.
     pub fn on_by_default(&self, style: crate::render::TextStyle) -> bool {
-        !OFF_BY_DEFAULT.contains(&self.code)
-            || (style == crate::render::TextStyle::Pyyaml
-                && ON_IN_PYYAML_STYLE.contains(&self.code))
+        match self.enabled {
+            Enabled::On => true,
+            Enabled::Off => false,
+            Enabled::OnInPyyamlStyle => style == crate::render::TextStyle::Pyyaml,
+        }
     }
 
     /// The rule's documentation (Markdown): the `//!` comment of its
@@ -336,10 +287,23 @@ pub enum Check {
     /// Found by the parser or the file engine; the rule file has the docs
     /// and the constructor of the finding.
     Parse,
-    File(fn(&FileContext, &mut Vec<Finding>)),
+    /// On the model of one file; `clean` is what clean text is for the
+    /// rule, which the proof of clean records asks instead of `check`
+    /// (`clean::Clean`; the rule's own tests hold the two to each other,
+    /// `test_support::both_ways`).
+    File {
+        check: fn(&FileContext, &mut Vec<Finding>),
+        clean: CleanText,
+    },
+
     Layout(fn(&LayoutContext, &mut Vec<Finding>)),
     Database(fn(&DbContext, &mut Vec<DbFinding>)),
 }
+
+/// What clean text is for a rule on the model of a file (a list of
+/// [`clean::Clean`] answers), which only this crate reads.
+#[derive(Clone, Copy)]
+pub struct CleanText(pub(crate) &'static [clean::Clean]);
 
 /// What text rules see: the bytes as read and the text made of them.
 pub struct TextContext<'a> {

@@ -7,25 +7,33 @@
 //! so no command prints a URL that `verify` would not request. These are
 //! the rules' own checks, run on the file as `check` runs them.
 
+//! Each rule states whether it blocks a request ([`Rule::blocks_request`]);
+//! [`blocking`] reads them from the catalogue.
+
 use std::path::Path;
 
 use crate::model::node::Document;
 use crate::rules::diagnostic::Finding;
-use crate::rules::{Check, FileContext, by_code, settings::LintSettings};
+use crate::rules::{ALL, Check, FileContext, Rule, settings::LintSettings};
 use crate::source::Source;
 
-/// The rules whose findings keep a record's URL from being requested.
-pub static BLOCKING: [&str; 6] = [
-    "path-not-absolute",
-    "path-network-reference",
-    "path-bad-escape",
-    "path-invalid-char",
-    "path-fragment",
-    "path-dot-segment",
-];
+/// The rules whose findings keep a record's URL from being requested, by
+/// their rank ([`Rule::blocks_request`]), read from the catalogue once.
+pub fn blocking() -> &'static [&'static Rule] {
+    static BLOCKING: std::sync::LazyLock<Vec<&'static Rule>> = std::sync::LazyLock::new(|| {
+        let mut rules: Vec<&'static Rule> = ALL
+            .iter()
+            .copied()
+            .filter(|r| r.blocks_request.is_some())
+            .collect();
+        rules.sort_by_key(|r| r.blocks_request);
+        rules
+    });
+    &BLOCKING
+}
 
-/// The findings of the [`BLOCKING`] rules in the file `file` (its `text`,
-/// parsed as `documents`, named after `domain`), in rule order.
+/// The findings of the [`blocking`] rules in the file `file` (its `text`,
+/// parsed as `documents`, named after `domain`), by the rules' rank.
 pub fn blocking_findings(
     file: &Path,
     text: &str,
@@ -41,8 +49,8 @@ pub fn blocking_findings(
         settings: &settings,
     };
     let mut out = Vec::new();
-    for rule in BLOCKING.iter().filter_map(|code| by_code(code)) {
-        if let Check::File(check) = rule.check {
+    for rule in blocking() {
+        if let Check::File { check, .. } = rule.check {
             check(&ctx, &mut out);
         }
     }
@@ -62,16 +70,24 @@ pub fn blocking_in<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::BLOCKING;
+    use super::blocking;
 
-    /// Each blocking code names a rule that reads the model of a file: a
-    /// renamed rule cannot drop out of the list unnoticed.
+    /// Each blocking rule reads the model of a file (the only findings
+    /// `blocking_findings` runs), and no two share a rank: the reason a
+    /// record is left out is one rule's.
     #[test]
-    fn blocking_codes_name_file_rules() {
-        for code in BLOCKING {
-            let rule =
-                crate::rules::by_code(code).unwrap_or_else(|| panic!("{code}: no such rule"));
-            assert!(matches!(rule.check, crate::rules::Check::File(_)), "{code}");
+    fn blocking_rules_read_the_model_and_have_ranks_of_their_own() {
+        let rules = blocking();
+        assert_eq!(rules.len(), 6, "{rules:?}");
+        for rule in rules {
+            assert!(
+                matches!(rule.check, crate::rules::Check::File { .. }),
+                "{}",
+                rule.code
+            );
         }
+        let mut ranks: Vec<_> = rules.iter().map(|r| r.blocks_request).collect();
+        ranks.dedup();
+        assert_eq!(ranks.len(), rules.len(), "{rules:?}");
     }
 }

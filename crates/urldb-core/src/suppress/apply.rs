@@ -5,7 +5,8 @@ use std::collections::BTreeSet;
 
 use crate::model::node::{Comments, Document, Node, Value};
 use crate::rules::diagnostic::{Edit, Finding};
-use crate::rules::{self, Check, gate_findings, unused_suppression};
+use crate::rules::files::unused_suppression;
+use crate::rules::{self, Check, gate_findings};
 use crate::selection::Selection;
 use crate::source::Span;
 

@@ -64,7 +64,7 @@ pub struct FileChange {
     /// order, then the removed ones in the old file's.
     pub records: Vec<RecordChange>,
     /// Why a side could not be compared (its records are then not listed).
-    pub unreadable: Vec<(Which, Unreadable)>,
+    pub unreadable: Vec<(Which, std::sync::Arc<Unreadable>)>,
     /// The new side's bytes, for `verify`.
     new_bytes: Option<Vec<u8>>,
 }
@@ -119,7 +119,7 @@ impl FileChange {
     /// The new side's bytes as read (even when they do not parse:
     /// `verify` says why itself), or why they could not be read (`None`:
     /// the file was removed).
-    pub fn new_bytes(&self) -> Option<Result<&[u8], &Unreadable>> {
+    pub fn new_bytes(&self) -> Option<Result<&[u8], &std::sync::Arc<Unreadable>>> {
         if let Some(bytes) = &self.new_bytes {
             return Some(Ok(bytes));
         }
@@ -258,14 +258,14 @@ fn compare(old: Option<Version>, new: Option<Version>) -> Option<FileChange> {
     if let Some(o) = old {
         match o.content {
             Ok(parsed) => old_parsed = Some(parsed),
-            Err(why) => unreadable.push((Which::Old, why)),
+            Err(why) => unreadable.push((Which::Old, std::sync::Arc::new(why))),
         }
     }
     if let Some(n) = new {
         new_bytes = n.bytes;
         match n.content {
             Ok(parsed) => new_parsed = Some(parsed),
-            Err(why) => unreadable.push((Which::New, why)),
+            Err(why) => unreadable.push((Which::New, std::sync::Arc::new(why))),
         }
     }
     let (metadata, records) = match (&old_parsed, &new_parsed, unreadable.is_empty()) {

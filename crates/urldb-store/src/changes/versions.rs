@@ -105,10 +105,9 @@ pub(crate) fn read(
 /// first, the general parser for anything else.
 fn parse(bytes: &[u8]) -> Result<Parsed, Unreadable> {
     let text = std::str::from_utf8(bytes).map_err(|_| Unreadable::NotUtf8)?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text).to_string();
-    let tree = urldb_core::parse::fast::parse(&text)
-        .unwrap_or_else(|| urldb_core::parse::tree::parse_tree(&text));
-    if tree.incomplete {
+    let text = urldb_core::parse::without_bom(text).to_string();
+    let tree = urldb_core::parse::read_text(&text);
+    if !urldb_core::parse::read_whole(&text, &tree) {
         return Err(Unreadable::Syntax);
     }
     Ok(Parsed {

@@ -79,12 +79,12 @@ pub fn problem_line(problem: &Problem) -> String {
         Some(line) => format!(
             "error: {}:{line}: {}",
             shown_path(&problem.file),
-            escape(&problem.message)
+            escape(&problem.problem.to_string())
         ),
         None => format!(
             "error: {}: {}",
             shown_path(&problem.file),
-            escape(&problem.message)
+            escape(&problem.problem.to_string())
         ),
     }
 }
