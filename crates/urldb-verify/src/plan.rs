@@ -84,6 +84,13 @@ pub enum NotChecked {
          `--map {host}=http://HOST:PORT`)"
     )]
     PlainCredentials { host: String, header: String },
+    /// A host only the checkout's `urldb.toml` maps elsewhere, which
+    /// `urldb.toml` sends a credential.
+    #[error(
+        "urldb.toml's [verify.map] sends {host} elsewhere, and {host} is sent a credential \
+         (`{header}`): map it with --map or --map-file, or read urldb.toml with --config-from"
+    )]
+    UnownedMap { host: String, header: String },
     /// No URL of the record's own origin can be built.
     #[error(transparent)]
     Url(#[from] UrlError),
@@ -521,12 +528,12 @@ fn plain_credentials(
 /// `urldb.toml` maps it (`unowned`: only a file not the owner's maps it):
 /// which server receives a credential is the runner's choice (`--map`,
 /// `--map-file`) or the owner's (`--config-from`), never a pull request's.
-fn unowned_map(host: &str, unowned: bool, request: &Request) -> Option<String> {
+fn unowned_map(host: &str, unowned: bool, request: &Request) -> Option<NotChecked> {
     let header = request.credentials.first().filter(|_| unowned)?;
-    Some(format!(
-        "urldb.toml's [verify.map] sends {host} elsewhere, and {host} is sent a credential \
-         (`{header}`): map it with --map or --map-file, or read urldb.toml with --config-from"
-    ))
+    Some(NotChecked::UnownedMap {
+        host: host.to_string(),
+        header: header.to_string(),
+    })
 }
 
 /// The URL of `path` on `scheme://authority`, built from its parts by the
