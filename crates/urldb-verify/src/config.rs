@@ -144,10 +144,10 @@ pub struct VerifyExceptions {
 impl VerifyConfig {
     /// `[verify.map]`, read (validated with the file: an entry that is no
     /// map has none).
-    pub fn maps(&self) -> BTreeMap<String, crate::plan::Target> {
+    pub fn maps(&self) -> BTreeMap<String, crate::maps::Target> {
         self.map
             .iter()
-            .filter_map(|(domain, target)| crate::plan::map_entry(domain, target).ok())
+            .filter_map(|(domain, target)| crate::maps::map_entry(domain, target).ok())
             .collect()
     }
 
@@ -486,7 +486,7 @@ impl VerifyConfig {
         let mut mapped = std::collections::BTreeSet::new();
         for (key, target) in &self.map {
             let needle = format!("\"{key}\"");
-            match crate::plan::map_entry(key, target) {
+            match crate::maps::map_entry(key, target) {
                 Ok((domain, _)) if !mapped.insert(domain.clone()) => found.push(Invalid::new(
                     format!("verify.map: `{domain}` is mapped twice"),
                     needle,

@@ -27,6 +27,7 @@ mod blocked;
 mod exceptions;
 mod http;
 mod judging;
+mod maps;
 mod moves;
 mod pace;
 mod robots;

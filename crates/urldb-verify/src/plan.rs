@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::exceptions::{Exceptions, Request, SKIP_VERIFY, Skip};
+pub use crate::maps::{
+    MAX_MAP_FILE, MapError, MapFileError, Target, map_entry, parse_map, read_map_file,
+};
 
 use urldb_core::model::domain::{self, Record};
 use urldb_core::model::media_type;
@@ -13,20 +16,6 @@ use urldb_core::rules::unrequested;
 use urldb_core::source::LineIndex;
 use urldb_core::url::BuildError;
 use urldb_store::Filter;
-
-/// Where a request for a domain goes instead (`--map DOMAIN=HOST`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
-    /// `http` or `https` to force one, `None` to keep the record's.
-    pub scheme: Option<String>,
-    /// `host` or `host:port` (IPv6 in brackets).
-    pub authority: String,
-}
-
-/// A `--map` argument that is not `DOMAIN=[SCHEME://]HOST[:PORT]`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct MapError(String);
 
 /// A URL that cannot be built from a record (its host or its `_path`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -94,106 +83,6 @@ pub enum NotChecked {
     /// No URL of the record's own origin can be built.
     #[error(transparent)]
     Url(#[from] UrlError),
-}
-
-/// Parse `DOMAIN=[SCHEME://]HOST[:PORT]` (`--map`, a line of `--map-file`).
-pub fn parse_map(arg: &str) -> Result<(String, Target), MapError> {
-    let (domain, host) = arg
-        .split_once('=')
-        .ok_or_else(|| MapError(format!("--map `{arg}`: expected DOMAIN=HOST")))?;
-    map_entry(domain, host).map_err(|why| MapError(format!("--map `{arg}`: {why}")))
-}
-
-/// One map from its two sides, `DOMAIN` and `[SCHEME://]HOST[:PORT]`, as
-/// `--map`, `--map-file` and `[verify.map]` all read it; the error says
-/// what is wrong, without saying where.
-pub fn map_entry(domain: &str, host: &str) -> Result<(String, Target), String> {
-    let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
-    if domain.is_empty() {
-        return Err("the domain is empty".to_string());
-    }
-    let (scheme, authority) = match host.trim().split_once("://") {
-        Some((s, rest)) => {
-            let s = s.to_ascii_lowercase();
-            if s != "http" && s != "https" {
-                return Err(format!("scheme `{s}` is not http or https"));
-            }
-            (Some(s), rest)
-        }
-        None => (None, host.trim()),
-    };
-    let authority = authority.trim_end_matches('/');
-    if authority.is_empty() || authority.contains(['/', '?', '#', '@', ' ']) {
-        return Err("expected a host with an optional port, like 127.0.0.1:8080".to_string());
-    }
-    Ok((
-        domain,
-        Target {
-            scheme,
-            authority: authority.to_ascii_lowercase(),
-        },
-    ))
-}
-
-/// The largest `--map-file` read: a map of 100,000 hosts is a few MiB.
-pub const MAX_MAP_FILE: u64 = 16 << 20;
-
-/// A `--map-file` that cannot be used: nothing of it is quoted (the
-/// file may be any file), only where it is wrong.
-#[derive(Debug, thiserror::Error)]
-pub enum MapFileError {
-    #[error("--map-file {}: is a symbolic link; name the file itself", urldb_core::source::shown_path(.0))]
-    Link(PathBuf),
-    #[error("--map-file {}: {}", urldb_core::source::shown_path(.0), .1)]
-    Io(PathBuf, #[source] std::io::Error),
-    #[error("--map-file {}: larger than {} MiB", urldb_core::source::shown_path(.0), MAX_MAP_FILE >> 20)]
-    TooLarge(PathBuf),
-    #[error("--map-file {}:{line}: {why}", urldb_core::source::shown_path(.path))]
-    Line {
-        path: PathBuf,
-        line: usize,
-        why: String,
-    },
-}
-
-/// `--map-file FILE`: one `DOMAIN=[SCHEME://]HOST[:PORT]` a line, as
-/// `--map` takes it; blank lines and lines starting with `#` are
-/// skipped; a later line for a domain wins. A symbolic link is refused,
-/// as `--history` refuses one: a checkout could plant one that leads to a
-/// file of the runner's (`docs/security.md`).
-pub fn read_map_file(path: &Path) -> Result<BTreeMap<String, Target>, MapFileError> {
-    let io = |e| MapFileError::Io(path.to_path_buf(), e);
-    let meta = std::fs::symlink_metadata(path).map_err(io)?;
-    if meta.file_type().is_symlink() {
-        return Err(MapFileError::Link(path.to_path_buf()));
-    }
-    if meta.len() > MAX_MAP_FILE {
-        return Err(MapFileError::TooLarge(path.to_path_buf()));
-    }
-    let bytes = std::fs::read(path).map_err(io)?;
-    let text = String::from_utf8(bytes).map_err(|_| MapFileError::Line {
-        path: path.to_path_buf(),
-        line: 1,
-        why: "not UTF-8 text".to_string(),
-    })?;
-    let mut maps = BTreeMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let at = |why: String| MapFileError::Line {
-            path: path.to_path_buf(),
-            line: i + 1,
-            why,
-        };
-        let (domain, host) = line
-            .split_once('=')
-            .ok_or_else(|| at("expected DOMAIN=HOST".to_string()))?;
-        let (domain, target) = map_entry(domain, host).map_err(at)?;
-        maps.insert(domain, target);
-    }
-    Ok(maps)
 }
 
 /// How URLs are made.
