@@ -574,6 +574,21 @@ fn a_flow_key_over_lines_without_a_value_is_read_as_pyyaml_reads_it() {
     }
     let record = "---\n---\n_path: /a\ncontent-type: text/html\n";
     let config = "[lint]\nignore = [\"not-canonical\"]\n";
+    // L94M through the binary: the explicit keys with a tag or an anchor
+    // get their own findings (`yaml-tag`, `yaml-alias`), no `yaml-syntax`.
+    for text_ in [
+        "? !!str a\n: !!int 47\n? c\n: !!str d\n",
+        "? &k a\n: 1\n? !!str\n  b\n: 2\n",
+    ] {
+        let dir = db(config, &[("example.org.yaml", text_.as_bytes())]);
+        let out = run(dir.path(), &["--no-cache", "check", "--format", "concise"]);
+        let found = text(&out.stdout);
+        assert!(!found.contains("yaml-syntax"), "{text_}: {found}");
+        assert!(
+            found.contains("yaml-tag") || found.contains("yaml-alias"),
+            "{text_}: {found}"
+        );
+    }
     let read = format!("{record}note: {{ a: b, multi\n  line}}\n");
     let refused = format!("{record}note: {{ multi\n  line: b}}\n");
     let answers = pyyaml.read_all(&[read.as_bytes(), refused.as_bytes()]);
