@@ -210,12 +210,28 @@ pub(crate) struct Capture {
     pub mimetype: String,
 }
 
+/// Why the archive listed no captures of a URL: said in the lookup's
+/// reason, and the URL asked again by the next run.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NotListed {
+    #[error("`{0}` is no archive URL")]
+    NoArchiveUrl(String),
+    #[error("the archive answers HTTP {0}")]
+    Status(u16),
+    #[error("no answer from the archive: {0}")]
+    NoAnswer(#[source] crate::http::FetchError),
+    #[error("the archive's answer is not a CDX JSON list ({0})")]
+    NotCdx(#[source] serde_json::Error),
+    #[error("the archive's answer has no `timestamp` column")]
+    NoTimestamp,
+}
+
 /// The captures of a CDX answer (`output=json`: a header row, then one
 /// row per capture) that answered 200, newest first. Anything else is no
 /// capture.
-pub(crate) fn captures(body: &[u8]) -> Result<Vec<Capture>, String> {
-    let rows: Vec<Vec<serde_json::Value>> = serde_json::from_slice(body)
-        .map_err(|e| format!("the archive's answer is not a CDX JSON list ({e})"))?;
+pub(crate) fn captures(body: &[u8]) -> Result<Vec<Capture>, NotListed> {
+    let rows: Vec<Vec<serde_json::Value>> =
+        serde_json::from_slice(body).map_err(NotListed::NotCdx)?;
     let Some((header, rows)) = rows.split_first() else {
         return Ok(Vec::new());
     };
@@ -225,7 +241,7 @@ pub(crate) fn captures(body: &[u8]) -> Result<Vec<Capture>, String> {
         column("mimetype"),
         column("statuscode"),
     ) else {
-        return Err("the archive's answer has no `timestamp` column".to_string());
+        return Err(NotListed::NoTimestamp);
     };
     let text = |row: &[serde_json::Value], i: Option<usize>| {
         i.and_then(|i| row.get(i))

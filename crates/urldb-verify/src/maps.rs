@@ -17,30 +17,61 @@ pub struct Target {
 
 /// A `--map` argument that is not `DOMAIN=[SCHEME://]HOST[:PORT]`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct MapError(String);
+#[error("--map `{arg}`: {problem}")]
+pub struct MapError {
+    arg: String,
+    problem: MapLineProblem,
+}
+
+/// What is wrong with one map as written (`--map`, a line of
+/// `--map-file`), said without saying where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MapLineProblem {
+    #[error("expected DOMAIN=HOST")]
+    NoEquals,
+    #[error("not UTF-8 text")]
+    NotText,
+    #[error(transparent)]
+    Entry(#[from] BadMap),
+}
+
+/// What is wrong with a map's two sides, as every place that reads one
+/// says it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadMap {
+    #[error("the domain is empty")]
+    EmptyDomain,
+    #[error("scheme `{0}` is not http or https")]
+    Scheme(String),
+    #[error("expected a host with an optional port, like 127.0.0.1:8080")]
+    NotAHost,
+}
 
 /// Parse `DOMAIN=[SCHEME://]HOST[:PORT]` (`--map`, a line of `--map-file`).
 pub fn parse_map(arg: &str) -> Result<(String, Target), MapError> {
+    let at = |problem| MapError {
+        arg: arg.to_string(),
+        problem,
+    };
     let (domain, host) = arg
         .split_once('=')
-        .ok_or_else(|| MapError(format!("--map `{arg}`: expected DOMAIN=HOST")))?;
-    map_entry(domain, host).map_err(|why| MapError(format!("--map `{arg}`: {why}")))
+        .ok_or_else(|| at(MapLineProblem::NoEquals))?;
+    map_entry(domain, host).map_err(|bad| at(bad.into()))
 }
 
 /// One map from its two sides, `DOMAIN` and `[SCHEME://]HOST[:PORT]`, as
 /// `--map`, `--map-file` and `[verify.map]` all read it; the error says
 /// what is wrong, without saying where.
-pub fn map_entry(domain: &str, host: &str) -> Result<(String, Target), String> {
+pub fn map_entry(domain: &str, host: &str) -> Result<(String, Target), BadMap> {
     let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
     if domain.is_empty() {
-        return Err("the domain is empty".to_string());
+        return Err(BadMap::EmptyDomain);
     }
     let (scheme, authority) = match host.trim().split_once("://") {
         Some((s, rest)) => {
             let s = s.to_ascii_lowercase();
             if s != "http" && s != "https" {
-                return Err(format!("scheme `{s}` is not http or https"));
+                return Err(BadMap::Scheme(s));
             }
             (Some(s), rest)
         }
@@ -48,7 +79,7 @@ pub fn map_entry(domain: &str, host: &str) -> Result<(String, Target), String> {
     };
     let authority = authority.trim_end_matches('/');
     if authority.is_empty() || authority.contains(['/', '?', '#', '@', ' ']) {
-        return Err("expected a host with an optional port, like 127.0.0.1:8080".to_string());
+        return Err(BadMap::NotAHost);
     }
     Ok((
         domain,
@@ -76,7 +107,7 @@ pub enum MapFileError {
     Line {
         path: PathBuf,
         line: usize,
-        why: String,
+        why: MapLineProblem,
     },
 }
 
@@ -98,7 +129,7 @@ pub fn read_map_file(path: &Path) -> Result<BTreeMap<String, Target>, MapFileErr
     let text = String::from_utf8(bytes).map_err(|_| MapFileError::Line {
         path: path.to_path_buf(),
         line: 1,
-        why: "not UTF-8 text".to_string(),
+        why: MapLineProblem::NotText,
     })?;
     let mut maps = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
@@ -106,15 +137,15 @@ pub fn read_map_file(path: &Path) -> Result<BTreeMap<String, Target>, MapFileErr
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let at = |why: String| MapFileError::Line {
+        let at = |why: MapLineProblem| MapFileError::Line {
             path: path.to_path_buf(),
             line: i + 1,
             why,
         };
         let (domain, host) = line
             .split_once('=')
-            .ok_or_else(|| at("expected DOMAIN=HOST".to_string()))?;
-        let (domain, target) = map_entry(domain, host).map_err(at)?;
+            .ok_or_else(|| at(MapLineProblem::NoEquals))?;
+        let (domain, target) = map_entry(domain, host).map_err(|bad| at(bad.into()))?;
         maps.insert(domain, target);
     }
     Ok(maps)

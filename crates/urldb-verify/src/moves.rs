@@ -109,19 +109,40 @@ pub(crate) fn start(outcome: &Outcome) -> Option<(u16, &str)> {
     }
 }
 
+/// Why a redirect is not followed to its `Location`.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NotFollowed {
+    #[error("the Location `{location}` is no URL ({source})")]
+    NoUrl {
+        location: String,
+        #[source]
+        source: url::ParseError,
+    },
+    #[error("the Location `{0}` is not http or https")]
+    NotHttp(String),
+    #[error("the Location `{0}` carries user information; not followed")]
+    UserInfo(String),
+    #[error("{0} has no host")]
+    NoHost(url::Url),
+    /// No URL of the target's origin can be built, as of a record's.
+    #[error(transparent)]
+    Url(#[from] crate::plan::UrlError),
+}
+
 /// The URL a `Location` leads to from `from` (a published URL): http or
 /// https, without user information.
-pub(crate) fn next_url(from: &str, location: &str) -> Result<url::Url, String> {
+pub(crate) fn next_url(from: &str, location: &str) -> Result<url::Url, NotFollowed> {
     let next = url::Url::parse(from)
         .and_then(|base| base.join(location.trim()))
-        .map_err(|e| format!("the Location `{location}` is no URL ({e})"))?;
+        .map_err(|source| NotFollowed::NoUrl {
+            location: location.to_string(),
+            source,
+        })?;
     if !matches!(next.scheme(), "http" | "https") {
-        return Err(format!("the Location `{location}` is not http or https"));
+        return Err(NotFollowed::NotHttp(location.to_string()));
     }
     if !next.username().is_empty() || next.password().is_some() {
-        return Err(format!(
-            "the Location `{location}` carries user information; not followed"
-        ));
+        return Err(NotFollowed::UserInfo(location.to_string()));
     }
     Ok(next)
 }
@@ -140,10 +161,10 @@ pub(crate) struct HopRequest {
 pub(crate) fn request(
     target: &url::Url,
     maps: &BTreeMap<String, Target>,
-) -> Result<HopRequest, String> {
+) -> Result<HopRequest, NotFollowed> {
     let host = target
         .host_str()
-        .ok_or_else(|| format!("{target} has no host"))?
+        .ok_or_else(|| NotFollowed::NoHost(target.clone()))?
         .to_ascii_lowercase();
     let own = match target.port() {
         Some(port) => format!("{host}:{port}"),
@@ -155,7 +176,7 @@ pub(crate) fn request(
         .unwrap_or(target.scheme());
     let authority = mapped.map_or(own.as_str(), |t| t.authority.as_str());
     let path = &target[url::Position::BeforePath..url::Position::AfterQuery];
-    let (url, origin) = build_url(scheme, authority, path).map_err(|e| e.to_string())?;
+    let (url, origin) = build_url(scheme, authority, path)?;
     Ok(HopRequest { url, origin, host })
 }
 

@@ -475,7 +475,7 @@ fn follow_moves(
                     status,
                     target: None,
                     hops: 0,
-                    reason,
+                    reason: reason.to_string(),
                 });
             }
         }
@@ -511,7 +511,8 @@ fn follow_moves(
             let hop = match moves::request(&following.target, &follow.maps) {
                 Ok(hop) => hop,
                 Err(why) => {
-                    results[following.check].moved = Some(not_moved(&following, Some(target), why));
+                    results[following.check].moved =
+                        Some(not_moved(&following, Some(target), why.to_string()));
                     continue;
                 }
             };
@@ -535,7 +536,8 @@ fn follow_moves(
         for (i, task) in tasks.iter().enumerate() {
             hosts.scheduler.push(task.host, i);
         }
-        let answers: Vec<std::sync::Mutex<Option<Result<Step, String>>>> =
+        // A hop's answer, or the robots.txt rule that kept it unasked.
+        let answers: Vec<std::sync::Mutex<Option<Result<Step, crate::robots::RobotsDenial>>>> =
             tasks.iter().map(|_| std::sync::Mutex::new(None)).collect();
         work(
             hosts.scheduler,
@@ -552,7 +554,7 @@ fn follow_moves(
                     found.get().and_then(|r| r.denial(path))
                 });
                 let step = match denied.flatten() {
-                    Some(why) => Err(why.to_string()),
+                    Some(why) => Err(why),
                     None => {
                         let mode = if check.expect.wants_body() {
                             BodyMode::Digest
@@ -585,7 +587,7 @@ fn follow_moves(
                     MoveVerdict::NotMoved,
                     "internal error: not requested".to_string(),
                 ),
-                Some(Err(robots)) => moved(MoveVerdict::NotMoved, robots),
+                Some(Err(robots)) => moved(MoveVerdict::NotMoved, robots.to_string()),
                 Some(Ok(Step::Done(verdict, reason))) => moved(verdict, reason),
                 Some(Ok(Step::Next(location))) => match moves::next_url(&target, &location) {
                     Ok(next) => {
@@ -595,7 +597,7 @@ fn follow_moves(
                         chasing.push(following);
                         continue;
                     }
-                    Err(why) => moved(MoveVerdict::NotMoved, why),
+                    Err(why) => moved(MoveVerdict::NotMoved, why.to_string()),
                 },
             };
             results[following.check].moved = Some(result);
@@ -697,7 +699,7 @@ fn look_in_archive(
         hosts.scheduler.push(host, n);
     }
     /// The captures the archive listed for a URL, or why none.
-    type Listed = Result<Vec<archive::Capture>, String>;
+    type Listed = Result<Vec<archive::Capture>, archive::NotListed>;
     let listed: Vec<Mutex<Option<Listed>>> = asking.iter().map(|_| Mutex::new(None)).collect();
     work(
         hosts.scheduler,
@@ -706,7 +708,7 @@ fn look_in_archive(
         &|n, gate| {
             let check = &checks[asking[n]];
             let answer = match archive::cdx_url(&archive.base, &check.published) {
-                None => Err(format!("`{}` is no archive URL", archive.base)),
+                None => Err(archive::NotListed::NoArchiveUrl(archive.base.clone())),
                 Some(url) => match gate.get(
                     archive_client,
                     &url,
@@ -716,8 +718,8 @@ fn look_in_archive(
                     Ok(r) if (200..300).contains(&r.status) => {
                         archive::captures(&r.bytes.unwrap_or_default())
                     }
-                    Ok(r) => Err(format!("the archive answers HTTP {}", r.status)),
-                    Err(e) => Err(format!("no answer from the archive: {e}")),
+                    Ok(r) => Err(archive::NotListed::Status(r.status)),
+                    Err(e) => Err(archive::NotListed::NoAnswer(e)),
                 },
             };
             if let Ok(mut slot) = listed[n].lock() {
@@ -741,7 +743,7 @@ fn look_in_archive(
         match answer.into_inner().ok().flatten() {
             None => {}
             Some(Err(why)) => {
-                result.archived = Some(lookup(check, ArchiveVerdict::NotAsked, why));
+                result.archived = Some(lookup(check, ArchiveVerdict::NotAsked, why.to_string()));
             }
             Some(Ok(all)) => {
                 let count = all.len();
