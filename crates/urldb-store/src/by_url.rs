@@ -358,6 +358,49 @@ struct Loaded {
     canonical: bool,
 }
 
+impl Loaded {
+    /// The file's edited `documents` written over the bytes read, when
+    /// `written` (the lock re-checks them first, and is let go after), in
+    /// canonical text.
+    fn write_back(
+        &self,
+        file: &Path,
+        documents: &[Document],
+        changes: Vec<Change>,
+        written: bool,
+        options: &Options,
+        lock: write::Lock<'_>,
+    ) -> Result<FileEdit, EditError> {
+        if written {
+            let text = render(
+                documents,
+                &lint::render_options(&self.text, documents, options),
+            );
+            lock.replace(&self.raw, text.as_bytes())?;
+        }
+        Ok(FileEdit {
+            file: file.to_path_buf(),
+            changes,
+            written,
+            reformatted: written && !self.canonical,
+        })
+    }
+}
+
+/// The record whose `_path` is equivalent to `path` (as the file's
+/// `case-sensitive-paths` compares): its document and its path as stored.
+fn find_record(
+    documents: &[Document],
+    path: &str,
+    case_sensitive: bool,
+) -> Option<(usize, String)> {
+    let key = equivalence_key(path, case_sensitive);
+    domain::records(documents).find_map(|r| {
+        let p = r.path()?;
+        (equivalence_key(p, case_sensitive) == key).then(|| (r.doc, p.to_string()))
+    })
+}
+
 fn load(root: &Root, file: &Path, options: &Options) -> Result<Loaded, EditError> {
     let raw = crate::database::read_file(root, file, options.settings.max_file_size).map_err(
         |source| EditError::Read {
@@ -502,11 +545,7 @@ pub fn remove_paths(
     let case_sensitive = domain::case_sensitive_paths(&documents);
     let mut changes = Vec::with_capacity(paths.len());
     for path in paths {
-        let key = equivalence_key(path, case_sensitive);
-        let found = domain::records(&documents).find_map(|r| {
-            let p = r.path()?;
-            (equivalence_key(p, case_sensitive) == key).then(|| (r.doc, p.to_string()))
-        });
+        let found = find_record(&documents, path, case_sensitive);
         match found {
             Some((doc, stored)) => {
                 documents.remove(doc);
@@ -516,19 +555,7 @@ pub fn remove_paths(
         }
     }
     let written = changes.iter().any(|c| matches!(c, Change::Removed { .. }));
-    if written {
-        let text = render(
-            &documents,
-            &lint::render_options(&loaded.text, &documents, options),
-        );
-        lock.replace(&loaded.raw, text.as_bytes())?;
-    }
-    Ok(FileEdit {
-        file: domain.file.clone(),
-        changes,
-        written,
-        reformatted: written && !loaded.canonical,
-    })
+    loaded.write_back(&domain.file, &documents, changes, written, options, lock)
 }
 
 /// The record of `path` (compared as an equivalent path) in the domain
@@ -613,11 +640,7 @@ pub fn redirect_paths(
     let case_sensitive = domain::case_sensitive_paths(&documents);
     let mut changes = Vec::with_capacity(moves.len());
     for (path, status) in moves {
-        let key = equivalence_key(path, case_sensitive);
-        let found = domain::records(&documents).find_map(|r| {
-            let p = r.path()?;
-            (equivalence_key(p, case_sensitive) == key).then(|| (r.doc, p.to_string()))
-        });
+        let found = find_record(&documents, path, case_sensitive);
         let Some((doc, stored)) = found else {
             changes.push(Change::NotFound);
             continue;
@@ -650,19 +673,7 @@ pub fn redirect_paths(
     let written = changes
         .iter()
         .any(|c| matches!(c, Change::Redirected { .. }));
-    if written {
-        let text = render(
-            &documents,
-            &lint::render_options(&loaded.text, &documents, options),
-        );
-        lock.replace(&loaded.raw, text.as_bytes())?;
-    }
-    Ok(FileEdit {
-        file: domain.file.clone(),
-        changes,
-        written,
-        reformatted: written && !loaded.canonical,
-    })
+    loaded.write_back(&domain.file, &documents, changes, written, options, lock)
 }
 
 /// The metadata of a new domain file.
