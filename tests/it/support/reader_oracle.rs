@@ -596,8 +596,13 @@ fn structured(rng: &mut Rng) -> String {
         if rng.chance(4) {
             // A first key written explicitly: the mapping's column is the
             // `?`'s, from which a block scalar's indentation is measured.
+            // Sometimes with node properties between the `?` and the key
+            // (a tag, an anchor, the key on the next line: the YAML test
+            // suite's L94M), which PyYAML reads as an explicit key too.
             let key = extra_key(rng);
-            lines.push(format!("? {key}"));
+            let properties = ["", "!!str ", "&k ", "!!str &k ", "!!str\n  "];
+            let before = rng.pick(&properties);
+            lines.push(format!("? {before}{key}"));
             lines.push(format!(": {}", word(rng)));
         }
         let mut keys: Vec<&str> = vec!["_path", "content-type"];
