@@ -40,8 +40,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Some(tree) = urldb_core::parse::fast::parse(text) {
-        let general = urldb_core::parse::tree::parse_tree(text);
+    if let Some(tree) = urldb_core::parse::testing::fast(text) {
+        let general = urldb_core::parse::testing::general(text);
         assert!(general.problems.is_empty() && !general.incomplete, "{text:?}");
         assert_eq!(
             format!("{:?}\n{:?}", tree.documents, tree.scalar_spans),

@@ -55,13 +55,14 @@ pub(crate) fn read_metadata(root: &Root, path: &Path) -> Result<Vec<Document>, D
             return Err(DocumentError::MetadataTooLarge);
         }
     }
-    let text = String::from_utf8(head).map_err(|_| DocumentError::NotUtf8)?;
-    let text = urldb_core::parse::without_bom(&text);
-    let tree = urldb_core::parse::read_text(text);
-    if !urldb_core::parse::read_whole(text, &tree) || !tree.problems.is_empty() {
+    let reading = urldb_core::parse::read_bytes(&head).map_err(|why| match why {
+        urldb_core::parse::Unreadable::NotUtf8 => DocumentError::NotUtf8,
+        urldb_core::parse::Unreadable::Refused => DocumentError::BadMetadata,
+    })?;
+    if !reading.tree.problems.is_empty() {
         return Err(DocumentError::BadMetadata);
     }
-    Ok(tree.documents)
+    Ok(reading.tree.documents)
 }
 
 /// The text of a domain file (without a BOM) and its documents.
@@ -75,14 +76,9 @@ pub(crate) fn read_text_and_documents(
         Err(ReadError::TooLarge { size }) => return Err(DocumentError::TooLarge { size }),
         Err(e) => return Err(e.into()),
     };
-    let text = String::from_utf8(raw).map_err(|_| DocumentError::NotUtf8)?;
-    let text = match urldb_core::parse::without_bom(&text) {
-        rest if rest.len() < text.len() => rest.to_string(),
-        _ => text,
-    };
-    let tree = urldb_core::parse::read_text(&text);
-    if !urldb_core::parse::read_whole(&text, &tree) {
-        return Err(DocumentError::Syntax);
-    }
-    Ok((text, tree.documents))
+    let reading = urldb_core::parse::read_bytes(&raw).map_err(|why| match why {
+        urldb_core::parse::Unreadable::NotUtf8 => DocumentError::NotUtf8,
+        urldb_core::parse::Unreadable::Refused => DocumentError::Syntax,
+    })?;
+    Ok((reading.text.to_string(), reading.tree.documents))
 }

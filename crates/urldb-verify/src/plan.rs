@@ -246,16 +246,17 @@ fn plan_file(
         line,
         problem,
     };
-    let Ok(text) = std::str::from_utf8(raw) else {
-        plan.problems.push(problem(None, Unverifiable::NotUtf8));
-        return;
+    let (text, tree) = match urldb_core::parse::read_bytes(raw) {
+        Ok(reading) => (reading.text, reading.tree),
+        Err(urldb_core::parse::Unreadable::NotUtf8) => {
+            plan.problems.push(problem(None, Unverifiable::NotUtf8));
+            return;
+        }
+        Err(urldb_core::parse::Unreadable::Refused) => {
+            plan.problems.push(problem(None, Unverifiable::Syntax));
+            return;
+        }
     };
-    let text = urldb_core::parse::without_bom(text);
-    let tree = urldb_core::parse::read_text(text);
-    if !urldb_core::parse::read_whole(text, &tree) {
-        plan.problems.push(problem(None, Unverifiable::Syntax));
-        return;
-    }
     let domain = urldb_core::rules::domain_of(file);
     let docs = &tree.documents;
     let cnames = domain::cnames(docs);

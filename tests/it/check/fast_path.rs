@@ -313,9 +313,9 @@ fn agree_in(name: &str, raw: &[u8], style: TextStyle) -> bool {
     }
     // Whether the fast path took it, the trees must match where it did.
     let text = String::from_utf8_lossy(raw);
-    match urldb_core::parse::fast::parse(&text) {
+    match urldb_core::parse::testing::fast(&text) {
         Some(tree) => {
-            let general = urldb_core::parse::tree::parse_tree(&text);
+            let general = urldb_core::parse::testing::general(&text);
             assert_eq!(
                 format!("{:?}\n{:?}", tree.documents, tree.scalar_spans),
                 format!("{:?}\n{:?}", general.documents, general.scalar_spans),

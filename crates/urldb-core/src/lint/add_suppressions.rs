@@ -141,7 +141,7 @@ fn prepended(text: &str, todo: &[(usize, &'static str)]) -> String {
     codes.sort_unstable();
     codes.dedup();
     let newline = super::newline_of(text);
-    let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
+    let bom = text.len() - crate::parse::without_bom(text).len();
     format!(
         "{}# urldb: ignore-file[{}]{newline}{}",
         &text[..bom],

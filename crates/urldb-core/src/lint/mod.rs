@@ -447,12 +447,9 @@ pub fn fix(checked: Checked, options: &Options) -> Fixed {
 /// The cross-file facts of a file: its domain and cnames. Only the
 /// metadata document is parsed.
 pub fn facts(path: &Path, text: &str, checked: bool) -> FileFacts {
-    let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
-    let text = &text[bom..];
-    let first_doc_end = second_document_start(text);
-    let metadata = &text[..first_doc_end];
-    let mut tree = crate::parse::read_text(metadata);
-    tree.shift(bom);
+    let bom = text.len() - crate::parse::without_bom(text).len();
+    let metadata = &text[..bom + second_document_start(&text[bom..])];
+    let tree = crate::parse::read_text(metadata);
     facts_of(path, &tree.documents, checked)
 }
 

@@ -32,7 +32,6 @@ use rayon::prelude::*;
 use super::excuse::{self, Comments, Stage};
 use super::{Checked, Documents, Options, proof, render_options, text_findings};
 use crate::model::node::Document;
-use crate::parse::tree::parse_tree;
 use crate::render::render;
 use crate::rules::clean::{self, Facts, Paths};
 use crate::rules::diagnostic::{Edit, Finding, NodePath};
@@ -87,10 +86,10 @@ pub(crate) fn check(
     silent_only: bool,
 ) -> Option<Checked> {
     let text = std::str::from_utf8(raw).ok()?;
-    if text.starts_with('\u{FEFF}') || !text.starts_with("---") {
+    if crate::parse::has_bom(text) || !text.starts_with("---") {
         return None;
     }
-    let metadata_end = lead_in(text, next_document(text, 1)?);
+    let metadata_end = lead_in(text, next_document(text, 0)?);
     let bounds = cut(text, metadata_end, options.piece_bytes());
     if rules::engine::before_parsing(text).is_some() {
         return None;
@@ -378,18 +377,17 @@ fn piece(
 /// or comments after the piece's last node (the whole file gives those to
 /// its first document).
 fn read(text: &str, range: std::ops::Range<usize>) -> Option<Read> {
-    if let Some(tree) = crate::parse::fast::parse_range(text, range.clone()) {
+    let (tree, from_fast) = crate::parse::read_range(text, range)?;
+    if from_fast {
         return Some(Read {
             documents: tree.documents,
             comments: Vec::new(),
             from_fast: true,
         });
     }
-    let mut tree = parse_tree(text.get(range.clone())?);
     if tree.incomplete || !tree.problems.is_empty() {
         return None;
     }
-    tree.shift(range.start);
     let directive = |span: &Span| {
         text.get(span.clone())
             .is_some_and(crate::suppress::is_directive)
@@ -427,17 +425,18 @@ fn lead_in(text: &str, at: usize) -> usize {
     start
 }
 
-/// Where the `n`th document after the first starts: the offset of a line
-/// `---` or `--- {}` (canonical text has no other document start).
-fn next_document(text: &str, n: usize) -> Option<usize> {
-    let mut seen = 0;
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        if at > 0 && (line == "---\n" || line == "--- {}\n") {
-            seen += 1;
-            if seen == n {
-                return Some(at);
-            }
+/// A line that starts a document: `---` or `--- {}` (canonical text has no
+/// other document start).
+fn starts_a_document(line: &str) -> bool {
+    line == "---\n" || line == "--- {}\n"
+}
+
+/// Where the document after the one starting at `first` starts.
+fn next_document(text: &str, first: usize) -> Option<usize> {
+    let mut at = first;
+    for line in text.get(first..)?.split_inclusive('\n') {
+        if at > first && starts_a_document(line) {
+            return Some(at);
         }
         at += line.len();
     }
@@ -476,7 +475,7 @@ mod tests {
         for i in 0..30_000 {
             text.push_str(&format!("---\n_path: /p{i:06}\ncontent-type: text/html\n"));
         }
-        let metadata_end = next_document(&text, 1).unwrap_or_default();
+        let metadata_end = next_document(&text, 0).unwrap_or_default();
         assert_eq!(&text[..metadata_end], "---\nhttps: true\n");
         let bounds = cut(&text, metadata_end, PIECE_BYTES);
         assert!(bounds.len() > 3, "{bounds:?}");

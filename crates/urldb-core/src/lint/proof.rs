@@ -464,7 +464,7 @@ fn unquoted(written: &str) -> Option<(&str, bool)> {
 /// (`parse::reader`, "length limits"): the reader in front of the parser
 /// judges it, so the proof leaves it to the tree.
 fn past_int_limit(plain: &str) -> bool {
-    plain.len() > crate::parse::reader::INT_DIGITS_LIMIT
+    plain.len() > crate::parse::INT_DIGITS_LIMIT
 }
 
 /// The lines of a range, each with the offset where it starts: the line

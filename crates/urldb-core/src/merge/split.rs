@@ -28,7 +28,7 @@ pub(crate) struct Cut<'t> {
 /// Cut `text`, or `None` when the cut would not be sound (see the module's
 /// comment) or there is no `---` at all.
 pub(crate) fn cut(text: &str) -> Option<Cut<'_>> {
-    if text.starts_with('\u{FEFF}') {
+    if crate::parse::has_bom(text) {
         return None;
     }
     let bytes = text.as_bytes();

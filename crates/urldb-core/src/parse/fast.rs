@@ -24,7 +24,7 @@ use super::tree::Tree;
 const MAX_KEY: usize = 128;
 
 /// Read canonical-shaped `text` (no byte order mark), or `None`.
-pub fn parse(text: &str) -> Option<Tree> {
+pub(super) fn parse(text: &str) -> Option<Tree> {
     parse_range(text, 0..text.len())
 }
 

@@ -96,7 +96,7 @@ struct Builder<'s> {
 /// Parse `text` (a domain file without its byte order mark) as the
 /// reference tool reads it: a text PyYAML would refuse or read otherwise
 /// ([`super::reader`]) gives no tree, only the problem that says why.
-pub fn parse_tree(text: &str) -> Tree {
+pub(super) fn parse_tree(text: &str) -> Tree {
     let refused = super::reader::characters(text);
     if !refused.is_empty() {
         return Tree::refused(refused);

@@ -125,7 +125,7 @@ pub fn render(documents: &[Document], options: &RenderOptions) -> String {
 }
 
 /// Whether [`render`] would give back `text` itself, for documents the
-/// fast reader ([`crate::parse::fast`]) read from `text`, decided without
+/// fast reader (`crate::parse::fast`) read from `text`, decided without
 /// writing anything.
 ///
 /// The fast reader accepts only the layout the emitter writes (`---`

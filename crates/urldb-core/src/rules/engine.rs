@@ -9,7 +9,7 @@ use super::diagnostic::Finding;
 use super::files::not_canonical;
 use super::yaml::{invalid_utf8, nesting_too_deep, too_many_documents};
 use super::yaml::{yaml_alias, yaml_comment, yaml_syntax, yaml_tag};
-use crate::parse::tree::Problem;
+use crate::parse::Problem;
 use crate::source::Span;
 
 /// A finding that keeps the file from being parsed at all (it would take
@@ -45,7 +45,7 @@ pub(crate) fn of_problem(text: &str, problem: &Problem) -> Finding {
 
 /// The tabs PyYAML refuses in a text the parser read completely
 /// (`yaml-syntax`).
-pub(crate) fn refused_tabs(text: &str, tree: &crate::parse::tree::Tree, out: &mut Vec<Finding>) {
+pub(crate) fn refused_tabs(text: &str, tree: &crate::parse::Tree, out: &mut Vec<Finding>) {
     yaml_syntax::refused_tabs(text, &tree.documents, &tree.comments, out);
 }
 

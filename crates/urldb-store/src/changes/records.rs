@@ -330,7 +330,7 @@ mod tests {
     use super::*;
 
     fn parsed(text: &str) -> Parsed {
-        let tree = urldb_core::parse::tree::parse_tree(text);
+        let tree = urldb_core::parse::read_text(text);
         assert!(!tree.incomplete, "{text}");
         Parsed {
             text: text.to_string(),

@@ -105,7 +105,7 @@ mod tests {
         for p in paths {
             text.push_str(&format!("---\n_path: {p}\ncontent-type: text/html\n"));
         }
-        let tree = urldb_core::parse::tree::parse_tree(&text);
+        let tree = urldb_core::parse::read_text(&text);
         Version {
             path: format!("db/{name}.yaml").into(),
             domain: name.to_string(),

@@ -101,17 +101,15 @@ pub(crate) fn read(
     }
 }
 
-/// The documents of a domain file's bytes: the canonical-text scanner
-/// first, the general parser for anything else.
+/// The documents of a domain file's bytes, read through the reader's one
+/// door ([`urldb_core::parse::read_bytes`]).
 fn parse(bytes: &[u8]) -> Result<Parsed, Unreadable> {
-    let text = std::str::from_utf8(bytes).map_err(|_| Unreadable::NotUtf8)?;
-    let text = urldb_core::parse::without_bom(text).to_string();
-    let tree = urldb_core::parse::read_text(&text);
-    if !urldb_core::parse::read_whole(&text, &tree) {
-        return Err(Unreadable::Syntax);
-    }
+    let reading = urldb_core::parse::read_bytes(bytes).map_err(|why| match why {
+        urldb_core::parse::Unreadable::NotUtf8 => Unreadable::NotUtf8,
+        urldb_core::parse::Unreadable::Refused => Unreadable::Syntax,
+    })?;
     Ok(Parsed {
-        documents: tree.documents,
-        text,
+        documents: reading.tree.documents,
+        text: reading.text.to_string(),
     })
 }

@@ -62,7 +62,7 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
         },
     );
     let text = &ctx.file.source.text;
-    let body = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let body = crate::parse::without_bom(text);
     let bom = text.len() - body.len();
     let mut offset = bom;
     let mut want = in_place.split('\n');

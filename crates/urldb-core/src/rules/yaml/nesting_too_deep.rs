@@ -40,7 +40,7 @@ pub(crate) fn finding(span: Span) -> Finding {
         span,
         format!(
             "nesting deeper than {} levels; the rest of the file is not read",
-            crate::parse::tree::MAX_DEPTH
+            crate::parse::MAX_DEPTH
         ),
     )
     .help("a domain file needs three levels of nesting; flatten the value")

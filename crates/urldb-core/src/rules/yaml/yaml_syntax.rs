@@ -59,7 +59,7 @@
 //! PyYAML refuses as an escape there (`"\x07"`), or delete it.
 
 use crate::model::node::Document;
-use crate::parse::reader::Refusal;
+use crate::parse::Refusal;
 use crate::rules::prelude::*;
 use crate::source::Span;
 
@@ -212,7 +212,7 @@ pub(crate) fn refused(span: Span, refusal: &Refusal) -> Finding {
             format!(
                 "PyYAML refuses a key without `?` whose `:` comes {characters} characters after \
                  its start: it takes at most {}{}",
-                crate::parse::reader::SIMPLE_KEY_LIMIT,
+                crate::parse::SIMPLE_KEY_LIMIT,
                 more(*n)
             ),
             "shorten the key, or write it as an explicit key (`? key`, then `: value`)".to_string(),
@@ -221,7 +221,7 @@ pub(crate) fn refused(span: Span, refusal: &Refusal) -> Finding {
             format!(
                 "PyYAML reads this plain value as an integer of {digits} digits, which Python \
                  refuses to convert (at most {} digits){}",
-                crate::parse::reader::INT_DIGITS_LIMIT,
+                crate::parse::INT_DIGITS_LIMIT,
                 more(*n)
             ),
             "quote the value to keep it text".to_string(),
@@ -255,7 +255,7 @@ fn escape_of(c: char) -> String {
     }
 }
 
-/// The tabs PyYAML refuses in `text` ([`crate::parse::tabs`]), one
+/// The tabs PyYAML refuses in `text` ([`crate::parse::refused_tabs`]), one
 /// finding per line; each carries the rewrite that writes spaces instead
 /// (`fmt`). `documents` and `comments` are the parse of `text`, complete.
 pub(crate) fn refused_tabs(
@@ -265,7 +265,7 @@ pub(crate) fn refused_tabs(
     out: &mut Vec<Finding>,
 ) {
     out.extend(
-        crate::parse::tabs::refused(text, documents, comments)
+        crate::parse::refused_tabs(text, documents, comments)
             .into_iter()
             .map(tab),
     );
