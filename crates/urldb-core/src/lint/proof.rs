@@ -86,178 +86,237 @@ pub(super) fn records(text: &str, range: Range<usize>, facts: &Facts) -> Option<
     {
         return None;
     }
-    let asked: &Asked = &ASKED;
-    let style = facts.settings.style;
-    let kinds = domain::RECORD_KEYS.map(domain::field_kind);
+    let mut prover = Prover {
+        facts,
+        silent: Silent {
+            documents: 0,
+            pathless: 0,
+            paths: Vec::with_capacity(piece.len() / 96 + 1),
+            repeated_path: false,
+            marked: Vec::new(),
+        },
+        proven: Proven::default(),
+        kinds: domain::RECORD_KEYS.map(domain::field_kind),
+        clean_shape: None,
+        previous_path: None,
+    };
     let mut lines = Lines {
         text,
         base: range.start,
         start: range.start,
         breaks: memchr::memchr_iter(b'\n', piece),
     };
-    let mut silent = Silent {
-        documents: 0,
-        pathless: 0,
-        paths: Vec::with_capacity(piece.len() / 96 + 1),
-        repeated_path: false,
-        marked: Vec::new(),
-    };
-    let mut proven = Proven::default();
-    let mut clean_shape: Option<RecordShape> = None;
-    let mut previous_path: Option<&str> = None;
     let mut next = lines.next();
     while let Some((_, marker)) = next {
         if !is_marker(marker) {
             return None;
         }
-        silent.documents += 1;
-        let mut shape = RecordShape::default();
-        // The last key and its place (`NO_KEY` before the first).
-        let mut last_key = "";
-        let mut last_field = NO_KEY;
+        prover.silent.documents += 1;
+        let mut keys = Keys::default();
         next = lines.next();
         while let Some((at, line)) = next.filter(|(_, line)| !is_marker(line)) {
             next = lines.next();
             // `key: value`, or `key:` and its items on the lines below.
             let (key, value) = split_key(line)?;
-            let field = field_of(key);
-            // Keys in the renderer's order, which is their text's; the
-            // record keys, which are in that order, by their place. The
-            // same key twice is for the rules to judge.
-            let order = if last_field == NO_KEY {
-                std::cmp::Ordering::Greater
-            } else if field == EXTRA || last_field == EXTRA {
+            let field = keys.next(key)?;
+            match field {
+                PATH => prover.path(at + key.len() + ": ".len(), value?)?,
+                CATEGORIES if value.is_none() => {
+                    next = prover.categories(next, &mut lines, &mut keys.shape)?;
+                }
+                CONTENT_TYPE => prover.media_type(value?)?,
+                EXTRA => prover.extra(key, value?)?,
+                CONTENT_LENGTH | CONTENT_SHA256 => prover.value(field, value?)?,
+                _ => return None,
+            }
+        }
+        prover.record(keys.shape)?;
+    }
+    Some(prover.silent)
+}
+
+/// The keys of one record so far: whether each comes in the renderer's
+/// order, and the record's shape.
+#[derive(Default)]
+struct Keys<'a> {
+    shape: RecordShape,
+    /// The last key and its place (`None` before the first).
+    last: Option<(&'a str, usize)>,
+}
+
+impl<'a> Keys<'a> {
+    /// The place of `key`, the record's next key, or `None` when it is out
+    /// of the renderer's order (which is the text's). The record keys, in
+    /// that order, are compared by their place; the same key twice is for
+    /// the rules to judge.
+    #[inline(always)]
+    fn next(&mut self, key: &'a str) -> Option<usize> {
+        let field = field_of(key);
+        if let Some((last_key, last_field)) = self.last {
+            let order = if field == EXTRA || last_field == EXTRA {
                 key.cmp(last_key)
             } else {
                 field.cmp(&last_field)
             };
             match order {
                 std::cmp::Ordering::Less => return None,
-                std::cmp::Ordering::Equal => shape.repeated_key = true,
+                std::cmp::Ordering::Equal => self.shape.repeated_key = true,
                 std::cmp::Ordering::Greater => {}
             }
-            last_key = key;
-            last_field = field;
-            if field == EXTRA {
-                shape.extras = shape.extras.saturating_add(1);
-            } else {
-                shape.held |= 1 << field;
-            }
-            match field {
-                PATH => {
-                    // Plain, so that its span is its value, which the rules
-                    // across records read; in the renderer's order of
-                    // records.
-                    let value = value?;
-                    if value.starts_with('\'') || past_int_limit(value) {
-                        return None;
-                    }
-                    let written = Written {
-                        value,
-                        quoted: false,
-                    };
-                    let columns = KEY_COLUMNS[PATH];
-                    if clean_value(PATH, written, FieldKind::String, columns, facts)? != 0 {
-                        silent.marked.push(silent.paths.len());
-                    }
-                    let at = at + key.len() + ": ".len();
-                    match previous_path.map(|p| p.cmp(value)) {
-                        Some(std::cmp::Ordering::Greater) => return None,
-                        Some(std::cmp::Ordering::Equal) => silent.repeated_path = true,
-                        _ => {}
-                    }
-                    silent.paths.push(at..at + value.len());
-                    previous_path = Some(value);
-                }
-                CATEGORIES => {
-                    if value.is_some() {
-                        return None;
-                    }
-                    let mut previous: Option<&str> = None;
-                    while let Some(written) = next.and_then(|(_, line)| line.strip_prefix("- ")) {
-                        next = lines.next();
-                        let (item, quoted) = unquoted(written)?;
-                        // Items in the renderer's order; the same one twice
-                        // is for the rules to judge.
-                        match previous.map(|p| p.cmp(item)) {
-                            Some(std::cmp::Ordering::Greater) => return None,
-                            Some(std::cmp::Ordering::Equal) => shape.repeated_item = true,
-                            _ => {}
-                        }
-                        let item_written = Written {
-                            value: item,
-                            quoted,
-                        };
-                        if !proven.item(written, || {
-                            clean_value(
-                                CATEGORIES,
-                                item_written,
-                                FieldKind::String,
-                                ITEM_COLUMNS,
-                                facts,
-                            )
-                            .is_some()
-                        }) {
-                            return None;
-                        }
-                        previous = Some(item);
-                    }
-                    // A list is read as its items, one at least.
-                    previous?;
-                }
-                CONTENT_TYPE => {
-                    // A file has a few media types: each is proven once.
-                    let line_value = value?;
-                    if !proven.media_type(line_value, || {
-                        unquoted(line_value).is_some_and(|(value, quoted)| {
-                            let written = Written { value, quoted };
-                            let columns = KEY_COLUMNS[CONTENT_TYPE];
-                            clean_value(CONTENT_TYPE, written, FieldKind::String, columns, facts)
-                                .is_some()
-                        })
-                    }) {
-                        return None;
-                    }
-                }
-                EXTRA => {
-                    // A key other than the record keys, written plain, with
-                    // a value on its line.
-                    let (value, quoted) = unquoted(value?)?;
-                    let columns = key.len() + ": ".len();
-                    if !proven.extra_key(key, || {
-                        crate::render::key_written_as_is(key, style)
-                            && asked.extra_keys.iter().all(|clean| clean(key))
-                    }) || !written_as_is(value, quoted, FieldKind::Any, columns, style)
-                    {
-                        return None;
-                    }
-                }
-                _ => {
-                    // `content-length`, `content-sha256`: a value on its line.
-                    let (value, quoted) = unquoted(value?)?;
-                    let written = Written { value, quoted };
-                    let columns = *KEY_COLUMNS.get(field)?;
-                    clean_value(field, written, *kinds.get(field)?, columns, facts)?;
-                }
-            }
         }
-        // Records without a `_path` come first in the renderer's order.
-        if shape.held & (1 << PATH) == 0 {
-            if previous_path.is_some() {
+        self.last = Some((key, field));
+        if field == EXTRA {
+            self.shape.extras = self.shape.extras.saturating_add(1);
+        } else {
+            self.shape.held |= 1 << field;
+        }
+        Some(field)
+    }
+}
+
+/// What the proof of a piece has found so far, with one method for each
+/// kind of line; each gives `None` for a line it cannot prove clean.
+struct Prover<'a, 'f> {
+    facts: &'f Facts<'f>,
+    silent: Silent,
+    proven: Proven<'a>,
+    /// The kind of each record key's value.
+    kinds: [FieldKind; 5],
+    /// A record's keys answer the same for the same shape: the last one
+    /// found clean is not asked again.
+    clean_shape: Option<RecordShape>,
+    previous_path: Option<&'a str>,
+}
+
+impl<'a> Prover<'a, '_> {
+    /// A `_path` value at `at`: plain, so that its span is its value, which
+    /// the rules across records read; in the renderer's order of records.
+    #[inline(always)]
+    fn path(&mut self, at: usize, value: &'a str) -> Option<()> {
+        if value.starts_with('\'') || past_int_limit(value) {
+            return None;
+        }
+        let written = Written {
+            value,
+            quoted: false,
+        };
+        let columns = KEY_COLUMNS[PATH];
+        if clean_value(PATH, written, FieldKind::String, columns, self.facts)? != 0 {
+            self.silent.marked.push(self.silent.paths.len());
+        }
+        match self.previous_path.map(|p| p.cmp(value)) {
+            Some(std::cmp::Ordering::Greater) => return None,
+            Some(std::cmp::Ordering::Equal) => self.silent.repeated_path = true,
+            _ => {}
+        }
+        self.silent.paths.push(at..at + value.len());
+        self.previous_path = Some(value);
+        Some(())
+    }
+
+    /// The `- item` lines under `categories:`, from `next` on: the line
+    /// after them is given back.
+    #[inline(always)]
+    fn categories(
+        &mut self,
+        mut next: Option<(usize, &'a str)>,
+        lines: &mut Lines<'a>,
+        shape: &mut RecordShape,
+    ) -> Option<Option<(usize, &'a str)>> {
+        let facts = self.facts;
+        let mut previous: Option<&str> = None;
+        while let Some(written) = next.and_then(|(_, line)| line.strip_prefix("- ")) {
+            next = lines.next();
+            let (item, quoted) = unquoted(written)?;
+            // Items in the renderer's order; the same one twice is for the
+            // rules to judge.
+            match previous.map(|p| p.cmp(item)) {
+                Some(std::cmp::Ordering::Greater) => return None,
+                Some(std::cmp::Ordering::Equal) => shape.repeated_item = true,
+                _ => {}
+            }
+            let item_written = Written {
+                value: item,
+                quoted,
+            };
+            if !self.proven.item(written, || {
+                clean_value(
+                    CATEGORIES,
+                    item_written,
+                    FieldKind::String,
+                    ITEM_COLUMNS,
+                    facts,
+                )
+                .is_some()
+            }) {
                 return None;
             }
-            silent.pathless += 1;
+            previous = Some(item);
         }
-        // A record's keys answer the same for the same shape: the last one
-        // found clean is not asked again.
-        if clean_shape != Some(shape) {
+        // A list is read as its items, one at least.
+        previous?;
+        Some(next)
+    }
+
+    /// A `content-type` value: a file has a few media types, each proven
+    /// once.
+    #[inline(always)]
+    fn media_type(&mut self, line_value: &'a str) -> Option<()> {
+        let facts = self.facts;
+        self.proven
+            .media_type(line_value, || {
+                unquoted(line_value).is_some_and(|(value, quoted)| {
+                    let written = Written { value, quoted };
+                    let columns = KEY_COLUMNS[CONTENT_TYPE];
+                    clean_value(CONTENT_TYPE, written, FieldKind::String, columns, facts).is_some()
+                })
+            })
+            .then_some(())
+    }
+
+    /// A key other than the record keys, written plain, with a value on its
+    /// line.
+    #[inline(always)]
+    fn extra(&mut self, key: &'a str, value: &'a str) -> Option<()> {
+        let (value, quoted) = unquoted(value)?;
+        let columns = key.len() + ": ".len();
+        let style = self.facts.settings.style;
+        let asked: &Asked = &ASKED;
+        (self.proven.extra_key(key, || {
+            crate::render::key_written_as_is(key, style)
+                && asked.extra_keys.iter().all(|clean| clean(key))
+        }) && written_as_is(value, quoted, FieldKind::Any, columns, style))
+        .then_some(())
+    }
+
+    /// `content-length`, `content-sha256`: a value on its line.
+    #[inline(always)]
+    fn value(&mut self, field: usize, value: &'a str) -> Option<()> {
+        let (value, quoted) = unquoted(value)?;
+        let written = Written { value, quoted };
+        let columns = *KEY_COLUMNS.get(field)?;
+        clean_value(field, written, *self.kinds.get(field)?, columns, self.facts).map(|_| ())
+    }
+
+    /// The end of a record of `shape`.
+    #[inline(always)]
+    fn record(&mut self, shape: RecordShape) -> Option<()> {
+        // Records without a `_path` come first in the renderer's order.
+        if shape.held & (1 << PATH) == 0 {
+            if self.previous_path.is_some() {
+                return None;
+            }
+            self.silent.pathless += 1;
+        }
+        if self.clean_shape != Some(shape) {
+            let asked: &Asked = &ASKED;
             if !asked.records.iter().all(|clean| clean(&shape)) {
                 return None;
             }
-            clean_shape = Some(shape);
+            self.clean_shape = Some(shape);
         }
+        Some(())
     }
-    Some(silent)
 }
 
 /// For each record key and each byte, who reads a value holding it whole:
@@ -361,8 +420,6 @@ const CONTENT_LENGTH: usize = 2;
 const CONTENT_SHA256: usize = 3;
 const CONTENT_TYPE: usize = 4;
 const EXTRA: usize = 5;
-/// No key read yet in the record.
-const NO_KEY: usize = usize::MAX;
 
 /// A document marker line, `---`.
 fn is_marker(line: &str) -> bool {
