@@ -416,6 +416,108 @@ fn mutated_files_give_the_same_results_on_both_paths() {
     assert!(taken > 300, "only {taken} mutated files took the fast path");
 }
 
+/// A tab PyYAML refuses (after a plain value: it reads only spaces
+/// there) in one record of a large file: the piece that holds it is read
+/// by the general parser, which takes it; the pieces give the file to the
+/// whole path, which reports it as `check` always has. (Two things send
+/// it there today: the reader's tab question, `parse::read_range`, and
+/// the piece's layout, which is not canonical either.)
+#[test]
+fn a_refused_tab_in_one_piece_is_reported_as_the_whole_file_reports_it() {
+    use urldb_core::lint::check_file;
+    let mut text = String::from("---\nhttps: true\n");
+    for i in 0..2_000 {
+        let tab = if i == 1_500 { "\t" } else { "" };
+        text.push_str(&format!(
+            "---\n_path: /p{i:06}\ncontent-type: text/html{tab}\n"
+        ));
+    }
+    let path = Path::new("example.com.yaml");
+    let options = Options::default();
+    let whole = check_bytes(path, text.as_bytes(), &options);
+    assert!(
+        whole.findings.iter().any(|f| f.rule.code == "yaml-syntax"),
+        "{:?}",
+        whole.findings
+    );
+    for piece_bytes in [None, Some(48), Some(4_096)] {
+        let pieces = check_file(path, text.as_bytes(), &options.in_pieces_of(piece_bytes));
+        same_results(text.as_bytes(), &pieces, &whole);
+    }
+}
+
+/// Lines a team keeps above a file's first `---`: comments and blank
+/// lines (which the pieces take as the metadata's lead-in), and what only
+/// the whole file can answer (a suppression comment, a directive, an
+/// implicit first document, a comment after text).
+const LEAD_INS: &[&str] = &[
+    "# The example.com URLs we keep working\n",
+    "#\n",
+    "\n",
+    "   # indented: still a comment line\n",
+    "#no space: a comment too\n",
+    "# urldb: ignore-file[duplicate-path]\n",
+    "# urldb: ignore[unknown-metadata-key]\n",
+    "%YAML 1.1\n",
+    "owner: x\n",
+    "\t# after a tab\n",
+    "# caf\u{e9} \u{1F600}\n",
+];
+
+/// A file with comments on top is checked in pieces (the general parser
+/// for the metadata and its lead-in, the fast path for the records) with
+/// the same results as the whole path; what only the whole file can
+/// answer goes there.
+#[test]
+fn a_header_comment_keeps_the_pieces_with_the_same_results() {
+    let mut rng = Rng::new(0x1ead);
+    let (mut total, mut in_pieces) = (0, 0);
+    for _ in 0..1_500 {
+        let Some(text) = generated(&mut rng) else {
+            continue;
+        };
+        let mut lead_in = String::new();
+        for _ in 0..1 + rng.below(3) {
+            // Mostly comments and blanks: those are the case to keep.
+            let i = if rng.chance(75) {
+                rng.below(5)
+            } else {
+                rng.below(LEAD_INS.len())
+            };
+            lead_in.push_str(LEAD_INS[i]);
+        }
+        let raw = format!("{lead_in}{text}");
+        agree("example.com.yaml", raw.as_bytes());
+        total += 1;
+        let path = Path::new("example.com.yaml");
+        let small_pieces = options(TextStyle::Readable, false).in_pieces_of(Some(48));
+        let taken = |raw: &[u8]| {
+            matches!(
+                urldb_core::lint::check_file(path, raw, &small_pieces).documents,
+                Documents::InPieces | Documents::Proven
+            )
+        };
+        // Comment lines only, each as `fmt` keeps it.
+        let comments_only = lead_in
+            .lines()
+            .all(|l| l.starts_with('#') && !l.contains("urldb:"));
+        if taken(raw.as_bytes()) {
+            in_pieces += 1;
+            assert!(
+                lead_in.lines().all(|l| l.trim().is_empty()
+                    || (l.trim_start().starts_with('#') && !l.contains("urldb:"))),
+                "taken in pieces: {raw:?}"
+            );
+        } else if comments_only && taken(text.as_bytes()) {
+            // Without its header the file was taken in pieces: with it, it
+            // must be too.
+            panic!("a header sent the file to the whole path: {raw:?}");
+        }
+    }
+    assert!(total > 1_000, "{total}");
+    assert!(in_pieces > 50, "in pieces: {in_pieces} of {total}");
+}
+
 /// In the `pyyaml` style the fast path proves canonical only lines that
 /// fit in 80 columns; values around that width, folded (written in the
 /// `pyyaml` style) or not (written in the `readable` style, as a file does

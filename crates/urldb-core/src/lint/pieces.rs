@@ -86,10 +86,12 @@ pub(crate) fn check(
     silent_only: bool,
 ) -> Option<Checked> {
     let text = std::str::from_utf8(raw).ok()?;
-    if crate::parse::has_bom(text) || !text.starts_with("---") {
+    if crate::parse::has_bom(text) {
         return None;
     }
-    let metadata_end = lead_in(text, next_document(text, 0)?);
+    // Comments above the metadata (a header a team keeps) are the
+    // metadata's own lead-in, read with it by the general parser.
+    let metadata_end = lead_in(text, next_document(text, first_document(text)?)?);
     let bounds = cut(text, metadata_end, options.piece_bytes());
     if rules::engine::before_parsing(text).is_some() {
         return None;
@@ -429,6 +431,24 @@ fn lead_in(text: &str, at: usize) -> usize {
 /// other document start).
 fn starts_a_document(line: &str) -> bool {
     line == "---\n" || line == "--- {}\n"
+}
+
+/// Where the first document starts, when only whole-line comments and
+/// blank lines come before it; `None` for anything else before it (an
+/// implicit first document, a directive), which the whole path reads.
+fn first_document(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if starts_a_document(line) {
+            return Some(at);
+        }
+        let body = line.trim_start_matches([' ', '\t']);
+        if !(body.starts_with('#') || body.trim_end().is_empty()) {
+            return None;
+        }
+        at += line.len();
+    }
+    None
 }
 
 /// Where the document after the one starting at `first` starts.
