@@ -340,29 +340,6 @@ static READERS: LazyLock<[[u32; 256]; 5]> = LazyLock::new(|| {
     tables
 });
 
-/// [`READERS`] of a pair of bytes, at `first << 8 | second`, for each
-/// record key some rule asks of by pairs (`rules::clean::LooksAt::Pair`):
-/// who reads a value holding `first`, and who a value holding the pair.
-/// A value of such a key is read as its pairs (and its last byte alone),
-/// each at the cost of one byte.
-static PAIR_READERS: LazyLock<[Option<Box<[u32; 65536]>>; 5]> = LazyLock::new(|| {
-    std::array::from_fn(|field| {
-        let (firsts, seconds) = ASKED.values[field].pairs()?;
-        let mut table = Box::new([0; 65536]);
-        let rows = table.chunks_exact_mut(256).zip(&READERS[field]).zip(firsts);
-        for ((row, single), first) in rows {
-            row.fill(*single);
-            // Few bytes lead a pair an answer looks at.
-            if *first != 0 {
-                for (entry, second) in row.iter_mut().zip(seconds) {
-                    *entry |= first & second;
-                }
-            }
-        }
-        Some(table)
-    })
-});
-
 /// The bits of [`READERS`] that stand for the renderer and for the rules
 /// across records.
 const RENDERER: u32 = 1 << 31;
@@ -383,10 +360,16 @@ fn clean_value(
     let table = &READERS[field];
     let bytes = written.value.as_bytes();
     let leading = answers.leading(written.value);
-    let readers = match &PAIR_READERS[field] {
-        Some(pairs) => {
-            // Each byte but the last as the first of a pair, and the last
-            // alone.
+    // A key some rule asks of by pairs of bytes
+    // (`rules::clean::LooksAt::Pair`) is read as its pairs, each byte but
+    // the last as the first of a pair, and the last alone: who reads a
+    // pair is who reads its first byte, and who the pair when its first
+    // byte leads one (`firsts`) and its second ends one (`seconds`). Three
+    // tables of 1 KiB stay in the first-level data cache, where one entry
+    // for every pair (256 KiB a key) did not: on a million records that
+    // was millions of cache misses more (`docs/dev/performance.md`).
+    let readers = match answers.pairs() {
+        Some((pair_firsts, pair_seconds)) => {
             let (firsts, last) = match bytes.split_last() {
                 Some((&last, firsts)) => (firsts, table[usize::from(last)]),
                 None => (bytes, 0),
@@ -394,7 +377,9 @@ fn clean_value(
             firsts.iter().zip(bytes.iter().skip(1)).fold(
                 leading | last,
                 |readers, (&first, &second)| {
-                    readers | pairs[usize::from(first) << 8 | usize::from(second)]
+                    readers
+                        | table[usize::from(first)]
+                        | (pair_firsts[usize::from(first)] & pair_seconds[usize::from(second)])
                 },
             )
         }
