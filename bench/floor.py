@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """urldb against the machine's floor, every row in one run.
 
-usage: python3 bench/floor.py [--runs N] [--lsp]
+usage: python3 bench/floor.py [--runs N] [--lsp] [--baseline URLDB]
 
 Builds urldb and the generator in release mode, generates the databases
 under target/bench/floor/ (deterministic: the same bytes every time), then
@@ -11,6 +11,10 @@ each (default 5) after one warm-up, as whole processes: wall time, cpu time
 same bytes and does the least work on them: `grep -c '^---'` (one pass that
 finds every document) and `cat` to /dev/null. Prints medians and the ratios
 of the medians; docs/dev/performance.md gives the goals and the figures.
+
+--baseline URLDB times another build of urldb beside this one on every
+row (the same command, A B A B ...): a release build of an earlier commit,
+for example `git worktree add ../base REV && cargo build --release` there.
 
 --lsp adds the language server's rows (bench/lsp_latency.py): one edit's
 diagnostics on a 10,000-record file and on a 50 MB one.
@@ -30,6 +34,7 @@ GEN = os.path.join(ROOT, "target", "release", "examples", "gen_db")
 args = sys.argv[1:]
 RUNS = int(args[args.index("--runs") + 1]) if "--runs" in args else 5
 LSP = "--lsp" in args
+BASELINE = args[args.index("--baseline") + 1] if "--baseline" in args else None
 
 
 def run(cmd, cwd, codes=(0, 1)):
@@ -104,6 +109,9 @@ def row(name, directory, command, floors, goal):
     grep = ["grep", "-c", "^---", *files(directory)]
     cat = ["sh", "-c", "cat *.yaml > /dev/null"]
     floor = {"grep": grep, "cat": cat}
+    if BASELINE:
+        floors = ["baseline", *floors]
+        floor["baseline"] = [BASELINE if c == URLDB else c for c in command]
     cmds = [command] + [floor[f] for f in floors]
     for cmd in cmds:
         run(cmd, directory)  # warm-up: page cache, binaries
@@ -115,7 +123,11 @@ def row(name, directory, command, floors, goal):
     mb = size(directory) / 1e6
     (wall, cpu, peak) = med[0]
     line = f"| {name} ({mb:.1f} MB) | {wall:.3f} s | {cpu:.3f} s | {peak:.1f} MiB |"
-    for f, (fw, fc, _) in zip(floors, med[1:]):
+    for f, (fw, fc, fp) in zip(floors, med[1:]):
+        if f == "baseline":
+            # Two builds of urldb: the ratio to a few per cent, and the peak.
+            line += f" `{f}` {fw:.3f} s wall, {fc:.3f} s cpu, {fp:.1f} MiB: **{wall / fw:.2f}×** wall, **{cpu / max(fc, 1e-3):.2f}×** cpu;"
+            continue
         line += f" `{f}` {fw:.3f} s wall, {fc:.3f} s cpu: **{wall / fw:.1f}×** wall, **{cpu / max(fc, 1e-3):.1f}×** cpu;"
     line += f" {mb / cpu:.1f} MB/s per cpu-second | {goal} |"
     print(line, flush=True)
@@ -153,6 +165,6 @@ def main():
 if __name__ == "__main__":
     if "--transform" in args:
         i = args.index("--transform")
-        {"with_comment": with_comment, "longer": longer}[args[i + 1]](args[i + 2])
+        {"with_comment": with_comment, "with_header": with_header, "longer": longer}[args[i + 1]](args[i + 2])
     else:
         main()
