@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_core::url::{Canonical, Scheme};
 use urldb_store::{Change, Domain, HostIndex, NewRecord};
@@ -61,7 +60,7 @@ struct Pending {
 }
 
 pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
-    super::one_database(ctx)?;
+    super::targets::one_database(ctx)?;
     let options = ctx.options(None)?;
     let timeout = crate::app::timeout(args.timeout.as_deref(), &ctx.verify, DEFAULT_TIMEOUT)?;
     let index = HostIndex::build(&ctx.members);
@@ -73,7 +72,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
             // The URL once, its control characters escaped.
             Err(e) => {
                 urldb_output::say!("error: {}", crate::app::about_url(input, &e));
-                status = worse(status, ExitStatus::Error);
+                status = status.worse(ExitStatus::Error);
                 continue;
             }
         };
@@ -90,7 +89,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
                     "error: {}",
                     urldb_core::text::escape(&format!("{input}: {e}"))
                 );
-                status = worse(status, ExitStatus::Failure);
+                status = status.worse(ExitStatus::Failure);
                 continue;
             }
         };
@@ -134,7 +133,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
             Ok(r) => r,
             Err(message) => {
                 urldb_output::say!("error: {}: {message}", item.input);
-                status = worse(status, ExitStatus::Failure);
+                status = status.worse(ExitStatus::Failure);
                 continue;
             }
         };
@@ -154,7 +153,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
 
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|(_, r)| r.clone()).collect();
-        let Some(result) = super::add_to_file(
+        let Some(result) = add_to_file(
             ctx,
             domain,
             &records,
@@ -164,9 +163,37 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
         ) else {
             continue;
         };
-        status = worse(status, print_file_outcome(ctx, &result, items));
+        status = status.worse(print_file_outcome(ctx, &result, items));
     }
     Ok(status)
+}
+
+/// Add `records` to `domain`'s file for `add` and `import`: the edit, or
+/// `None` when the file could not be changed (said on stderr, and
+/// `status` is an error).
+pub(crate) fn add_to_file(
+    ctx: &Context,
+    domain: &urldb_store::Domain,
+    records: &[urldb_store::NewRecord],
+    create: bool,
+    options: &urldb_core::lint::Options,
+    status: &mut ExitStatus,
+) -> Option<urldb_store::FileEdit> {
+    match urldb_store::add_records(
+        &ctx.root,
+        domain,
+        records,
+        create,
+        options,
+        &super::notes::write_note,
+    ) {
+        Ok(edit) => Some(edit),
+        Err(e) => {
+            urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
+            *status = status.worse(ExitStatus::Error);
+            None
+        }
+    }
 }
 
 /// Print what happened to each URL of one file; the status it earns.

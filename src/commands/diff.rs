@@ -110,7 +110,7 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CommandE
     let (revisions, paths) = revisions_and_paths(ctx, args)?;
     let sides = Sides::from_args(revisions.as_deref(), args.staged)
         .map_err(urldb_store::ChangesError::from)?;
-    let sets = super::change_sets(ctx, &paths, &sides, "urldb diff")?;
+    let sets = super::targets::change_sets(ctx, &paths, &sides, "urldb diff")?;
     let changes = combined(sides, sets);
     let syntax = match args.format {
         Format::Json => Syntax::Json,
@@ -128,7 +128,7 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CommandE
         Format::Github => changes::github::write(&mut out, &changes)?,
     }
     out.finish()?;
-    super::print_errors(&changes.errors);
+    super::notes::print_errors(&changes.errors);
     // A side git or the file system could not give: the change set is
     // incomplete (a file that does not parse is a change shown as such).
     for file in changes.files.iter().filter(|f| f.has_error()) {

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_store::{Change, Domain, HostIndex};
 
@@ -23,7 +22,7 @@ pub(crate) struct RmArgs {
 }
 
 pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {
-    super::one_database(ctx)?;
+    super::targets::one_database(ctx)?;
     let options = ctx.options(None)?;
     let index = HostIndex::build(&ctx.members);
     let mut status = ExitStatus::Success;
@@ -34,7 +33,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
             // The URL once, its control characters escaped.
             Err(e) => {
                 urldb_output::say!("error: {}", crate::app::about_url(input, &e));
-                status = worse(status, ExitStatus::Error);
+                status = status.worse(ExitStatus::Error);
                 continue;
             }
         };
@@ -46,7 +45,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
                     "error: {}",
                     urldb_core::text::escape(&format!("{input}: {e}"))
                 );
-                status = worse(status, ExitStatus::Failure);
+                status = status.worse(ExitStatus::Failure);
                 continue;
             }
         };
@@ -64,12 +63,12 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
             domain,
             &paths,
             &options,
-            &super::write_note,
+            &super::notes::write_note,
         ) {
             Ok(r) => r,
             Err(e) => {
                 urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
-                status = worse(status, ExitStatus::Error);
+                status = status.worse(ExitStatus::Error);
                 continue;
             }
         };
@@ -93,7 +92,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
                         escape(input),
                         escape(path)
                     );
-                    status = worse(status, ExitStatus::Failure);
+                    status = status.worse(ExitStatus::Failure);
                 }
                 _ => {}
             }

@@ -210,7 +210,7 @@ fn format(args: &VerifyArgs) -> Result<VerifyFormat, CommandError> {
 
 pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
     let format = format(args)?;
-    let parts = super::targets(ctx, &args.paths)?;
+    let parts = super::targets::targets(ctx, &args.paths)?;
     super::records::require_named_files(&args.paths, &parts, "verify")?;
     let databases: Vec<(urldb_store::Database, VerifyConfig)> =
         parts.iter().map(|p| ctx.database(p.database)).collect();
@@ -240,13 +240,13 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     for part in &parts {
         errors.extend(part.targets.errors.iter().cloned());
     }
-    super::print_errors(&errors);
+    super::notes::print_errors(&errors);
     let mut plan = match change_sides(args) {
         // Only what changed (`--since`, `--staged`): the change set of
         // every database the run covers, each judged with its own
         // exceptions.
         Some((sides, option)) => {
-            let sets = super::change_sets(ctx, &args.paths, &sides, option)?;
+            let sets = super::targets::change_sets(ctx, &args.paths, &sides, option)?;
             let mut plan = plan::Plan::default();
             for (i, set) in &sets {
                 if sets.len() > 1 {
@@ -319,7 +319,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             }
         }
         if plan.checks.is_empty() && before > 0 {
-            super::note_nothing_selected(
+            super::notes::note_nothing_selected(
                 ctx,
                 &format!("--shard {shard}: none of the {before} URLs falls in this shard"),
             );
@@ -377,7 +377,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     if let (Some(age), Some(h)) = (args.max_age, &earlier) {
         fresh_first(&mut plan, h, age, now);
         if plan.checks.is_empty() && plan.fresh > 0 {
-            super::note_nothing_selected(
+            super::notes::note_nothing_selected(
                 ctx,
                 &format!(
                     "--max-age: all {} URLs passed within that age; none is requested",
@@ -438,7 +438,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             run,
             &results.results,
             args.history_keep,
-            &super::write_note,
+            &super::notes::write_note,
         )?;
     }
     // A history of a million URLs is two million allocations; the process
