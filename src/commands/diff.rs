@@ -29,8 +29,8 @@ pub(crate) struct DiffArgs {
     /// `--format markdown`: the most bytes the summary takes; lists are cut
     /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
     /// issue or comment body).
-    #[arg(long, value_name = "BYTES", default_value_t = urldb_verify::output::SUMMARY_LIMIT as u64,
-          value_parser = clap::value_parser!(u64).range(urldb_verify::output::SUMMARY_LIMIT_MIN as u64..))]
+    #[arg(long, value_name = "BYTES", default_value_t = urldb_output::SUMMARY_LIMIT as u64,
+          value_parser = clap::value_parser!(u64).range(urldb_output::SUMMARY_LIMIT_MIN as u64..))]
     pub summary_limit: u64,
     /// Exit 1 when a record or a domain's metadata changed (as `git diff --exit-code`).
     #[arg(long)]

@@ -88,8 +88,8 @@ pub(crate) struct VerifyArgs {
     /// `--format markdown`: the most bytes the summary takes; lists are cut
     /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
     /// issue or comment body).
-    #[arg(long, value_name = "BYTES", default_value_t = output::SUMMARY_LIMIT as u64,
-          value_parser = clap::value_parser!(u64).range(output::SUMMARY_LIMIT_MIN as u64..))]
+    #[arg(long, value_name = "BYTES", default_value_t = urldb_output::SUMMARY_LIMIT as u64,
+          value_parser = clap::value_parser!(u64).range(urldb_output::SUMMARY_LIMIT_MIN as u64..))]
     pub summary_limit: u64,
     /// Check only shard K of N (`K/N`) for a CI matrix: whole hosts, balanced by their estimated time (a host too large for one shard is split, its limits divided); `auto/N` takes K from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs, 0-based).
     #[arg(long, value_name = "K/N")]

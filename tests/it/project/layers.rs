@@ -364,6 +364,52 @@ fn entry_files_are_lists() {
     assert!(long.is_empty(), "entry files that hold work: {long:?}");
 }
 
+/// One escape per format (`docs/dev/architecture.md`, "How data flows"):
+/// text in HTML and XML is escaped by `urldb-output` alone
+/// (`urldb_output::html`, `urldb_output::xml`), for every command and
+/// crate that writes them; no other code writes `&lt;` itself, tests
+/// aside.
+#[test]
+fn markup_is_escaped_in_one_place() {
+    let repo = oracles::repo();
+    let mut dirs = vec![repo.join("src")];
+    for entry in std::fs::read_dir(repo.join("crates")).expect("crates/") {
+        dirs.push(entry.expect("crate").path().join("src"));
+    }
+    let owners = [
+        "crates/urldb-output/src/html.rs",
+        "crates/urldb-output/src/xml.rs",
+    ];
+    let mut found = Vec::new();
+    let mut files = 0;
+    for file in dirs.iter().flat_map(|dir| rust_files(dir)) {
+        files += 1;
+        let shown = file
+            .strip_prefix(repo)
+            .unwrap_or(&file)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(&file).expect("read");
+        let code = non_test_code(&text);
+        for (n, (line, code)) in text.lines().zip(code.lines()).enumerate() {
+            // A test's line is blank in `code`; an escape's is not.
+            if line.contains("\"&lt;\"") && !code.trim().is_empty() {
+                found.push(format!("{shown}:{}", n + 1));
+            }
+        }
+    }
+    assert!(files > 150, "only {files} files read");
+    let mut escapes: Vec<&str> = found
+        .iter()
+        .map(|f| f.split(':').next().unwrap_or(""))
+        .collect();
+    escapes.sort_unstable();
+    assert_eq!(
+        escapes, owners,
+        "markup escaped outside urldb-output: {found:?}"
+    );
+}
+
 /// A rule is one value (`docs/dev/adding-a-rule.md`): what is true of a
 /// rule (its gate, whether it blocks a request, whether it is on by
 /// default, its clean text) is a field of its `Rule`, in its own file,
