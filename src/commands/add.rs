@@ -42,11 +42,7 @@ pub(crate) struct AddArgs {
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
 }
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

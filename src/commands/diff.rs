@@ -36,11 +36,7 @@ pub(crate) struct DiffArgs {
     #[arg(long)]
     pub exit_code: bool,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
 }
 
 /// A word of `urldb diff` that is no revision and no path, or both.

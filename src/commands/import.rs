@@ -28,11 +28,7 @@ pub(crate) struct ImportArgs {
     #[arg(long)]
     pub create_domain: bool,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
 }
 
 /// One record on its way in, with the line it came from.

@@ -28,11 +28,7 @@ pub(crate) struct MovedArgs {
     #[arg(long)]
     pub create_domain: bool,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
 }
 
 /// Why one move cannot be made: said for that move, and the others go on.

@@ -14,11 +14,7 @@ pub(crate) struct RmArgs {
     #[arg(required = true, value_name = "URL")]
     pub urls: Vec<String>,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
 }
 
 pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {

@@ -113,11 +113,7 @@ pub(crate) struct VerifyArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_value = "any")]
     pub fail_on: Vec<FailOnArg>,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
     #[command(flatten)]
     pub verbose: crate::app::VerboseArg,
 }
