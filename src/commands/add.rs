@@ -63,14 +63,8 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
     let mut status = ExitStatus::Success;
     let mut pending = Vec::new();
     for input in &args.urls {
-        let url = match urldb_core::url::canonicalize_given(input) {
-            Ok(u) => u,
-            // The URL once, its control characters escaped.
-            Err(e) => {
-                urldb_output::say!("error: {}", crate::app::about_url(input, &e));
-                status = status.worse(ExitStatus::Error);
-                continue;
-            }
+        let Some(url) = super::by_url::canonical(input, &mut status) else {
+            continue;
         };
         if !ctx.quiet {
             for note in &url.notes {
@@ -80,12 +74,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
         let domain = match index.domain_for(&ctx.root, &url, args.create_domain) {
             Ok(d) => d,
             Err(e) => {
-                // The host index names files: escaped with the rest.
-                urldb_output::say!(
-                    "error: {}",
-                    urldb_core::text::escape(&format!("{input}: {e}"))
-                );
-                status = status.worse(ExitStatus::Failure);
+                super::by_url::unplaced(input, &e, &mut status);
                 continue;
             }
         };
@@ -149,7 +138,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
 
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|(_, r)| r.clone()).collect();
-        let Some(result) = add_to_file(
+        let Some(result) = super::by_url::add_to_file(
             ctx,
             domain,
             &records,
@@ -162,34 +151,6 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
         status = status.worse(print_file_outcome(ctx, &result, items));
     }
     Ok(status)
-}
-
-/// Add `records` to `domain`'s file for `add` and `import`: the edit, or
-/// `None` when the file could not be changed (said on stderr, and
-/// `status` is an error).
-pub(crate) fn add_to_file(
-    ctx: &Context,
-    domain: &urldb_store::Domain,
-    records: &[urldb_store::NewRecord],
-    create: bool,
-    options: &urldb_core::lint::Options,
-    status: &mut ExitStatus,
-) -> Option<urldb_store::FileEdit> {
-    match urldb_store::add_records(
-        &ctx.root,
-        domain,
-        records,
-        create,
-        options,
-        &super::notes::write_note,
-    ) {
-        Ok(edit) => Some(edit),
-        Err(e) => {
-            urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
-            *status = status.worse(ExitStatus::Error);
-            None
-        }
-    }
 }
 
 /// Print what happened to each URL of one file; the status it earns.

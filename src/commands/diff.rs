@@ -26,12 +26,8 @@ pub(crate) struct DiffArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// `--format markdown`: the most bytes the summary takes; lists are cut
-    /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
-    /// issue or comment body).
-    #[arg(long, value_name = "BYTES", default_value_t = urldb_output::SUMMARY_LIMIT as u64,
-          value_parser = clap::value_parser!(u64).range(urldb_output::SUMMARY_LIMIT_MIN as u64..))]
-    pub summary_limit: u64,
+    #[command(flatten)]
+    pub summary_limit: super::shared_args::SummaryLimitArg,
     /// Exit 1 when a record or a domain's metadata changed (as `git diff --exit-code`).
     #[arg(long)]
     pub exit_code: bool,
@@ -116,11 +112,9 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CommandE
     match args.format {
         Format::Human => changes::human::write(&mut out, &changes, ctx.color, ctx.quiet)?,
         Format::Json => changes::json::write(&mut out, &changes)?,
-        Format::Markdown => changes::markdown::write(
-            &mut out,
-            &changes,
-            usize::try_from(args.summary_limit).unwrap_or(usize::MAX),
-        )?,
+        Format::Markdown => {
+            changes::markdown::write(&mut out, &changes, args.summary_limit.bytes())?
+        }
         Format::Github => changes::github::write(&mut out, &changes)?,
     }
     out.finish()?;

@@ -54,19 +54,13 @@ pub(crate) enum FmtFormat {
 /// is a list of files (`docs/output.md`, "fmt's formats").
 fn format(args: &FmtArgs) -> Result<FmtFormat, CommandError> {
     use clap::ValueEnum;
-    if let Some(format) = args.format {
-        return Ok(format);
-    }
-    let Some(value) = std::env::var_os("URLDB_FORMAT").filter(|v| !v.is_empty()) else {
-        return Ok(FmtFormat::Full);
-    };
-    let value = value.to_string_lossy();
-    match crate::output::Format::from_str(&value, false) {
-        Ok(crate::output::Format::Github) => Ok(FmtFormat::Github),
-        Ok(crate::output::Format::Concise) => Ok(FmtFormat::Concise),
-        Ok(_) => Ok(FmtFormat::Full),
-        Err(_) => Err(CommandError::BadFormatVariable(value.into_owned())),
-    }
+    super::shared_args::format_or_variable(args.format, FmtFormat::Full, |value| {
+        Some(match crate::output::Format::from_str(value, false).ok()? {
+            crate::output::Format::Github => FmtFormat::Github,
+            crate::output::Format::Concise => FmtFormat::Concise,
+            _ => FmtFormat::Full,
+        })
+    })
 }
 
 pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {

@@ -82,7 +82,7 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
     let mut added = 0;
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|i| i.record.clone()).collect();
-        let Some(result) = super::add::add_to_file(
+        let Some(result) = super::by_url::add_to_file(
             ctx,
             domain,
             &records,

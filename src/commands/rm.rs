@@ -24,24 +24,13 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
     let mut status = ExitStatus::Success;
     let mut per_file: BTreeMap<PathBuf, (Domain, Vec<(String, String)>)> = BTreeMap::new();
     for input in &args.urls {
-        let url = match urldb_core::url::canonicalize_given(input) {
-            Ok(u) => u,
-            // The URL once, its control characters escaped.
-            Err(e) => {
-                urldb_output::say!("error: {}", crate::app::about_url(input, &e));
-                status = status.worse(ExitStatus::Error);
-                continue;
-            }
+        let Some(url) = super::by_url::canonical(input, &mut status) else {
+            continue;
         };
         let domain = match index.lookup(&url.host) {
             Ok(d) => d.clone(),
             Err(e) => {
-                // The host index names files: escaped with the rest.
-                urldb_output::say!(
-                    "error: {}",
-                    urldb_core::text::escape(&format!("{input}: {e}"))
-                );
-                status = status.worse(ExitStatus::Failure);
+                super::by_url::unplaced(input, &e, &mut status);
                 continue;
             }
         };
