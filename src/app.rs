@@ -10,7 +10,7 @@ mod context;
 mod errors;
 
 pub(crate) use args::{
-    ColorArg, ConfigOnly, DATABASE_OPTIONS, DbArgs, FailOnArg, FilesArgs, GlobalArgs, QuietArg,
+    ConfigOnly, DATABASE_OPTIONS, DbOutputArgs, FailOnArg, FilesArgs, GlobalArgs, QuietArg,
     SelectArgs, ThreadsArg, VerboseArg, fail_on,
 };
 pub(crate) use context::{Context, MAX_THREADS, say_warnings, timeout, with_context};

@@ -72,11 +72,7 @@ pub(crate) enum Command {
         #[arg(long, conflicts_with = "force")]
         merge_driver: bool,
         #[command(flatten)]
-        db: crate::app::DbArgs,
-        #[command(flatten)]
-        color: crate::app::ColorArg,
-        #[command(flatten)]
-        quiet: crate::app::QuietArg,
+        shared: crate::app::DbOutputArgs,
     },
     /// Print a shell completion script.
     Completions {
@@ -136,20 +132,16 @@ pub(crate) fn run(cli: Cli) -> ExitStatus {
         Command::InstallHook {
             force,
             merge_driver,
-            db,
-            color,
-            quiet,
-        } => global
-            .with("install-hook", &[&db, &color, &quiet])
-            .and_then(|g| {
-                with_context(&g, |ctx| {
-                    if merge_driver {
-                        crate::commands::install_hook::merge_driver(ctx)
-                    } else {
-                        crate::commands::install_hook::run(ctx, force, &g)
-                    }
-                })
-            }),
+            shared,
+        } => global.with("install-hook", &[&shared]).and_then(|g| {
+            with_context(&g, |ctx| {
+                if merge_driver {
+                    crate::commands::install_hook::merge_driver(ctx)
+                } else {
+                    crate::commands::install_hook::run(ctx, force, &g)
+                }
+            })
+        }),
         Command::Check(args) => global
             .with("check", &[&args.shared])
             .and_then(|g| with_context(&g, |ctx| crate::commands::check::run(ctx, &args))),
@@ -157,34 +149,28 @@ pub(crate) fn run(cli: Cli) -> ExitStatus {
             .with("fmt", &[&args.shared])
             .and_then(|g| with_context(&g, |ctx| crate::commands::fmt::run(ctx, &args))),
         Command::Add(args) => global
-            .with("add", &[&args.db, &args.color, &args.quiet])
+            .with("add", &[&args.shared])
             .and_then(|g| with_context(&g, |ctx| crate::commands::add::run(ctx, &args))),
         Command::Rm(args) => global
-            .with("rm", &[&args.db, &args.color, &args.quiet])
+            .with("rm", &[&args.shared])
             .and_then(|g| with_context(&g, |ctx| crate::commands::rm::run(ctx, &args))),
         Command::Ls(args) => global
-            .with("ls", &[&args.db, &args.color, &args.quiet, &args.threads])
+            .with("ls", &[&args.shared, &args.threads])
             .and_then(|g| with_context(&g, |ctx| crate::commands::ls::run(ctx, &args))),
         Command::Diff(args) => global
-            .with("diff", &[&args.db, &args.color, &args.quiet])
+            .with("diff", &[&args.shared])
             .and_then(|g| with_context(&g, |ctx| crate::commands::diff::run(ctx, &args))),
         Command::Verify(args) => global
-            .with(
-                "verify",
-                &[&args.db, &args.color, &args.quiet, &args.verbose],
-            )
+            .with("verify", &[&args.shared, &args.verbose])
             .and_then(|g| with_context(&g, |ctx| crate::commands::verify::run(ctx, &args))),
         Command::Moved(args) => global
-            .with("moved", &[&args.db, &args.color, &args.quiet])
+            .with("moved", &[&args.shared])
             .and_then(|g| with_context(&g, |ctx| crate::commands::moved::run(ctx, &args))),
         Command::Import(args) => global
-            .with("import", &[&args.db, &args.color, &args.quiet])
+            .with("import", &[&args.shared])
             .and_then(|g| with_context(&g, |ctx| crate::commands::import::run(ctx, &args))),
         Command::Export(args) => global
-            .with(
-                "export",
-                &[&args.db, &args.color, &args.quiet, &args.threads],
-            )
+            .with("export", &[&args.shared, &args.threads])
             .and_then(|g| with_context(&g, |ctx| crate::commands::export::run(ctx, &args))),
     })
 }

@@ -250,16 +250,38 @@ impl Shared for CacheArg {
     }
 }
 
-/// Every shared option: `check` and `fmt`, which run over the files of a
-/// database and take them all.
+/// The database options, `--color` and `-q`: every command that reads a
+/// database and prints (`add`, `rm`, `ls`, `diff`, `verify`, ...); those
+/// that also act on `-v` or `--threads` offer that group beside it.
 #[derive(Debug, Args, Default)]
-pub(crate) struct FilesArgs {
+pub(crate) struct DbOutputArgs {
     #[command(flatten)]
     pub db: DbArgs,
     #[command(flatten)]
     pub color: ColorArg,
     #[command(flatten)]
     pub quiet: QuietArg,
+}
+
+impl Shared for DbOutputArgs {
+    fn options(&self) -> &'static [&'static str] {
+        &["--db", "--config", "--config-from", "--color", "--quiet"]
+    }
+
+    fn apply(&self, global: &mut GlobalArgs) {
+        let groups: [&dyn Shared; 3] = [&self.db, &self.color, &self.quiet];
+        for group in groups {
+            group.apply(global);
+        }
+    }
+}
+
+/// Every shared option: `check` and `fmt`, which run over the files of a
+/// database and take them all.
+#[derive(Debug, Args, Default)]
+pub(crate) struct FilesArgs {
+    #[command(flatten)]
+    pub output: DbOutputArgs,
     #[command(flatten)]
     pub verbose: VerboseArg,
     #[command(flatten)]
@@ -283,14 +305,7 @@ impl Shared for FilesArgs {
     }
 
     fn apply(&self, global: &mut GlobalArgs) {
-        let groups: [&dyn Shared; 6] = [
-            &self.db,
-            &self.color,
-            &self.quiet,
-            &self.verbose,
-            &self.threads,
-            &self.cache,
-        ];
+        let groups: [&dyn Shared; 4] = [&self.output, &self.verbose, &self.threads, &self.cache];
         for group in groups {
             group.apply(global);
         }

@@ -18,6 +18,18 @@ pub(crate) enum ExitStatus {
     Error = 2,
 }
 
+impl ExitStatus {
+    /// The more serious of two statuses (commands that go on after a
+    /// failure).
+    pub(crate) fn worse(self, other: ExitStatus) -> ExitStatus {
+        if (other as i32) > (self as i32) {
+            other
+        } else {
+            self
+        }
+    }
+}
+
 /// Why a command stopped short (exit 2). Findings, files to reformat and
 /// broken URLs are not errors: they are [`ExitStatus::Failure`]. Each
 /// variant adds its context once to the error it wraps, whose message is

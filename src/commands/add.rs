@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_core::url::{Canonical, Scheme};
 use urldb_store::{Change, Domain, HostIndex, NewRecord};
@@ -43,11 +42,7 @@ pub(crate) struct AddArgs {
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
 }
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -61,21 +56,15 @@ struct Pending {
 }
 
 pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandError> {
-    super::one_database(ctx)?;
+    super::targets::one_database(ctx)?;
     let options = ctx.options(None)?;
     let timeout = crate::app::timeout(args.timeout.as_deref(), &ctx.verify, DEFAULT_TIMEOUT)?;
     let index = HostIndex::build(&ctx.members);
     let mut status = ExitStatus::Success;
     let mut pending = Vec::new();
     for input in &args.urls {
-        let url = match urldb_core::url::canonicalize_given(input) {
-            Ok(u) => u,
-            // The URL once, its control characters escaped.
-            Err(e) => {
-                urldb_output::say!("error: {}", crate::app::about_url(input, &e));
-                status = worse(status, ExitStatus::Error);
-                continue;
-            }
+        let Some(url) = super::by_url::canonical(input, &mut status) else {
+            continue;
         };
         if !ctx.quiet {
             for note in &url.notes {
@@ -85,12 +74,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
         let domain = match index.domain_for(&ctx.root, &url, args.create_domain) {
             Ok(d) => d,
             Err(e) => {
-                // The host index names files: escaped with the rest.
-                urldb_output::say!(
-                    "error: {}",
-                    urldb_core::text::escape(&format!("{input}: {e}"))
-                );
-                status = worse(status, ExitStatus::Failure);
+                super::by_url::unplaced(input, &e, &mut status);
                 continue;
             }
         };
@@ -134,7 +118,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
             Ok(r) => r,
             Err(message) => {
                 urldb_output::say!("error: {}: {message}", item.input);
-                status = worse(status, ExitStatus::Failure);
+                status = status.worse(ExitStatus::Failure);
                 continue;
             }
         };
@@ -154,7 +138,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
 
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|(_, r)| r.clone()).collect();
-        let Some(result) = super::add_to_file(
+        let Some(result) = super::by_url::add_to_file(
             ctx,
             domain,
             &records,
@@ -164,7 +148,7 @@ pub(crate) fn run(ctx: &Context, args: &AddArgs) -> Result<ExitStatus, CommandEr
         ) else {
             continue;
         };
-        status = worse(status, print_file_outcome(ctx, &result, items));
+        status = status.worse(print_file_outcome(ctx, &result, items));
     }
     Ok(status)
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::GitArgs;
+use super::shared_args::GitArgs;
 use crate::app::{CommandError, Context, ExitStatus, SelectArgs};
 use crate::output::{self, Counts};
 use urldb_store::database::{self, FileError, FileProblem, Mode, RunOutcome};
@@ -55,7 +55,7 @@ pub(crate) struct CheckArgs {
     #[command(flatten)]
     pub git: GitArgs,
     /// Check only shard K of N (1-based): a deterministic split of the files for CI matrices.
-    #[arg(long, value_name = "K/N", value_parser = super::parse_shard)]
+    #[arg(long, value_name = "K/N", value_parser = super::shared_args::parse_shard)]
     pub shard: Option<(usize, usize)>,
     /// List the files a run would take, each with whether it is in the
     /// database and why not; check nothing.
@@ -69,7 +69,7 @@ pub(crate) struct CheckArgs {
 }
 
 pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, CommandError> {
-    super::stdin_dash(&args.paths, args.stdin_filename.as_deref())?;
+    super::stdin::stdin_dash(&args.paths, args.stdin_filename.as_deref())?;
     if args.show_files {
         return show_files(ctx, &args.paths);
     }
@@ -89,16 +89,16 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     if args.add_suppressions {
         add_suppressions(ctx, args)?;
     }
-    let mut run: Option<super::Run> = None;
+    let mut run: Option<super::run::Run> = None;
     let mut outcome = if let Some(name) = &args.stdin_filename {
-        let raw = super::read_stdin()?;
-        let (database, member) = super::stdin_database(ctx, name)?;
+        let raw = super::stdin::read_stdin()?;
+        let (database, member) = super::stdin::stdin_database(ctx, name)?;
         let mut options = ctx.options_of(database, Some(&args.select))?;
         adjust(&mut options);
         if let Err(skip) = member {
             // Not a domain file: nothing to say about it, and with `--fix`
             // its text back unchanged, for the editor that sent it.
-            super::note_skipped(ctx, &[(name.clone(), skip)]);
+            super::notes::note_skipped(ctx, &[(name.clone(), skip)]);
             if args.fix {
                 let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
                 out.exact(&raw)?;
@@ -115,9 +115,9 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         }
         outcome
     } else {
-        let mut selected = super::Run::select(ctx, &args.paths, &args.git, args.diff)?;
+        let mut selected = super::run::Run::select(ctx, &args.paths, &args.git, args.diff)?;
         if let Some((k, n)) = args.shard {
-            super::shard(ctx, &mut selected.parts, k, n);
+            super::shared_args::shard(ctx, &mut selected.parts, k, n);
         }
         let outcome = selected.run(ctx, Some(&args.select), adjust, mode, true)?;
         ctx.say_cached(&outcome);
@@ -136,12 +136,12 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
     if args.diff {
         for file in &outcome.files {
             if let Some(new) = &file.new_text {
-                out.write_all(super::diff_of(run.as_ref(), file, new).as_bytes())?;
+                out.write_all(super::run::diff_of(run.as_ref(), file, new).as_bytes())?;
                 changed += 1;
             }
         }
         out.finish()?;
-        super::print_errors(&outcome.errors);
+        super::notes::print_errors(&outcome.errors);
         return Ok(status(changed > 0, &outcome.errors, args.exit_zero));
     }
     let mut fixed = 0;
@@ -167,10 +167,12 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
             // error, not a fixed finding.
             match run.write(&file.path, &expected, &new) {
                 Ok(()) => fixed += file.fixed,
-                Err(super::NotWritten::UnstagedChanges) => write_errors.push(FileError {
-                    path: file.path.clone(),
-                    problem: FileProblem::write(NotFixedUnstaged),
-                }),
+                Err(super::not_written::NotWritten::UnstagedChanges) => {
+                    write_errors.push(FileError {
+                        path: file.path.clone(),
+                        problem: FileProblem::write(NotFixedUnstaged),
+                    })
+                }
                 Err(not_written) => write_errors.push(FileError {
                     path: file.path.clone(),
                     problem: FileProblem::write(not_written),
@@ -191,7 +193,7 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
         // The errors come before the summary that points to them, as a
         // reader of a terminal meets both streams in one.
         out.flush()?;
-        super::print_errors(&outcome.errors);
+        super::notes::print_errors(&outcome.errors);
         if args.format == output::Format::Full && !ctx.quiet {
             let unwritten = outcome.errors.len() - unread;
             // With --staged, the fix that writes the index and the work
@@ -221,7 +223,7 @@ pub(crate) fn run(ctx: &Context, args: &CheckArgs) -> Result<ExitStatus, Command
 /// that `--fix` cannot repair a suppression for each (through the renderer,
 /// by the same lock, re-check and rename as every write).
 fn add_suppressions(ctx: &Context, args: &CheckArgs) -> Result<(), CommandError> {
-    let mut selected = super::Run::select(ctx, &args.paths, &args.git, false)?;
+    let mut selected = super::run::Run::select(ctx, &args.paths, &args.git, false)?;
     if let Some((k, n)) = args.shard {
         for part in &mut selected.parts {
             database::shard(&mut part.targets, k, n);
@@ -294,7 +296,7 @@ fn add_suppressions(ctx: &Context, args: &CheckArgs) -> Result<(), CommandError>
             );
         }
     }
-    super::print_errors(&errors);
+    super::notes::print_errors(&errors);
     if errors.is_empty() {
         Ok(())
     } else {
@@ -318,9 +320,9 @@ fn switch(text: &str) -> Result<bool, NotASwitch> {
 struct NotASwitch;
 
 /// `check --fix --staged` left a file unfixed: the work tree has unstaged
-/// changes to it ([`super::NotWritten::UNSTAGED_FIX`]).
+/// changes to it ([`super::not_written::NotWritten::UNSTAGED_FIX`]).
 #[derive(Debug, thiserror::Error)]
-#[error("{}", super::NotWritten::UNSTAGED_FIX)]
+#[error("{}", super::not_written::NotWritten::UNSTAGED_FIX)]
 struct NotFixedUnstaged;
 
 fn status(found: bool, errors: &[FileError], exit_zero: bool) -> ExitStatus {
@@ -419,7 +421,7 @@ fn show_files(ctx: &Context, paths: &[PathBuf]) -> Result<ExitStatus, CommandErr
     }
     out.finish()?;
     let errors: Vec<FileError> = errors.into_iter().map(FileError::from).collect();
-    super::print_errors(&errors);
+    super::notes::print_errors(&errors);
     Ok(if errors.is_empty() {
         ExitStatus::Success
     } else {

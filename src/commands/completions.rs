@@ -52,7 +52,7 @@ pub(crate) fn man(
         }
         let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
         for (path, bytes) in made {
-            urldb_store::write::overwrite(&path, &bytes, &super::write_note)?;
+            urldb_store::write::overwrite(&path, &bytes, &super::notes::write_note)?;
             writeln!(out, "{}", urldb_core::source::shown_path(&path))?;
         }
         out.finish()?;

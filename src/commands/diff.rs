@@ -26,21 +26,13 @@ pub(crate) struct DiffArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// `--format markdown`: the most bytes the summary takes; lists are cut
-    /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
-    /// issue or comment body).
-    #[arg(long, value_name = "BYTES", default_value_t = urldb_verify::output::SUMMARY_LIMIT as u64,
-          value_parser = clap::value_parser!(u64).range(urldb_verify::output::SUMMARY_LIMIT_MIN as u64..))]
-    pub summary_limit: u64,
+    #[command(flatten)]
+    pub summary_limit: super::shared_args::SummaryLimitArg,
     /// Exit 1 when a record or a domain's metadata changed (as `git diff --exit-code`).
     #[arg(long)]
     pub exit_code: bool,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
 }
 
 /// A word of `urldb diff` that is no revision and no path, or both.
@@ -110,7 +102,7 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CommandE
     let (revisions, paths) = revisions_and_paths(ctx, args)?;
     let sides = Sides::from_args(revisions.as_deref(), args.staged)
         .map_err(urldb_store::ChangesError::from)?;
-    let sets = super::change_sets(ctx, &paths, &sides, "urldb diff")?;
+    let sets = super::targets::change_sets(ctx, &paths, &sides, "urldb diff")?;
     let changes = combined(sides, sets);
     let syntax = match args.format {
         Format::Json => Syntax::Json,
@@ -120,15 +112,13 @@ pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<ExitStatus, CommandE
     match args.format {
         Format::Human => changes::human::write(&mut out, &changes, ctx.color, ctx.quiet)?,
         Format::Json => changes::json::write(&mut out, &changes)?,
-        Format::Markdown => changes::markdown::write(
-            &mut out,
-            &changes,
-            usize::try_from(args.summary_limit).unwrap_or(usize::MAX),
-        )?,
+        Format::Markdown => {
+            changes::markdown::write(&mut out, &changes, args.summary_limit.bytes())?
+        }
         Format::Github => changes::github::write(&mut out, &changes)?,
     }
     out.finish()?;
-    super::print_errors(&changes.errors);
+    super::notes::print_errors(&changes.errors);
     // A side git or the file system could not give: the change set is
     // incomplete (a file that does not parse is a change shown as such).
     for file in changes.files.iter().filter(|f| f.has_error()) {

@@ -22,11 +22,7 @@ pub(crate) struct ExportArgs {
     #[command(flatten)]
     pub select: super::records::RecordArgs,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
     #[command(flatten)]
     pub threads: crate::app::ThreadsArg,
 }

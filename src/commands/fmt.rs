@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::GitArgs;
+use super::shared_args::GitArgs;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_store::database::{self, Mode, RunOutcome};
 
@@ -54,38 +54,32 @@ pub(crate) enum FmtFormat {
 /// is a list of files (`docs/output.md`, "fmt's formats").
 fn format(args: &FmtArgs) -> Result<FmtFormat, CommandError> {
     use clap::ValueEnum;
-    if let Some(format) = args.format {
-        return Ok(format);
-    }
-    let Some(value) = std::env::var_os("URLDB_FORMAT").filter(|v| !v.is_empty()) else {
-        return Ok(FmtFormat::Full);
-    };
-    let value = value.to_string_lossy();
-    match crate::output::Format::from_str(&value, false) {
-        Ok(crate::output::Format::Github) => Ok(FmtFormat::Github),
-        Ok(crate::output::Format::Concise) => Ok(FmtFormat::Concise),
-        Ok(_) => Ok(FmtFormat::Full),
-        Err(_) => Err(CommandError::BadFormatVariable(value.into_owned())),
-    }
+    super::shared_args::format_or_variable(args.format, FmtFormat::Full, |value| {
+        Some(match crate::output::Format::from_str(value, false).ok()? {
+            crate::output::Format::Github => FmtFormat::Github,
+            crate::output::Format::Concise => FmtFormat::Concise,
+            _ => FmtFormat::Full,
+        })
+    })
 }
 
 pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandError> {
     let github = format(args)? == FmtFormat::Github;
-    super::stdin_dash(&args.paths, args.stdin_filename.as_deref())?;
+    super::stdin::stdin_dash(&args.paths, args.stdin_filename.as_deref())?;
     let adjust = |options: &mut urldb_core::lint::Options| {
         options.drop_comments = args.drop_comments;
     };
     let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
 
     if let Some(name) = &args.stdin_filename {
-        let raw = super::read_stdin()?;
-        let (database, member) = super::stdin_database(ctx, name)?;
+        let raw = super::stdin::read_stdin()?;
+        let (database, member) = super::stdin::stdin_database(ctx, name)?;
         let mut options = ctx.options_of(database, None)?;
         adjust(&mut options);
         if let Err(skip) = member {
             // Not a domain file: its text back unchanged, for the editor
             // that sent it.
-            super::note_skipped(ctx, &[(name.clone(), skip)]);
+            super::notes::note_skipped(ctx, &[(name.clone(), skip)]);
             out.exact(&raw)?;
             out.finish()?;
             return Ok(ExitStatus::Success);
@@ -108,7 +102,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
         };
     }
 
-    let run = super::Run::select(ctx, &args.paths, &args.git, args.diff)?;
+    let run = super::run::Run::select(ctx, &args.paths, &args.git, args.diff)?;
     let mode = if args.check && !args.diff {
         Mode::FormatCheck
     } else {
@@ -150,7 +144,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
             keep(annotate(&mut out, &file.path));
         }
         if args.diff {
-            keep(out.write_all(super::diff_of(Some(&run), file, &new).as_bytes()));
+            keep(out.write_all(super::run::diff_of(Some(&run), file, &new).as_bytes()));
         } else if args.check {
             if !github {
                 keep(writeln!(out, "Would reformat: {path}"));
@@ -162,10 +156,13 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
                         keep(writeln!(out, "Reformatted: {path}"));
                     }
                 }
-                Err(super::NotWritten::UnstagedChanges) => {
+                Err(super::not_written::NotWritten::UnstagedChanges) => {
                     changed -= 1;
                     blocked += 1;
-                    urldb_output::say!("error: {path}: {}", super::NotWritten::UNSTAGED);
+                    urldb_output::say!(
+                        "error: {path}: {}",
+                        super::not_written::NotWritten::UNSTAGED
+                    );
                 }
                 Err(not_written) => {
                     changed -= 1;
@@ -180,7 +177,7 @@ pub(crate) fn run(ctx: &Context, args: &FmtArgs) -> Result<ExitStatus, CommandEr
     }
     // The errors come before the summary that points to them.
     keep(out.flush());
-    super::print_errors(&outcome.errors);
+    super::notes::print_errors(&outcome.errors);
     if !ctx.quiet && !args.diff {
         let unchanged = outcome.checked.saturating_sub(changed + blocked + failed);
         let verb = if args.check {

@@ -8,7 +8,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_core::url::Canonical;
 use urldb_store::interchange::LineProblem;
@@ -29,11 +28,7 @@ pub(crate) struct ImportArgs {
     #[arg(long)]
     pub create_domain: bool,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
 }
 
 /// One record on its way in, with the line it came from.
@@ -44,11 +39,11 @@ struct Incoming {
 }
 
 pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, CommandError> {
-    super::one_database(ctx)?;
+    super::targets::one_database(ctx)?;
     let options = ctx.options(None)?;
     let name = urldb_core::source::display_path(&args.file);
     let bytes = if args.file.as_os_str() == "-" {
-        super::read_stdin()
+        super::stdin::read_stdin()
     } else {
         urldb_store::read_limited(&args.file, u64::MAX, None).map_err(|source| {
             CommandError::Input {
@@ -87,7 +82,7 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
     let mut added = 0;
     for (domain, items) in per_file.values() {
         let records: Vec<NewRecord> = items.iter().map(|i| i.record.clone()).collect();
-        let Some(result) = super::add_to_file(
+        let Some(result) = super::by_url::add_to_file(
             ctx,
             domain,
             &records,
@@ -117,7 +112,7 @@ pub(crate) fn run(ctx: &Context, args: &ImportArgs) -> Result<ExitStatus, Comman
     }
     let skipped = print_problems(&mut problems, &name, added, ctx.quiet);
     if skipped > 0 {
-        status = worse(status, ExitStatus::Failure);
+        status = status.worse(ExitStatus::Failure);
     }
     Ok(status)
 }

@@ -308,7 +308,7 @@ fn write_new(path: &Path, text: &str) -> Result<(), CommandError> {
     Ok(urldb_store::write::create(
         path,
         text.as_bytes(),
-        &super::write_note,
+        &super::notes::write_note,
     )?)
 }
 

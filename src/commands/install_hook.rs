@@ -85,9 +85,9 @@ pub(crate) fn merge_driver(ctx: &Context) -> Result<ExitStatus, CommandError> {
         said.push(format!("added `{line}` to {}", attributes.display()));
     }
     match &old {
-        None => urldb_store::write::create(&attributes, &new, &super::write_note)?,
+        None => urldb_store::write::create(&attributes, &new, &super::notes::write_note)?,
         Some(old) if *old != new => {
-            urldb_store::write::replace(&attributes, old, &new, &super::write_note)?
+            urldb_store::write::replace(&attributes, old, &new, &super::notes::write_note)?
         }
         Some(_) => {}
     }
@@ -137,7 +137,7 @@ fn install(
     match std::fs::symlink_metadata(&hook) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             std::fs::create_dir_all(&hooks).map_err(io(&hooks))?;
-            urldb_store::write::create(&hook, text.as_bytes(), &super::write_note)?;
+            urldb_store::write::create(&hook, text.as_bytes(), &super::notes::write_note)?;
             make_executable(&hook)?;
             Ok(format!("installed {}", hook.display()))
         }
@@ -150,7 +150,12 @@ fn install(
                 if old == text.as_bytes() {
                     return Ok(format!("{} is up to date", hook.display()));
                 }
-                urldb_store::write::replace(&hook, &old, text.as_bytes(), &super::write_note)?;
+                urldb_store::write::replace(
+                    &hook,
+                    &old,
+                    text.as_bytes(),
+                    &super::notes::write_note,
+                )?;
                 make_executable(&hook)?;
                 return Ok(format!("updated {}", hook.display()));
             }
@@ -160,7 +165,7 @@ fn install(
             // Never lose the user's hook: keep it beside, under a free name.
             let backup = free_name(&hook);
             std::fs::rename(&hook, &backup).map_err(io(&hook))?;
-            urldb_store::write::create(&hook, text.as_bytes(), &super::write_note)?;
+            urldb_store::write::create(&hook, text.as_bytes(), &super::notes::write_note)?;
             make_executable(&hook)?;
             Ok(format!(
                 "installed {} (the previous hook is kept as {})",

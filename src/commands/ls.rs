@@ -19,11 +19,7 @@ pub(crate) struct LsArgs {
     #[arg(long, value_enum, default_value_t = LsFormat::Urls)]
     pub format: LsFormat,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
     #[command(flatten)]
     pub threads: crate::app::ThreadsArg,
 }

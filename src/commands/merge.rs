@@ -189,8 +189,12 @@ fn run(
         }
     };
     match target {
-        Target::Ours => urldb_store::write::replace(ours, &raw_ours, &text, &super::write_note)?,
-        Target::File(file) => urldb_store::write::overwrite(file, &text, &super::write_note)?,
+        Target::Ours => {
+            urldb_store::write::replace(ours, &raw_ours, &text, &super::notes::write_note)?
+        }
+        Target::File(file) => {
+            urldb_store::write::overwrite(file, &text, &super::notes::write_note)?
+        }
         Target::Stdout => {
             let mut out = urldb_output::gate::stdout(urldb_output::gate::Syntax::Text);
             out.exact(&text)?;
@@ -230,7 +234,7 @@ fn options_for(
 ) -> Result<urldb_core::lint::Options, NotByRecords> {
     let no_database = |e| NotByRecords::NoDatabase(Box::new(e));
     let ctx = Context::new(global).map_err(no_database)?;
-    let (database, member) = super::stdin_database(&ctx, name).map_err(no_database)?;
+    let (database, member) = super::stdin::stdin_database(&ctx, name).map_err(no_database)?;
     member.map_err(NotByRecords::NotAMember)?;
     ctx.options_of(database, None)
         .map_err(|e| NotByRecords::Settings(Box::new(e)))

@@ -8,7 +8,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_core::text::escape;
 use urldb_store::{Change, Domain, HostIndex, NewRecord};
@@ -29,11 +28,7 @@ pub(crate) struct MovedArgs {
     #[arg(long)]
     pub create_domain: bool,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
 }
 
 /// Why one move cannot be made: said for that move, and the others go on.
@@ -81,7 +76,7 @@ struct Planned<'a> {
 }
 
 pub(crate) fn run(ctx: &Context, args: &MovedArgs) -> Result<ExitStatus, CommandError> {
-    super::one_database(ctx)?;
+    super::targets::one_database(ctx)?;
     let results = super::report::read(&args.results)?;
     let options = ctx.options(None)?;
     let index = HostIndex::build(&ctx.members);
@@ -134,7 +129,7 @@ pub(crate) fn run(ctx: &Context, args: &MovedArgs) -> Result<ExitStatus, Command
             }
             Err(e) => {
                 urldb_output::say!("error: {}", escape(&e.to_string()));
-                status = worse(status, ExitStatus::Failure);
+                status = status.worse(ExitStatus::Failure);
                 continue;
             }
         };
@@ -144,7 +139,7 @@ pub(crate) fn run(ctx: &Context, args: &MovedArgs) -> Result<ExitStatus, Command
                 Ok(()) => made += 1,
                 Err(e) => {
                     urldb_output::say!("error: {}", escape(&e.to_string()));
-                    status = worse(status, ExitStatus::Failure);
+                    status = status.worse(ExitStatus::Failure);
                 }
             }
         }
@@ -267,7 +262,7 @@ fn write(
         std::slice::from_ref(&p.new),
         create_domain,
         options,
-        &super::write_note,
+        &super::notes::write_note,
     )
     .map_err(edit)?;
     if let Some(Change::Invalid { code, message }) = added.changes.first() {
@@ -283,7 +278,7 @@ fn write(
         &p.old_domain,
         &[(p.old.path.clone(), p.moved.status)],
         options,
-        &super::write_note,
+        &super::notes::write_note,
     )
     .map_err(edit)?;
     match redirected.changes.first() {

@@ -82,7 +82,7 @@ pub(crate) fn records_named(
     filter: &Filter,
     doing: &'static str,
 ) -> Result<Collected, CommandError> {
-    let parts = super::targets(ctx, paths)?;
+    let parts = super::targets::targets(ctx, paths)?;
     require_named_files(paths, &parts, doing)?;
     if !filter.domains.is_empty() {
         let known = known_hosts(ctx, &parts);
@@ -190,7 +190,7 @@ pub(crate) fn finish(
     for left in &collected.left_out {
         say_left_out(left);
     }
-    super::print_errors(&collected.errors);
+    super::notes::print_errors(&collected.errors);
     Ok(if !collected.errors.is_empty() {
         ExitStatus::Error
     } else if !collected.left_out.is_empty() {

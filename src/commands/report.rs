@@ -26,12 +26,8 @@ pub(crate) struct ReportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
     pub format: VerifyFormat,
-    /// `--format markdown`: the most bytes the summary takes; lists are cut
-    /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
-    /// issue or comment body).
-    #[arg(long, value_name = "BYTES", default_value_t = urldb_verify::output::SUMMARY_LIMIT as u64,
-          value_parser = clap::value_parser!(u64).range(urldb_verify::output::SUMMARY_LIMIT_MIN as u64..))]
-    pub summary_limit: u64,
+    #[command(flatten)]
+    pub summary_limit: super::shared_args::SummaryLimitArg,
     /// What exits 1: any broken URL, or only newly broken ones (every one, without history); `blocked` adds URLs a bot wall answered. Comma-separated or repeated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "any")]
     pub fail_on: Vec<FailOnArg>,
@@ -76,12 +72,7 @@ pub(crate) fn run(args: &ReportArgs, quiet: bool) -> Result<ExitStatus, CommandE
     for p in &merged.problems {
         urldb_output::say!("{}", problem_entry_line(p));
     }
-    write_results(
-        args.format,
-        &merged,
-        quiet,
-        usize::try_from(args.summary_limit).unwrap_or(usize::MAX),
-    )?;
+    write_results(args.format, &merged, quiet, args.summary_limit.bytes())?;
     Ok(crate::app::verify_exit_status(
         merged.conclusion(crate::app::fail_on(&args.fail_on)),
     ))

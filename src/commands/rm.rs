@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::worse;
 use crate::app::{CommandError, Context, ExitStatus};
 use urldb_store::{Change, Domain, HostIndex};
 
@@ -15,38 +14,23 @@ pub(crate) struct RmArgs {
     #[arg(required = true, value_name = "URL")]
     pub urls: Vec<String>,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
 }
 
 pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandError> {
-    super::one_database(ctx)?;
+    super::targets::one_database(ctx)?;
     let options = ctx.options(None)?;
     let index = HostIndex::build(&ctx.members);
     let mut status = ExitStatus::Success;
     let mut per_file: BTreeMap<PathBuf, (Domain, Vec<(String, String)>)> = BTreeMap::new();
     for input in &args.urls {
-        let url = match urldb_core::url::canonicalize_given(input) {
-            Ok(u) => u,
-            // The URL once, its control characters escaped.
-            Err(e) => {
-                urldb_output::say!("error: {}", crate::app::about_url(input, &e));
-                status = worse(status, ExitStatus::Error);
-                continue;
-            }
+        let Some(url) = super::by_url::canonical(input, &mut status) else {
+            continue;
         };
         let domain = match index.lookup(&url.host) {
             Ok(d) => d.clone(),
             Err(e) => {
-                // The host index names files: escaped with the rest.
-                urldb_output::say!(
-                    "error: {}",
-                    urldb_core::text::escape(&format!("{input}: {e}"))
-                );
-                status = worse(status, ExitStatus::Failure);
+                super::by_url::unplaced(input, &e, &mut status);
                 continue;
             }
         };
@@ -64,12 +48,12 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
             domain,
             &paths,
             &options,
-            &super::write_note,
+            &super::notes::write_note,
         ) {
             Ok(r) => r,
             Err(e) => {
                 urldb_output::say!("error: {}", urldb_core::text::escape(&e.to_string()));
-                status = worse(status, ExitStatus::Error);
+                status = status.worse(ExitStatus::Error);
                 continue;
             }
         };
@@ -93,7 +77,7 @@ pub(crate) fn run(ctx: &Context, args: &RmArgs) -> Result<ExitStatus, CommandErr
                         escape(input),
                         escape(path)
                     );
-                    status = worse(status, ExitStatus::Failure);
+                    status = status.worse(ExitStatus::Failure);
                 }
                 _ => {}
             }

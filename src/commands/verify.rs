@@ -85,12 +85,8 @@ pub(crate) struct VerifyArgs {
     /// `--format human`: also a table of each host's figures (requests, median latency, 429s and 5xx, robots.txt skips, the final interval); json and markdown always have them.
     #[arg(long)]
     pub host_stats: bool,
-    /// `--format markdown`: the most bytes the summary takes; lists are cut
-    /// to fit (default 1 MiB, GitHub's job-summary limit; 65536 for an
-    /// issue or comment body).
-    #[arg(long, value_name = "BYTES", default_value_t = output::SUMMARY_LIMIT as u64,
-          value_parser = clap::value_parser!(u64).range(output::SUMMARY_LIMIT_MIN as u64..))]
-    pub summary_limit: u64,
+    #[command(flatten)]
+    pub summary_limit: super::shared_args::SummaryLimitArg,
     /// Check only shard K of N (`K/N`) for a CI matrix: whole hosts, balanced by their estimated time (a host too large for one shard is split, its limits divided); `auto/N` takes K from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs, 0-based).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<urldb_verify::ShardSpec>,
@@ -113,11 +109,7 @@ pub(crate) struct VerifyArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_value = "any")]
     pub fail_on: Vec<FailOnArg>,
     #[command(flatten)]
-    pub db: crate::app::DbArgs,
-    #[command(flatten)]
-    pub color: crate::app::ColorArg,
-    #[command(flatten)]
-    pub quiet: crate::app::QuietArg,
+    pub shared: crate::app::DbOutputArgs,
     #[command(flatten)]
     pub verbose: crate::app::VerboseArg,
 }
@@ -192,25 +184,18 @@ const DEFAULT_RETRIES: u32 = 2;
 /// no SARIF); any other value is an error (`docs/verify.md`).
 fn format(args: &VerifyArgs) -> Result<VerifyFormat, CommandError> {
     use clap::ValueEnum;
-    if let Some(format) = args.format {
-        return Ok(format);
-    }
-    let Some(value) = std::env::var_os("URLDB_FORMAT").filter(|v| !v.is_empty()) else {
-        return Ok(VerifyFormat::Human);
-    };
-    let value = value.to_string_lossy();
-    if let Ok(format) = VerifyFormat::from_str(&value, false) {
-        return Ok(format);
-    }
-    match crate::output::Format::from_str(&value, false) {
-        Ok(_) => Ok(VerifyFormat::Human),
-        Err(_) => Err(CommandError::BadFormatVariable(value.into_owned())),
-    }
+    super::shared_args::format_or_variable(args.format, VerifyFormat::Human, |value| {
+        VerifyFormat::from_str(value, false).ok().or_else(|| {
+            crate::output::Format::from_str(value, false)
+                .ok()
+                .map(|_| VerifyFormat::Human)
+        })
+    })
 }
 
 pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, CommandError> {
     let format = format(args)?;
-    let parts = super::targets(ctx, &args.paths)?;
+    let parts = super::targets::targets(ctx, &args.paths)?;
     super::records::require_named_files(&args.paths, &parts, "verify")?;
     let databases: Vec<(urldb_store::Database, VerifyConfig)> =
         parts.iter().map(|p| ctx.database(p.database)).collect();
@@ -240,13 +225,13 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     for part in &parts {
         errors.extend(part.targets.errors.iter().cloned());
     }
-    super::print_errors(&errors);
+    super::notes::print_errors(&errors);
     let mut plan = match change_sides(args) {
         // Only what changed (`--since`, `--staged`): the change set of
         // every database the run covers, each judged with its own
         // exceptions.
         Some((sides, option)) => {
-            let sets = super::change_sets(ctx, &args.paths, &sides, option)?;
+            let sets = super::targets::change_sets(ctx, &args.paths, &sides, option)?;
             let mut plan = plan::Plan::default();
             for (i, set) in &sets {
                 if sets.len() > 1 {
@@ -319,7 +304,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             }
         }
         if plan.checks.is_empty() && before > 0 {
-            super::note_nothing_selected(
+            super::notes::note_nothing_selected(
                 ctx,
                 &format!("--shard {shard}: none of the {before} URLs falls in this shard"),
             );
@@ -377,7 +362,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     if let (Some(age), Some(h)) = (args.max_age, &earlier) {
         fresh_first(&mut plan, h, age, now);
         if plan.checks.is_empty() && plan.fresh > 0 {
-            super::note_nothing_selected(
+            super::notes::note_nothing_selected(
                 ctx,
                 &format!(
                     "--max-age: all {} URLs passed within that age; none is requested",
@@ -420,12 +405,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
     if let Some(h) = &earlier {
         h.judge(&mut results, args.history_keep);
     }
-    let mut written = write_results(
-        format,
-        &results,
-        ctx.quiet,
-        usize::try_from(args.summary_limit).unwrap_or(usize::MAX),
-    );
+    let mut written = write_results(format, &results, ctx.quiet, args.summary_limit.bytes());
     if written.is_ok() && args.host_stats && format == VerifyFormat::Human {
         written = write_host_stats(&results);
     }
@@ -438,7 +418,7 @@ pub(crate) fn run(ctx: &Context, args: &VerifyArgs) -> Result<ExitStatus, Comman
             run,
             &results.results,
             args.history_keep,
-            &super::write_note,
+            &super::notes::write_note,
         )?;
     }
     // A history of a million URLs is two million allocations; the process

@@ -1,7 +1,16 @@
-//! GitHub workflow commands' escaping (`::error file=…::message`): the
-//! runner reads `%`, CR and LF specially in a message, and `:` and `,` too
-//! in a property. The GitHub Actions toolkit's `escapeData` and
-//! `escapeProperty` do the same.
+//! What GitHub asks of what urldb prints for it: workflow commands'
+//! escaping (`::error file=…::message`: the runner reads `%`, CR and LF
+//! specially in a message, and `:` and `,` too in a property; the GitHub
+//! Actions toolkit's `escapeData` and `escapeProperty` do the same), the
+//! paths of annotations, and the size of a job summary.
+
+/// GitHub's limit on one step's job summary (`$GITHUB_STEP_SUMMARY`):
+/// 1 MiB. A summary over it is dropped whole, so urldb's stays under it
+/// (`verify`, `report` and `diff`'s `--summary-limit`).
+pub const SUMMARY_LIMIT: usize = 1 << 20;
+
+/// The smallest `--summary-limit`: the counts and every heading fit.
+pub const SUMMARY_LIMIT_MIN: usize = 4096;
 
 /// Escape a GitHub workflow command's message (the text after `::`).
 pub fn github_data(s: &str) -> String {

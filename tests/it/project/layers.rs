@@ -326,13 +326,30 @@ fn findings_are_excused_in_one_place_and_cross_file_rules_run_in_one() {
 }
 
 /// Entry files are lists (`docs/dev/architecture.md`, "Public
-/// surface"): each crate's `lib.rs`, the binary's `main.rs` and `app.rs`
-/// name their modules and what they export, and hold no work of their
-/// own. At most 200 lines each, tests included.
+/// surface"): each crate's `lib.rs`, the binary's `main.rs`, `app.rs` and
+/// `commands/mod.rs` name their modules and what they export, and hold no
+/// work of their own. At most 200 lines each, tests included; the
+/// commands' list declares no item at all (what commands share has a
+/// module of its own).
 #[test]
 fn entry_files_are_lists() {
     let repo = oracles::repo();
-    let mut entries = vec![repo.join("src/main.rs"), repo.join("src/app.rs")];
+    let commands = repo.join("src/commands/mod.rs");
+    let text = std::fs::read_to_string(&commands).expect("read");
+    let items: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .filter(|l| {
+            ["fn ", "struct ", "enum ", "impl ", "const "]
+                .iter()
+                .any(|k| l.contains(k))
+        })
+        .collect();
+    assert!(
+        items.is_empty(),
+        "src/commands/mod.rs holds items: {items:?}"
+    );
+    let mut entries = vec![repo.join("src/main.rs"), repo.join("src/app.rs"), commands];
     for entry in std::fs::read_dir(repo.join("crates")).expect("crates/") {
         entries.push(entry.expect("crate").path().join("src/lib.rs"));
     }
@@ -345,6 +362,52 @@ fn entry_files_are_lists() {
         })
         .collect();
     assert!(long.is_empty(), "entry files that hold work: {long:?}");
+}
+
+/// One escape per format (`docs/dev/architecture.md`, "How data flows"):
+/// text in HTML and XML is escaped by `urldb-output` alone
+/// (`urldb_output::html`, `urldb_output::xml`), for every command and
+/// crate that writes them; no other code writes `&lt;` itself, tests
+/// aside.
+#[test]
+fn markup_is_escaped_in_one_place() {
+    let repo = oracles::repo();
+    let mut dirs = vec![repo.join("src")];
+    for entry in std::fs::read_dir(repo.join("crates")).expect("crates/") {
+        dirs.push(entry.expect("crate").path().join("src"));
+    }
+    let owners = [
+        "crates/urldb-output/src/html.rs",
+        "crates/urldb-output/src/xml.rs",
+    ];
+    let mut found = Vec::new();
+    let mut files = 0;
+    for file in dirs.iter().flat_map(|dir| rust_files(dir)) {
+        files += 1;
+        let shown = file
+            .strip_prefix(repo)
+            .unwrap_or(&file)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(&file).expect("read");
+        let code = non_test_code(&text);
+        for (n, (line, code)) in text.lines().zip(code.lines()).enumerate() {
+            // A test's line is blank in `code`; an escape's is not.
+            if line.contains("\"&lt;\"") && !code.trim().is_empty() {
+                found.push(format!("{shown}:{}", n + 1));
+            }
+        }
+    }
+    assert!(files > 150, "only {files} files read");
+    let mut escapes: Vec<&str> = found
+        .iter()
+        .map(|f| f.split(':').next().unwrap_or(""))
+        .collect();
+    escapes.sort_unstable();
+    assert_eq!(
+        escapes, owners,
+        "markup escaped outside urldb-output: {found:?}"
+    );
 }
 
 /// A rule is one value (`docs/dev/adding-a-rule.md`): what is true of a

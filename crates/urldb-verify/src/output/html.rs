@@ -27,6 +27,7 @@ use sha2::{Digest, Sha256};
 pub use crate::results::Summary;
 pub use crate::trend::RunCount;
 use urldb_core::text::{escape, path_text};
+use urldb_output::html;
 
 /// The page's script and style, kept as files of their own to be read
 /// and edited as what they are.
@@ -402,28 +403,6 @@ fn href(url: &str) -> Option<String> {
     (matches!(parsed.scheme(), "http" | "https") && parsed.as_str() == url).then(|| url.to_string())
 }
 
-/// `s` as HTML text or a quoted attribute value.
-fn html(s: &str) -> Cow<'_, str> {
-    if !s.contains(['&', '<', '>', '"', '\'', '[']) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // No `##[` in the page: a CI log that shows it must not read a
-            // runner command in it (docs/security.md).
-            '[' => out.push_str("&#91;"),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
 /// JSON that can sit inside `<script type="application/json">`: `<`, `>`
 /// and `&` written as `\u003c` etc., so neither `</script>` nor `<!--`
 /// can end or change the element, and U+2028/U+2029 as escapes too (the
@@ -487,15 +466,6 @@ mod tests {
         ] {
             assert_eq!(href(bad), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn html_escapes_the_five_characters() {
-        assert_eq!(
-            html(r#"<a href="x" title='y'>&</a>"#),
-            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;"
-        );
-        assert!(matches!(html("plain"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -14,18 +14,12 @@ use std::io::{self, Write};
 
 use super::plural;
 use crate::results::{Results, UrlResult};
+use urldb_output::SUMMARY_LIMIT_MIN;
 use urldb_output::gate::{Syntax, written_len};
 use urldb_output::markdown_code as code;
 
 /// The broken URLs listed at most; the rest are counted.
 const MAX_LISTED: usize = 1000;
-
-/// GitHub's limit on one step's job summary (`$GITHUB_STEP_SUMMARY`):
-/// 1 MiB. A summary over it is dropped whole, so urldb's stays under it.
-pub const SUMMARY_LIMIT: usize = 1 << 20;
-
-/// The smallest `--summary-limit`: the counts and every heading fit.
-pub const SUMMARY_LIMIT_MIN: usize = 4096;
 
 /// Room kept for what follows a list (later headings, "and N more" lines).
 const RESERVE: usize = 2048;

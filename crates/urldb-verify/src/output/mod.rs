@@ -18,7 +18,7 @@ pub use html_page::html_page;
 pub use human::{problem_entry_line, problem_line, write_host_stats, write_human};
 pub use json::write_json;
 pub use junit::write_junit;
-pub use markdown::{SUMMARY_LIMIT, SUMMARY_LIMIT_MIN, write_markdown};
+pub use markdown::write_markdown;
 
 use crate::results::{Summary as RunSummary, UrlResult};
 
