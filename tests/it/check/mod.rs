@@ -14,6 +14,7 @@ mod git_line_endings;
 mod governing;
 mod media_type;
 mod membership;
+mod memory;
 mod output_errors;
 mod robustness;
 mod rules;
