@@ -16,6 +16,7 @@ mod media_type;
 mod membership;
 mod memory;
 mod output_errors;
+mod parts;
 mod robustness;
 mod rules;
 mod sarif;
