@@ -108,7 +108,7 @@ fn files_not_canonical_checked_in_parts_give_the_same_results() {
         // Checked in parts where the records allow it (no tree kept), and
         // never silently: the file has findings of every kind it holds.
         assert_eq!(
-            matches!(checked.documents, Documents::InPieces),
+            matches!(checked.documents, Documents::InParts),
             in_parts,
             "{text}"
         );

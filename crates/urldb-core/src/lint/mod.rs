@@ -133,8 +133,12 @@ pub enum Documents {
     /// (`proof`), the metadata checked by the rules. It parses.
     Proven,
     /// A large file checked a piece at a time, each piece's tree dropped
-    /// once checked (`pieces`, `streamed`). It parses.
+    /// once checked (`pieces`). It parses.
     InPieces,
+    /// A large file that is not canonical, checked a part at a time with
+    /// the layout rules, each part's tree dropped once checked
+    /// (`streamed`). It parses.
+    InParts,
     /// The file parsed, and its tree was let go ([`Documents::let_go`]).
     Dropped,
 }
@@ -172,8 +176,8 @@ impl Documents {
 
 /// Check one file of a run without its tree where that is possible: a
 /// clean canonical file from its text ([`Documents::Proven`]), a large
-/// file in pieces on every core ([`Documents::InPieces`]: a canonical one
-/// by `pieces.rs`, any other by `streamed.rs`); any other whole, as
+/// canonical file in pieces on every core ([`Documents::InPieces`]), any
+/// other large file in parts ([`Documents::InParts`]); the rest whole, as
 /// [`check_bytes`] does.
 pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
     if !options.general_path_only() {
@@ -422,7 +426,7 @@ pub fn fix(checked: Checked, options: &Options) -> Fixed {
     // A large file checked a part at a time kept no tree: the fixes edit
     // one, so it is checked again whole.
     let mut current = match checked.documents {
-        Documents::InPieces if checked.findings.iter().any(Finding::fixable) => {
+        Documents::InParts if checked.findings.iter().any(Finding::fixable) => {
             check_bytes(&path, original.as_bytes(), options)
         }
         _ => checked,

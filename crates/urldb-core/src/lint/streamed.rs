@@ -119,64 +119,18 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
         options,
     };
 
-    let mut all = text_findings(raw, &source);
+    // The rules on the text run beside the parts (a finding's place in
+    // the list does not matter: they are sorted by place and rule).
+    let (on_text, joined) =
+        rayon::join(|| text_findings(raw, &source), || joined(&shared, &bounds));
+    let Joined {
+        findings: mut all,
+        paths,
+        canonical,
+        in_place,
+    } = joined?;
+    all.extend(on_text);
     all.extend(metadata_comments.into_iter().map(rules::engine::of_comment));
-    let mut paths: Vec<(Span, Option<CompactString>)> = Vec::new();
-    // The canonical text, once it differs from the text: a file whose
-    // parts are canonical (a comment on top sent it here) copies its text
-    // once, at the end, when no part's tree is held any more.
-    let mut canonical: Option<String> = (text.get(..metadata_end) != Some(&metadata_text))
-        .then(|| String::with_capacity(text.len()) + &metadata_text);
-    let mut greatest: Option<Option<CompactString>> = None;
-    let mut in_place: Option<Result<Finding, ()>> = None;
-    let mut first_document = 1;
-    let ranges: Vec<Range<usize>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
-    let at_once = rayon::current_num_threads().max(1) * PARTS_PER_THREAD;
-    for (batch, ranges) in ranges.chunks(at_once).enumerate() {
-        let parts: Vec<Option<Part>> = ranges
-            .par_iter()
-            .enumerate()
-            .map(|(i, range)| part(&shared, range.clone(), batch == 0 && i == 0))
-            .collect();
-        for (part, range) in parts.into_iter().zip(ranges) {
-            let mut part = part?;
-            if part.sets_a_path
-                || greatest
-                    .as_ref()
-                    .is_some_and(|g| part.least.as_ref() < g.as_ref())
-            {
-                return None;
-            }
-            greatest = Some(part.greatest.take());
-            // A fix names its document by its place in the part: moved
-            // to the file's.
-            for finding in part.findings.iter_mut().chain(&mut part.layout) {
-                renumber(finding, first_document);
-            }
-            first_document += part.documents;
-            // The layout findings too, in the same list: no layout rule
-            // forbids a rewrite, and they are taken out again when the
-            // file is canonical or may not be rewritten.
-            all.append(&mut part.findings);
-            all.append(&mut part.layout);
-            paths.append(&mut part.paths);
-            match (&mut canonical, &part.canonical) {
-                (None, None) => {}
-                (None, Some(records)) => {
-                    let mut differs = String::with_capacity(text.len());
-                    differs.push_str(&text[..range.start]);
-                    differs.push_str(records);
-                    canonical = Some(differs);
-                }
-                (Some(so_far), Some(records)) => so_far.push_str(records),
-                (Some(so_far), None) => so_far.push_str(&text[range.clone()]),
-            }
-            if in_place.is_none() {
-                in_place = part.in_place.transpose();
-            }
-        }
-    }
-
     let paths: Vec<(&str, &Span)> = paths
         .iter()
         .map(|(span, value)| match value {
@@ -225,10 +179,90 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     Some(Checked {
         canonical: canonical.filter(|_| finished.blocked_by.is_none()),
         source,
-        documents: Documents::InPieces,
+        documents: Documents::InParts,
         findings: finished.findings,
         suppressed: finished.suppressed,
         blocked_by: finished.blocked_by,
+    })
+}
+
+/// What the parts leave, joined in file order.
+struct Joined {
+    findings: Vec<Finding>,
+    paths: Vec<(Span, Option<CompactString>)>,
+    /// The canonical text, when it differs from the text.
+    canonical: Option<String>,
+    /// `not-canonical` of the first part whose lines differ.
+    in_place: Option<Result<Finding, ()>>,
+}
+
+/// Check the parts between `bounds`, a few per core at a time, and join
+/// what they leave; `None` when the file must be checked whole.
+fn joined(shared: &Shared, bounds: &[usize]) -> Option<Joined> {
+    let text = &shared.source.text;
+    let mut all = Vec::new();
+    let mut paths: Vec<(Span, Option<CompactString>)> = Vec::new();
+    // The canonical text, once it differs from the text: a file whose
+    // parts are canonical (a comment on top sent it here) copies its text
+    // once, at the end, when no part's tree is held any more.
+    let mut canonical: Option<String> = (text.get(..shared.metadata_end)
+        != Some(shared.metadata_text))
+    .then(|| String::with_capacity(text.len()) + shared.metadata_text);
+    let mut greatest: Option<Option<CompactString>> = None;
+    let mut in_place: Option<Result<Finding, ()>> = None;
+    let mut first_document = 1;
+    let ranges: Vec<Range<usize>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
+    let at_once = rayon::current_num_threads().max(1) * PARTS_PER_THREAD;
+    for (batch, ranges) in ranges.chunks(at_once).enumerate() {
+        let parts: Vec<Option<Part>> = ranges
+            .par_iter()
+            .enumerate()
+            .map(|(i, range)| part(shared, range.clone(), batch == 0 && i == 0))
+            .collect();
+        for (part, range) in parts.into_iter().zip(ranges) {
+            let mut part = part?;
+            if part.sets_a_path
+                || greatest
+                    .as_ref()
+                    .is_some_and(|g| part.least.as_ref() < g.as_ref())
+            {
+                return None;
+            }
+            greatest = Some(part.greatest.take());
+            // A fix names its document by its place in the part: moved
+            // to the file's.
+            for finding in part.findings.iter_mut().chain(&mut part.layout) {
+                renumber(finding, first_document);
+            }
+            first_document += part.documents;
+            // The layout findings too, in the same list: no layout rule
+            // forbids a rewrite, and they are taken out again when the
+            // file is canonical or may not be rewritten.
+            all.append(&mut part.findings);
+            all.append(&mut part.layout);
+            paths.append(&mut part.paths);
+            match (&mut canonical, &part.canonical) {
+                (None, None) => {}
+                (None, Some(records)) => {
+                    let mut differs = String::with_capacity(text.len());
+                    differs.push_str(&text[..range.start]);
+                    differs.push_str(records);
+                    canonical = Some(differs);
+                }
+                (Some(so_far), Some(records)) => so_far.push_str(records),
+                (Some(so_far), None) => so_far.push_str(&text[range.clone()]),
+            }
+            if in_place.is_none() {
+                in_place = part.in_place.transpose();
+            }
+        }
+    }
+
+    Some(Joined {
+        findings: all,
+        paths,
+        canonical,
+        in_place,
     })
 }
 
