@@ -69,9 +69,11 @@ struct Part {
     layout: Vec<Finding>,
     /// How many documents it holds (the metadata in front not counted).
     documents: usize,
-    /// Each record's `_path` value's span, in file order, and the value
-    /// when it is not the text in the span.
-    paths: Vec<(Span, Option<CompactString>)>,
+    /// Each record's `_path` value's span, in file order.
+    paths: Vec<Span>,
+    /// The values of those that are not the text in their span (a quoted
+    /// `_path`), by their place in `paths`: few, so not a field of each.
+    copies: Vec<(usize, CompactString)>,
     /// The least and the greatest of its records as `render` orders them
     /// (by `_path`; a record without one first).
     least: Option<CompactString>,
@@ -126,15 +128,18 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     let Joined {
         findings: mut all,
         paths,
+        copies,
         canonical,
         in_place,
     } = joined?;
     all.extend(on_text);
     all.extend(metadata_comments.into_iter().map(rules::engine::of_comment));
+    let mut copies = copies.iter().peekable();
     let paths: Vec<(&str, &Span)> = paths
         .iter()
-        .map(|(span, value)| match value {
-            Some(value) => (value.as_str(), span),
+        .enumerate()
+        .map(|(i, span)| match copies.next_if(|(at, _)| *at == i) {
+            Some((_, value)) => (value.as_str(), span),
             None => (&text[span.clone()], span),
         })
         .collect();
@@ -189,7 +194,8 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
 /// What the parts leave, joined in file order.
 struct Joined {
     findings: Vec<Finding>,
-    paths: Vec<(Span, Option<CompactString>)>,
+    paths: Vec<Span>,
+    copies: Vec<(usize, CompactString)>,
     /// The canonical text, when it differs from the text.
     canonical: Option<String>,
     /// `not-canonical` of the first part whose lines differ.
@@ -201,7 +207,8 @@ struct Joined {
 fn joined(shared: &Shared, bounds: &[usize]) -> Option<Joined> {
     let text = &shared.source.text;
     let mut all = Vec::new();
-    let mut paths: Vec<(Span, Option<CompactString>)> = Vec::new();
+    let mut paths: Vec<Span> = Vec::new();
+    let mut copies: Vec<(usize, CompactString)> = Vec::new();
     // The canonical text, once it differs from the text: a file whose
     // parts are canonical (a comment on top sent it here) copies its text
     // once, at the end, when no part's tree is held any more.
@@ -240,6 +247,8 @@ fn joined(shared: &Shared, bounds: &[usize]) -> Option<Joined> {
             // file is canonical or may not be rewritten.
             all.append(&mut part.findings);
             all.append(&mut part.layout);
+            let before = paths.len();
+            copies.extend(part.copies.drain(..).map(|(i, value)| (before + i, value)));
             paths.append(&mut part.paths);
             match (&mut canonical, &part.canonical) {
                 (None, None) => {}
@@ -261,6 +270,7 @@ fn joined(shared: &Shared, bounds: &[usize]) -> Option<Joined> {
     Some(Joined {
         findings: all,
         paths,
+        copies,
         canonical,
         in_place,
     })
@@ -359,13 +369,15 @@ fn part(shared: &Shared, range: Range<usize>, first: bool) -> Option<Part> {
             not_canonical::in_part(own, range.start, &in_place, &findings)
         }
     };
-    let paths = crate::model::domain::paths(&documents)
-        .map(|(_, entry, path)| {
-            let span = entry.value.span.clone();
-            let copy = (text.get(span.clone()) != Some(path)).then(|| path.into());
-            (span, copy)
-        })
-        .collect();
+    let mut paths = Vec::new();
+    let mut copies = Vec::new();
+    for (_, entry, path) in crate::model::domain::paths(&documents) {
+        let span = entry.value.span.clone();
+        if text.get(span.clone()) != Some(path) {
+            copies.push((paths.len(), path.into()));
+        }
+        paths.push(span);
+    }
     let mut keys = documents[1..].iter().map(record_path);
     let first_key = keys.next()?;
     let (least, greatest) = keys.fold((first_key.clone(), first_key), |(l, g), k| {
@@ -376,6 +388,7 @@ fn part(shared: &Shared, range: Range<usize>, first: bool) -> Option<Part> {
         layout,
         documents: documents.len() - 1,
         paths,
+        copies,
         least,
         greatest,
         canonical,
