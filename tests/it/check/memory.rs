@@ -131,7 +131,7 @@ fn twenty_megabytes_with_a_comment_on_top_stay_within_the_memory_bound() {
 }
 
 #[test]
-#[ignore = "20 MB in a debug build: about 20 s a command; and with two threads the release build is over by about 3 MiB (docs/dev/performance.md, \"The general path\")"]
+#[ignore = "20 MB in a debug build: about 20 s a command; run with --ignored on a release-like build"]
 fn twenty_megabytes_not_canonical_anywhere_stay_within_the_memory_bound() {
     within_bound(20_000_000, Shape::Quoted);
 }
