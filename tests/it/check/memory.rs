@@ -27,8 +27,9 @@ enum Shape {
     Quoted,
 }
 
-/// A domain file of `example.com` of about `bytes` bytes (about 110 a
-/// record), records sorted by `_path`, written in `shape`.
+/// A domain file of `example.com` of about `bytes` bytes (about 115 a
+/// record, as the generated databases: 20 MB stays under the limit of
+/// documents), records sorted by `_path`, written in `shape`.
 fn domain_file(bytes: usize, shape: Shape) -> String {
     let mut text = String::with_capacity(bytes + 4096);
     if let Shape::CommentOnTop = shape {
@@ -37,7 +38,7 @@ fn domain_file(bytes: usize, shape: Shape) -> String {
     text.push_str("---\ncnames:\n- www.example.com\nhttps: true\n");
     let mut i = 0u64;
     while text.len() < bytes {
-        let mut fields = vec![format!("_path: /shop/p{i:07}/index.html\n")];
+        let mut fields = vec![format!("_path: /shop/catalogue/p{i:07}/index.html\n")];
         if i.is_multiple_of(3) {
             fields.push("categories:\n- shop\n".to_string());
         }
@@ -47,8 +48,8 @@ fn domain_file(bytes: usize, shape: Shape) -> String {
             fields.push(format!("content-sha256: abcdef{:058x}\n", i * 7_919));
         }
         fields.push(match shape {
-            Shape::Quoted => "content-type: \"text/html\"\n".to_string(),
-            _ => "content-type: text/html\n".to_string(),
+            Shape::Quoted => "content-type: \"text/html; charset=utf-8\"\n".to_string(),
+            _ => "content-type: text/html; charset=utf-8\n".to_string(),
         });
         if let Shape::ReversedKeys = shape {
             fields.reverse();

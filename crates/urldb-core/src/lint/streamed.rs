@@ -210,7 +210,7 @@ fn joined(shared: &Shared, bounds: &[usize]) -> Option<Joined> {
     let mut paths: Vec<Span> = Vec::new();
     let mut copies: Vec<(usize, CompactString)> = Vec::new();
     // The canonical text, once it differs from the text: a file whose
-    // parts are canonical (a comment on top sent it here) copies its text
+    // parts are canonical (a finding with a fix sent it here) copies its text
     // once, at the end, when no part's tree is held any more.
     let mut canonical: Option<String> = (text.get(..shared.metadata_end)
         != Some(shared.metadata_text))
