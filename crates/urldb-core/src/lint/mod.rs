@@ -28,6 +28,7 @@ mod excuse;
 mod ignore_here;
 mod pieces;
 mod proof;
+mod streamed;
 
 pub use across::{Across, across};
 pub use add_suppressions::{Added, add_suppressions};
@@ -134,6 +135,10 @@ pub enum Documents {
     /// A large file checked a piece at a time, each piece's tree dropped
     /// once checked (`pieces`). It parses.
     InPieces,
+    /// A large file that is not canonical, checked a part at a time with
+    /// the layout rules, each part's tree dropped once checked
+    /// (`streamed`). It parses.
+    InParts,
     /// The file parsed, and its tree was let go ([`Documents::let_go`]).
     Dropped,
 }
@@ -171,13 +176,18 @@ impl Documents {
 
 /// Check one file of a run without its tree where that is possible: a
 /// clean canonical file from its text ([`Documents::Proven`]), a large
-/// canonical file in pieces on every core ([`Documents::InPieces`]); any
-/// other whole, as [`check_bytes`] does.
+/// canonical file in pieces on every core ([`Documents::InPieces`]), any
+/// other large file in parts ([`Documents::InParts`]); the rest whole, as
+/// [`check_bytes`] does.
 pub fn check_file(path: &Path, raw: &[u8], options: &Options) -> Checked {
-    if !options.general_path_only()
-        && let Some(checked) = pieces::check(path, raw, options, true, !is_large(raw, options))
-    {
-        return checked;
+    if !options.general_path_only() {
+        let large = is_large(raw, options);
+        if let Some(checked) = pieces::check(path, raw, options, true, !large) {
+            return checked;
+        }
+        if large && let Some(checked) = streamed::check(path, raw, options, true) {
+            return checked;
+        }
     }
     check_bytes(path, raw, options)
 }
@@ -191,10 +201,14 @@ fn is_large(raw: &[u8], options: &Options) -> bool {
 /// diagnostics): a large canonical file stays in pieces even when a
 /// finding could be fixed, since no fix is weighed.
 pub fn check_findings(path: &Path, raw: &[u8], options: &Options) -> Checked {
-    if !options.general_path_only()
-        && let Some(checked) = pieces::check(path, raw, options, false, !is_large(raw, options))
-    {
-        return checked;
+    if !options.general_path_only() {
+        let large = is_large(raw, options);
+        if let Some(checked) = pieces::check(path, raw, options, false, !large) {
+            return checked;
+        }
+        if large && let Some(checked) = streamed::check(path, raw, options, false) {
+            return checked;
+        }
     }
     let mut checked = check_bytes(path, raw, options);
     checked.findings.iter_mut().for_each(|f| f.fix = None);
@@ -409,7 +423,14 @@ pub struct Fixed {
 pub fn fix(checked: Checked, options: &Options) -> Fixed {
     let original = checked.source.text.clone();
     let path = checked.source.path.clone();
-    let mut current = checked;
+    // A large file checked a part at a time kept no tree: the fixes edit
+    // one, so it is checked again whole.
+    let mut current = match checked.documents {
+        Documents::InParts if checked.findings.iter().any(Finding::fixable) => {
+            check_bytes(&path, original.as_bytes(), options)
+        }
+        _ => checked,
+    };
     let mut fixed = 0;
     for _ in 0..10 {
         if current.blocked_by.is_some() {

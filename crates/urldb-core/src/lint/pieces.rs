@@ -378,7 +378,7 @@ fn piece(
 /// suppression comment (`crate::suppress` reads them over the whole file),
 /// or comments after the piece's last node (the whole file gives those to
 /// its first document).
-fn read(text: &str, range: std::ops::Range<usize>) -> Option<Read> {
+pub(super) fn read(text: &str, range: std::ops::Range<usize>) -> Option<Read> {
     let (tree, from_fast) = crate::parse::read_range(text, range)?;
     if from_fast {
         return Some(Read {
@@ -405,10 +405,10 @@ fn read(text: &str, range: std::ops::Range<usize>) -> Option<Read> {
 }
 
 /// What [`read`] gives.
-struct Read {
-    documents: Vec<Document>,
-    comments: Vec<Span>,
-    from_fast: bool,
+pub(super) struct Read {
+    pub(super) documents: Vec<Document>,
+    pub(super) comments: Vec<Span>,
+    pub(super) from_fast: bool,
 }
 
 /// Where the lines before `at` that belong to the document starting there

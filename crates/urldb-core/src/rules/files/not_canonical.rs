@@ -33,7 +33,8 @@
 //! ## Fix
 //! Safe, by `urldb fmt`: only layout changes, never a value.
 
-use crate::render::{RenderOptions, render};
+use crate::model::node::Document;
+use crate::render::{RenderOptions, TextStyle, render};
 use crate::rules::prelude::*;
 
 pub(crate) static RULE: Rule = Rule {
@@ -49,18 +50,7 @@ pub(crate) static RULE: Rule = Rule {
 };
 
 fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
-    // Compare with the canonical text in the file's own order, after the
-    // differences other rules report (byte order mark, line endings,
-    // trailing white space, final newline): what is left is layout.
-    let in_place = render(
-        ctx.file.documents,
-        &RenderOptions {
-            newline: "\n",
-            style: ctx.file.settings.style,
-            sort: false,
-            ..RenderOptions::default()
-        },
-    );
+    let in_place = in_place(ctx.file.documents, ctx.file.settings.style);
     let text = &ctx.file.source.text;
     let body = crate::parse::without_bom(text);
     let bom = text.len() - body.len();
@@ -68,29 +58,14 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
     let mut want = in_place.split('\n');
     let lines = split_lines(body).peekable();
     for (line, len) in lines {
-        let trimmed = line.trim_end_matches([' ', '\t']);
         let expected = want.next();
         let span = offset..offset + line.len();
-        if expected != Some(trimmed)
-            && !empty_metadata_alike(trimmed, expected)
-            && !explained(out, &span)
-        {
-            let help = match expected {
-                Some("") | None => "the canonical text ends here".to_string(),
-                Some(e) => format!("canonical text: `{e}`"),
-            };
-            out.push(
-                Finding::new(&RULE, span, "layout differs from the canonical text")
-                    .help(format!(
-                        "{help}; `urldb fmt` rewrites the file (`--diff` shows the change)"
-                    ))
-                    .fix(Fix::format("rewrite in canonical layout")),
-            );
+        if let Some(finding) = differs(line, expected, span, out) {
+            out.push(finding);
             return;
         }
         offset += len;
     }
-    // The file ended early: the canonical text has more (beyond a final newline).
     let rest: Vec<&str> = want.filter(|l| !l.is_empty()).collect();
     if !rest.is_empty() {
         let end = text.len();
@@ -102,10 +77,75 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
     }
 }
 
-/// Whether `unloadable-value` already says why this line changes: the
-/// canonical text quotes the value it found there. (Other rules' layout
-/// findings are reported beside this rule's, which points at the first
-/// line that differs.)
+/// The text this rule compares a file with: the documents written as
+/// `fmt` writes them, but in the order they are (what is out of order is
+/// said by the rules on order).
+pub(crate) fn in_place(documents: &[Document], style: TextStyle) -> String {
+    render(
+        documents,
+        &RenderOptions {
+            newline: "\n",
+            style,
+            sort: false,
+            ..RenderOptions::default()
+        },
+    )
+}
+
+/// The finding for `line` (at `span`) when it is not the `expected` line
+/// of the text in place, and no finding in `out` explains it.
+fn differs(line: &str, expected: Option<&str>, span: Span, out: &[Finding]) -> Option<Finding> {
+    let trimmed = line.trim_end_matches([' ', '\t']);
+    if expected == Some(trimmed) || empty_metadata_alike(trimmed, expected) || explained(out, &span)
+    {
+        return None;
+    }
+    let help = match expected {
+        Some("") | None => "the canonical text ends here".to_string(),
+        Some(e) => format!("canonical text: `{e}`"),
+    };
+    Some(
+        Finding::new(&RULE, span, "layout differs from the canonical text")
+            .help(format!(
+                "{help}; `urldb fmt` rewrites the file (`--diff` shows the change)"
+            ))
+            .fix(Fix::format("rewrite in canonical layout")),
+    )
+}
+
+/// This rule on one part of a file checked a part at a time
+/// (`lint::streamed`): `text`, at `offset` in the file, whole lines ending
+/// in `\n` with no `\r`, against `in_place`, its part of the text in
+/// place. The file's comparison pairs the same lines as long as every
+/// part before has as many lines as its text in place: `Ok(None)` when
+/// this part does too and every line is the same, `Ok(Some)` for the
+/// first line that differs, and `Err` when the part is the same as far as
+/// the shorter goes (the file's comparison then goes on into the next
+/// part, which only the whole file can answer).
+pub(crate) fn in_part(
+    text: &str,
+    offset: usize,
+    in_place: &str,
+    out: &[Finding],
+) -> Result<Option<Finding>, ()> {
+    let mut want = in_place.strip_suffix('\n').ok_or(())?.split('\n');
+    let mut offset = offset;
+    for (line, len) in split_lines(text) {
+        let Some(expected) = want.next() else {
+            return Err(());
+        };
+        let span = offset..offset + line.len();
+        if let Some(finding) = differs(line, Some(expected), span, out) {
+            return Ok(Some(finding));
+        }
+        offset += len;
+    }
+    match want.next() {
+        None => Ok(None),
+        Some(_) => Err(()),
+    }
+}
+
 fn explained(findings: &[Finding], line: &Span) -> bool {
     findings.iter().any(|f| {
         std::ptr::eq(f.rule, &crate::rules::yaml::unloadable_value::RULE)

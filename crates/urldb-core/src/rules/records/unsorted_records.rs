@@ -48,21 +48,31 @@ pub(crate) static RULE: Rule = Rule {
 };
 
 fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
-    let mut previous: Option<(&str, &Node)> = None;
-    for record in records(ctx.file.documents) {
-        let Some((entry, path)) = record.path_field() else {
-            continue;
-        };
-        if let Some((prev, prev_node)) = previous
+    let paths = records(ctx.file.documents)
+        .filter_map(|record| record.path_field())
+        .map(|(entry, path)| (path, &entry.value.span));
+    over_paths(paths, out);
+}
+
+/// The rule on each record's `_path` and its value's span, in file order:
+/// what a file checked a part at a time keeps of its records
+/// (`lint::streamed`).
+pub(crate) fn over_paths<'a>(
+    paths: impl Iterator<Item = (&'a str, &'a Span)>,
+    out: &mut Vec<Finding>,
+) {
+    let mut previous: Option<(&str, &Span)> = None;
+    for (path, span) in paths {
+        if let Some((prev, prev_span)) = previous
             && path < prev
         {
             out.push(
                 Finding::new(
                     &RULE,
-                    entry.value.span.clone(),
+                    span.clone(),
                     format!("record `{path}` comes after `{prev}`"),
                 )
-                .label(prev_node.span.clone(), "this record sorts after it")
+                .label(prev_span.clone(), "this record sorts after it")
                 .help("records are sorted by `_path`; `urldb fmt` reorders them")
                 .fix(Fix::format("sort the records")),
             );
@@ -70,6 +80,6 @@ fn check(ctx: &LayoutContext, out: &mut Vec<Finding>) {
             // as the running maximum.
             continue;
         }
-        previous = Some((path, &entry.value));
+        previous = Some((path, span));
     }
 }
