@@ -105,11 +105,10 @@ pub(crate) fn finding(text: &str, span: Span, message: &str) -> Finding {
 pub(crate) fn unresolved_merge(text: &str) -> Option<Finding> {
     let bytes = text.as_bytes();
     // `<` is rare in a domain file and `\n` is not: a search for the one
-    // byte passes over a text several times faster than one for the pair
-    // (a million records: 57 M instructions, most of it verifying `\n`).
-    let at = memchr::memchr_iter(b'<', bytes).find(|&at| {
-        (at == 0 || bytes[at - 1] == b'\n') && bytes[at..].starts_with(b"<<<<<<<")
-    })?;
+    // byte has no candidates to verify, where one for the pair has every
+    // line break (a million records: 57 M instructions, 9 M fewer so).
+    let at = memchr::memchr_iter(b'<', bytes)
+        .find(|&at| (at == 0 || bytes[at - 1] == b'\n') && bytes[at..].starts_with(b"<<<<<<<"))?;
     let end = text[at..].find(['\n', '\r']).map_or(text.len(), |n| at + n);
     let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
     Some(
