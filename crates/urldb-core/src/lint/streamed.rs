@@ -94,7 +94,7 @@ pub(crate) fn check(path: &Path, raw: &[u8], options: &Options, fixes: bool) -> 
     // The layout is compared line by line on `\n` alone, and tabs are
     // asked of the whole tree (`rules::engine::refused_tabs`): such files
     // are rare among large ones, and checked whole.
-    if text.starts_with('\u{FEFF}')
+    if crate::parse::has_bom(text)
         || memchr::memchr2(b'\r', b'\t', raw).is_some()
         || !text.ends_with('\n')
         || rules::engine::before_parsing(text).is_some()
