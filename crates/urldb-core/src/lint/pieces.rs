@@ -156,15 +156,7 @@ pub(crate) fn check(
             if i > 0 && finding.span.start < metadata_end {
                 continue;
             }
-            if let Some(fix) = &mut finding.fix {
-                for edit in &mut fix.edits {
-                    if let Edit::SetScalar { at, .. } | Edit::Remove { at } = edit
-                        && at.doc > 0
-                    {
-                        at.doc += first_document - 1;
-                    }
-                }
-            }
+            renumber(&mut finding, first_document);
             all.push(finding);
         }
         first_document += piece.documents;
@@ -290,63 +282,18 @@ fn piece(
     domain: &str,
     options: &Options,
 ) -> Option<Piece> {
-    let tree = read(&source.text, range.clone())?;
-    let from_fast = tree.from_fast;
-    let mut documents = Vec::with_capacity(tree.documents.len() + 1);
-    documents.push(metadata.clone());
-    documents.extend(tree.documents);
-    let ctx = FileContext {
-        source,
-        documents: &documents,
-        domain,
-        settings: &options.settings,
-    };
-    // Where the whole path reports comments (`yaml-comment`, off by
-    // default): after the parser's problems, of which a piece has none.
-    let mut findings: Vec<Finding> = tree
-        .comments
-        .into_iter()
-        .map(rules::engine::of_comment)
-        .collect();
-    // The rules across records run on the paths of the whole file.
-    let across: Vec<&'static rules::Rule> = clean::across_records().map(|(r, _)| r).collect();
-    for rule in rules::ALL {
-        if across.iter().any(|r| std::ptr::eq(*r, *rule)) {
-            continue;
-        }
-        if let Check::File { check, .. } = rule.check {
-            check(&ctx, &mut findings);
-        }
-    }
-    // Where the records' `_path`s are, looked up only when a fix sets a
-    // value at all (most pieces have none).
-    let sets: Vec<&NodePath> = findings
-        .iter()
-        .filter_map(|f| f.fix.as_ref())
-        .flat_map(|fix| &fix.edits)
-        .filter_map(|e| match e {
-            Edit::SetScalar { at, .. } => Some(at),
-            _ => None,
-        })
-        .collect();
-    let sets_a_path = !sets.is_empty() && {
-        let path_places: std::collections::HashSet<NodePath> =
-            crate::model::domain::records(&documents)
-                .filter_map(|r| rules::entry_path(r.doc, r.entries, crate::model::domain::PATH))
-                .collect();
-        sets.iter().any(|at| path_places.contains(*at))
-    };
+    let ReadPiece {
+        documents,
+        findings,
+        from_fast,
+    } = read_and_check(source, metadata, range.clone(), domain, options)?;
+    let sets_a_path = sets_a_path(&documents, &findings);
     let render_options = render_options(&source.text, &documents, options);
     let canonical = if from_fast {
         crate::render::is_canonical(&documents, &render_options)
     } else {
         let rendered = render(&documents, &render_options);
         rendered.strip_prefix(metadata_text) == source.text.get(range)
-    };
-    let record_path = |d: &Document| -> Option<CompactString> {
-        let entries = d.root.as_ref()?.as_map()?;
-        let entry = crate::model::node::get(entries, crate::model::domain::PATH)?;
-        Some(entry.value.as_scalar()?.value.clone())
     };
     let paths = crate::model::domain::paths(&documents)
         .map(|(_, entry, path)| {
@@ -370,6 +317,100 @@ fn piece(
         strictly_ascending: false,
         marked: None,
     })
+}
+
+/// The records in `range` read, the metadata document in front of them,
+/// and the findings of the rules on a file's documents but those across
+/// records (answered on the paths of the whole file), after the comments'
+/// (`yaml-comment`, off by default, where the whole path reports them:
+/// after the parser's problems, of which a piece has none). `None` for
+/// what only the whole file can answer ([`read`]).
+pub(super) fn read_and_check(
+    source: &Source,
+    metadata: &Document,
+    range: std::ops::Range<usize>,
+    domain: &str,
+    options: &Options,
+) -> Option<ReadPiece> {
+    let read = read(&source.text, range)?;
+    let mut documents = Vec::with_capacity(read.documents.len() + 1);
+    documents.push(metadata.clone());
+    documents.extend(read.documents);
+    let ctx = FileContext {
+        source,
+        documents: &documents,
+        domain,
+        settings: &options.settings,
+    };
+    let mut findings: Vec<Finding> = read
+        .comments
+        .into_iter()
+        .map(rules::engine::of_comment)
+        .collect();
+    let across: Vec<&'static rules::Rule> = clean::across_records().map(|(r, _)| r).collect();
+    for rule in rules::ALL {
+        if let Check::File { check, .. } = rule.check
+            && !across.iter().any(|r| std::ptr::eq(*r, *rule))
+        {
+            check(&ctx, &mut findings);
+        }
+    }
+    Some(ReadPiece {
+        documents,
+        findings,
+        from_fast: read.from_fast,
+    })
+}
+
+/// What [`read_and_check`] gives: the documents (the metadata first), the
+/// findings, and whether the fast reader read them.
+pub(super) struct ReadPiece {
+    pub(super) documents: Vec<Document>,
+    pub(super) findings: Vec<Finding>,
+    pub(super) from_fast: bool,
+}
+
+/// A finding's fix sets the `_path` of a record of `documents`.
+pub(super) fn sets_a_path(documents: &[Document], findings: &[Finding]) -> bool {
+    let sets: Vec<&NodePath> = findings
+        .iter()
+        .filter_map(|f| f.fix.as_ref())
+        .flat_map(|fix| &fix.edits)
+        .filter_map(|e| match e {
+            Edit::SetScalar { at, .. } => Some(at),
+            _ => None,
+        })
+        .collect();
+    !sets.is_empty() && {
+        let path_places: std::collections::HashSet<NodePath> =
+            crate::model::domain::records(documents)
+                .filter_map(|r| rules::entry_path(r.doc, r.entries, crate::model::domain::PATH))
+                .collect();
+        sets.iter().any(|at| path_places.contains(*at))
+    }
+}
+
+/// A record's place in the canonical order (`render` sorts by it).
+pub(super) fn record_path(document: &Document) -> Option<CompactString> {
+    let entries = document.root.as_ref()?.as_map()?;
+    let entry = crate::model::node::get(entries, crate::model::domain::PATH)?;
+    Some(entry.value.as_scalar()?.value.clone())
+}
+
+/// A fix in a part names its document by its place there (the metadata
+/// 0, its first record 1): its place in the file, whose first record of
+/// the part is `first_document`.
+pub(super) fn renumber(finding: &mut Finding, first_document: usize) {
+    let Some(fix) = &mut finding.fix else {
+        return;
+    };
+    for edit in &mut fix.edits {
+        if let Edit::SetScalar { at, .. } | Edit::Remove { at } = edit
+            && at.doc > 0
+        {
+            at.doc += first_document - 1;
+        }
+    }
 }
 
 /// A piece's documents as either reader gives them, spans in the whole

@@ -44,7 +44,7 @@ use super::{Checked, Documents, Options, pieces, render_options, text_findings};
 use crate::model::node::Document;
 use crate::render::render;
 use crate::rules::clean::{self, Paths};
-use crate::rules::diagnostic::{Edit, Finding, NodePath};
+use crate::rules::diagnostic::Finding;
 use crate::rules::files::not_canonical;
 use crate::rules::records::unsorted_records;
 use crate::rules::{self, Check, FileContext, LayoutContext};
@@ -239,7 +239,7 @@ fn joined(shared: &Shared, bounds: &[usize]) -> Option<Joined> {
             // A fix names its document by its place in the part: moved
             // to the file's.
             for finding in part.findings.iter_mut().chain(&mut part.layout) {
-                renumber(finding, first_document);
+                pieces::renumber(finding, first_document);
             }
             first_document += part.documents;
             // The layout findings too, in the same list: no layout rule
@@ -296,36 +296,33 @@ fn part(shared: &Shared, range: Range<usize>, first: bool) -> Option<Part> {
         source, options, ..
     } = *shared;
     let text = &source.text;
-    let read = pieces::read(text, range.clone())?;
-    let from_fast = read.from_fast;
-    let mut documents = Vec::with_capacity(read.documents.len() + 1);
-    documents.push(shared.metadata.clone());
-    documents.extend(read.documents);
+    let pieces::ReadPiece {
+        documents,
+        mut findings,
+        from_fast,
+    } = pieces::read_and_check(
+        source,
+        shared.metadata,
+        range.clone(),
+        shared.domain,
+        options,
+    )?;
     let ctx = FileContext {
         source,
         documents: &documents,
         domain: shared.domain,
         settings: &options.settings,
     };
-    let mut findings: Vec<Finding> = read
-        .comments
-        .into_iter()
-        .map(rules::engine::of_comment)
-        .collect();
-    // The rules across records run on the paths of the whole file.
+    // The layout rules that look at one document at a time; what looks
+    // across records (`unsorted-records`, the rules across records) and
+    // at the whole canonical text (`not-canonical`) is answered on the
+    // whole file.
     let across: Vec<&'static rules::Rule> = clean::across_records().map(|(r, _)| r).collect();
     let whole_file = |rule: &rules::Rule| {
         across.iter().any(|r| std::ptr::eq(*r, rule))
             || std::ptr::eq(rule, &unsorted_records::RULE)
             || std::ptr::eq(rule, &not_canonical::RULE)
     };
-    for rule in rules::ALL {
-        if let Check::File { check, .. } = rule.check
-            && !whole_file(rule)
-        {
-            check(&ctx, &mut findings);
-        }
-    }
     // No rule on a part reads the canonical text: what does
     // (`not-canonical`, the finding that explains a rewrite) is answered
     // on the whole file.
@@ -345,7 +342,7 @@ fn part(shared: &Shared, range: Range<usize>, first: bool) -> Option<Part> {
         findings.retain(|f| f.span.start >= shared.metadata_end);
         layout.retain(|f| f.span.start >= shared.metadata_end);
     }
-    let sets_a_path = sets_a_path(&documents, &findings);
+    let sets_a_path = pieces::sets_a_path(&documents, &findings);
     let render_options = render_options(text, &documents, options);
     let own = text.get(range.clone())?;
     let canonical = if from_fast && crate::render::is_canonical(&documents, &render_options) {
@@ -378,7 +375,7 @@ fn part(shared: &Shared, range: Range<usize>, first: bool) -> Option<Part> {
         }
         paths.push(span);
     }
-    let mut keys = documents[1..].iter().map(record_path);
+    let mut keys = documents[1..].iter().map(pieces::record_path);
     let first_key = keys.next()?;
     let (least, greatest) = keys.fold((first_key.clone(), first_key), |(l, g), k| {
         (l.min(k.clone()), g.max(k))
@@ -395,49 +392,6 @@ fn part(shared: &Shared, range: Range<usize>, first: bool) -> Option<Part> {
         in_place,
         sets_a_path,
     })
-}
-
-/// A record's place in the canonical order (`render` sorts by it).
-fn record_path(document: &Document) -> Option<CompactString> {
-    let entries = document.root.as_ref()?.as_map()?;
-    let entry = crate::model::node::get(entries, crate::model::domain::PATH)?;
-    Some(entry.value.as_scalar()?.value.clone())
-}
-
-/// A fix in a part names its document by its place there (the metadata
-/// 0, its first record 1): its place in the file, whose first record of
-/// the part is `first_document`.
-fn renumber(finding: &mut Finding, first_document: usize) {
-    let Some(fix) = &mut finding.fix else {
-        return;
-    };
-    for edit in &mut fix.edits {
-        if let Edit::SetScalar { at, .. } | Edit::Remove { at } = edit
-            && at.doc > 0
-        {
-            at.doc += first_document - 1;
-        }
-    }
-}
-
-/// A finding's fix sets the `_path` of a record of `documents`.
-fn sets_a_path(documents: &[Document], findings: &[Finding]) -> bool {
-    let sets: Vec<&NodePath> = findings
-        .iter()
-        .filter_map(|f| f.fix.as_ref())
-        .flat_map(|fix| &fix.edits)
-        .filter_map(|e| match e {
-            Edit::SetScalar { at, .. } => Some(at),
-            _ => None,
-        })
-        .collect();
-    !sets.is_empty() && {
-        let path_places: std::collections::HashSet<NodePath> =
-            crate::model::domain::records(documents)
-                .filter_map(|r| rules::entry_path(r.doc, r.entries, crate::model::domain::PATH))
-                .collect();
-        sets.iter().any(|at| path_places.contains(*at))
-    }
 }
 
 /// The bounds of the parts: where the metadata ends (the second
